@@ -1,0 +1,16 @@
+import { defineConfig } from '@playwright/test';
+import { chromiumPath, CHROMIUM_ARGS } from './scripts/chromium.mjs';
+
+export default defineConfig({
+  testDir: 'test/e2e',
+  timeout: 30_000,
+  fullyParallel: false,
+  workers: 1,
+  reporter: process.env.CI ? 'list' : 'line',
+  use: {
+    locale: 'fa-IR',
+    timezoneId: 'Asia/Tehran',
+    launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS },
+  },
+  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+});

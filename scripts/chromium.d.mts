@@ -1,0 +1,3 @@
+export declare const CANDIDATES: string[];
+export declare function chromiumPath(): string | undefined;
+export declare const CHROMIUM_ARGS: string[];

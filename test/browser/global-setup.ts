@@ -1,0 +1,18 @@
+// Starts one real sandbox price service for the browser tests and hands its address to them
+// (`inject('sandboxUrl')`). The page under test is on another origin, so CORS is exercised too.
+import type { TestProject } from 'vitest/node';
+import { startSandbox } from '../../sandbox/server';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    sandboxUrl: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const sandbox = await startSandbox({ port: 0, market: 'open' });
+  project.provide('sandboxUrl', sandbox.url);
+  return async () => {
+    await sandbox.close();
+  };
+}

@@ -1,0 +1,48 @@
+import { defineConfig } from 'vitest/config';
+import { playwright } from '@vitest/browser-playwright';
+import { fileURLToPath } from 'node:url';
+import { chromiumPath, CHROMIUM_ARGS } from './scripts/chromium.mjs';
+
+const stub = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          environment: 'node',
+          include: ['test/unit/**/*.test.ts', 'test/sandbox/**/*.test.ts'],
+          testTimeout: 20_000,
+          hookTimeout: 20_000,
+        },
+      },
+      {
+        resolve: {
+          // @open-wc/testing's semantic-dom-diff imports Web Test Runner's commands, which do not
+          // exist under Vitest; a stub keeps the rest of the helpers usable.
+          alias: { '@web/test-runner-commands': stub('./test/stubs/wtr-commands.ts') },
+        },
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          globalSetup: ['test/browser/global-setup.ts'],
+          testTimeout: 20_000,
+          hookTimeout: 20_000,
+          // Tests share one sandbox and switch its faults: one file at a time.
+          fileParallelism: false,
+          browser: {
+            enabled: true,
+            headless: true,
+            screenshotFailures: false,
+            provider: playwright({
+              launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS },
+              contextOptions: { locale: 'fa-IR', timezoneId: 'Asia/Tehran' },
+            }),
+            instances: [{ browser: 'chromium' }],
+          },
+        },
+      },
+    ],
+  },
+});
