@@ -1,0 +1,86 @@
+/**
+ * One history point in any of the shapes DESIGN.md section 4 accepts, read leniently: the history
+ * format is not published, so every plausible spelling is tried and anything doubtful is dropped.
+ */
+
+/** A point of price history: `time` in UTC epoch seconds (integer); values in the service's unit. */
+export interface HistoryPoint {
+  time: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+}
+
+type Fields = Record<string, unknown>;
+
+const TIME_KEYS = ['t', 'time', 'timestamp', 'date', 'at'];
+const VALUE_KEYS = ['price', 'value', 'close', 'p'];
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}/;
+/** Epoch values at or above this are milliseconds (1e11 s is the year 5138; 1e11 ms is 1973). */
+const MS_THRESHOLD = 1e11;
+
+export function isRecord(x: unknown): x is Fields {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+function pick(fields: Fields, keys: readonly string[]): unknown {
+  for (const key of keys) if (fields[key] !== undefined && fields[key] !== null) return fields[key];
+  return undefined;
+}
+
+/** A number, or a numeric string; NaN for anything else. */
+function toNumber(x: unknown): number {
+  if (typeof x === 'number') return x;
+  if (typeof x === 'string' && NUMBER.test(x.trim())) return Number(x.trim());
+  return NaN;
+}
+
+/** UTC epoch seconds (integer) from ISO 8601, epoch seconds or epoch ms; NaN when unreadable. */
+export function parseTime(x: unknown): number {
+  let seconds = toNumber(x);
+  if (Number.isFinite(seconds)) {
+    if (Math.abs(seconds) >= MS_THRESHOLD) seconds /= 1000;
+  } else if (typeof x === 'string' && ISO_DATE.test(x.trim())) {
+    seconds = Date.parse(x.trim()) / 1000;
+  }
+  return Number.isFinite(seconds) && seconds > 0 ? Math.floor(seconds) : NaN;
+}
+
+/** A price: finite and above zero, else NaN. */
+function parseValue(x: unknown): number {
+  const n = toNumber(x);
+  return Number.isFinite(n) && n > 0 ? n : NaN;
+}
+
+function build(time: number, o: unknown, h: unknown, l: unknown, c: unknown): HistoryPoint | undefined {
+  const [open, high, low, close] = [o, h, l, c].map(parseValue) as [number, number, number, number];
+  if (Number.isNaN(time) || [open, high, low, close].some(Number.isNaN)) return undefined;
+  // Inconsistent bars (high < low, open outside the range) are repaired to their envelope.
+  return { time, open, close, high: Math.max(open, high, low, close), low: Math.min(open, high, low, close) };
+}
+
+/**
+ * Reads one point: an object with a time (`t`/`time`/`timestamp`/`date`/`at`) and OHLC
+ * (`open/high/low/close` or `o/h/l/c`, all four required once any of open/high/low is present)
+ * or one value (`price`/`value`/`close`/`p`); or `[time, o, h, l, c, ...]` or `[time, value]`.
+ * `undefined` when invalid.
+ */
+export function parsePoint(x: unknown): HistoryPoint | undefined {
+  if (Array.isArray(x)) {
+    const time = parseTime(x[0]);
+    if (x.length >= 5) return build(time, x[1], x[2], x[3], x[4]);
+    return x.length === 2 ? build(time, x[1], x[1], x[1], x[1]) : undefined;
+  }
+  if (!isRecord(x)) return undefined;
+  const time = parseTime(pick(x, TIME_KEYS));
+  const open = pick(x, ['open', 'o']);
+  const high = pick(x, ['high', 'h']);
+  const low = pick(x, ['low', 'l']);
+  if (open !== undefined || high !== undefined || low !== undefined) {
+    return build(time, open, high, low, pick(x, ['close', 'c']));
+  }
+  const value = pick(x, VALUE_KEYS);
+  return build(time, value, value, value, value);
+}
