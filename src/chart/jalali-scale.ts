@@ -1,0 +1,181 @@
+/**
+ * The time axis in the Jalali calendar and Tehran time. lightweight-charts' own time scale weighs
+ * points by UTC Gregorian boundaries, so its bold month ticks would fall on 1 December rather than
+ * on 1 Azar; this behaviour weighs them by the Jalali calendar on Tehran's wall clock instead, and
+ * labels them in Persian. Horizontal items are UTC epoch seconds.
+ */
+import type {
+  ChartOptionsImpl,
+  HorzScaleItemConverterToInternalObj,
+  IHorzScaleBehavior,
+  InternalHorzScaleItem,
+  InternalHorzScaleItemKey,
+  Mutable,
+  TickMark,
+  TickMarkWeightValue,
+  TimeMark,
+  TimeScalePoint,
+} from 'lightweight-charts';
+import { formatJalaliDate, formatTime, tehranOffsetSeconds, tehranParts } from '../format/date';
+import { dateTimeFormat } from '../format/intl-cache';
+import { toPersianDigits } from '../format/number';
+
+/** Tick-mark weights, on the same scale lightweight-charts uses, so that its renderer treats ours alike. */
+export const TickWeight = {
+  Second: 10,
+  Minute1: 20,
+  Minute5: 21,
+  Minute30: 22,
+  Hour1: 30,
+  Hour3: 31,
+  Hour6: 32,
+  Hour12: 33,
+  Day: 50,
+  Month: 60,
+  Year: 70,
+} as const;
+
+const DAY = 86_400;
+
+/** Intraday boundaries, coarsest first: [period in seconds of Tehran wall-clock time, weight]. */
+const INTRADAY: ReadonlyArray<readonly [number, number]> = [
+  [43_200, TickWeight.Hour12],
+  [21_600, TickWeight.Hour6],
+  [10_800, TickWeight.Hour3],
+  [3_600, TickWeight.Hour1],
+  [1_800, TickWeight.Minute30],
+  [300, TickWeight.Minute5],
+  [60, TickWeight.Minute1],
+  [1, TickWeight.Second],
+];
+
+/** An instant as Tehran reads it: Jalali date and wall-clock seconds since the epoch. */
+interface Stamp {
+  year: number;
+  month: number;
+  day: number;
+  wall: number;
+}
+
+function stamp(time: number): Stamp {
+  const d = new Date(time * 1000);
+  const { year, month, day } = tehranParts(d);
+  return { year, month, day, wall: time + tehranOffsetSeconds(d) };
+}
+
+function weightBetween(prev: Stamp, cur: Stamp): number {
+  if (cur.year !== prev.year) return TickWeight.Year;
+  if (cur.month !== prev.month) return TickWeight.Month;
+  if (cur.day !== prev.day) return TickWeight.Day;
+  for (const [period, weight] of INTRADAY) {
+    if (Math.floor(prev.wall / period) !== Math.floor(cur.wall / period)) return weight;
+  }
+  return 0;
+}
+
+/**
+ * The weight of the boundary crossed going from `prev` to `time` (both UTC seconds):
+ * `TickWeight.Year` when the Jalali year changes in Tehran, `TickWeight.Month` for a Jalali month,
+ * `TickWeight.Day` for a Tehran day, else the coarsest wall-clock period crossed.
+ */
+export function jalaliWeight(prev: number, time: number): number {
+  return weightBetween(stamp(prev), stamp(time));
+}
+
+/**
+ * A tick label for a point of that weight: the Jalali year (`۱۴۰۵`), the month name (`آذر`), the
+ * day of the month (`۱۲`) or the time (`۱۴:۰۵`).
+ */
+export function tickLabel(time: number, weight: number): string {
+  const d = new Date(time * 1000);
+  if (weight < TickWeight.Day) return formatTime(d);
+  if (weight >= TickWeight.Month && weight < TickWeight.Year) {
+    return dateTimeFormat('fa-IR', { timeZone: 'Asia/Tehran', month: 'long' }).format(d);
+  }
+  const { year, day } = tehranParts(d);
+  return toPersianDigits(String(weight >= TickWeight.Year ? year : day));
+}
+
+const asNumber = (item: InternalHorzScaleItem | number): number => item as unknown as number;
+const toInternal = (time: number): InternalHorzScaleItem => time as unknown as InternalHorzScaleItem;
+
+/** `IHorzScaleBehavior` over UTC seconds with Jalali/Tehran tick marks; pass it to `createChartEx`. */
+export class JalaliTimeScale implements IHorzScaleBehavior<number> {
+  private _options!: ChartOptionsImpl<number>;
+  /** Whether points are less than a day apart: the crosshair label then shows the time too. */
+  private _intraday = true;
+
+  options(): ChartOptionsImpl<number> {
+    return this._options;
+  }
+
+  setOptions(options: ChartOptionsImpl<number>): void {
+    this._options = options;
+  }
+
+  preprocessData(): void {}
+
+  /** Labels are always Persian: they do not follow `localization.locale`. */
+  updateFormatter(): void {}
+
+  createConverterToInternalObj(): HorzScaleItemConverterToInternalObj<number> {
+    return toInternal;
+  }
+
+  key(item: InternalHorzScaleItem | number): InternalHorzScaleItemKey {
+    return item as unknown as InternalHorzScaleItemKey;
+  }
+
+  cacheKey(item: InternalHorzScaleItem): number {
+    return asNumber(item);
+  }
+
+  convertHorzItemToInternal(item: number): InternalHorzScaleItem {
+    return toInternal(item);
+  }
+
+  /**
+   * The crosshair's time label. The canvas lays text out left to right; a leading RLM makes it one
+   * right-to-left run, so that the day stays before the month name.
+   */
+  formatHorzItem(item: InternalHorzScaleItem): string {
+    return `\u200f${this.label(asNumber(item))}`;
+  }
+
+  formatTickmark(mark: TickMark): string {
+    return tickLabel(asNumber(mark.time), mark.weight);
+  }
+
+  maxTickMarkWeight(marks: TimeMark[]): TickMarkWeightValue {
+    let max = 0;
+    for (const mark of marks) max = Math.max(max, mark.weight);
+    // As lightweight-charts does: when hours are the boldest, all hour labels look alike.
+    if (max > TickWeight.Hour1 && max < TickWeight.Day) max = TickWeight.Hour1;
+    return max as TickMarkWeightValue;
+  }
+
+  fillWeightsForPoints(points: readonly Mutable<TimeScalePoint>[], startIndex: number): void {
+    const n = points.length;
+    if (startIndex >= n) return;
+    const timeAt = (i: number): number => asNumber(points[i]!.time);
+    let prev = startIndex > 0 ? stamp(timeAt(startIndex - 1)) : null;
+    for (let i = startIndex; i < n; i++) {
+      const cur = stamp(timeAt(i));
+      if (prev) points[i]!.timeWeight = weightBetween(prev, cur) as TickMarkWeightValue;
+      prev = cur;
+    }
+    if (startIndex === 0) {
+      // The first point has no predecessor: pretend one came the average spacing earlier.
+      const step = n > 1 ? Math.ceil((timeAt(n - 1) - timeAt(0)) / (n - 1)) : DAY;
+      this._intraday = step < DAY;
+      points[0]!.timeWeight = jalaliWeight(timeAt(0) - step, timeAt(0)) as TickMarkWeightValue;
+    }
+  }
+
+  /** The long Jalali date of `time` (`۱ آذر ۱۴۰۵`), plus the Tehran time for intraday data. */
+  label(time: number): string {
+    const d = new Date(time * 1000);
+    const date = formatJalaliDate(d, 'long');
+    return this._intraday ? `${date} ${formatTime(d)}` : date;
+  }
+}

@@ -1,0 +1,317 @@
+// The chart chunk in real Chromium (locale fa-IR, Asia/Tehran): drawing, the Jalali time axis,
+// Persian labels, live updates, theme/type switching, the legend and cleanup.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { userEvent } from 'vitest/browser';
+import { defaultHorzScaleBehavior } from 'lightweight-charts';
+import type { Mutable, TickMarkWeightValue, TimeScalePoint, UTCTimestamp } from 'lightweight-charts';
+import type { Candle } from '../../src/api/types';
+import { tehranParts } from '../../src/format/date';
+import { formatAxisNumber } from '../../src/format/number';
+import { jalaliWeight, JalaliTimeScale, tickLabel, TickWeight } from '../../src/chart/jalali-scale';
+import { createPriceChart } from '../../src/chart/price-chart';
+import type { ChartTheme, PriceChart, PriceChartInternals } from '../../src/chart/price-chart';
+
+const LATIN_DIGIT = /[0-9]/;
+const DAY = 86_400;
+/** 1405/09/01 (1 Azar) 00:00 in Tehran = 2026-11-22 00:00 +03:30. */
+const AZAR_1 = Date.UTC(2026, 10, 21, 20, 30) / 1000;
+/** 2026-12-01 00:00 in Tehran: a Gregorian month start, an ordinary Jalali day (10 Azar). */
+const DEC_1_TEHRAN = Date.UTC(2026, 10, 30, 20, 30) / 1000;
+/** 2026-12-01 00:00 UTC, where lightweight-charts' default scale would put its month mark. */
+const DEC_1_UTC = Date.UTC(2026, 11, 1) / 1000;
+/** 1405/01/01 (Nowruz) 00:00 in Tehran = 2026-03-21 00:00 +03:30. */
+const NOWRUZ_1405 = Date.UTC(2026, 2, 20, 20, 30) / 1000;
+
+const light: ChartTheme = {
+  background: '#ffffff',
+  text: '#111111',
+  muted: '#666666',
+  border: '#dddddd',
+  up: '#0a8f3c',
+  down: '#c62828',
+  accent: '#1565c0',
+  font: 'sans-serif',
+};
+const dark: ChartTheme = { ...light, background: '#101418', text: '#eeeeee', border: '#333333' };
+
+const formatPrice = (v: number): string => formatAxisNumber(v, 0);
+
+/** `count` candles `step` seconds apart from `start`. */
+function candles(start: number, count: number, step = DAY): Candle[] {
+  return Array.from({ length: count }, (_, i) => {
+    const open = 105_000 + i * 100;
+    return { time: start + i * step, open, high: open + 1_000, low: open - 1_000, close: open + 500 };
+  });
+}
+
+/** Time-scale points as lightweight-charts hands them to a scale behaviour. */
+function pointsAt(times: number[], internal: (t: number) => unknown = (t) => t): Mutable<TimeScalePoint>[] {
+  return times.map((t) => ({ time: internal(t), originalTime: t, timeWeight: 0 })) as Mutable<TimeScalePoint>[];
+}
+
+/** Weights the scale gives to points at these times. */
+function weigh(times: number[]): number[] {
+  const points = pointsAt(times);
+  new JalaliTimeScale().fillWeightsForPoints(points, 0);
+  return points.map((p) => p.timeWeight as number);
+}
+
+let containers: HTMLElement[] = [];
+let charts: PriceChart[] = [];
+
+function mount(
+  type: 'candles' | 'line' = 'candles',
+  format: (v: number) => string = formatPrice,
+): { chart: PriceChart; container: HTMLElement; internals: () => PriceChartInternals } {
+  const container = document.createElement('div');
+  container.dir = 'rtl';
+  Object.assign(container.style, { width: '640px', height: '320px' });
+  document.body.append(container);
+  const chart = createPriceChart({ container, type, theme: light, formatPrice: format });
+  containers.push(container);
+  charts.push(chart);
+  return { chart, container, internals: () => chart.inspect!() };
+}
+
+/** Waits until the chart has its size and has painted. */
+async function painted(container: HTMLElement): Promise<HTMLCanvasElement> {
+  await vi.waitFor(() => {
+    const canvas = container.querySelector('canvas');
+    expect(canvas?.width).toBeGreaterThan(0);
+    expect(canvas?.height).toBeGreaterThan(0);
+  });
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  return container.querySelector('canvas')!;
+}
+
+afterEach(() => {
+  for (const c of charts) c.destroy();
+  for (const c of containers) c.remove();
+  charts = [];
+  containers = [];
+  vi.restoreAllMocks();
+});
+
+describe('Jalali time scale', () => {
+  it('puts month weight on Jalali month starts in Tehran, not on Gregorian ones', () => {
+    // Daily candles at Tehran midnight from 20 Aban to 19 Azar 1405 (11 Nov – 10 Dec 2026).
+    const times = candles(AZAR_1 - 11 * DAY, 30).map((c) => c.time);
+    const weights = weigh(times);
+    const monthMarks = times.filter((_, i) => weights[i]! >= TickWeight.Month);
+    expect(monthMarks).toEqual([AZAR_1]);
+    expect(weights[times.indexOf(DEC_1_TEHRAN)]).toBe(TickWeight.Day);
+    // Whereas lightweight-charts' default scale puts its month mark on a Gregorian (UTC) month.
+    const gregorianScale = new (defaultHorzScaleBehavior())();
+    const points = pointsAt(times, (t) => gregorianScale.convertHorzItemToInternal(t as UTCTimestamp));
+    gregorianScale.fillWeightsForPoints(points, 0);
+    const gregorian = times.filter((_, i) => points[i]!.timeWeight >= TickWeight.Month);
+    expect(gregorian).toEqual([DEC_1_UTC + 20 * 3600 + 30 * 60]);
+    for (const [i, t] of times.entries()) {
+      const { day } = tehranParts(new Date(t * 1000));
+      expect(weights[i]! >= TickWeight.Month).toBe(day === 1);
+    }
+  });
+
+  it('puts year weight on Nowruz in Tehran', () => {
+    const times = candles(NOWRUZ_1405 - 5 * DAY, 10).map((c) => c.time);
+    const weights = weigh(times);
+    expect(times.filter((_, i) => weights[i]! >= TickWeight.Year)).toEqual([NOWRUZ_1405]);
+    expect(tickLabel(NOWRUZ_1405, TickWeight.Year)).toBe('۱۴۰۵');
+  });
+
+  it('marks the Tehran day boundary in hourly data, not the UTC one', () => {
+    const times = candles(AZAR_1 - 6 * 3600, 12, 3600).map((c) => c.time);
+    const weights = weigh(times);
+    expect(times.filter((_, i) => weights[i]! >= TickWeight.Day)).toEqual([AZAR_1]);
+    // Gregorian midnight (UTC) and Tehran noon are plain intraday boundaries.
+    expect(jalaliWeight(DEC_1_UTC - 3600, DEC_1_UTC)).toBeLessThan(TickWeight.Day);
+    expect(jalaliWeight(AZAR_1 + 11 * 3600, AZAR_1 + 12 * 3600)).toBe(TickWeight.Hour12);
+    expect(jalaliWeight(AZAR_1 + 3600, AZAR_1 + 2 * 3600)).toBe(TickWeight.Hour1);
+  });
+
+  it('weighs appended points from the given start index only', () => {
+    const scale = new JalaliTimeScale();
+    const times = candles(AZAR_1 - 2 * DAY, 4).map((c) => c.time);
+    const points = pointsAt(times);
+    points[0]!.timeWeight = 1 as TickMarkWeightValue;
+    scale.fillWeightsForPoints(points, 2);
+    expect(points.map((p) => p.timeWeight)).toEqual([1, 0, TickWeight.Month, TickWeight.Day]);
+    expect(() => scale.fillWeightsForPoints([], 0)).not.toThrow();
+  });
+
+  it('labels ticks in Persian: year, month name, day, time', () => {
+    expect(tickLabel(AZAR_1, TickWeight.Month)).toBe('آذر');
+    expect(tickLabel(AZAR_1 + 11 * DAY, TickWeight.Day)).toBe('۱۲');
+    expect(tickLabel(AZAR_1 + 14 * 3600 + 5 * 60, TickWeight.Hour1)).toBe('۱۴:۰۵');
+    expect(tickLabel(DEC_1_TEHRAN, TickWeight.Day)).toBe('۱۰');
+  });
+
+  it('labels the crosshair time with the Jalali date, and the time for intraday data', () => {
+    const scale = new JalaliTimeScale();
+    expect(scale.label(AZAR_1 + 9 * 3600)).toBe('۱ آذر ۱۴۰۵ ۰۹:۰۰');
+    // On the canvas (LTR) the label is one right-to-left run.
+    expect(scale.formatHorzItem(scale.convertHorzItemToInternal(AZAR_1))).toBe('\u200f۱ آذر ۱۴۰۵ ۰۰:۰۰');
+    scale.fillWeightsForPoints(pointsAt([AZAR_1, AZAR_1 + DAY, AZAR_1 + 2 * DAY]), 0);
+    expect(scale.label(AZAR_1)).toBe('۱ آذر ۱۴۰۵');
+  });
+});
+
+describe('createPriceChart', () => {
+  it('draws a canvas inside an LTR wrapper, leaving the container RTL', async () => {
+    const { chart, container } = mount();
+    chart.setData(candles(AZAR_1 - 11 * DAY, 30));
+    const canvas = await painted(container);
+    expect(canvas.getBoundingClientRect().width).toBeGreaterThan(0);
+    expect(container.dir).toBe('rtl');
+    expect(container.firstElementChild?.getAttribute('dir')).toBe('ltr');
+  });
+
+  it('attributes TradingView with a visible text link above the time axis, without inline <style>', async () => {
+    const { chart, container, internals } = mount();
+    chart.setData(candles(AZAR_1, 10));
+    await painted(container);
+    const link = container.querySelector<HTMLAnchorElement>('a[href^="https://www.tradingview.com/"]')!;
+    expect(link.textContent).toBe('TradingView');
+    expect(link.rel).toBe('noopener');
+    expect(container.querySelector('style, #tv-attr-logo')).toBeNull();
+    const axis = internals().chart.timeScale().height();
+    expect(axis).toBeGreaterThan(0);
+    await vi.waitFor(() => {
+      const rect = link.getBoundingClientRect();
+      expect(rect.width).toBeGreaterThan(0);
+      expect(rect.bottom).toBeLessThanOrEqual(container.getBoundingClientRect().bottom - axis);
+    });
+  });
+
+  it('renders Persian time-axis labels with the Jalali month on 1 Azar', async () => {
+    const format = vi.spyOn(JalaliTimeScale.prototype, 'formatTickmark');
+    const { chart, container } = mount();
+    chart.setData(candles(AZAR_1 - 11 * DAY, 30));
+    await painted(container);
+    await vi.waitFor(() => expect(format).toHaveBeenCalled());
+    const labels = format.mock.results.map((r) => r.value as string);
+    expect(labels).toContain('آذر');
+    for (const label of labels) expect(label).not.toMatch(LATIN_DIGIT);
+    const monthTicks = format.mock.calls.filter(([mark]) => mark.weight >= TickWeight.Month);
+    expect(monthTicks.map(([mark]) => mark.time)).toEqual([AZAR_1]);
+  });
+
+  it('labels the price axis with the given Persian formatter, and switches it live', async () => {
+    const first = vi.fn(formatPrice);
+    const { chart, container, internals } = mount('candles', first);
+    chart.setData(candles(AZAR_1, 10));
+    await painted(container);
+    expect(internals().chart.options().localization.priceFormatter).toBe(first);
+    await vi.waitFor(() => expect(first).toHaveBeenCalled());
+    for (const r of first.mock.results) expect(r.value).not.toMatch(LATIN_DIGIT);
+
+    const second = vi.fn((v: number): string => `${formatAxisNumber(v, 2)} ت`);
+    chart.setPriceFormatter(second);
+    expect(internals().chart.options().localization.priceFormatter).toBe(second);
+    await vi.waitFor(() => expect(second).toHaveBeenCalled());
+    expect(internals().legend.textContent).toContain('پایانی ۱۰۶٬۴۰۰٫۰۰ ت');
+  });
+
+  it('follows live candles with series.update, never setData', () => {
+    const { chart, internals } = mount();
+    const data = candles(AZAR_1, 5);
+    chart.setData(data);
+    const { series } = internals();
+    const setData = vi.spyOn(series, 'setData');
+    const update = vi.spyOn(series, 'update');
+    const last = data[4]!;
+    chart.update({ ...last, close: 120_000, high: 121_000 });
+    chart.update({ time: last.time + DAY, open: 120_000, high: 120_000, low: 119_000, close: 119_500 });
+    chart.update({ ...data[0]!, close: 1 }); // older than the last candle: ignored
+    expect(setData).not.toHaveBeenCalled();
+    expect(update).toHaveBeenCalledTimes(2);
+    expect(series.data()).toHaveLength(6);
+    expect(chart.describeLast()).toContain('پایانی ۱۱۹٬۵۰۰');
+  });
+
+  it('replaces everything on setData', () => {
+    const { chart, internals } = mount();
+    chart.setData(candles(AZAR_1, 5));
+    chart.setData(candles(AZAR_1 - 30 * DAY, 3));
+    expect(internals().series.data()).toHaveLength(3);
+  });
+
+  it('switches between candles and a line of closes in place', async () => {
+    const { chart, container, internals } = mount();
+    const data = candles(AZAR_1, 8);
+    chart.setData(data);
+    await painted(container);
+    const api = internals().chart;
+    const canvas = container.querySelector('canvas');
+    chart.setType('line');
+    expect(internals().chart).toBe(api);
+    expect(container.querySelector('canvas')).toBe(canvas);
+    const line = internals().series;
+    expect(line.seriesType()).toBe('Line');
+    expect(api.panes()[0]!.getSeries()).toHaveLength(1);
+    expect(line.data().map((p) => ('value' in p ? p.value : undefined))).toEqual(data.map((c) => c.close));
+    chart.update({ ...data[7]!, close: 110_000 });
+    expect(line.data().at(-1)).toMatchObject({ value: 110_000 });
+    chart.setType('candles');
+    expect(internals().series.seriesType()).toBe('Candlestick');
+    expect(internals().series.data()).toHaveLength(8);
+  });
+
+  it('applies a theme live', () => {
+    const { chart, internals } = mount();
+    chart.setData(candles(AZAR_1, 3));
+    chart.setTheme(dark);
+    const { chart: api, series, legend } = internals();
+    expect(api.options().layout.background).toMatchObject({ color: dark.background });
+    expect(api.options().layout.textColor).toBe(dark.text);
+    expect(series.options()).toMatchObject({ upColor: dark.up, downColor: dark.down });
+    expect(legend.style.color).toBe('rgb(238, 238, 238)');
+  });
+
+  it('shows the hovered candle in the legend, and the last one otherwise', async () => {
+    const { chart, container, internals } = mount();
+    const data = candles(AZAR_1 - 11 * DAY, 30);
+    chart.setData(data);
+    await painted(container);
+    const { chart: api, legend } = internals();
+    expect(legend.textContent).toContain('۱۹ آذر ۱۴۰۵'); // last candle: 10 Dec 2026
+    expect(legend.textContent).toContain('پایانی ۱۰۸٬۴۰۰');
+
+    const hovered = data[11]!; // 1 Azar
+    const x = api.timeScale().timeToCoordinate(hovered.time)!;
+    const pane = api.panes()[0]!.getHTMLElement()!;
+    await userEvent.hover(pane, { position: { x, y: 100 } });
+    await vi.waitFor(() => expect(legend.textContent).toContain('۱ آذر ۱۴۰۵'));
+    const spans = [...legend.children].map((s) => s.textContent);
+    expect(spans).toEqual(['۱ آذر ۱۴۰۵', 'باز ۱۰۶٬۱۰۰', 'بیشترین ۱۰۷٬۱۰۰', 'کمترین ۱۰۵٬۱۰۰', 'پایانی ۱۰۶٬۶۰۰']);
+    expect(legend.innerHTML).not.toContain('<b');
+
+    await userEvent.unhover(pane);
+    await vi.waitFor(() => expect(legend.textContent).toContain('۱۹ آذر ۱۴۰۵'));
+  });
+
+  it('describes the last candle in Persian', () => {
+    const { chart } = mount();
+    expect(chart.describeLast()).toBe('نمودار هنوز داده‌ای ندارد');
+    chart.setData([{ time: AZAR_1, open: 105_000, high: 106_000, low: 104_000, close: 105_500 }]);
+    expect(chart.describeLast()).toBe(
+      'آخرین شمع ۱ آذر ۱۴۰۵: باز ۱۰۵٬۰۰۰، بیشترین ۱۰۶٬۰۰۰، کمترین ۱۰۴٬۰۰۰، پایانی ۱۰۵٬۵۰۰',
+    );
+    expect(chart.describeLast()).not.toMatch(LATIN_DIGIT);
+  });
+
+  it('removes the canvas and its listeners on destroy', async () => {
+    const { chart, container, internals } = mount();
+    chart.setData(candles(AZAR_1, 3));
+    await painted(container);
+    const { chart: api } = internals();
+    const unsubscribe = vi.spyOn(api, 'unsubscribeCrosshairMove');
+    chart.destroy();
+    expect(unsubscribe).toHaveBeenCalled();
+    expect(container.querySelector('canvas')).toBeNull();
+    expect(container.childElementCount).toBe(0);
+    chart.destroy();
+    chart.update(candles(AZAR_1 + DAY, 1)[0]!);
+    chart.setTheme(dark);
+  });
+});
