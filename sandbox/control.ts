@@ -1,0 +1,87 @@
+// Test controls under /__sandbox (no key): faults, reset, market, push, stats.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { SandboxContext } from './context';
+import { parseRules } from './faults';
+import { readJson, sendError, sendJson, sendPreflight } from './http';
+import type { PriceSetting } from './market';
+import type { SandboxStats } from './stats';
+import type { MarketMode } from './types';
+
+type Handler = (ctx: SandboxContext, body: unknown) => unknown;
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+const ROUTES: Record<string, Partial<Record<'GET' | 'POST' | 'DELETE', Handler>>> = {
+  '/__sandbox/faults': {
+    GET: (ctx) => ({ rules: ctx.faults.rules }),
+    POST: (ctx, body) => ({ rules: (ctx.faults.rules = parseRules(body)) }),
+    DELETE: (ctx) => ({ rules: (ctx.faults.rules = []) }),
+  },
+  '/__sandbox/reset': {
+    POST: (ctx) => {
+      ctx.reset();
+      return { ok: true };
+    },
+  },
+  '/__sandbox/market': { POST: market },
+  '/__sandbox/push': { POST: push },
+  '/__sandbox/stats': {
+    GET: (ctx): SandboxStats => ({
+      requests: ctx.stats.requests,
+      openStreams: ctx.streams.openCount,
+      streamsOpened: ctx.streams.opened,
+      keyInUrl: ctx.stats.keyInUrl,
+      preflights: ctx.stats.preflights,
+    }),
+  },
+};
+
+export async function handleControl(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const methods = ROUTES[url.pathname];
+  if (req.method === 'OPTIONS') return sendPreflight(res, 'GET, POST, DELETE, OPTIONS');
+  if (!methods) return sendError(res, 404, 'not_found', `no such control: ${url.pathname}`);
+  const handler = methods[req.method as 'GET'];
+  if (!handler) {
+    const allow = Object.keys(methods).join(', ');
+    return sendError(res, 405, 'method_not_allowed', `${req.method} is not allowed here`, {}, { Allow: allow });
+  }
+  try {
+    const body = req.method === 'GET' ? undefined : await readJson(req);
+    sendJson(res, 200, handler(ctx, body));
+  } catch (error) {
+    sendError(res, 400, 'bad_request', error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** `{ open?, mode?, set?, tick? }`, applied in that order. */
+function market(ctx: SandboxContext, body: unknown): unknown {
+  if (!isObject(body)) throw new Error('body must be an object');
+  const { open, mode, set, tick } = body;
+  if (open !== undefined && typeof open !== 'boolean') throw new Error('"open" must be a boolean');
+  if (mode !== undefined && !['auto', 'open', 'closed'].includes(mode as string)) throw new Error('"mode" must be auto, open or closed');
+  if (set !== undefined && !(Array.isArray(set) && set.every(isSetting))) {
+    throw new Error('"set" must be an array of { "symbol": string, "price": string, "updated_at"?: string }');
+  }
+  if (open !== undefined) ctx.market.mode = open ? 'open' : 'closed';
+  if (mode !== undefined) ctx.market.mode = mode as MarketMode;
+  const changed = set ? ctx.market.set(set.map((s) => ({ ...s, price: String(s.price) }))).map((q) => q.symbol) : [];
+  if (tick === true) changed.push(...ctx.market.tick());
+  return { open: ctx.market.open, mode: ctx.market.mode, changed };
+}
+
+function isSetting(x: unknown): x is PriceSetting {
+  return (
+    isObject(x) &&
+    typeof x.symbol === 'string' &&
+    (typeof x.price === 'string' || typeof x.price === 'number') &&
+    (x.updated_at === undefined || typeof x.updated_at === 'string')
+  );
+}
+
+/** `{ event, data }` or `{ raw }`. */
+function push(ctx: SandboxContext, body: unknown): unknown {
+  if (!isObject(body)) throw new Error('body must be an object');
+  if (typeof body.raw === 'string') return { streams: ctx.streams.pushRaw(body.raw) };
+  if (typeof body.event !== 'string' || !/^[^\r\n]+$/.test(body.event)) throw new Error('"event" must be a one-line string');
+  return { streams: ctx.streams.push(body.event, body.data) };
+}

@@ -1,0 +1,145 @@
+// The live stream (SSE): a snapshot (`quotes`) first, then one `quote` event per change of a
+// subscribed symbol; `id:` on every event from one global sequence, a ring buffer of recent
+// changes for `Last-Event-ID` resume, and comment heartbeats.
+import type { ServerResponse } from 'node:http';
+import type { Quote } from './types';
+
+interface Connection {
+  res: ServerResponse;
+  symbols: string[];
+  omit: Set<string>;
+  events: number;
+  dropAfter?: number;
+  heartbeat: NodeJS.Timeout;
+}
+
+export interface StreamRequest {
+  symbols: string[];
+  lastEventId?: string;
+  /** Symbols left out (fault `omit_symbol`). */
+  omit: Set<string>;
+  /** Destroy the connection after this many events (fault `drop_stream`). */
+  dropAfter?: number;
+}
+
+export interface StreamOptions {
+  heartbeatMs: number;
+  retryMs: number;
+  bufferSize: number;
+  now: () => number;
+  quote: (symbol: string) => Quote | undefined;
+}
+
+export class StreamHub {
+  /** Streams opened since start or reset. */
+  opened = 0;
+  private seq = 0;
+  /** Ids below this were issued before a reset and cannot be resumed. */
+  private floor = 0;
+  private ring: { id: number; quote: Quote }[] = [];
+  private readonly connections = new Set<Connection>();
+
+  constructor(private readonly options: StreamOptions) {}
+
+  get openCount(): number {
+    return this.connections.size;
+  }
+
+  open(res: ServerResponse, request: StreamRequest): void {
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    res.socket?.setNoDelay(true);
+    const heartbeat = setInterval(() => res.write(': ping\n\n'), this.options.heartbeatMs);
+    heartbeat.unref();
+    const conn: Connection = { res, symbols: request.symbols, omit: request.omit, events: 0, heartbeat };
+    if (request.dropAfter !== undefined) conn.dropAfter = request.dropAfter;
+    this.connections.add(conn);
+    this.opened += 1;
+    res.on('close', () => this.forget(conn));
+    res.on('error', () => this.forget(conn));
+    res.write(`retry: ${this.options.retryMs}\n\n`);
+    const missed = this.missedSince(request.lastEventId);
+    if (!missed) this.sendSnapshot(conn);
+    else for (const e of missed) if (this.wants(conn, e.quote)) this.send(conn, 'quote', e.id, JSON.stringify(e.quote));
+  }
+
+  /** A changed quote: buffered for resume and sent to the streams subscribed to it. */
+  publish(quote: Quote): void {
+    const id = ++this.seq;
+    this.ring.push({ id, quote });
+    if (this.ring.length > this.options.bufferSize) this.ring.shift();
+    const data = JSON.stringify(quote);
+    for (const conn of this.connections) if (this.wants(conn, quote)) this.send(conn, 'quote', id, data);
+  }
+
+  /** A test event to every stream (not buffered): `data` is sent as is when a string, else as JSON. */
+  push(event: string, data: unknown): number {
+    const id = ++this.seq;
+    const text = typeof data === 'string' ? data : (JSON.stringify(data) ?? '');
+    for (const conn of this.connections) this.send(conn, event, id, text);
+    return this.connections.size;
+  }
+
+  /** Raw bytes to every stream. */
+  pushRaw(raw: string): number {
+    for (const conn of this.connections) conn.res.write(raw);
+    return this.connections.size;
+  }
+
+  /** After a market reset: older ids can no longer be resumed; open streams get a new snapshot. */
+  reset(): void {
+    this.ring = [];
+    this.floor = ++this.seq;
+    this.opened = 0;
+    for (const conn of this.connections) this.sendSnapshot(conn);
+  }
+
+  closeAll(): void {
+    for (const conn of this.connections) {
+      this.forget(conn);
+      conn.res.end();
+    }
+  }
+
+  /** The buffered changes after `lastEventId`, or undefined when they are not all known. */
+  private missedSince(lastEventId: string | undefined): { id: number; quote: Quote }[] | undefined {
+    if (lastEventId === undefined || !/^\d+$/.test(lastEventId)) return undefined;
+    const last = Number(lastEventId);
+    const oldest = this.ring[0]?.id ?? this.seq + 1;
+    if (last < this.floor || last > this.seq || last < oldest - 1) return undefined;
+    return this.ring.filter((e) => e.id > last);
+  }
+
+  private wants(conn: Connection, quote: Quote): boolean {
+    return conn.symbols.includes(quote.symbol) && !conn.omit.has(quote.symbol);
+  }
+
+  private sendSnapshot(conn: Connection): void {
+    const quotes = conn.symbols.filter((s) => !conn.omit.has(s)).map((s) => this.options.quote(s));
+    const data = { at: new Date(this.options.now()).toISOString(), quotes: quotes.filter((q) => q !== undefined) };
+    this.send(conn, 'quotes', this.seq, JSON.stringify(data));
+  }
+
+  private send(conn: Connection, event: string, id: number, data: string): void {
+    if (!this.connections.has(conn)) return;
+    const lines = data.split(/\r\n|\r|\n/).map((line) => `data: ${line}\n`).join('');
+    const frame = `id: ${id}\nevent: ${event}\n${lines}\n`;
+    conn.events += 1;
+    if (conn.dropAfter === undefined || conn.events < conn.dropAfter) {
+      conn.res.write(frame);
+      return;
+    }
+    // Fault drop_stream: the event goes out, then the connection is cut without an end.
+    this.forget(conn);
+    conn.res.write(frame, () => conn.res.destroy());
+  }
+
+  private forget(conn: Connection): void {
+    clearInterval(conn.heartbeat);
+    this.connections.delete(conn);
+  }
+}
