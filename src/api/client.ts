@@ -1,0 +1,104 @@
+/** The HTTP client of the price service (SERVICE-SPEC §4): validated, shared, retried. */
+import { backoffDelay, sleep, type BackoffOptions } from './backoff';
+import { PriceBoardError } from './errors';
+import { getJson, globalFetch, type FetchLike, type RequestContext } from './request';
+import { SharedRequests } from './shared-requests';
+import type { PricesData, SymbolInfo } from './types';
+import { endpointUrl, symbolsQuery } from './urls';
+import { parsePricesBody, parseSymbolsBody } from './validate';
+
+/** Retries of network errors and 5xx: `retries` more attempts, capped exponential backoff, full jitter. */
+export interface RetryOptions extends BackoffOptions {
+  retries: number;
+}
+
+/** Options of {@link PriceClient}. */
+export interface PriceClientOptions {
+  /** Service address; `/v1/...` is appended. */
+  baseUrl: string;
+  /** Sent only as the `X-API-Key` header. */
+  apiKey?: string;
+  /** Per attempt, headers and body together. Default 10 s. */
+  timeoutMs?: number;
+  /** Replaces the global `fetch`. */
+  fetch?: FetchLike;
+  /** Default `{ retries: 2, baseMs: 500, maxMs: 5000 }`. */
+  retry?: RetryOptions;
+  /** Source of jitter (tests). */
+  random?: () => number;
+}
+
+/** Default per-attempt timeout (DESIGN.md §4). */
+export const DEFAULT_TIMEOUT_MS = 10_000;
+/** Default retry policy for network errors and 5xx. */
+export const DEFAULT_RETRY: Readonly<RetryOptions> = { retries: 2, baseMs: 500, maxMs: 5_000 };
+
+/** True for failures that another attempt of the same request may fix. */
+function retryable(error: unknown): error is PriceBoardError {
+  return error instanceof PriceBoardError && (error.code === 'network' || error.code === 'server');
+}
+
+/**
+ * Client of `/v1/prices`, `/v1/history/{symbol}` and `/v1/symbols`. All failures are
+ * `PriceBoardError`s, except a caller's abort, which rejects with the signal's reason (an
+ * AbortError). Identical requests in flight (same URL and key) share one HTTP request.
+ */
+export class PriceClient {
+  readonly baseUrl: string;
+  private readonly ctx: RequestContext;
+  private readonly retry: RetryOptions;
+  private readonly random: () => number;
+  private readonly shared = new SharedRequests();
+
+  constructor(options: PriceClientOptions) {
+    this.baseUrl = options.baseUrl;
+    this.ctx = {
+      fetch: options.fetch ?? globalFetch,
+      apiKey: options.apiKey,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    };
+    this.retry = options.retry ?? DEFAULT_RETRY;
+    this.random = options.random ?? Math.random;
+  }
+
+  /** Current quotes of `symbols` (in that order), validated all-or-nothing. */
+  prices(symbols: readonly string[], signal?: AbortSignal): Promise<PricesData> {
+    return this.get(endpointUrl(this.baseUrl, '/v1/prices', symbolsQuery(symbols)), parsePricesBody, signal);
+  }
+
+  /** The parsed JSON body of the history of `symbol` over `days`; `model/history` normalises it. */
+  history(symbol: string, days: number, signal?: AbortSignal): Promise<unknown> {
+    const path = `/v1/history/${encodeURIComponent(symbol)}`;
+    return this.get(endpointUrl(this.baseUrl, path, `days=${Math.trunc(days)}`), (body) => body, signal);
+  }
+
+  /** All symbols the service offers. */
+  symbols(signal?: AbortSignal): Promise<SymbolInfo[]> {
+    return this.get(endpointUrl(this.baseUrl, '/v1/symbols'), parseSymbolsBody, signal);
+  }
+
+  /** Number of distinct requests in flight (tests). */
+  get inFlight(): number {
+    return this.shared.size;
+  }
+
+  private get<T>(url: URL, parse: (body: unknown) => T, signal?: AbortSignal): Promise<T> {
+    // The same URL with another key is another request: answers and errors differ per key.
+    const key = `${url.href}\n${this.ctx.apiKey ?? ''}`;
+    return this.shared.run(key, async (shared) => parse(await this.withRetries(url, shared)), signal);
+  }
+
+  private async withRetries(url: URL, signal: AbortSignal): Promise<unknown> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await getJson(url, this.ctx, signal);
+      } catch (error) {
+        if (!retryable(error) || attempt >= this.retry.retries) throw error;
+        const wait = Math.max(backoffDelay(attempt, this.retry, 'full', this.random), error.retryAfterMs ?? 0);
+        // A server asking for a long pause is the caller's to schedule, not ours to sit on.
+        if (wait > this.retry.maxMs) throw error;
+        await sleep(wait, signal);
+      }
+    }
+  }
+}

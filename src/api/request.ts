@@ -1,0 +1,80 @@
+/** One GET of a JSON resource with a timeout, classified into `PriceBoardError`s. */
+import { abortReason } from './backoff';
+import { PriceBoardError } from './errors';
+import { errorFromResponse } from './http-error';
+import { startTimer, trackRequest } from './tracking';
+
+/** The `fetch` signature the data layer needs (injectable for tests and other runtimes). */
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+/** The global `fetch`, looked up per call so that it can be replaced, and called unbound-safe. */
+export const globalFetch: FetchLike = (input, init) => globalThis.fetch(input, init);
+
+/** What one request needs. */
+export interface RequestContext {
+  fetch: FetchLike;
+  apiKey?: string;
+  timeoutMs: number;
+}
+
+/** Request headers: the key goes only here, never into the URL. */
+export function requestHeaders(apiKey: string | undefined, accept: string): Record<string, string> {
+  return apiKey ? { Accept: accept, 'X-API-Key': apiKey } : { Accept: accept };
+}
+
+/**
+ * GETs `url` and parses its JSON body. Rejects with `timeout` after `timeoutMs` (headers and body
+ * together), `network` when the fetch fails, the mapped HTTP error for a non-2xx status,
+ * `bad_response` for a body that is not JSON, and the caller's abort reason when `signal` aborts.
+ */
+export function getJson(url: URL, ctx: RequestContext, signal?: AbortSignal): Promise<unknown> {
+  return trackRequest(getJsonUntracked(url, ctx, signal));
+}
+
+async function getJsonUntracked(url: URL, ctx: RequestContext, signal?: AbortSignal): Promise<unknown> {
+  if (signal?.aborted) throw abortReason(signal);
+  const what = `GET ${url.pathname}`;
+  const controller = new AbortController();
+  let timedOut = false;
+  const cancelTimer = startTimer(() => {
+    timedOut = true;
+    controller.abort();
+  }, ctx.timeoutMs);
+  const onAbort = (): void => controller.abort();
+  signal?.addEventListener('abort', onAbort, { once: true });
+
+  // Why the request ended, when it ended badly: our timeout, the caller, or the network.
+  const failure = (cause: unknown): unknown => {
+    if (timedOut) return new PriceBoardError('timeout', `${what} timed out after ${ctx.timeoutMs} ms`, { cause });
+    if (signal?.aborted) return abortReason(signal);
+    if (cause instanceof PriceBoardError) return cause;
+    return new PriceBoardError('network', `${what} failed: network error`, { cause });
+  };
+
+  try {
+    let response: Response;
+    let text: string;
+    try {
+      response = await ctx.fetch(url.href, {
+        method: 'GET',
+        headers: requestHeaders(ctx.apiKey, 'application/json'),
+        signal: controller.signal,
+      });
+      if (!response.ok) throw await errorFromResponse(response, { what, apiKey: ctx.apiKey });
+      text = await response.text();
+    } catch (cause) {
+      throw failure(cause);
+    }
+    try {
+      return JSON.parse(text);
+    } catch (cause) {
+      throw new PriceBoardError('bad_response', `${what} returned a body that is not JSON`, {
+        status: response.status,
+        cause,
+      });
+    }
+  } finally {
+    cancelTimer();
+    signal?.removeEventListener('abort', onAbort);
+  }
+}

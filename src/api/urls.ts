@@ -1,0 +1,28 @@
+/** Service addresses. The API key never goes into a URL: it travels only in `X-API-Key`. */
+import { PriceBoardError } from './errors';
+
+/**
+ * `baseUrl` + `path` as a URL. A relative `baseUrl` resolves against the page (browser only);
+ * trailing slashes of `baseUrl` are ignored so that `https://x/api/` and `https://x/api` agree.
+ */
+export function endpointUrl(baseUrl: string, path: string, query?: string): URL {
+  const base = baseUrl.trim().replace(/\/+$/, '');
+  return absoluteUrl(base + path + (query ? `?${query}` : ''));
+}
+
+/** `url` (absolute, or relative to the page) with `query` appended to any query it already has. */
+export function absoluteUrl(url: string, query?: string): URL {
+  let out: URL;
+  try {
+    out = new URL(url, (globalThis as { location?: { href?: string } }).location?.href);
+  } catch (cause) {
+    throw new PriceBoardError('invalid_attribute', `Not a usable service address: ${JSON.stringify(url)}`, { cause });
+  }
+  if (query) out.search = out.search ? `${out.search}&${query}` : `?${query}`;
+  return out;
+}
+
+/** `symbols=a,b`: each id encoded, joined with plain commas and no spaces (SERVICE-SPEC 4.1). */
+export function symbolsQuery(symbols: readonly string[]): string {
+  return `symbols=${symbols.map(encodeURIComponent).join(',')}`;
+}

@@ -1,0 +1,50 @@
+/** A hub's `ConnectionStatus`, derived from what it has learned (DESIGN.md §2, events). */
+import type { PriceBoardError } from '../api/errors';
+import type { ConnectionStatus } from '../api/types';
+import type { OnlineSource } from './online';
+import type { TransportState } from './transport';
+
+/** Consecutive network failures (failed fetches or stream connects) after which we say offline. */
+export const OFFLINE_AFTER_FAILURES = 3;
+
+/** The facts behind a status, and the status they give. */
+export class HubStatus {
+  transport: TransportState = 'connecting';
+  /** Some answer (prices or stream) arrived: no longer `loading`. */
+  hasData = false;
+  /** A final error: `error` for good. */
+  finalError: PriceBoardError | undefined;
+  private readonly online: OnlineSource;
+  private networkFailures = 0;
+
+  constructor(online: OnlineSource) {
+    this.online = online;
+  }
+
+  /** A fetch or a stream connect failed in a way that looks like the network. */
+  networkFailed(): void {
+    this.networkFailures++;
+  }
+
+  /** Something reached the service: forget past network failures. */
+  reachable(): void {
+    this.networkFailures = 0;
+  }
+
+  /** The status to show. */
+  get value(): ConnectionStatus {
+    if (this.finalError) return 'error';
+    if (!this.online.isOnline() || this.networkFailures >= OFFLINE_AFTER_FAILURES) return 'offline';
+    switch (this.transport) {
+      case 'live':
+        return this.hasData ? 'live' : 'loading';
+      case 'reconnecting':
+        return 'reconnecting';
+      case 'polling':
+      case 'idle': // stream="off": answers come on request, as when polling
+        return this.hasData ? 'polling' : 'loading';
+      default:
+        return 'loading';
+    }
+  }
+}

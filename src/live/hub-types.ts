@@ -1,0 +1,71 @@
+/** The contract between the hub and its subscribers (docs/ARCHITECTURE.md, live/). */
+import type { PriceBoardError } from '../api/errors';
+import type { RetryOptions } from '../api/client';
+import type { FetchLike } from '../api/request';
+import type { ConnectionStatus, Quote } from '../api/types';
+import type { OnlineSource } from './online';
+import type { StreamMode } from './transport';
+import type { VisibilitySource } from './visibility';
+
+/** What a subscriber asks for. Subscribers with equal (baseUrl, apiKey, stream, streamUrl) share one hub. */
+export interface HubOptions {
+  baseUrl: string;
+  apiKey?: string;
+  stream: StreamMode;
+  /** Default `${baseUrl}/v1/stream`. */
+  streamUrl?: string;
+  /** Seconds between polls when polling; the hub polls at the fastest subscriber's pace, never under 5 s. */
+  pollInterval: number;
+  // Optional hooks, mainly for tests and non-browser runtimes. A shared hub keeps the values of
+  // the subscriber that created it.
+  /** Replaces the global `fetch`. */
+  fetch?: FetchLike;
+  /** Page visibility (polling pauses while hidden); default `document.visibilityState`. */
+  visibility?: VisibilitySource;
+  /** Online state; default `navigator.onLine` and its events. */
+  online?: OnlineSource;
+  /** Request timeout; default 10 s. */
+  timeoutMs?: number;
+  /** Client retries of network errors and 5xx. */
+  retry?: RetryOptions;
+  /** Stream silence taken as a dead connection; default 45 s. */
+  watchdogMs?: number;
+  /** `auto`: wait before trying SSE again after falling back to polling; default 5 min. */
+  sseRetryMs?: number;
+}
+
+/** Meta data delivered with quotes. */
+export interface QuotesMeta {
+  /** `delay_seconds` of the last `/v1/prices` answer. */
+  delaySeconds?: number;
+  /** Time of the last answer or stream snapshot. */
+  at?: string;
+}
+
+/** A subscriber's callbacks. None is called after `close()`. */
+export interface HubListener {
+  /** Applied quotes (newer than any seen before) of my symbols; known ones arrive right after subscribing. */
+  quotes(quotes: Quote[], meta: QuotesMeta): void;
+  /** The connection state, at once after subscribing and on every change. */
+  status(status: ConnectionStatus): void;
+  /**
+   * A failure, `messageFa` for people. A final one (401, 403...) stops the hub: status `error`.
+   * `unknown_symbol` (with `data.symbols`, mine only) is per symbol and does not stop anything.
+   */
+  error(error: PriceBoardError): void;
+  /**
+   * Requested symbols the service did not return / rejected: the full current list of mine
+   * (`[]` when none is missing any more), called whenever it changes.
+   */
+  missing(symbols: string[]): void;
+}
+
+/** A subscriber's handle. */
+export interface Subscription {
+  /** Re-subscribe (union re-computed; stream reopened only if it grows). */
+  setSymbols(symbols: string[]): void;
+  /** Re-fetch quotes now (shared by every subscriber of the hub). */
+  refresh(): Promise<void>;
+  /** Last one out closes the connection and timers. */
+  close(): void;
+}

@@ -1,0 +1,26 @@
+/** Decisions shared by the stream, the poller and the hub about what an error means. */
+import { PriceBoardError } from '../api/errors';
+
+/**
+ * Whether retrying cannot help and the hub must stop (401, 403, 400, 404 on the prices path...).
+ * `unknown_symbol` is per symbol: those ids are dropped and the rest carries on.
+ */
+export function endsRetries(error: PriceBoardError): boolean {
+  return error.final && error.code !== 'unknown_symbol';
+}
+
+/** Whether an SSE failure suggests the service has no stream here (404/405/501, not an event stream). */
+export function suggestsNoStream(error: PriceBoardError): boolean {
+  if (error.status === 404 || error.status === 405 || error.status === 501) return error.code !== 'unknown_symbol';
+  return error.code === 'bad_response' && typeof error.data?.contentType === 'string';
+}
+
+/** Whether the failure looks like the network rather than the service. */
+export function isNetworkFailure(error: PriceBoardError): boolean {
+  return error.code === 'network' || error.code === 'timeout';
+}
+
+/** Any thrown value as a `PriceBoardError` (unexpected ones become `network`). */
+export function asPriceBoardError(error: unknown): PriceBoardError {
+  return error instanceof PriceBoardError ? error : new PriceBoardError('network', 'Unexpected failure', { cause: error });
+}

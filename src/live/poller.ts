@@ -1,0 +1,147 @@
+/**
+ * Polling: one poll every interval (never under {@link MIN_POLL_MS}), never before a
+ * `Retry-After` has passed, paused while the page is hidden, and once at once when it shows again.
+ */
+import type { PriceBoardError } from '../api/errors';
+import { startTimer } from '../api/tracking';
+import { asPriceBoardError, endsRetries } from './policy';
+import { ALWAYS_VISIBLE, type VisibilitySource } from './visibility';
+
+/** The fastest polling allowed, whatever `poll-interval` says: plans count requests per minute. */
+export const MIN_POLL_MS = 5_000;
+/** `poll-interval` default (DESIGN.md §2): 30 s. */
+export const DEFAULT_POLL_MS = 30_000;
+
+/** A usable interval: non-numbers give the default, small ones the minimum. */
+export function clampPollMs(ms: number): number {
+  return Number.isFinite(ms) && ms > 0 ? Math.max(MIN_POLL_MS, ms) : DEFAULT_POLL_MS;
+}
+
+/** Options of {@link Poller}. */
+export interface PollerOptions {
+  /** Clamped by {@link clampPollMs}. */
+  intervalMs: number;
+  /** One poll; rejects with a `PriceBoardError`. */
+  poll(signal: AbortSignal): Promise<void>;
+  visibility?: VisibilitySource;
+  /** Earliest time (epoch ms) the next poll may start: a `Retry-After` others learned of. */
+  notBefore?(): number;
+  /** A failure it will poll again after. */
+  onError?(error: PriceBoardError): void;
+  /** A final failure (401, 403...): polling stopped. */
+  onStop?(error: PriceBoardError): void;
+  now?(): number;
+}
+
+/** Polls until stopped. */
+export class Poller {
+  private readonly options: PollerOptions;
+  private readonly controller = new AbortController();
+  private readonly visibility: VisibilitySource;
+  private readonly now: () => number;
+  private intervalMs: number;
+  private cancelTimer: (() => void) | undefined;
+  private inFlight: Promise<void> | undefined;
+  private rateLimitedUntil = 0;
+  private unwatch: (() => void) | undefined;
+
+  constructor(options: PollerOptions) {
+    this.options = options;
+    this.intervalMs = clampPollMs(options.intervalMs);
+    this.visibility = options.visibility ?? ALWAYS_VISIBLE;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The interval in use (clamped). */
+  get interval(): number {
+    return this.intervalMs;
+  }
+
+  /** Whether it was stopped. */
+  get stopped(): boolean {
+    return this.controller.signal.aborted;
+  }
+
+  /** Starts polling; the first poll after `firstDelayMs` (0: at once). */
+  start(firstDelayMs = 0): void {
+    if (this.unwatch || this.stopped) return;
+    this.unwatch = this.visibility.subscribe((visible) => this.onVisibility(visible));
+    this.schedule(firstDelayMs);
+  }
+
+  /** Changes the interval; the poll already scheduled keeps its time. */
+  setInterval(ms: number): void {
+    this.intervalMs = clampPollMs(ms);
+  }
+
+  /** Polls now (sharing a poll in flight) unless a `Retry-After` forbids it; then on schedule. */
+  pollNow(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    return this.inFlight ?? this.tick();
+  }
+
+  /** Stops polling: cancels the timer and a poll in flight. */
+  stop(): void {
+    this.controller.abort();
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
+    this.unwatch?.();
+  }
+
+  private gate(): number {
+    return Math.max(this.rateLimitedUntil, this.options.notBefore?.() ?? 0);
+  }
+
+  private schedule(delayMs: number): void {
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
+    // Hidden: no timer at all; showing the page again polls (see onVisibility).
+    if (this.stopped || !this.visibility.isVisible()) return;
+    const wait = Math.max(delayMs, this.gate() - this.now());
+    this.cancelTimer = startTimer(() => {
+      this.cancelTimer = undefined;
+      void this.tick();
+    }, wait);
+  }
+
+  private onVisibility(visible: boolean): void {
+    if (!visible) {
+      this.cancelTimer?.();
+      this.cancelTimer = undefined;
+    } else if (!this.inFlight) {
+      void this.tick();
+    }
+  }
+
+  private tick(): Promise<void> {
+    if (this.stopped || !this.visibility.isVisible()) return Promise.resolve();
+    if (this.gate() > this.now()) {
+      this.schedule(0);
+      return Promise.resolve();
+    }
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
+    const poll = this.options.poll(this.controller.signal).then(
+      () => this.schedule(this.intervalMs),
+      (reason: unknown) => this.failed(asPriceBoardError(reason)),
+    );
+    this.inFlight = poll.finally(() => {
+      this.inFlight = undefined;
+    });
+    return this.inFlight;
+  }
+
+  private failed(error: PriceBoardError): void {
+    if (this.stopped) return;
+    if (endsRetries(error)) {
+      this.stop();
+      this.options.onStop?.(error);
+      return;
+    }
+    if (error.code === 'rate_limited') {
+      this.rateLimitedUntil = this.now() + (error.retryAfterMs ?? this.intervalMs);
+    }
+    this.options.onError?.(error);
+    this.schedule(this.intervalMs);
+  }
+}

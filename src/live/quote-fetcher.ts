@@ -1,0 +1,112 @@
+/**
+ * The hub's `/v1/prices` requests: symbols nobody has quotes for are fetched at once (one request
+ * for all of them), a failed fetch is tried again with backoff, `refresh` is shared, and nothing
+ * goes out while a `Retry-After` runs.
+ */
+import { backoffDelay } from '../api/backoff';
+import type { PriceClient } from '../api/client';
+import type { PriceBoardError } from '../api/errors';
+import { startTimer } from '../api/tracking';
+import { pricesSkippingUnknown, type PricesOutcome } from '../api/unknown-symbols';
+import { asPriceBoardError } from './policy';
+
+/** Re-asking for quotes a failed fetch did not get (the client already retried quickly). */
+const FETCH_RETRY = { baseMs: 2_000, maxMs: 60_000 };
+/** Pause after a 429 that named no `Retry-After`. */
+const DEFAULT_RATE_LIMIT_MS = 60_000;
+
+/** What the fetcher needs from its hub. */
+export interface FetchHost {
+  /** Every symbol followed (the union), without rejected ones. */
+  symbols(): string[];
+  /** Whether `symbol` needs no fetch: a quote is held, or the service is known to leave it out. */
+  settled(symbol: string): boolean;
+  received(outcome: PricesOutcome): void;
+  /** A fetch failed (it is tried again later unless the hub stops). */
+  failed(error: PriceBoardError): void;
+}
+
+/** `/v1/prices` on behalf of one hub. */
+export class QuoteFetcher {
+  private readonly client: PriceClient;
+  private readonly host: FetchHost;
+  private readonly signal: AbortSignal;
+  private readonly fetching = new Set<string>();
+  private unionFetch: Promise<void> | undefined;
+  private retries = 0;
+  private cancelRetry: (() => void) | undefined;
+  private lastOk = 0;
+  /** No request before this time (epoch ms): a `Retry-After` is running. */
+  notBefore = 0;
+
+  /** `signal` aborts every fetch for good (the hub stopped). */
+  constructor(client: PriceClient, host: FetchHost, signal: AbortSignal) {
+    this.client = client;
+    this.host = host;
+    this.signal = signal;
+    signal.addEventListener('abort', () => this.cancelRetry?.(), { once: true });
+  }
+
+  /** Time until one poll interval has passed since the last answer (a full one before any). */
+  untilNextPoll(intervalMs: number): number {
+    return this.lastOk ? Math.max(0, this.lastOk + intervalMs - Date.now()) : intervalMs;
+  }
+
+  /** Remembers a 429 so that no request goes out before its `Retry-After`. */
+  noteFailure(error: PriceBoardError): void {
+    if (error.code !== 'rate_limited') return;
+    this.notBefore = Math.max(this.notBefore, Date.now() + (error.retryAfterMs ?? DEFAULT_RATE_LIMIT_MS));
+  }
+
+  /** Fetches the symbols that have no quote yet (new subscribers, added symbols). */
+  fetchUnsettled(): void {
+    if (this.signal.aborted) return;
+    const wanted = this.host.symbols().filter((s) => !this.host.settled(s) && !this.fetching.has(s));
+    if (wanted.length > 0) void this.fetch(wanted);
+  }
+
+  /** Re-fetches every symbol now, shared by concurrent callers; skipped during a `Retry-After`. */
+  refresh(): Promise<void> {
+    const symbols = this.host.symbols();
+    if (this.signal.aborted || this.notBefore > Date.now() || symbols.length === 0) return Promise.resolve();
+    this.unionFetch ??= this.fetch(symbols).finally(() => {
+      this.unionFetch = undefined;
+    });
+    return this.unionFetch;
+  }
+
+  /** One poll of every symbol; rejects on failure (the poller decides what comes next). */
+  async poll(signal: AbortSignal): Promise<void> {
+    const symbols = this.host.symbols();
+    if (symbols.length > 0) this.succeeded(await pricesSkippingUnknown(this.client, symbols, signal));
+  }
+
+  private async fetch(symbols: string[]): Promise<void> {
+    for (const s of symbols) this.fetching.add(s);
+    try {
+      this.succeeded(await pricesSkippingUnknown(this.client, symbols, this.signal));
+    } catch (error) {
+      if (this.signal.aborted) return;
+      this.host.failed(asPriceBoardError(error));
+      this.retryLater();
+    } finally {
+      for (const s of symbols) this.fetching.delete(s);
+    }
+  }
+
+  private succeeded(outcome: PricesOutcome): void {
+    if (this.signal.aborted) return;
+    this.lastOk = Date.now();
+    this.retries = 0;
+    this.host.received(outcome);
+  }
+
+  private retryLater(): void {
+    if (this.cancelRetry || this.signal.aborted) return;
+    const delay = Math.max(backoffDelay(this.retries++, FETCH_RETRY), this.notBefore - Date.now());
+    this.cancelRetry = startTimer(() => {
+      this.cancelRetry = undefined;
+      this.fetchUnsettled();
+    }, delay);
+  }
+}

@@ -1,0 +1,281 @@
+/**
+ * The live stream, kept alive: reconnects with capped exponential backoff and jitter (the
+ * server's `retry:` as the base delay), resumes with `Last-Event-ID`, treats silence as a dead
+ * connection (any bytes, heartbeat comments included, count as life), ignores unknown events, and
+ * reports malformed event data once without dropping the connection. 401/403 end it for good.
+ */
+import { backoffDelay } from '../api/backoff';
+import { PriceBoardError } from '../api/errors';
+import type { FetchLike } from '../api/request';
+import { startTimer } from '../api/tracking';
+import type { Quote } from '../api/types';
+import { unknownSymbolsOf } from '../api/unknown-symbols';
+import { absoluteUrl, symbolsQuery } from '../api/urls';
+import { openSse } from './sse';
+import { QUOTE_EVENTS, parseStreamEvent, type StreamBatch } from './stream-events';
+
+/** Silence after which a connection is presumed dead (three missed 15 s heartbeats). */
+export const DEFAULT_WATCHDOG_MS = 45_000;
+/** Base reconnect delay until the server sends `retry:`. */
+export const DEFAULT_RECONNECT_MS = 1_000;
+/** Upper bound of the reconnect delay. */
+export const MAX_RECONNECT_MS = 30_000;
+/** Lower bound for a server `retry:`, so that `retry: 0` cannot make a tight loop. */
+const MIN_RECONNECT_MS = 100;
+
+/** Where the stream is: first connect, open, waiting/trying again, or given up. */
+export type StreamState = 'connecting' | 'open' | 'reconnecting' | 'stopped';
+
+/** Facts about a failure, for the owner's decision to give up. */
+export interface StreamFailure {
+  /** Consecutive failed connections without a single event between them. */
+  failures: number;
+  /** Whether this connection had opened (2xx event stream) before it failed. */
+  opened: boolean;
+}
+
+/** Options of {@link LiveStream}. */
+export interface LiveStreamOptions {
+  /** Stream address; `?symbols=a,b` is appended. */
+  url: string;
+  symbols: readonly string[];
+  apiKey?: string;
+  fetch?: FetchLike;
+  /** Default {@link DEFAULT_WATCHDOG_MS}. */
+  watchdogMs?: number;
+  /** Base reconnect delay until the server sends `retry:`; default {@link DEFAULT_RECONNECT_MS}. */
+  initialRetryMs?: number;
+  /** Cap of the reconnect delay; default {@link MAX_RECONNECT_MS}. */
+  maxDelayMs?: number;
+  /** Source of jitter (tests). */
+  random?: () => number;
+  /** After a non-final failure: return true to stop instead of reconnecting (the owner takes over). */
+  giveUp?(error: PriceBoardError, failure: StreamFailure): boolean;
+  onState?(state: StreamState): void;
+  /** Valid quotes of a `quote` or `quotes` event. */
+  onQuotes(quotes: Quote[], at: string | undefined): void;
+  /** A failure it will retry after, or (once per stream) malformed event data. */
+  onError?(error: PriceBoardError, failure: StreamFailure): void;
+  /** The server rejected these ids (404 `unknown_symbol`); they are dropped and it reconnects. */
+  onUnknownSymbols?(symbols: string[]): void;
+  /** It stopped for good: a final error (401/403/400), or `giveUp` said so (`gaveUp`). */
+  onStop?(error: PriceBoardError, gaveUp: boolean): void;
+}
+
+/** Codes after which reconnecting cannot help. */
+const STREAM_FINAL = new Set(['unauthorized', 'forbidden', 'bad_request']);
+
+interface Attempt {
+  error?: PriceBoardError;
+  opened: boolean;
+  symbols: string[];
+}
+
+/** A reconnecting SSE subscription to quotes. */
+export class LiveStream {
+  private readonly options: LiveStreamOptions;
+  private readonly closer = new AbortController();
+  private symbols: string[];
+  /** Symbols of the connection open or being opened. */
+  private attemptSymbols = new Set<string>();
+  private connection: AbortController | undefined;
+  private interruption: 'watchdog' | 'resubscribe' | undefined;
+  private wake: (() => void) | undefined;
+  private lastId: string | undefined;
+  /** Symbols of the connection that sent `lastId`: resuming covers only those. */
+  private lastIdSymbols = new Set<string>();
+  private baseDelayMs: number;
+  private failures = 0;
+  private reportedBadData = false;
+  private current: StreamState = 'connecting';
+  private started = false;
+
+  constructor(options: LiveStreamOptions) {
+    this.options = options;
+    this.symbols = [...options.symbols];
+    this.baseDelayMs = options.initialRetryMs ?? DEFAULT_RECONNECT_MS;
+  }
+
+  /** The id of the last event received (sent as `Last-Event-ID` on reconnect). */
+  get lastEventId(): string | undefined {
+    return this.lastId;
+  }
+
+  /** The current state. */
+  get state(): StreamState {
+    return this.current;
+  }
+
+  /** Whether it stopped or was closed. */
+  get closed(): boolean {
+    return this.closer.signal.aborted;
+  }
+
+  /** Connects; reconnects until closed or stopped. */
+  start(): void {
+    if (this.started || this.closed) return;
+    this.started = true;
+    void this.run();
+  }
+
+  /**
+   * Changes the symbols. Reconnects at once only when a symbol is not covered by the current
+   * connection; fewer symbols wait for the next reconnect (extra quotes are harmless).
+   */
+  setSymbols(symbols: readonly string[]): void {
+    this.symbols = [...symbols];
+    if (this.connection && symbols.some((s) => !this.attemptSymbols.has(s))) {
+      this.interruption = 'resubscribe';
+      this.connection.abort();
+    }
+  }
+
+  /** Skips the current reconnect wait (e.g. the browser is back online). */
+  reconnectNow(): void {
+    this.failures = 0;
+    this.wake?.();
+  }
+
+  /** Ends the connection and every timer; reports nothing more. */
+  close(): void {
+    this.closer.abort();
+    this.wake?.();
+  }
+
+  private setState(state: StreamState): void {
+    if (state === this.current) return;
+    this.current = state;
+    this.options.onState?.(state);
+  }
+
+  private async run(): Promise<void> {
+    while (!this.closed) {
+      const attempt = await this.connectOnce();
+      if (this.closed) return;
+      const { error } = attempt;
+      if (!error) continue; // re-subscribing: connect again at once
+      this.failures++;
+      const failure: StreamFailure = { failures: this.failures, opened: attempt.opened };
+      if (this.dropUnknown(error, attempt.symbols)) continue;
+      if (STREAM_FINAL.has(error.code)) return this.stop(error, false);
+      if (this.options.giveUp?.(error, failure)) return this.stop(error, true);
+      this.options.onError?.(error, failure);
+      if (this.closed) return; // the owner closed it while hearing of the failure
+      this.setState('reconnecting');
+      const delay = backoffDelay(
+        this.failures - 1,
+        { baseMs: this.baseDelayMs, maxMs: this.options.maxDelayMs ?? MAX_RECONNECT_MS },
+        'equal',
+        this.options.random,
+      );
+      await this.pause(Math.max(delay, error.retryAfterMs ?? 0));
+    }
+  }
+
+  /**
+   * On a 404 `unknown_symbol` naming some of our ids: forget them, say so, and (when nothing is
+   * left to stream) close quietly.
+   */
+  private dropUnknown(error: PriceBoardError, asked: string[]): boolean {
+    const unknown = unknownSymbolsOf(error, asked);
+    if (unknown.length === 0) return false;
+    this.symbols = this.symbols.filter((s) => !unknown.includes(s));
+    this.options.onUnknownSymbols?.(unknown);
+    if (this.symbols.length === 0) this.close();
+    return true;
+  }
+
+  private stop(error: PriceBoardError, gaveUp: boolean): void {
+    this.closer.abort();
+    this.setState('stopped');
+    this.options.onStop?.(error, gaveUp);
+  }
+
+  /** Waits `ms`, or less if woken or closed. */
+  private pause(ms: number): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      const cancel = startTimer(() => done(), ms);
+      const done = (): void => {
+        cancel();
+        this.wake = undefined;
+        resolve();
+      };
+      this.wake = done;
+    });
+  }
+
+  private async connectOnce(): Promise<Attempt> {
+    const connection = new AbortController();
+    const symbols = [...this.symbols];
+    const attempt: Attempt = { opened: false, symbols };
+    const watchdogMs = this.options.watchdogMs ?? DEFAULT_WATCHDOG_MS;
+    const onClose = (): void => connection.abort();
+    this.closer.signal.addEventListener('abort', onClose, { once: true });
+    this.connection = connection;
+    this.attemptSymbols = new Set(symbols);
+    this.interruption = undefined;
+    const arm = (): (() => void) =>
+      startTimer(() => {
+        this.interruption = 'watchdog';
+        connection.abort();
+      }, watchdogMs);
+    let disarm = arm();
+    try {
+      await openSse({
+        url: absoluteUrl(this.options.url, symbolsQuery(symbols)).href,
+        apiKey: this.options.apiKey,
+        fetch: this.options.fetch,
+        // Resuming replays only missed events; a new symbol needs the snapshot a fresh start sends.
+        lastEventId: symbols.every((s) => this.lastIdSymbols.has(s)) ? this.lastId : undefined,
+        signal: connection.signal,
+        onOpen: () => {
+          attempt.opened = true;
+          this.setState('open');
+        },
+        onActivity: () => {
+          disarm();
+          disarm = arm();
+        },
+        onRetry: (ms) => {
+          this.baseDelayMs = Math.max(MIN_RECONNECT_MS, ms);
+        },
+        onEvent: (name, data, id) => {
+          if (id !== undefined) this.lastIdSymbols = new Set(symbols);
+          this.onEvent(name, data, id);
+        },
+      });
+      attempt.error = new PriceBoardError('network', 'The stream ended');
+    } catch (cause) {
+      if (this.interruption === 'watchdog') {
+        attempt.error = new PriceBoardError('timeout', `The stream was silent for ${watchdogMs} ms`);
+      } else if (this.interruption !== 'resubscribe' && !this.closed) {
+        attempt.error =
+          cause instanceof PriceBoardError ? cause : new PriceBoardError('network', 'The stream failed', { cause });
+      }
+    } finally {
+      disarm();
+      this.closer.signal.removeEventListener('abort', onClose);
+      this.connection = undefined;
+    }
+    return attempt;
+  }
+
+  private onEvent(name: string, data: string, id: string | undefined): void {
+    // As EventSource does: the last id seen persists across events without one.
+    if (id !== undefined) this.lastId = id;
+    if (!QUOTE_EVENTS.has(name)) return;
+    let batch: StreamBatch;
+    try {
+      batch = parseStreamEvent(name, data);
+    } catch (error) {
+      if (!this.reportedBadData && error instanceof PriceBoardError) {
+        this.reportedBadData = true;
+        this.options.onError?.(error, { failures: this.failures, opened: true });
+      }
+      return;
+    }
+    this.failures = 0;
+    this.options.onQuotes(batch.quotes, batch.at);
+  }
+}

@@ -1,0 +1,405 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { PriceBoardError } from '../../../src/api/errors';
+import { pendingWork } from '../../../src/api/tracking';
+import type { ConnectionStatus, Quote } from '../../../src/api/types';
+import { hubCount, subscribe, type HubListener, type HubOptions, type QuotesMeta, type Subscription } from '../../../src/live/hub';
+import { ManualOnline } from '../../../src/live/online';
+import { ManualVisibility } from '../../../src/live/visibility';
+import { startTestSandbox, type TestSandbox } from '../api/sandbox-control';
+
+let sb: TestSandbox;
+let n = 0;
+let key: string;
+let subs: Subscription[] = [];
+
+class Recorder implements HubListener {
+  batches: Quote[][] = [];
+  metas: QuotesMeta[] = [];
+  statuses: ConnectionStatus[] = [];
+  errors: PriceBoardError[] = [];
+  missings: string[][] = [];
+  quotes(quotes: Quote[], meta: QuotesMeta): void {
+    this.batches.push(quotes);
+    this.metas.push(meta);
+  }
+  status(status: ConnectionStatus): void {
+    this.statuses.push(status);
+  }
+  error(error: PriceBoardError): void {
+    this.errors.push(error);
+  }
+  missing(symbols: string[]): void {
+    this.missings.push(symbols);
+  }
+  get symbols(): string[] {
+    return this.batches.flat().map((q) => q.symbol);
+  }
+  get last(): ConnectionStatus | undefined {
+    return this.statuses.at(-1);
+  }
+  price(symbol: string): string | undefined {
+    return this.batches.flat().filter((q) => q.symbol === symbol).at(-1)?.price;
+  }
+}
+
+function options(extra: Partial<HubOptions> = {}): HubOptions {
+  return { baseUrl: sb.url, apiKey: key, stream: 'sse', pollInterval: 30, watchdogMs: 5_000, ...extra };
+}
+
+function sub(symbols: string[], rec: Recorder, extra: Partial<HubOptions> = {}): Subscription {
+  const s = subscribe(options(extra), symbols, rec);
+  subs.push(s);
+  return s;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const prices = async (): Promise<string[]> => (await sb.requests('/v1/prices', key)).map((r) => r.url);
+const streamUrls = async (): Promise<string[]> => (await sb.requests('/v1/stream', key)).map((r) => r.url);
+
+beforeAll(async () => {
+  sb = await startTestSandbox({ heartbeatMs: 200, retryMs: 50 });
+});
+afterAll(() => sb.close());
+beforeEach(async () => {
+  await sb.reset();
+  key = `pro-key:hub${++n}`;
+});
+afterEach(async () => {
+  for (const s of subs) s.close();
+  subs = [];
+  await expect.poll(() => hubCount()).toBe(0);
+  await expect.poll(() => pendingWork()).toEqual({ timers: 0, requests: 0 });
+  await expect.poll(async () => (await sb.stats()).openStreams).toBe(0);
+});
+
+describe('hub sharing', () => {
+  it('serves subscribers of one tick with one prices request and one stream for the union', async () => {
+    const a = new Recorder();
+    const b = new Recorder();
+    const c = new Recorder();
+    sub(['usd', 'eur'], a);
+    sub(['EUR', ' gold_18 '], b);
+    sub(['usd'], c);
+    expect(hubCount()).toBe(1);
+    await expect.poll(() => [a.last, b.last, c.last]).toEqual(['live', 'live', 'live']);
+    expect(await prices()).toEqual(['/v1/prices?symbols=usd,eur,gold_18']);
+    expect(await streamUrls()).toEqual(['/v1/stream?symbols=usd,eur,gold_18']);
+    expect((await sb.stats()).streamsOpened).toBe(1);
+    expect(a.statuses[0]).toBe('loading');
+    expect(new Set(a.symbols)).toEqual(new Set(['usd', 'eur']));
+    expect(new Set(b.symbols)).toEqual(new Set(['eur', 'gold_18']));
+    expect(new Set(c.symbols)).toEqual(new Set(['usd']));
+    expect(a.metas[0]?.delaySeconds).toBe(0);
+    expect((await sb.stats()).keyInUrl).toBe(0);
+  });
+
+  it('gives a later subscriber the known quotes at once, without a new request', async () => {
+    const a = new Recorder();
+    sub(['usd', 'eur'], a);
+    await expect.poll(() => a.last).toBe('live');
+    const b = new Recorder();
+    sub(['eur'], b);
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(b.symbols).toEqual(['eur']);
+    expect(b.statuses).toEqual(['live']);
+    expect(b.metas[0]?.delaySeconds).toBe(0);
+    await sleep(100);
+    expect(await prices()).toHaveLength(1);
+    expect((await sb.stats()).streamsOpened).toBe(1);
+  });
+
+  it('reopens the stream only when the union grows', async () => {
+    const a = new Recorder();
+    const b = new Recorder();
+    sub(['usd'], a);
+    const sb2 = sub(['usd', 'eur'], b);
+    await expect.poll(() => a.last).toBe('live');
+    sb2.close();
+    await sleep(100);
+    expect((await sb.stats()).streamsOpened).toBe(1);
+    const c = new Recorder();
+    const subC = sub(['gold_18'], c);
+    await expect.poll(() => c.symbols).toEqual(['gold_18']);
+    await expect.poll(async () => (await sb.stats()).streamsOpened).toBe(2);
+    expect((await streamUrls()).at(-1)).toBe('/v1/stream?symbols=usd,gold_18');
+    expect((await prices()).at(-1)).toBe('/v1/prices?symbols=gold_18');
+    subC.setSymbols(['gold_18', 'coin_emami']);
+    await expect.poll(() => c.symbols.includes('coin_emami')).toBe(true);
+    expect((await streamUrls()).at(-1)).toBe('/v1/stream?symbols=usd,gold_18,coin_emami');
+    await sb.market({ set: [{ symbol: 'usd', price: '1010100' }] });
+    await expect.poll(() => a.price('usd')).toBe('1010100');
+    expect(c.symbols).not.toContain('usd');
+  });
+
+  it('closes the stream and every timer when the last subscriber leaves', async () => {
+    const a = new Recorder();
+    const b = new Recorder();
+    const sa = sub(['usd'], a);
+    const sbb = sub(['eur'], b);
+    await expect.poll(async () => (await sb.stats()).openStreams).toBe(1);
+    sa.close();
+    await sleep(50);
+    expect(hubCount()).toBe(1);
+    expect((await sb.stats()).openStreams).toBe(1);
+    sbb.close();
+    await expect.poll(() => hubCount()).toBe(0);
+    await expect.poll(async () => (await sb.stats()).openStreams).toBe(0);
+    await expect.poll(() => pendingWork()).toEqual({ timers: 0, requests: 0 });
+    const before = a.batches.length + b.batches.length;
+    await sb.market({ set: [{ symbol: 'usd', price: '1010100' }] });
+    await sleep(50);
+    expect(a.batches.length + b.batches.length).toBe(before);
+  });
+
+  it('keeps the hub when a subscriber leaves and another comes in the same tick', async () => {
+    const a = new Recorder();
+    const sa = sub(['usd'], a);
+    await expect.poll(() => a.last).toBe('live');
+    sa.close();
+    const b = new Recorder();
+    sub(['usd'], b);
+    await expect.poll(() => b.symbols).toEqual(['usd']);
+    expect((await sb.stats()).streamsOpened).toBe(1);
+  });
+
+  it('refresh re-fetches the union once, shared', async () => {
+    const a = new Recorder();
+    const b = new Recorder();
+    const sa = sub(['usd'], a);
+    const sbb = sub(['eur'], b);
+    await expect.poll(() => a.last).toBe('live');
+    await Promise.all([sa.refresh(), sbb.refresh()]);
+    expect(await prices()).toEqual(['/v1/prices?symbols=usd,eur', '/v1/prices?symbols=usd,eur']);
+  });
+});
+
+describe('hub live updates', () => {
+  it('delivers stream changes and never lets an older or duplicate quote through', async () => {
+    const a = new Recorder();
+    sub(['usd', 'eur'], a);
+    await expect.poll(() => a.last).toBe('live');
+    const newer = new Date(Date.now() + 60_000).toISOString();
+    await sb.market({ set: [{ symbol: 'usd', price: '1200000', updated_at: newer }] });
+    await expect.poll(() => a.price('usd')).toBe('1200000');
+    const seen = a.batches.length;
+    const current = a.batches.at(-1)![0]!;
+    await sb.push({ event: 'quote', data: { ...current, price: '900000', updated_at: new Date(Date.now() - 60_000).toISOString() } });
+    await sb.push({ event: 'quote', data: { ...current, price: '950000' } });
+    await sb.push({ event: 'quotes', data: { at: newer, quotes: [current] } });
+    await sb.push({ event: 'mystery', data: { symbol: 'usd' } });
+    await sb.market({ set: [{ symbol: 'eur', price: '1300000' }] });
+    await expect.poll(() => a.price('eur')).toBe('1300000');
+    expect(a.batches.length).toBe(seen + 1);
+    expect(a.price('usd')).toBe('1200000');
+    expect(a.errors).toEqual([]);
+  });
+
+  it('shows reconnecting after a dropped stream, then live again without missing a change', async () => {
+    await sb.faults([{ path: '/v1/stream', kind: 'drop_stream', afterEvents: 2, count: 1 }]);
+    const a = new Recorder();
+    sub(['usd', 'eur'], a);
+    await expect.poll(() => a.last).toBe('live');
+    await sb.market({ set: [{ symbol: 'usd', price: '1000010' }] });
+    await expect.poll(() => a.statuses.includes('reconnecting')).toBe(true);
+    await sb.market({ set: [{ symbol: 'eur', price: '1300000' }] });
+    await expect.poll(() => a.price('eur')).toBe('1300000');
+    expect(a.price('usd')).toBe('1000010');
+    expect(a.statuses).toEqual(['loading', 'live', 'reconnecting', 'live']);
+    expect(a.errors).toEqual([]);
+  });
+
+  it('reports malformed stream data once as bad_response and stays live', async () => {
+    const a = new Recorder();
+    sub(['usd'], a);
+    await expect.poll(() => a.last).toBe('live');
+    await sb.push({ event: 'quote', data: '{oops' });
+    await sb.push({ event: 'quote', data: '{oops' });
+    await expect.poll(() => a.errors.map((e) => e.code)).toEqual(['bad_response']);
+    expect(a.errors[0]?.messageFa).toMatch(/[\u0600-\u06FF]/);
+    expect(a.last).toBe('live');
+  });
+});
+
+describe('hub errors and missing symbols', () => {
+  it('stops everything on 401 and tells every listener, in Persian', async () => {
+    key = 'no-such-key';
+    const a = new Recorder();
+    const b = new Recorder();
+    sub(['usd'], a);
+    sub(['eur'], b);
+    await expect.poll(() => [a.last, b.last]).toEqual(['error', 'error']);
+    await sleep(300);
+    expect(a.errors.map((e) => e.code)).toEqual(['unauthorized']);
+    expect(b.errors.map((e) => e.code)).toEqual(['unauthorized']);
+    expect(a.errors[0]?.messageFa).toMatch(/[\u0600-\u06FF]/);
+    const log = await sb.requests('/v1', 'no-such-key');
+    expect(log.length).toBeLessThanOrEqual(2);
+    expect(pendingWork().timers).toBe(0);
+  });
+
+  it('gives a late subscriber of a failed hub the error at once', async () => {
+    key = 'restricted-key';
+    const a = new Recorder();
+    sub(['usd'], a);
+    await expect.poll(() => a.last).toBe('error');
+    const b = new Recorder();
+    sub(['usd'], b);
+    await expect.poll(() => b.errors.map((e) => e.code)).toEqual(['forbidden']);
+    expect(b.statuses).toEqual(['error']);
+  });
+
+  it('marks unknown symbols missing, tells only their subscribers, and keeps the rest live', async () => {
+    const a = new Recorder();
+    const b = new Recorder();
+    sub(['usd', 'zzz'], a);
+    sub(['eur'], b);
+    await expect.poll(() => [a.last, b.last]).toEqual(['live', 'live']);
+    expect(a.missings).toEqual([['zzz']]);
+    expect(a.errors).toMatchObject([{ code: 'unknown_symbol', data: { symbols: ['zzz'] } }]);
+    expect(b.missings).toEqual([]);
+    expect(b.errors).toEqual([]);
+    expect(a.symbols).toEqual(['usd']);
+    expect(await prices()).toEqual(['/v1/prices?symbols=usd,zzz,eur', '/v1/prices?symbols=usd,eur']);
+    // Never asked for again.
+    const c = new Recorder();
+    sub(['zzz'], c);
+    await expect.poll(() => c.missings).toEqual([['zzz']]);
+    expect(c.errors).toMatchObject([{ code: 'unknown_symbol', data: { symbols: ['zzz'] } }]);
+    expect(await prices()).toHaveLength(2);
+  });
+
+  it('treats a malformed id as unknown without asking the service for it', async () => {
+    const a = new Recorder();
+    sub(['usd', 'us d', 'eur;drop'], a);
+    await expect.poll(() => a.last).toBe('live');
+    expect(a.missings).toEqual([['us d', 'eur;drop']]);
+    expect(a.errors).toMatchObject([{ code: 'unknown_symbol', data: { symbols: ['us d', 'eur;drop'] } }]);
+    expect(await prices()).toEqual(['/v1/prices?symbols=usd']);
+    expect(await streamUrls()).toEqual(['/v1/stream?symbols=usd']);
+  });
+
+  it('marks a symbol the answer left out as missing, until the stream brings it', async () => {
+    await sb.faults([{ path: '/v1/prices', kind: 'omit_symbol', symbol: 'eur' }]);
+    const a = new Recorder();
+    sub(['usd', 'eur'], a);
+    await expect.poll(() => a.missings).toEqual([['eur'], []]);
+    expect(a.symbols).toContain('eur');
+  });
+
+  it('skips refresh during a Retry-After and reports rate_limited once', async () => {
+    await sb.faults([{ path: '/v1/prices', kind: 'rate_limit', retryAfter: 30, count: 1 }]);
+    const a = new Recorder();
+    const s = sub(['usd'], a, { stream: 'off' });
+    await expect.poll(() => a.errors.map((e) => e.code)).toEqual(['rate_limited']);
+    await s.refresh();
+    await s.refresh();
+    expect(await prices()).toHaveLength(1);
+    expect(a.last).toBe('loading');
+  });
+
+  it('says offline when the browser does, and recovers when it is back', async () => {
+    const online = new ManualOnline(true);
+    const a = new Recorder();
+    sub(['usd'], a, { online });
+    await expect.poll(() => a.last).toBe('live');
+    online.set(false);
+    expect(a.last).toBe('offline');
+    online.set(true);
+    expect(a.last).toBe('live');
+  });
+
+  it('says offline when network errors persist', async () => {
+    const a = new Recorder();
+    sub(['usd'], a, { baseUrl: 'http://127.0.0.1:9', retry: { retries: 0, baseMs: 1, maxMs: 1 } });
+    await expect.poll(() => a.last, { timeout: 5_000 }).toBe('offline');
+    expect(a.errors.map((e) => e.code)).toEqual(['network']);
+  });
+});
+
+describe('hub stream modes', () => {
+  it("'auto' falls back to polling when the stream endpoint is missing", async () => {
+    await sb.faults([{ path: '/v1/stream', kind: 'status', status: 404 }]);
+    const a = new Recorder();
+    sub(['usd', 'eur'], a, { stream: 'auto' });
+    await expect.poll(() => a.last).toBe('polling');
+    await sleep(200);
+    expect(a.statuses).toEqual(['loading', 'polling']);
+    expect(await streamUrls()).toHaveLength(1);
+    expect(await prices()).toHaveLength(1);
+    expect(a.errors).toEqual([]);
+    expect(new Set(a.symbols)).toEqual(new Set(['usd', 'eur']));
+  });
+
+  it("'auto' falls back when the stream answers something that is not an event stream", async () => {
+    await sb.faults([{ path: '/v1/stream', kind: 'status', status: 200, body: '{}' }]);
+    const a = new Recorder();
+    sub(['usd'], a, { stream: 'auto' });
+    await expect.poll(() => a.last).toBe('polling');
+  });
+
+  it("'auto' uses SSE again once it works (retry after falling back)", async () => {
+    await sb.faults([{ path: '/v1/stream', kind: 'status', status: 404, count: 1 }]);
+    const a = new Recorder();
+    sub(['usd'], a, { stream: 'auto', sseRetryMs: 200 });
+    await expect.poll(() => a.last).toBe('polling');
+    await expect.poll(() => a.last).toBe('live');
+    expect(a.statuses).toEqual(['loading', 'polling', 'live']);
+    await sb.market({ set: [{ symbol: 'usd', price: '1010100' }] });
+    await expect.poll(() => a.price('usd')).toBe('1010100');
+  });
+
+  it("'auto' stays on SSE through a 5xx and reconnects", async () => {
+    await sb.faults([{ path: '/v1/stream', kind: 'status', status: 503, count: 1 }]);
+    const a = new Recorder();
+    sub(['usd'], a, { stream: 'auto' });
+    await expect.poll(() => a.last, { timeout: 3_000 }).toBe('live');
+    expect(a.statuses).toContain('reconnecting');
+  });
+
+  it("'poll' polls: visible again polls at once; hidden pauses", async () => {
+    const visibility = new ManualVisibility(true);
+    const a = new Recorder();
+    sub(['usd'], a, { stream: 'poll', pollInterval: 5, visibility });
+    await expect.poll(() => a.last).toBe('polling');
+    expect(await streamUrls()).toEqual([]);
+    expect(await prices()).toHaveLength(1);
+    visibility.set(false);
+    await sleep(100);
+    expect(pendingWork().timers).toBe(0);
+    await sb.market({ set: [{ symbol: 'usd', price: '1010100' }] });
+    visibility.set(true);
+    await expect.poll(() => a.price('usd')).toBe('1010100');
+    expect(await prices()).toHaveLength(2);
+  });
+
+  it("'poll' refresh polls now", async () => {
+    const a = new Recorder();
+    const s = sub(['usd'], a, { stream: 'poll', pollInterval: 60 });
+    await expect.poll(() => a.last).toBe('polling');
+    await sb.market({ set: [{ symbol: 'usd', price: '1010100' }] });
+    await s.refresh();
+    expect(a.price('usd')).toBe('1010100');
+    expect(await prices()).toHaveLength(2);
+  });
+
+  it("'off' fetches once and only on refresh", async () => {
+    const a = new Recorder();
+    const s = sub(['usd'], a, { stream: 'off' });
+    await expect.poll(() => a.symbols).toEqual(['usd']);
+    await sleep(200);
+    expect(await prices()).toHaveLength(1);
+    expect(await streamUrls()).toEqual([]);
+    await s.refresh();
+    expect(await prices()).toHaveLength(2);
+    expect(pendingWork().timers).toBe(0);
+  });
+
+  it('different keys or modes get different hubs', async () => {
+    const a = new Recorder();
+    const b = new Recorder();
+    sub(['usd'], a);
+    sub(['usd'], b, { stream: 'off' });
+    expect(hubCount()).toBe(2);
+  });
+});

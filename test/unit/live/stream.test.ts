@@ -1,0 +1,229 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { PriceBoardError } from '../../../src/api/errors';
+import type { FetchLike } from '../../../src/api/request';
+import { pendingWork } from '../../../src/api/tracking';
+import type { Quote } from '../../../src/api/types';
+import { LiveStream, type LiveStreamOptions, type StreamState } from '../../../src/live/stream';
+import { startTestSandbox, type TestSandbox } from '../api/sandbox-control';
+
+let sb: TestSandbox;
+let n = 0;
+let key: string;
+let streams: LiveStream[] = [];
+
+interface Recorder {
+  quotes: Quote[];
+  batches: number;
+  states: StreamState[];
+  errors: PriceBoardError[];
+  stops: PriceBoardError[];
+  headers: Record<string, string>[];
+  connectedAt: number[];
+}
+
+function record(): Recorder {
+  return { quotes: [], batches: 0, states: [], errors: [], stops: [], headers: [], connectedAt: [] };
+}
+
+function live(rec: Recorder, options: Partial<LiveStreamOptions> = {}, fetchHook?: FetchLike): LiveStream {
+  const stream = new LiveStream({
+    url: `${sb.url}/v1/stream`,
+    symbols: ['usd', 'eur'],
+    apiKey: key,
+    fetch: (input, init) => {
+      rec.headers.push({ ...(init.headers as Record<string, string>) });
+      rec.connectedAt.push(Date.now());
+      return (fetchHook ?? fetch)(input, init);
+    },
+    onQuotes: (quotes) => {
+      rec.batches++;
+      rec.quotes.push(...quotes);
+    },
+    onState: (state) => rec.states.push(state),
+    onError: (error) => rec.errors.push(error),
+    onStop: (error) => rec.stops.push(error),
+    ...options,
+  });
+  streams.push(stream);
+  stream.start();
+  return stream;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+beforeAll(async () => {
+  sb = await startTestSandbox({ heartbeatMs: 200, retryMs: 50 });
+});
+afterAll(() => sb.close());
+beforeEach(async () => {
+  await sb.reset();
+  key = `pro-key:stream${++n}`;
+});
+afterEach(async () => {
+  for (const s of streams) s.close();
+  streams = [];
+  await expect.poll(() => pendingWork()).toEqual({ timers: 0, requests: 0 });
+});
+
+describe('LiveStream', () => {
+  it('delivers the snapshot, then a quote event per change', async () => {
+    const rec = record();
+    live(rec);
+    await expect.poll(() => rec.batches).toBe(1);
+    expect(rec.quotes.map((q) => q.symbol)).toEqual(['usd', 'eur']);
+    expect(rec.states).toEqual(['open']);
+    await sb.market({ set: [{ symbol: 'usd', price: '1111110' }] });
+    await expect.poll(() => rec.batches).toBe(2);
+    expect(rec.quotes[2]).toMatchObject({ symbol: 'usd', price: '1111110', price_toman: '111111' });
+  });
+
+  it('reconnects after a dropped connection and resumes with Last-Event-ID: no event missed', async () => {
+    await sb.faults([{ path: '/v1/stream', kind: 'drop_stream', afterEvents: 2, count: 1 }]);
+    let release = (): void => {};
+    const gate = new Promise<void>((r) => (release = r));
+    let calls = 0;
+    const rec = record();
+    const stream = live(rec, {}, async (input, init) => {
+      // Hold the reconnect so that a change happens while disconnected.
+      if (++calls === 2) await gate;
+      return fetch(input, init);
+    });
+    await expect.poll(() => rec.batches).toBe(1);
+    await sb.market({ set: [{ symbol: 'usd', price: '1000010' }] });
+    await expect.poll(() => rec.states.at(-1)).toBe('reconnecting');
+    const idBeforeDrop = stream.lastEventId;
+    await sb.market({ set: [{ symbol: 'eur', price: '1300000' }] });
+    release();
+    await expect.poll(() => rec.quotes.some((q) => q.symbol === 'eur' && q.price === '1300000')).toBe(true);
+    expect(rec.headers[1]?.['Last-Event-ID']).toBe(idBeforeDrop);
+    expect(rec.headers[0]?.['Last-Event-ID']).toBeUndefined();
+    expect(rec.states).toEqual(['open', 'reconnecting', 'open']);
+    expect(rec.errors.map((e) => e.code)).toEqual(['network']);
+    expect((await sb.stats()).streamsOpened).toBe(2);
+  });
+
+  it('ignores unknown event names', async () => {
+    const rec = record();
+    live(rec);
+    await expect.poll(() => rec.batches).toBe(1);
+    await sb.push({ event: 'news', data: { quotes: [] } });
+    await sb.push({ event: 'message', data: 'hello' });
+    await sb.market({ set: [{ symbol: 'eur', price: '1250000' }] });
+    await expect.poll(() => rec.batches).toBe(2);
+    expect(rec.errors).toEqual([]);
+    expect((await sb.stats()).streamsOpened).toBe(1);
+  });
+
+  it('reports malformed event data once and keeps the connection', async () => {
+    const rec = record();
+    live(rec);
+    await expect.poll(() => rec.batches).toBe(1);
+    await sb.push({ event: 'quote', data: '{not json' });
+    await sb.push({ event: 'quote', data: { symbol: 'usd', price: 'lots' } });
+    await sb.push({ event: 'quotes', data: { at: 'x', quotes: 'none' } });
+    await sb.market({ set: [{ symbol: 'eur', price: '1250000' }] });
+    await expect.poll(() => rec.batches).toBe(2);
+    expect(rec.errors.map((e) => e.code)).toEqual(['bad_response']);
+    expect((await sb.stats()).streamsOpened).toBe(1);
+    expect(rec.states).toEqual(['open']);
+  });
+
+  it('heartbeats keep the watchdog quiet', async () => {
+    const rec = record();
+    live(rec, { watchdogMs: 700 });
+    await sleep(1_600);
+    expect(rec.errors).toEqual([]);
+    expect((await sb.stats()).streamsOpened).toBe(1);
+  });
+
+  it('silence longer than the watchdog is a dead connection: it reconnects', async () => {
+    const rec = record();
+    // Heartbeats come every 200 ms; 80 ms of silence already counts as dead here.
+    live(rec, { watchdogMs: 80 });
+    await expect.poll(() => rec.errors.length).toBeGreaterThan(0);
+    expect(rec.errors[0]?.code).toBe('timeout');
+    await expect.poll(async () => (await sb.stats()).streamsOpened).toBeGreaterThan(1);
+  });
+
+  it('a connection that never answers is cut by the watchdog too', async () => {
+    await sb.faults([{ path: '/v1/stream', kind: 'hang', count: 1 }]);
+    const rec = record();
+    live(rec, { watchdogMs: 150, initialRetryMs: 100 });
+    await expect.poll(() => rec.batches).toBe(1);
+    expect(rec.errors.map((e) => e.code)).toEqual(['timeout']);
+  });
+
+  it('stops on 401 without a retry loop', async () => {
+    const rec = record();
+    key = 'bad-key';
+    live(rec);
+    await expect.poll(() => rec.stops.length).toBe(1);
+    await sleep(300);
+    expect(rec.stops[0]).toMatchObject({ code: 'unauthorized', status: 401 });
+    expect((await sb.requests('/v1/stream', 'bad-key')).length).toBe(1);
+    expect(rec.states).toEqual(['stopped']);
+  });
+
+  it('stops on 403', async () => {
+    const rec = record();
+    key = 'restricted-key';
+    live(rec);
+    await expect.poll(() => rec.stops.length).toBe(1);
+    expect(rec.stops[0]?.code).toBe('forbidden');
+  });
+
+  it('waits out Retry-After on 429', async () => {
+    await sb.faults([{ path: '/v1/stream', kind: 'rate_limit', retryAfter: 1, count: 1 }]);
+    const rec = record();
+    live(rec);
+    await expect.poll(() => rec.batches, { timeout: 3_000 }).toBe(1);
+    expect(rec.errors.map((e) => e.code)).toEqual(['rate_limited']);
+    expect(rec.connectedAt[1]! - rec.connectedAt[0]!).toBeGreaterThanOrEqual(950);
+  });
+
+  it('backs off on 5xx with growing delays', async () => {
+    await sb.faults([{ path: '/v1/stream', kind: 'status', status: 503, count: 3 }]);
+    const rec = record();
+    live(rec, { random: () => 1, initialRetryMs: 100 });
+    await expect.poll(() => rec.batches, { timeout: 3_000 }).toBe(1);
+    const gaps = rec.connectedAt.slice(1).map((t, i) => t - rec.connectedAt[i]!);
+    // No `retry:` before the first open: 100, 200, 400 ms.
+    expect(gaps[0]).toBeGreaterThanOrEqual(95);
+    expect(gaps[1]).toBeGreaterThanOrEqual(195);
+    expect(gaps[2]).toBeGreaterThanOrEqual(395);
+    expect(rec.states).toEqual(['reconnecting', 'open']);
+  });
+
+  it('drops ids the service rejects and carries on with the rest', async () => {
+    const rec = record();
+    const unknown: string[][] = [];
+    live(rec, { symbols: ['usd', 'zzz'], onUnknownSymbols: (s) => unknown.push(s) });
+    await expect.poll(() => rec.batches).toBe(1);
+    expect(unknown).toEqual([['zzz']]);
+    expect(rec.quotes.map((q) => q.symbol)).toEqual(['usd']);
+  });
+
+  it('reconnects at once when symbols are added, not when some are removed', async () => {
+    const rec = record();
+    const stream = live(rec);
+    await expect.poll(() => rec.batches).toBe(1);
+    stream.setSymbols(['usd']);
+    await sleep(100);
+    expect((await sb.stats()).streamsOpened).toBe(1);
+    stream.setSymbols(['usd', 'gold_18']);
+    await expect.poll(() => rec.quotes.some((q) => q.symbol === 'gold_18')).toBe(true);
+    const urls = (await sb.requests('/v1/stream', key)).map((r) => r.url);
+    expect(urls).toEqual(['/v1/stream?symbols=usd,eur', '/v1/stream?symbols=usd,gold_18']);
+    expect(rec.states).toEqual(['open']);
+    expect(rec.errors).toEqual([]);
+  });
+
+  it('leaves no connection or timer after close', async () => {
+    const rec = record();
+    const stream = live(rec);
+    await expect.poll(() => rec.batches).toBe(1);
+    stream.close();
+    await expect.poll(async () => (await sb.stats()).openStreams).toBe(0);
+    await expect.poll(() => pendingWork()).toEqual({ timers: 0, requests: 0 });
+  });
+});
