@@ -1,5 +1,5 @@
 import { defineConfig, type Plugin } from 'vite';
-import { createSandbox } from './sandbox/server.ts';
+import { createSandbox } from './sandbox/server';
 
 /**
  * Serves the sandbox price service (`/v1/...` and its `/__sandbox/...` test controls) from the
@@ -36,6 +36,11 @@ export default defineConfig({
     emptyOutDir: true,
     // No inline polyfill script: the pages must run under script-src 'self'.
     modulePreload: { polyfill: false },
+    // Fonts and images stay files (no data: URLs), so a strict CSP needs no data: for them.
+    assetsInlineLimit: 0,
+    // The licences of everything bundled (lit, lightweight-charts, Vazirmatn, ...) ship with
+    // dist/: the minified chunks lose their banners.
+    license: { fileName: 'THIRD-PARTY-LICENSES.md' },
     rolldownOptions: {
       input: {
         index: 'index.html',
@@ -43,6 +48,9 @@ export default defineConfig({
         'price-board': 'src/price-board.ts',
         embed: 'src/embed/loader.ts',
       },
+      // dist/price-board.js keeps exactly the entry's exports. The element's code lives in a
+      // hashed chunk shared with the chart chunk and the pages, so price-board.js is a tiny
+      // re-exporting module: its name is stable (short cache), the chunk's is content-hashed.
       preserveEntrySignatures: 'exports-only',
       output: {
         // The two public scripts keep stable names; everything else is content-hashed.
@@ -50,6 +58,10 @@ export default defineConfig({
           chunk.name === 'price-board' || chunk.name === 'embed' ? '[name].js' : 'assets/[name]-[hash].js',
         chunkFileNames: 'assets/[name]-[hash].js',
         assetFileNames: 'assets/[name]-[hash][extname]',
+        codeSplitting: {
+          // The pages' self-hosted font gets a file of its own name.
+          groups: [{ name: 'vazirmatn', test: /[\\/]node_modules[\\/]vazirmatn[\\/]/ }],
+        },
       },
     },
   },

@@ -1,0 +1,194 @@
+/**
+ * The configurator: form controls → one live preview `<price-board>` (updated attribute by
+ * attribute, never re-created, so the element's shared connection and cache keep requests low)
+ * → the embed snippets and the page's own URL (a configuration can be shared as a link).
+ */
+import { SymbolPicker } from './symbol-picker';
+import { boardAttributes, iframeSnippet, loaderSnippet, scriptSnippet, type BoardConfig, type WidgetUrls } from './snippets';
+
+/** Changing symbols re-subscribes the board; wait for a pause in clicking. */
+const SYMBOLS_DEBOUNCE_MS = 400;
+
+const STATUS_LABELS: Readonly<Record<string, string>> = {
+  loading: 'در حال بارگیری…',
+  live: 'زنده',
+  polling: 'به‌روزرسانی دوره‌ای',
+  reconnecting: 'در حال اتصال دوباره…',
+  offline: 'آفلاین',
+  error: 'خطا',
+};
+
+export interface ConfiguratorParts {
+  form: HTMLFormElement;
+  preview: HTMLElement;
+  previewPanel: HTMLElement;
+  statusBadge: HTMLElement;
+  chips: HTMLOListElement;
+  search: HTMLInputElement;
+  groups: HTMLElement;
+  code: { script: HTMLElement; iframe: HTMLElement; loader: HTMLElement };
+}
+
+const RADIO_FIELDS = ['theme', 'unit', 'chart', 'days'] as const;
+const TEXT_FIELDS = { 'api-key': 'apiKey', 'base-url': 'baseUrl', stream: 'stream', 'poll-interval': 'pollInterval' } as const;
+
+/** The attributes of the preview board for a configuration: every one set explicitly. */
+function previewAttributes(config: BoardConfig): Map<string, string | null> {
+  const value = (v: string) => (v.trim() === '' ? null : v.trim());
+  return new Map<string, string | null>([
+    ['symbols', config.symbols.join(',')],
+    ['api-key', value(config.apiKey)],
+    ['base-url', value(config.baseUrl)],
+    ['theme', config.theme],
+    ['unit', config.unit],
+    ['chart', config.chart],
+    ['days', config.days],
+    ['stream', config.stream],
+    ['poll-interval', value(config.pollInterval)],
+  ]);
+}
+
+export class Configurator {
+  private config: BoardConfig;
+  private symbolsTimer: ReturnType<typeof setTimeout> | undefined;
+  readonly picker: SymbolPicker;
+
+  constructor(
+    private readonly parts: ConfiguratorParts,
+    initial: BoardConfig,
+    private readonly urls: WidgetUrls,
+  ) {
+    this.config = { ...initial, symbols: [...initial.symbols] };
+    this.writeForm();
+    this.picker = new SymbolPicker(parts, this.config.symbols, (symbols) => this.setSymbols(symbols));
+
+    const { form, preview } = parts;
+    form.addEventListener('submit', (event) => event.preventDefault());
+    // Radios and selects apply at once; typed values update the code while typing and the
+    // preview when committed (change), so half-typed keys do not open connections.
+    const isSetting = (event: Event) => {
+      const name = (event.target as Partial<HTMLInputElement> | null)?.name ?? '';
+      return (RADIO_FIELDS as readonly string[]).includes(name) || name in TEXT_FIELDS;
+    };
+    form.addEventListener('change', (event) => {
+      if (isSetting(event)) this.readForm(true);
+    });
+    form.addEventListener('input', (event) => {
+      if (isSetting(event)) this.readForm(false);
+    });
+    preview.addEventListener('price-board-status', (event) => {
+      const status = String((event as CustomEvent<{ status?: unknown }>).detail?.status ?? '');
+      parts.statusBadge.textContent = STATUS_LABELS[status] ?? status;
+      parts.statusBadge.dataset.status = status;
+    });
+    preview.addEventListener('price-board-select', (event) => {
+      const symbol = (event as CustomEvent<{ symbol?: unknown }>).detail?.symbol;
+      if (typeof symbol === 'string') {
+        this.config.chartSymbol = symbol;
+        this.render();
+      }
+    });
+    this.applyToPreview();
+    this.render();
+  }
+
+  get current(): BoardConfig {
+    return { ...this.config, symbols: [...this.config.symbols] };
+  }
+
+  private writeForm(): void {
+    const { form } = this.parts;
+    for (const name of RADIO_FIELDS) {
+      const value = this.config[name];
+      for (const input of form.querySelectorAll<HTMLInputElement>(`input[name="${name}"]`)) input.checked = input.value === value;
+    }
+    for (const [name, key] of Object.entries(TEXT_FIELDS)) {
+      const input = form.elements.namedItem(name);
+      if (input instanceof HTMLInputElement || input instanceof HTMLSelectElement) input.value = this.config[key];
+    }
+  }
+
+  private readForm(commit: boolean): void {
+    const data = new FormData(this.parts.form);
+    const next = { ...this.config };
+    for (const name of RADIO_FIELDS) next[name] = String(data.get(name) ?? next[name]);
+    for (const [name, key] of Object.entries(TEXT_FIELDS)) next[key] = String(data.get(name) ?? '');
+    this.config = next;
+    if (commit) this.applyToPreview();
+    this.render();
+  }
+
+  private setSymbols(symbols: string[]): void {
+    this.config.symbols = symbols;
+    if (!symbols.includes(this.config.chartSymbol)) this.config.chartSymbol = '';
+    this.render();
+    clearTimeout(this.symbolsTimer);
+    this.symbolsTimer = setTimeout(() => this.applyToPreview(), SYMBOLS_DEBOUNCE_MS);
+  }
+
+  /** Sets only the attributes whose value differs: unchanged settings cost nothing. */
+  private applyToPreview(): void {
+    clearTimeout(this.symbolsTimer);
+    const { preview, previewPanel } = this.parts;
+    const attributes = previewAttributes(this.config);
+    // An empty symbol list would mean "the default symbols"; show nothing new instead.
+    if (this.config.symbols.length === 0) attributes.delete('symbols');
+    for (const [name, value] of attributes) {
+      if (value === null) {
+        if (preview.hasAttribute(name)) preview.removeAttribute(name);
+      } else if (preview.getAttribute(name) !== value) {
+        preview.setAttribute(name, value);
+      }
+    }
+    previewPanel.dataset.theme = this.config.theme;
+  }
+
+  /** The code blocks and the page URL. */
+  private render(): void {
+    const { code } = this.parts;
+    const config = this.config;
+    const empty = config.symbols.length === 0;
+    const note = '<!-- دست‌کم یک نماد انتخاب کنید -->';
+    code.script.textContent = empty ? note : scriptSnippet(config, this.urls);
+    code.iframe.textContent = empty ? note : iframeSnippet(config, this.urls);
+    code.loader.textContent = empty ? note : loaderSnippet(config, this.urls);
+
+    const params = new URLSearchParams();
+    for (const [name, value] of boardAttributes(config, location.origin)) params.set(name === 'api-key' ? 'key' : name, value);
+    const query = params.toString().replace(/%2C/gi, ',');
+    history.replaceState(history.state, '', `${location.pathname}${query ? `?${query}` : ''}${location.hash}`);
+  }
+}
+
+/** Keyboard-operable tabs (arrow keys follow the reading direction; Home/End). */
+export function wireTabs(tablist: HTMLElement): void {
+  const tabs = [...tablist.querySelectorAll<HTMLButtonElement>('[role="tab"]')];
+  const select = (tab: HTMLButtonElement) => {
+    for (const t of tabs) {
+      const on = t === tab;
+      t.setAttribute('aria-selected', String(on));
+      t.tabIndex = on ? 0 : -1;
+      const panel = document.getElementById(t.getAttribute('aria-controls') ?? '');
+      if (panel) panel.hidden = !on;
+    }
+  };
+  tablist.addEventListener('click', (event) => {
+    const tab = (event.target as Element).closest<HTMLButtonElement>('[role="tab"]');
+    if (tab) select(tab);
+  });
+  tablist.addEventListener('keydown', (event) => {
+    const index = tabs.indexOf(document.activeElement as HTMLButtonElement);
+    if (index < 0) return;
+    const rtl = getComputedStyle(tablist).direction === 'rtl';
+    const step: Record<string, number> = { ArrowLeft: rtl ? 1 : -1, ArrowRight: rtl ? -1 : 1 };
+    let next: number | undefined;
+    if (event.key in step) next = (index + (step[event.key] ?? 0) + tabs.length) % tabs.length;
+    else if (event.key === 'Home') next = 0;
+    else if (event.key === 'End') next = tabs.length - 1;
+    const tab = next === undefined ? undefined : tabs[next];
+    if (!tab) return;
+    event.preventDefault();
+    select(tab);
+    tab.focus();
+  });
+}

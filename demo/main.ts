@@ -1,0 +1,191 @@
+/**
+ * The demo page: a live board in the hero, the configurator, three ready examples.
+ *
+ * Page parameters (same names as the attributes): `key` / `api-key` and `base-url` preset the
+ * connection of every board on the page (default: `demo-key` on this origin, which `npm start`
+ * serves the sandbox on); `symbols`, `theme`, `unit`, `chart`, `chart-symbol`, `days`, `stream`,
+ * `poll-interval` preset the configurator, which keeps the URL in step so a configuration can be
+ * shared as a link.
+ *
+ * Every board uses the same base-url and key, so they share one connection (the demo key allows
+ * 10 requests a minute): all are created in one task so their first quotes come in one request,
+ * the examples' charts wait until they are scrolled to, and the symbol list is kept per session.
+ */
+import 'vazirmatn/Vazirmatn-Variable-font-face.css';
+import './styles.css';
+import '../src/price-board';
+import { PriceClient } from '../src/api/client';
+import type { SymbolInfo } from '../src/api/types';
+import { readEmbedParams } from '../src/embed/params';
+import { Configurator, wireTabs } from './configurator';
+import { wireCopyButtons } from './copy';
+import { scriptSnippet, type BoardConfig, type WidgetUrls } from './snippets';
+
+const DEMO_KEY = 'demo-key';
+
+function byId<T extends HTMLElement = HTMLElement>(id: string): T {
+  const node = document.getElementById(id);
+  if (!node) throw new Error(`demo: #${id} is missing`);
+  return node as T;
+}
+
+/**
+ * Where the widget's files are. In a build the demo sits beside them (its own script is in
+ * `assets/`); under `vite` dev they are the sources. Non-literal paths keep Vite from treating
+ * them as assets of this module.
+ */
+function widgetUrls(): WidgetUrls {
+  if (import.meta.env.DEV) {
+    const at = (path: string) => new URL(path, location.origin).href;
+    return { script: at('/src/price-board.ts'), embedPage: at('/embed.html'), loader: at('/src/embed/loader.ts') };
+  }
+  const files = { script: '../price-board.js', embedPage: '../embed.html', loader: '../embed.js' };
+  const at = (path: string) => new URL(path, import.meta.url).href;
+  return { script: at(files.script), embedPage: at(files.embedPage), loader: at(files.loader) };
+}
+
+const page = new Map<string, string>(readEmbedParams(location.search).attributes);
+const apiKey = page.get('api-key') ?? DEMO_KEY;
+const baseUrl = page.get('base-url') ?? '';
+const urls = widgetUrls();
+
+/** A board for `slot`: attributes set before it is connected, so it starts configured. */
+function mountBoard(slot: HTMLElement, attributes: Record<string, string>): HTMLElement {
+  const board = document.createElement('price-board');
+  const all: Record<string, string> = { 'api-key': apiKey, ...(baseUrl ? { 'base-url': baseUrl } : {}), ...attributes };
+  for (const [name, value] of Object.entries(all)) board.setAttribute(name, value);
+  slot.replaceChildren(board);
+  return board;
+}
+
+function config(overrides: Partial<BoardConfig>): BoardConfig {
+  return {
+    symbols: ['usd', 'eur', 'gold_18', 'coin_emami', 'ons'],
+    apiKey,
+    baseUrl,
+    theme: 'auto',
+    unit: 'toman',
+    chart: 'candles',
+    chartSymbol: '',
+    days: '7',
+    stream: 'auto',
+    pollInterval: '30',
+    ...overrides,
+  };
+}
+
+// The three examples: their boards and their code come from one configuration each.
+const EXAMPLES: Array<[slot: string, code: string, BoardConfig]> = [
+  ['example-full', 'code-example-full', config({ symbols: ['usd', 'eur', 'gbp', 'aed', 'try', 'cny'], theme: 'light', chartSymbol: 'eur' })],
+  [
+    'example-sidebar',
+    'code-example-sidebar',
+    config({ symbols: ['gold_18', 'gold_24', 'coin_emami', 'coin_bahar', 'coin_half', 'coin_quarter'], theme: 'light', chart: 'none' }),
+  ],
+  ['example-dark', 'code-example-dark', config({ symbols: ['ons', 'silver_ounce', 'silver_999', 'gold_melted'], theme: 'dark', chart: 'line' })],
+];
+
+function boardAttributesOf(c: BoardConfig): Record<string, string> {
+  const attributes: Record<string, string> = { symbols: c.symbols.join(','), theme: c.theme, unit: c.unit, chart: c.chart, days: c.days };
+  if (c.chartSymbol) attributes['chart-symbol'] = c.chartSymbol;
+  return attributes;
+}
+
+function initialConfiguratorConfig(): BoardConfig {
+  const get = (name: string, fallback: string) => page.get(name) ?? fallback;
+  const symbols = page.get('symbols');
+  return config({
+    symbols: symbols
+      ? [...new Set(symbols.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean))]
+      : config({}).symbols,
+    theme: get('theme', 'auto'),
+    unit: get('unit', 'toman'),
+    chart: get('chart', 'candles'),
+    chartSymbol: get('chart-symbol', ''),
+    days: get('days', '7'),
+    stream: get('stream', 'auto'),
+    pollInterval: get('poll-interval', '30'),
+  });
+}
+
+/** Runs `then` once `target` comes near the viewport. */
+function whenSeen(target: Element, then: () => void): void {
+  const observer = new IntersectionObserver(
+    (entries) => {
+      if (!entries.some((entry) => entry.isIntersecting)) return;
+      observer.disconnect();
+      then();
+    },
+    { rootMargin: '200px 0px' },
+  );
+  observer.observe(target);
+}
+
+/** The symbol list rarely changes: kept for the session, to spare the key's budget on reloads. */
+async function symbolList(): Promise<SymbolInfo[]> {
+  const base = baseUrl || location.origin;
+  const cacheKey = `price-board-demo:symbols:${base}`;
+  try {
+    const cached = JSON.parse(sessionStorage.getItem(cacheKey) ?? 'null') as unknown;
+    if (Array.isArray(cached) && cached.length > 0) return cached as SymbolInfo[];
+  } catch {
+    /* storage unavailable or corrupt: fetch */
+  }
+  const list = await new PriceClient({ baseUrl: base, apiKey }).symbols();
+  try {
+    sessionStorage.setItem(cacheKey, JSON.stringify(list));
+  } catch {
+    /* storage full or unavailable */
+  }
+  return list;
+}
+
+/** The symbol list from the service, for the picker. */
+async function loadSymbolList(configurator: Configurator): Promise<void> {
+  const status = byId('symbols-status');
+  status.textContent = 'در حال دریافت فهرست نمادها…';
+  try {
+    configurator.picker.setSymbols(await symbolList());
+    status.textContent = '';
+  } catch (error) {
+    // The picker still shows (and lets you remove) the chosen symbols by id.
+    const message = (error as { messageFa?: unknown }).messageFa;
+    status.textContent = `فهرست نمادها دریافت نشد. ${typeof message === 'string' ? message : ''}`.trim();
+    status.dataset.state = 'error';
+  }
+}
+
+function main(): void {
+  mountBoard(byId('hero-slot'), { symbols: 'usd,eur,gold_18,coin_emami,ons', theme: 'light', chart: 'candles', days: '7' });
+
+  const initial = initialConfiguratorConfig();
+  const preview = mountBoard(byId('preview-slot'), boardAttributesOf(initial));
+  const configurator = new Configurator(
+    {
+      form: byId<HTMLFormElement>('config-form'),
+      preview,
+      previewPanel: byId('preview-panel'),
+      statusBadge: byId('preview-status'),
+      chips: byId<HTMLOListElement>('symbol-chips'),
+      search: byId<HTMLInputElement>('symbol-search'),
+      groups: byId('symbol-groups'),
+      code: { script: byId('code-script'), iframe: byId('code-iframe'), loader: byId('code-loader') },
+    },
+    initial,
+    urls,
+  );
+
+  for (const [slot, code, example] of EXAMPLES) {
+    // Rows now (their quotes come in the same first request as everyone's), charts when seen:
+    // each chart costs a history request, and the demo key allows 10 a minute.
+    const board = mountBoard(byId(slot), { ...boardAttributesOf(example), chart: 'none' });
+    if (example.chart !== 'none') whenSeen(board, () => board.setAttribute('chart', example.chart));
+    byId(code).textContent = scriptSnippet(example, urls);
+  }
+
+  wireTabs(document.querySelector<HTMLElement>('[role="tablist"]') ?? byId('tab-script'));
+  wireCopyButtons(document, byId('copy-status'));
+  void loadSymbolList(configurator);
+}
+
+main();

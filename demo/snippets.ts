@@ -1,0 +1,129 @@
+/**
+ * The embed code the demo shows: a script tag, a plain iframe and the loader placeholder, for one
+ * board configuration. Pure string building; attribute values are HTML-escaped, URL parameters
+ * encoded.
+ */
+
+/** A board configuration, by attribute name. Empty strings mean "not set". */
+export interface BoardConfig {
+  symbols: string[];
+  apiKey: string;
+  baseUrl: string;
+  theme: string;
+  unit: string;
+  chart: string;
+  chartSymbol: string;
+  days: string;
+  stream: string;
+  pollInterval: string;
+}
+
+/** Where the widget's files are published (a CDN folder, or this site). */
+export interface WidgetUrls {
+  /** `price-board.js` */
+  script: string;
+  /** `embed.html` */
+  embedPage: string;
+  /** `embed.js` */
+  loader: string;
+}
+
+/** The element's defaults (DESIGN.md section 2): attributes equal to them are left out. */
+const DEFAULTS: Readonly<Record<string, string>> = {
+  theme: 'auto',
+  unit: 'toman',
+  chart: 'candles',
+  days: '30',
+  stream: 'auto',
+  'poll-interval': '30',
+};
+
+export function escapeHtml(value: string): string {
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/"/g, '&quot;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
+}
+
+/**
+ * The attributes a snippet needs, in a stable order, leaving out defaults. `base-url` is left out
+ * when it is the origin the widget is served from: that is the element's own default.
+ */
+export function boardAttributes(config: BoardConfig, widgetOrigin: string): Array<[string, string]> {
+  const out: Array<[string, string]> = [['symbols', config.symbols.join(',')]];
+  const add = (name: string, value: string) => {
+    const v = value.trim();
+    if (v !== '' && DEFAULTS[name] !== v) out.push([name, v]);
+  };
+  add('api-key', config.apiKey);
+  const base = config.baseUrl.trim().replace(/\/+$/, '');
+  if (base !== '' && base !== widgetOrigin) out.push(['base-url', base]);
+  add('theme', config.theme);
+  add('unit', config.unit);
+  add('chart', config.chart);
+  if (config.chart !== 'none') {
+    // The first symbol is the default chart symbol.
+    if (config.chartSymbol && config.chartSymbol !== config.symbols[0] && config.symbols.includes(config.chartSymbol)) {
+      out.push(['chart-symbol', config.chartSymbol]);
+    }
+    add('days', config.days);
+  }
+  add('stream', config.stream);
+  if (config.stream === 'auto' || config.stream === 'poll') add('poll-interval', config.pollInterval);
+  return out;
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return '';
+  }
+}
+
+/** `encodeURIComponent`, keeping the characters a query may hold as they are, for readability. */
+function encodeQueryValue(value: string): string {
+  return encodeURIComponent(value).replace(/%2C/gi, ',').replace(/%3A/gi, ':').replace(/%2F/gi, '/');
+}
+
+/** The embed page address carrying a configuration (`key` is the short name of `api-key`). */
+export function embedPageUrl(config: BoardConfig, urls: WidgetUrls): string {
+  const query = boardAttributes(config, originOf(urls.embedPage))
+    .map(([name, value]) => `${name === 'api-key' ? 'key' : name}=${encodeQueryValue(value)}`)
+    .join('&');
+  return `${urls.embedPage}?${query}`;
+}
+
+/** A height that fits the board before it can tell (the loader resizes; a plain iframe cannot). */
+export function estimatedHeight(config: BoardConfig): number {
+  const rows = Math.max(1, config.symbols.length);
+  return 72 + rows * 52 + (config.chart === 'none' ? 0 : 340);
+}
+
+export function scriptSnippet(config: BoardConfig, urls: WidgetUrls): string {
+  const attributes = boardAttributes(config, originOf(urls.script))
+    .map(([name, value]) => `\n  ${name}="${escapeHtml(value)}"`)
+    .join('');
+  return `<script type="module" src="${escapeHtml(urls.script)}"></script>\n<price-board${attributes}\n></price-board>`;
+}
+
+export function iframeSnippet(config: BoardConfig, urls: WidgetUrls): string {
+  return [
+    '<iframe',
+    `  src="${escapeHtml(embedPageUrl(config, urls))}"`,
+    '  title="تابلوی زندهٔ قیمت"',
+    '  loading="lazy"',
+    '  width="100%"',
+    `  height="${estimatedHeight(config)}"`,
+    '  style="border: 0"',
+    '></iframe>',
+  ].join('\n');
+}
+
+export function loaderSnippet(config: BoardConfig, urls: WidgetUrls): string {
+  const attributes = boardAttributes(config, originOf(urls.embedPage))
+    .map(([name, value]) => `\n  data-${name === 'api-key' ? 'key' : name}="${escapeHtml(value)}"`)
+    .join('');
+  return `<div data-price-board${attributes}\n></div>\n<script type="module" src="${escapeHtml(urls.loader)}"></script>`;
+}

@@ -1,0 +1,124 @@
+/**
+ * `embed.js`: turns every `<div data-price-board data-symbols=… data-key=…>` on the page into an
+ * auto-resizing iframe of `embed.html` (the file next to this script). Tiny on purpose: no lit,
+ * nothing from the element.
+ *
+ * - The placeholder's `data-*` attributes are the attribute names of `<price-board>` (`data-key`
+ *   or `data-api-key`, `data-base-url`, …) plus `data-transparent`; others are not passed on.
+ *   `data-title` sets the iframe's accessible title.
+ * - Works whether the script comes before or after the placeholders, and for placeholders added
+ *   later (a MutationObserver). A placeholder is converted once; loading the script again (even
+ *   from another URL) does nothing more.
+ * - Height follows `{ type: "price-board:resize", height }` messages, accepted only when the
+ *   message comes from the embed page's origin *and* from that very iframe's window.
+ */
+import type { ResizeMessage } from './protocol';
+
+// A type-checked copy rather than an import: embed.js stays one file with no shared chunk.
+const RESIZE_MESSAGE: ResizeMessage['type'] = 'price-board:resize';
+
+/** Marks a converted placeholder (and lets sites style it: `[data-price-board-ready]`). */
+const READY_ATTRIBUTE = 'data-price-board-ready';
+const SELECTOR = `[data-price-board]:not([${READY_ATTRIBUTE}])`;
+/** The `data-*` names passed on to the embed page, which decides what they mean. */
+const SETTINGS = /^(symbols|key|api-key|base-url|stream|stream-url|poll-interval|unit|theme|chart|chart-symbol|days|transparent)$/;
+/** Settings holding an address: one written on this page means this page's address. */
+const ADDRESSES = new Set(['base-url', 'stream-url']);
+/** Height before the first resize message: about a board of five rows with its chart. */
+const INITIAL_HEIGHT = 420;
+const MAX_HEIGHT = 20_000;
+
+/** Shared across copies of this script, so a second copy neither converts nor listens again. */
+const GLOBAL_KEY = Symbol.for('price-board.embed-loader');
+
+// The embed page sits next to this file in dist/; during development, at the project root.
+// (Paths in variables: Vite must not treat them as assets of this module.)
+const EMBED_PAGE_PATH = import.meta.env.DEV ? '/embed.html' : './embed.html';
+const EMBED_PAGE = new URL(EMBED_PAGE_PATH, import.meta.url);
+
+/** The iframes this loader made (weak: a removed placeholder leaves nothing behind). */
+const frames = new WeakSet<HTMLIFrameElement>();
+
+/** The embed page URL for a placeholder, from its `data-*` attributes. */
+function frameUrl(placeholder: Element): string {
+  const url = new URL(EMBED_PAGE);
+  for (const name of placeholder.getAttributeNames()) {
+    const setting = name.slice('data-'.length);
+    if (!name.startsWith('data-') || !SETTINGS.test(setting) || url.searchParams.has(setting)) continue;
+    let value = placeholder.getAttribute(name) ?? '';
+    if (ADDRESSES.has(setting) && value.trim() !== '') {
+      try {
+        value = new URL(value.trim(), document.baseURI).href.replace(/\/$/, '');
+      } catch {
+        /* left as written: the element reports it as invalid */
+      }
+    }
+    url.searchParams.set(setting, value);
+  }
+  // Commas are fine in a query and keep `symbols=usd,eur` readable.
+  return url.href.replace(/%2C/gi, ',');
+}
+
+function convert(placeholder: Element): void {
+  if (placeholder.hasAttribute(READY_ATTRIBUTE)) return;
+  placeholder.setAttribute(READY_ATTRIBUTE, '');
+  const iframe = document.createElement('iframe');
+  iframe.src = frameUrl(placeholder);
+  iframe.title = placeholder.getAttribute('data-title') || 'تابلوی زندهٔ قیمت';
+  iframe.loading = 'lazy';
+  iframe.width = '100%';
+  iframe.height = String(INITIAL_HEIGHT);
+  // CSSOM, not a style attribute: allowed under a strict style-src.
+  iframe.style.border = '0';
+  iframe.style.display = 'block';
+  iframe.style.width = '100%';
+  iframe.style.colorScheme = 'normal';
+  frames.add(iframe);
+  placeholder.replaceChildren(iframe);
+}
+
+function scan(root: ParentNode): void {
+  if (root instanceof Element && root.matches(SELECTOR)) convert(root);
+  for (const placeholder of root.querySelectorAll(SELECTOR)) convert(placeholder);
+}
+
+function onMessage(event: MessageEvent): void {
+  if (event.origin !== EMBED_PAGE.origin) return;
+  const data: unknown = event.data;
+  if (typeof data !== 'object' || data === null) return;
+  const { type, height } = data as { type?: unknown; height?: unknown };
+  if (type !== RESIZE_MESSAGE || typeof height !== 'number' || !Number.isFinite(height)) return;
+  for (const iframe of document.querySelectorAll('iframe')) {
+    if (!frames.has(iframe) || iframe.contentWindow !== event.source) continue;
+    const px = Math.min(MAX_HEIGHT, Math.max(0, Math.ceil(height)));
+    iframe.height = String(px);
+    iframe.style.height = `${px}px`;
+    return;
+  }
+}
+
+function start(): void {
+  const globals = window as unknown as Record<symbol, unknown>;
+  if (globals[GLOBAL_KEY]) return;
+  globals[GLOBAL_KEY] = true;
+
+  window.addEventListener('message', onMessage);
+  scan(document);
+  new MutationObserver((records) => {
+    for (const record of records) {
+      for (const node of record.addedNodes) if (node instanceof Element) scan(node);
+      if (record.type === 'attributes' && record.target instanceof Element) scan(record.target);
+    }
+  }).observe(document.documentElement, {
+    childList: true,
+    subtree: true,
+    attributes: true,
+    attributeFilter: ['data-price-board'],
+  });
+  // A classic-script or async copy may run while the page is still parsing.
+  if (document.readyState === 'loading') {
+    document.addEventListener('DOMContentLoaded', () => scan(document), { once: true });
+  }
+}
+
+start();

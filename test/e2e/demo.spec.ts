@@ -1,0 +1,101 @@
+/**
+ * The demo page, built and served from the CDN folder under its strict CSP: the configurator
+ * drives the preview (attribute by attribute) and the embed code, and the code pasted into a
+ * third-party page works.
+ */
+import type { Page } from '@playwright/test';
+import { expect, htmlPage, rows, sandboxBase, test, type Servers } from './support/fixtures';
+
+async function openDemo(page: Page, servers: Servers, key: string, query = ''): Promise<void> {
+  await page.goto(`${servers.cdn.url}index.html?key=${encodeURIComponent(key)}&base-url=${sandboxBase(servers)}${query}`);
+  // The symbol list has come from /v1/symbols.
+  await expect(page.locator('#symbol-groups .symbol-option').first()).toBeVisible();
+}
+
+const preview = (page: Page) => page.locator('#preview-slot > price-board');
+const code = (page: Page, id: string) => page.locator(`#code-${id}`);
+
+test('looks like a product page and its boards come alive', async ({ page, servers, key, problems }) => {
+  await openDemo(page, servers, key);
+  await expect(page.locator('h1')).toHaveText(/[\u0600-\u06ff]/);
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await expect(rows(page.locator('#hero-slot'))).toHaveCount(5);
+  await expect(page.locator('#hero-slot [part~="chart"] canvas').first()).toBeVisible();
+  for (const id of ['example-full', 'example-sidebar', 'example-dark']) {
+    await expect(rows(page.locator(`#${id}`)).first()).toBeVisible();
+  }
+  // Grouped by category with Persian labels.
+  const groups = await page.locator('.symbol-group__name').allTextContents();
+  expect(groups).toEqual(['ارز', 'طلا', 'سکه', 'نقره', 'جهانی']);
+  await expect(page.locator('.site-footer')).toContainText('TradingView');
+  await expect(page.locator('#preview-status')).toHaveAttribute('data-status', /live|polling/);
+  expect(problems.all()).toEqual([]);
+});
+
+test('the configurator changes the preview and the code, without re-creating the board', async ({ page, servers, key, problems }) => {
+  await openDemo(page, servers, key);
+  const board = await preview(page).elementHandle();
+  await expect(rows(page.locator('#preview-slot'))).toHaveCount(5);
+
+  // Dark theme.
+  await page.locator('label:has(input[name="theme"][value="dark"])').click();
+  await expect(preview(page)).toHaveAttribute('theme', 'dark');
+  await expect(code(page, 'script')).toContainText('theme="dark"');
+  await expect(code(page, 'loader')).toContainText('data-theme="dark"');
+  await expect(code(page, 'iframe')).toContainText('theme=dark');
+
+  // Add a symbol through the search box; it goes last, as a chip, into the board and the code.
+  await page.locator('#symbol-search').fill('پوند');
+  await page.locator('.symbol-option:has(input[value="gbp"])').click();
+  await expect(page.locator('#symbol-chips .chip').last()).toHaveAttribute('data-symbol', 'gbp');
+  await expect(preview(page)).toHaveAttribute('symbols', 'usd,eur,gold_18,coin_emami,ons,gbp');
+  await expect(rows(page.locator('#preview-slot')).last()).toHaveAttribute('data-symbol', 'gbp');
+  await expect(code(page, 'script')).toContainText('symbols="usd,eur,gold_18,coin_emami,ons,gbp"');
+
+  // Remove one by its chip.
+  await page.locator('#symbol-chips .chip[data-symbol="eur"] button').click();
+  await expect(preview(page)).toHaveAttribute('symbols', 'usd,gold_18,coin_emami,ons,gbp');
+
+  // Unit and chart.
+  await page.locator('label:has(input[name="unit"][value="rial"])').click();
+  await page.locator('label:has(input[name="chart"][value="none"])').click();
+  await expect(preview(page)).toHaveAttribute('unit', 'rial');
+  await expect(preview(page)).toHaveAttribute('chart', 'none');
+  await expect(code(page, 'script')).toContainText('unit="rial"');
+  await expect(code(page, 'script')).toContainText('chart="none"');
+
+  // Still the same element.
+  expect(await preview(page).evaluate((el, original) => el === original, board)).toBe(true);
+  // The configuration is in the page's URL, to share.
+  expect(new URL(page.url()).searchParams.get('theme')).toBe('dark');
+  expect(problems.all()).toEqual([]);
+});
+
+test('the copied snippets work when pasted into another site', async ({ page, context, servers, key, problems }) => {
+  await openDemo(page, servers, key, '&symbols=usd,eur,coin_emami&theme=dark&chart=none');
+  await expect(code(page, 'script')).toContainText('symbols="usd,eur,coin_emami"');
+
+  // The copy button puts the code on the clipboard.
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: servers.cdn.origin });
+  await page.locator('button[data-copy="code-script"]').click();
+  await expect(page.locator('button[data-copy="code-script"]')).toHaveText('کپی شد');
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  const scriptCode = (await code(page, 'script').textContent())!;
+  expect(copied).toBe(scriptCode);
+  expect(scriptCode).toContain(`${servers.cdn.url}price-board.js`);
+
+  const loaderCode = (await code(page, 'loader').textContent())!;
+  const iframeCode = (await code(page, 'iframe').textContent())!;
+  const pasted = servers.site.page(
+    '/pasted.html',
+    htmlPage(`<section id="s">${scriptCode}</section>\n<section id="l">${loaderCode}</section>\n<section id="i">${iframeCode}</section>`),
+  );
+  await page.goto(pasted);
+  const script = page.locator('#s price-board');
+  await expect(rows(script)).toHaveCount(3);
+  await expect(script).toHaveAttribute('theme', 'dark');
+  await expect(rows(page.frameLocator('#l iframe'))).toHaveCount(3);
+  await expect(rows(page.frameLocator('#i iframe'))).toHaveCount(3);
+  await expect.poll(() => page.locator('#l iframe').evaluate((el) => el.getBoundingClientRect().height)).not.toBe(420);
+  expect(problems.all()).toEqual([]);
+});

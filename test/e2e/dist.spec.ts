@@ -1,0 +1,74 @@
+/**
+ * The built package as published: the files exist, the entry keeps its exports, every URL inside
+ * dist/ is relative, the HTML pages carry no inline script or style, the font is self-hosted by
+ * the pages and not pulled into the element.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { DIST_DIR } from './support/servers';
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? files(path) : [path];
+  });
+}
+
+const read = (name: string) => readFileSync(join(DIST_DIR, name), 'utf8');
+
+test.describe('dist/', () => {
+  test('holds the element, the embed page, the loader and the demo', () => {
+    for (const name of ['price-board.js', 'embed.js', 'embed.html', 'index.html']) {
+      expect(statSync(join(DIST_DIR, name)).size, name).toBeGreaterThan(0);
+    }
+  });
+
+  test('price-board.js is an ES module that keeps its exports and loads the chart lazily', () => {
+    const source = read('price-board.js');
+    expect(source).toMatch(/export\s*\{[^}]*\bPriceBoard\b/);
+    // The chart is a separate chunk, reached only through a dynamic import.
+    expect(source).not.toContain('tv-lightweight-charts');
+    const chunks = files(DIST_DIR).filter((f) => f.endsWith('.js'));
+    const chart = chunks.filter((f) => readFileSync(f, 'utf8').includes('tv-lightweight-charts'));
+    expect(chart.length, 'one chunk holds lightweight-charts').toBe(1);
+    const staticImports = [...source.matchAll(/(?:\bfrom|\bimport)\s*["']([^"']+)["']/g)].map((m) => m[1]);
+    for (const spec of staticImports) expect(spec, 'static imports are relative').toMatch(/^\.\.?\//);
+  });
+
+  test('the loader is small and self-contained (no lit)', () => {
+    const source = read('embed.js');
+    expect(source).not.toMatch(/lit-html|LitElement|customElements\.define/);
+    expect(Buffer.byteLength(source)).toBeLessThan(6_000);
+  });
+
+  test('no URL inside dist/ is absolute', () => {
+    for (const file of files(DIST_DIR).filter((f) => /\.(html|js|css)$/.test(f))) {
+      const text = readFileSync(file, 'utf8');
+      const name = relative(DIST_DIR, file);
+      expect(text, name).not.toMatch(/["'(]\/assets\//);
+      expect(text, name).not.toMatch(/(?:src|href)=["']\/(?!\/)/);
+      expect(text, name).not.toMatch(/url\(\s*["']?\/(?!\/)/);
+    }
+  });
+
+  test('the HTML pages have no inline script, style or event handler', () => {
+    for (const name of ['index.html', 'embed.html']) {
+      const html = read(name);
+      for (const [, attributes] of html.matchAll(/<script\b([^>]*)>/g)) {
+        expect(attributes, `${name}: every script has a src`).toMatch(/\bsrc=/);
+      }
+      expect(html, name).not.toMatch(/<style\b/);
+      expect(html, name).not.toMatch(/\sstyle=/);
+      expect(html, name).not.toMatch(/\son[a-z]+=/);
+    }
+  });
+
+  test('Vazirmatn is bundled for the pages, not for the element', () => {
+    const fonts = files(DIST_DIR).filter((f) => f.endsWith('.woff2'));
+    expect(fonts.length).toBeGreaterThan(0);
+    const css = files(DIST_DIR).filter((f) => f.endsWith('.css')).map((f) => readFileSync(f, 'utf8'));
+    expect(css.some((text) => text.includes('Vazirmatn') && /url\(["']?\.\/?[^)]*\.woff2/.test(text))).toBe(true);
+    expect(read('price-board.js')).not.toMatch(/woff2|@font-face/);
+  });
+});

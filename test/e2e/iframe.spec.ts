@@ -1,0 +1,137 @@
+/**
+ * The iframe host page `embed.html`: settings from URL parameters (the attribute names, `key`
+ * for `api-key`), applied as attributes only; a board filling the frame; resize messages to the
+ * parent. The CDN serves it under a strict CSP, so any inline script or style would show up as a
+ * violation.
+ */
+import type { Page } from '@playwright/test';
+import { expect, htmlPage, persianGrouped, priceCell, rows, sandboxBase, setPrices, test, type Servers } from './support/fixtures';
+
+function embedUrl(servers: Servers, params: Record<string, string>): string {
+  return `${servers.cdn.url}embed.html?${new URLSearchParams(params).toString()}`;
+}
+
+/** Records `price-board-error` details in every frame, from before any script runs. */
+async function recordBoardErrors(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const errors: unknown[] = [];
+    (window as unknown as { __boardErrors: unknown[] }).__boardErrors = errors;
+    document.addEventListener('price-board-error', (event) => errors.push((event as CustomEvent).detail));
+  });
+}
+
+test('renders in a frame on another site and posts its height to the parent', async ({ page, servers, key, problems }) => {
+  const src = embedUrl(servers, { symbols: 'usd,eur,gold_18', key, 'base-url': sandboxBase(servers), chart: 'none' });
+  const url = servers.site.page(
+    '/iframe.html',
+    htmlPage(
+      `<iframe id="board" src="${src.replace(/&/g, '&amp;')}" title="قیمت" width="600" height="300"></iframe>
+<script>
+  window.resizes = [];
+  addEventListener('message', (event) => {
+    if (event.source === document.getElementById('board').contentWindow) window.resizes.push({ origin: event.origin, data: event.data });
+  });
+</script>`,
+    ),
+  );
+  await page.goto(url);
+  const frame = page.frameLocator('#board');
+  await expect(rows(frame)).toHaveCount(3);
+
+  await setPrices(servers, [{ symbol: 'usd', price: '98765430' }]);
+  await expect(priceCell(frame, 'usd')).toContainText(persianGrouped('9876543'));
+
+  const resizes = await page.evaluate(() => (window as unknown as { resizes: Array<{ origin: string; data: { type: string; height: number } }> }).resizes);
+  expect(resizes.length).toBeGreaterThan(0);
+  const last = resizes.at(-1)!;
+  expect(last.origin).toBe(servers.cdn.origin);
+  expect(last.data.type).toBe('price-board:resize');
+  // The reported height is the board's: the frame's own document, measured from inside.
+  const inner = await page.frame({ url: /embed\.html/ })!.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+  expect(last.data.height).toBe(inner);
+  expect(last.data.height).toBeGreaterThan(100);
+
+  // The board fills the frame's width.
+  const width = await frame.locator('price-board').evaluate((el) => el.getBoundingClientRect().width);
+  expect(width).toBeGreaterThan(590);
+  expect(problems.all()).toEqual([]);
+});
+
+test('takes every attribute as a parameter, `api-key` as well as `key`', async ({ page, servers, key, problems }) => {
+  await page.goto(
+    embedUrl(servers, {
+      symbols: 'EUR, usd',
+      'api-key': key,
+      'base-url': sandboxBase(servers),
+      unit: 'rial',
+      theme: 'dark',
+      chart: 'none',
+      stream: 'poll',
+      'poll-interval': '60',
+    }),
+  );
+  const board = page.locator('price-board');
+  await expect(rows(page)).toHaveCount(2);
+  await expect(rows(page).first()).toHaveAttribute('data-symbol', 'eur');
+  await expect(board).toHaveAttribute('unit', 'rial');
+  await expect(board).toHaveAttribute('theme', 'dark');
+  await expect(board).toHaveAttribute('stream', 'poll');
+  await setPrices(servers, [{ symbol: 'usd', price: '5000000' }]);
+  await page.locator('price-board').evaluate((el) => (el as HTMLElement & { refresh(): Promise<void> }).refresh());
+  await expect(priceCell(page, 'usd')).toContainText(persianGrouped('5000000'));
+  expect(problems.all()).toEqual([]);
+});
+
+test('a bad value is left to the element, which reports invalid_attribute in Persian', async ({ page, servers, key }) => {
+  await recordBoardErrors(page);
+  await page.goto(embedUrl(servers, { symbols: 'usd', key, 'base-url': sandboxBase(servers), chart: 'pie', theme: 'purple' }));
+  await expect(rows(page)).toHaveCount(1);
+  await expect(page.locator('price-board')).toHaveAttribute('chart', 'pie');
+  const errors = await page.evaluate(() => (window as unknown as { __boardErrors: Array<{ code: string; message: string }> }).__boardErrors);
+  const invalid = errors.filter((e) => e.code === 'invalid_attribute');
+  expect(invalid.length).toBeGreaterThan(0);
+  expect(invalid[0]!.message).toMatch(/[\u0600-\u06ff]/);
+});
+
+test('ignores unknown parameters and never parses a value as HTML', async ({ page, servers, key, problems }) => {
+  await page.goto(
+    embedUrl(servers, {
+      symbols: 'usd',
+      key,
+      'base-url': sandboxBase(servers),
+      chart: 'none',
+      onload: 'alert(1)',
+      style: 'display:none',
+      html: '<img src=x onerror="window.pwned=1">',
+      'chart-symbol': '"><img src=x onerror="window.pwned=1">',
+    }),
+  );
+  await expect(rows(page)).toHaveCount(1);
+  const body = await page.evaluate(() => ({
+    children: [...document.body.children].map((el) => el.localName),
+    attributes: document.querySelector('price-board')!.getAttributeNames().sort(),
+    images: document.querySelectorAll('img').length,
+    pwned: (window as unknown as { pwned?: number }).pwned,
+  }));
+  expect(body.children).toEqual(['price-board']);
+  // What was set, plus whatever the element reflects itself: attribute names only.
+  const known = ['symbols', 'api-key', 'base-url', 'stream', 'stream-url', 'poll-interval', 'unit', 'theme', 'chart', 'chart-symbol', 'days'];
+  expect(body.attributes.filter((name) => !known.includes(name))).toEqual([]);
+  expect(body.attributes).toEqual(expect.arrayContaining(['api-key', 'base-url', 'chart', 'chart-symbol', 'symbols']));
+  expect(body.images).toBe(0);
+  expect(body.pwned).toBeUndefined();
+  expect(problems.pageErrors).toEqual([]);
+  expect(problems.cspViolations).toEqual([]);
+});
+
+test('transparent=1 removes the backgrounds', async ({ page, servers, key }) => {
+  await page.goto(embedUrl(servers, { symbols: 'usd', key, 'base-url': sandboxBase(servers), chart: 'none', transparent: '1' }));
+  await expect(rows(page)).toHaveCount(1);
+  const styles = await page.evaluate(() => ({
+    flag: document.documentElement.hasAttribute('data-transparent'),
+    page: getComputedStyle(document.documentElement).backgroundColor,
+    body: getComputedStyle(document.body).backgroundColor,
+    board: getComputedStyle(document.querySelector('price-board')!).getPropertyValue('--price-board-bg').trim(),
+  }));
+  expect(styles).toEqual({ flag: true, page: 'rgba(0, 0, 0, 0)', body: 'rgba(0, 0, 0, 0)', board: 'transparent' });
+});

@@ -1,0 +1,97 @@
+/**
+ * The loader `embed.js` on a third-party site: placeholders before and after the script and
+ * added later become iframes of the CDN's `embed.html`, sized by their own resize messages and by
+ * nobody else's.
+ */
+import type { Frame, Page } from '@playwright/test';
+import { expect, htmlPage, rows, sandboxBase, test, type Servers } from './support/fixtures';
+
+function placeholder(servers: Servers, key: string, id: string, symbols: string): string {
+  return `<div id="${id}" data-price-board data-symbols="${symbols}" data-key="${key}" data-base-url="${sandboxBase(servers)}" data-chart="none"><a href="#">قیمت‌ها</a></div>`;
+}
+
+/** Height of the loader's iframe in `id`, and of the document inside it. */
+async function heights(page: Page, id: string): Promise<{ outer: number; inner: number }> {
+  const iframe = page.locator(`#${id} > iframe`);
+  const outer = await iframe.evaluate((el) => el.getBoundingClientRect().height);
+  const frame = (await (await iframe.elementHandle())!.contentFrame()) as Frame;
+  const inner = await frame.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+  return { outer, inner };
+}
+
+async function expectSizedToContent(page: Page, id: string): Promise<void> {
+  await expect(rows(page.frameLocator(`#${id} > iframe`))).not.toHaveCount(0);
+  await expect
+    .poll(async () => {
+      const { outer, inner } = await heights(page, id);
+      return outer === inner && inner > 80 ? 'sized' : `outer ${outer}, inner ${inner}`;
+    })
+    .toBe('sized');
+}
+
+test('turns placeholders before, after and added after the script into sized iframes, once', async ({ page, servers, key, problems }) => {
+  const loader = `${servers.cdn.url}embed.js`;
+  const url = servers.site.page(
+    '/loader.html',
+    htmlPage(`${placeholder(servers, key, 'before', 'usd,eur')}
+<script type="module" src="${loader}"></script>
+${placeholder(servers, key, 'after', 'gold_18,coin_emami,ons,eur')}
+<script type="module" src="${loader}?copy=2"></script>`),
+  );
+  await page.goto(url);
+
+  for (const id of ['before', 'after']) {
+    const iframe = page.locator(`#${id} > iframe`);
+    await expect(iframe).toHaveCount(1);
+    await expect(page.locator(`#${id} a`)).toHaveCount(0);
+    const src = new URL((await iframe.getAttribute('src'))!);
+    expect(`${src.origin}${src.pathname}`).toBe(`${servers.cdn.url}embed.html`);
+    expect(src.searchParams.get('key')).toBe(key);
+    await expect(iframe).toHaveAttribute('loading', 'lazy');
+    await expect(iframe).toHaveAttribute('title', /[\u0600-\u06ff]/);
+    await expectSizedToContent(page, id);
+  }
+  // Four rows are taller than two.
+  expect((await heights(page, 'after')).outer).toBeGreaterThan((await heights(page, 'before')).outer);
+
+  await page.evaluate((html) => document.body.insertAdjacentHTML('beforeend', html), placeholder(servers, key, 'later', 'usd'));
+  await expect(page.locator('#later > iframe')).toHaveCount(1);
+  await expectSizedToContent(page, 'later');
+
+  // Loading the loader once more converts nothing twice.
+  await page.evaluate((src) => import(`${src}?copy=3`), loader);
+  await page.waitForTimeout(200);
+  await expect(page.locator('iframe')).toHaveCount(3);
+  expect(problems.all()).toEqual([]);
+});
+
+test('ignores resize messages from another origin or another window', async ({ page, servers, key }) => {
+  const url = servers.site.page(
+    '/loader-spoof.html',
+    htmlPage(`${placeholder(servers, key, 'real', 'usd')}
+<iframe id="other" src="${servers.cdn.url}embed.html?symbols=usd&amp;chart=none&amp;key=${key}&amp;base-url=${sandboxBase(servers)}" title="other" width="300" height="100"></iframe>
+<script type="module" src="${servers.cdn.url}embed.js"></script>`),
+  );
+  await page.goto(url);
+  await expectSizedToContent(page, 'real');
+  const sized = (await heights(page, 'real')).outer;
+
+  // The page itself (wrong origin) ...
+  await page.evaluate(() => window.postMessage({ type: 'price-board:resize', height: 777 }, '*'));
+  // ... and the CDN's origin from a frame the loader did not make (wrong source).
+  const other = page.frame({ url: /embed\.html\?symbols=usd&chart=none/ })!;
+  await other.evaluate(() => parent.postMessage({ type: 'price-board:resize', height: 777 }, '*'));
+  // Malformed messages from the right frame are ignored too.
+  const real = (await (await page.locator('#real > iframe').elementHandle())!.contentFrame())!;
+  await real.evaluate(() => {
+    parent.postMessage({ type: 'price-board:resize', height: 'tall' }, '*');
+    parent.postMessage({ type: 'something-else', height: 777 }, '*');
+    parent.postMessage('price-board:resize', '*');
+  });
+  await page.waitForTimeout(300);
+  expect((await heights(page, 'real')).outer).toBe(sized);
+
+  // The real frame's own message does resize (the check above is not vacuous).
+  await real.evaluate(() => parent.postMessage({ type: 'price-board:resize', height: 555 }, '*'));
+  await expect.poll(async () => (await heights(page, 'real')).outer).toBe(555);
+});

@@ -1,0 +1,37 @@
+/**
+ * Screenshots of the board for the README, light and dark: the iframe host page, which loads
+ * Vazirmatn (Chromium here has no Persian font of its own). Written to docs/.
+ */
+import { fileURLToPath } from 'node:url';
+import { expect, rows, sandboxBase, test } from './support/fixtures';
+
+const DOCS = fileURLToPath(new URL('../../docs/', import.meta.url));
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`screenshot of the board, ${theme}`, async ({ page, servers, key, problems }) => {
+    // Back to the seeded market: earlier tests set odd prices.
+    servers.sandbox.sandbox.reset();
+    await page.setViewportSize({ width: 760, height: 900 });
+    await page.emulateMedia({ reducedMotion: 'reduce', colorScheme: theme });
+    const params = new URLSearchParams({
+      symbols: 'usd,eur,gold_18,coin_emami,ons',
+      key,
+      'base-url': sandboxBase(servers),
+      theme,
+      days: '30',
+    });
+    await page.goto(`${servers.cdn.url}embed.html?${params.toString()}`);
+    await expect(rows(page)).toHaveCount(5);
+    await expect(page.locator('price-board [part~="chart"] canvas').first()).toBeVisible();
+    await page.evaluate(async () => {
+      await document.fonts.load('16px Vazirmatn', 'قیمت');
+      await document.fonts.ready;
+      const loaded = [...document.fonts].some((f) => f.family.replace(/["']/g, '') === 'Vazirmatn' && f.status === 'loaded');
+      if (!loaded) throw new Error('Vazirmatn did not load');
+    });
+    // Let the chart draw its history and any flash settle.
+    await page.waitForTimeout(800);
+    await page.locator('price-board').screenshot({ path: `${DOCS}screenshot-${theme}.png`, animations: 'disabled' });
+    expect(problems.all()).toEqual([]);
+  });
+}

@@ -1,0 +1,117 @@
+/**
+ * Playwright fixtures: the three servers (one set per worker), a fresh API key per test (the
+ * sandbox counts rate limits per `KEY:suffix`), and a collector of everything that should not
+ * happen on a happy path: page errors, console errors, CSP violations (in every frame).
+ */
+import { test as base, expect, type Page } from '@playwright/test';
+import { startSandbox } from '../../../sandbox/server';
+import { htmlPage, startCdn, startSite, widgetPagePolicy } from './servers';
+
+type Started<T> = T extends Promise<infer R> ? R : never;
+
+export interface Servers {
+  sandbox: Started<ReturnType<typeof startSandbox>>;
+  cdn: Started<ReturnType<typeof startCdn>>;
+  site: Started<ReturnType<typeof startSite>>;
+}
+
+export interface Problems {
+  pageErrors: string[];
+  consoleErrors: string[];
+  cspViolations: string[];
+  /** Everything above, for one readable assertion. */
+  all(): string[];
+}
+
+let keyCounter = 0;
+
+export const test = base.extend<{ key: string; problems: Problems }, { servers: Servers }>({
+  servers: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', market: 'open' });
+      const origin = new URL(sandbox.url).origin;
+      const cdn = await startCdn({ htmlPolicy: widgetPagePolicy(origin) });
+      const site = await startSite();
+      await use({ sandbox, cdn, site });
+      await Promise.all([site.close(), cdn.close(), sandbox.close()]);
+    },
+    { scope: 'worker' },
+  ],
+
+  // eslint-disable-next-line no-empty-pattern
+  key: async ({}, use, testInfo) => {
+    keyCounter += 1;
+    await use(`pro-key:e2e-${testInfo.workerIndex}-${keyCounter}`);
+  },
+
+  problems: async ({ page }, use) => {
+    const problems: Problems = {
+      pageErrors: [],
+      consoleErrors: [],
+      cspViolations: [],
+      all() {
+        return [...this.pageErrors, ...this.consoleErrors, ...this.cspViolations];
+      },
+    };
+    page.on('pageerror', (error) => problems.pageErrors.push(`pageerror: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.consoleErrors.push(`console: ${message.text()} (${message.location().url})`);
+    });
+    await page.exposeBinding('__reportCspViolation', ({ frame }, text: string) => {
+      problems.cspViolations.push(`csp (${frame.url()}): ${text}`);
+    });
+    await page.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (event) => {
+        const report = (window as unknown as { __reportCspViolation?: (text: string) => void }).__reportCspViolation;
+        report?.(`${event.violatedDirective} blocked ${event.blockedURI || '(inline)'} at ${event.sourceFile}:${event.lineNumber}`);
+      });
+    });
+    await use(problems);
+  },
+});
+
+export { expect };
+export { htmlPage } from './servers';
+
+/** The sandbox's origin without a trailing slash (what `base-url` takes). */
+export function sandboxBase(servers: Servers): string {
+  return new URL(servers.sandbox.url).origin;
+}
+
+/** Sets exact prices on the sandbox market; each is pushed to open streams. */
+export async function setPrices(servers: Servers, set: Array<{ symbol: string; price: string }>): Promise<void> {
+  const response = await fetch(`${sandboxBase(servers)}/__sandbox/market`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ set }),
+  });
+  if (!response.ok) throw new Error(`sandbox market: ${response.status} ${await response.text()}`);
+}
+
+type Scope = Pick<Page, 'locator'>;
+
+/** The price cell of `symbol` in the first board inside `scope` (a page, frame or locator). */
+export function priceCell(scope: Scope, symbol: string) {
+  return scope.locator(`[part~="row"][data-symbol="${symbol}"] [part~="price"]`).first();
+}
+
+/** Every board row inside `scope`. */
+export function rows(scope: Scope) {
+  return scope.locator('[part~="row"]');
+}
+
+/** A third-party page loading the element from the CDN, with `body`. */
+export function htmlPageFor(servers: Servers, body: string, head = ''): string {
+  return htmlPage(body, `<script type="module" src="${servers.cdn.url}price-board.js"></script>${head}`);
+}
+
+/** Persian digits for an ASCII digit string (for asserting prices). */
+export function persianDigits(value: string): string {
+  return value.replace(/[0-9]/g, (d) => String.fromCharCode(0x06f0 + Number(d)));
+}
+
+/** `1234567` → `۱٬۲۳۴٬۵۶۷` (Persian digits, Arabic thousands separator U+066C). */
+export function persianGrouped(digits: string): string {
+  return persianDigits(digits.replace(/\B(?=(\d{3})+(?!\d))/g, '\u066c'));
+}

@@ -1,0 +1,163 @@
+/**
+ * The HTTP servers the end-to-end tests run against, each on its own origin:
+ *
+ * - the sandbox price service (`startSandbox`),
+ * - a "CDN": `dist/` served under a versioned path prefix (`/cdn/price-board/0.1.0/`), with CORS
+ *   for module scripts and fonts, and a strict CSP on its HTML pages (proving the built demo and
+ *   embed page need no inline script or style),
+ * - a "third-party site" whose pages the tests write (`site.page(path, html, headers)`).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const DIST_DIR = resolve(fileURLToPath(new URL('../../../dist/', import.meta.url)));
+/** A CDN folder per version: relative URLs inside dist/ must survive it. */
+export const CDN_PREFIX = '/cdn/price-board/0.1.0/';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
+  '.map': 'application/json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+export interface RunningServer {
+  url: string;
+  origin: string;
+  close(): Promise<void>;
+}
+
+function listen(server: Server): Promise<{ origin: string }> {
+  return new Promise((done, fail) => {
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      done({ origin: `http://127.0.0.1:${port}` });
+    });
+  });
+}
+
+function closer(server: Server): () => Promise<void> {
+  return () =>
+    new Promise((done) => {
+      server.closeAllConnections();
+      server.close(() => done());
+    });
+}
+
+/** A strict policy for the widget's own pages: nothing inline, API on the sandbox only. */
+export function widgetPagePolicy(sandboxOrigin: string): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "font-src 'self'",
+    "img-src 'self' data:",
+    `connect-src 'self' ${sandboxOrigin}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors *",
+  ].join('; ');
+}
+
+export interface CdnOptions {
+  /** CSP header for `.html` files (none when undefined). */
+  htmlPolicy?: string;
+}
+
+/** Serves `dist/` under {@link CDN_PREFIX}. `url` is the folder's address (ends with `/`). */
+export async function startCdn(options: CdnOptions = {}): Promise<RunningServer & { requests: string[] }> {
+  const requests: string[] = [];
+  const server = createServer((req, res) => {
+    void serveDist(req, res, options, requests);
+  });
+  const { origin } = await listen(server);
+  return { url: `${origin}${CDN_PREFIX}`, origin, requests, close: closer(server) };
+}
+
+async function serveDist(req: IncomingMessage, res: ServerResponse, options: CdnOptions, requests: string[]): Promise<void> {
+  const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+  requests.push(path);
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  res.setHeader('Cache-Control', 'no-store');
+  if (path === '/favicon.ico') {
+    res.statusCode = 204;
+    return void res.end();
+  }
+  if (!path.startsWith(CDN_PREFIX)) return notFound(res);
+  let rel = path.slice(CDN_PREFIX.length);
+  if (rel === '' || rel.endsWith('/')) rel += 'index.html';
+  const file = normalize(join(DIST_DIR, rel));
+  if (!file.startsWith(DIST_DIR + sep)) return notFound(res);
+  try {
+    if (!(await stat(file)).isFile()) return notFound(res);
+    const body = await readFile(file);
+    const type = TYPES[extname(file)] ?? 'application/octet-stream';
+    res.setHeader('Content-Type', type);
+    if (type.startsWith('text/html') && options.htmlPolicy) res.setHeader('Content-Security-Policy', options.htmlPolicy);
+    res.end(req.method === 'HEAD' ? undefined : body);
+  } catch {
+    notFound(res);
+  }
+}
+
+function notFound(res: ServerResponse): void {
+  res.statusCode = 404;
+  res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+  res.end('not found');
+}
+
+export interface SitePage {
+  html: string;
+  headers?: Record<string, string>;
+}
+
+/** A third-party site: tests put pages on it, then open them. */
+export async function startSite(): Promise<RunningServer & { page(path: string, html: string, headers?: Record<string, string>): string }> {
+  const pages = new Map<string, SitePage>();
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (path === '/favicon.ico') {
+      res.statusCode = 204;
+      return void res.end();
+    }
+    const page = pages.get(path);
+    if (!page) return notFound(res);
+    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-store');
+    for (const [name, value] of Object.entries(page.headers ?? {})) res.setHeader(name, value);
+    res.end(page.html);
+  });
+  const { origin } = await listen(server);
+  return {
+    url: `${origin}/`,
+    origin,
+    close: closer(server),
+    page(path, html, headers) {
+      pages.set(path, { html, headers });
+      return `${origin}${path}`;
+    },
+  };
+}
+
+/** A minimal HTML page around `body` (and `head` extras). */
+export function htmlPage(body: string, head = ''): string {
+  return `<!doctype html>
+<html lang="fa" dir="rtl">
+<head><meta charset="utf-8"><title>third-party page</title>${head}</head>
+<body>
+${body}
+</body>
+</html>`;
+}
