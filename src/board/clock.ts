@@ -1,0 +1,29 @@
+/**
+ * The board's notion of now: re-renders periodically so that rows turn stale when the market
+ * closes and times turn into dates after midnight, even when no quote arrives.
+ */
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+
+const TICK_MS = 30_000;
+
+export class Clock implements ReactiveController {
+  private timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(private readonly host: ReactiveControllerHost) {
+    host.addController(this);
+  }
+
+  /** The current time; read once per render. */
+  now(): Date {
+    return new Date();
+  }
+
+  hostConnected(): void {
+    this.timer ??= setInterval(() => this.host.requestUpdate(), TICK_MS);
+  }
+
+  hostDisconnected(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}

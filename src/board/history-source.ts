@@ -1,0 +1,78 @@
+/**
+ * History for the chart: one source per service and key, shared by every board of the page (one
+ * client, so identical requests in flight are shared; fetched candles; the plan's span limit
+ * learnt), and the span fallback 365 → 30 → 7 when the plan rejects a span.
+ */
+import { PriceClient } from '../api/client';
+import { PriceBoardError } from '../api/errors';
+import type { Candle } from '../api/types';
+import { intervalFor, normalizeHistory, toCandles } from '../model/history';
+import { DAY_OPTIONS, type HistoryDays } from './attributes';
+
+/** Fetched history stays fresh this long when the user switches symbols or spans back and forth. */
+const HISTORY_TTL_MS = 5 * 60_000;
+const CACHE_LIMIT = 12;
+const SOURCE_LIMIT = 8;
+
+/** One service and key. */
+export interface HistorySource {
+  client: PriceClient;
+  /** `symbol|days` → candles in the service's unit (rial, or dollars). */
+  cache: Map<string, { candles: Candle[]; at: number }>;
+  /** The longest span the plan was seen to allow. */
+  maxDays?: HistoryDays;
+}
+
+const sources = new Map<string, HistorySource>();
+
+/** The source of `baseUrl` and `apiKey`; the least recently used ones are let go. */
+export function sourceFor(baseUrl: string, apiKey: string | undefined): HistorySource {
+  const key = JSON.stringify([baseUrl, apiKey ?? '']);
+  let source = sources.get(key);
+  if (source) sources.delete(key); // re-inserted below: most recently used last
+  source ??= { client: new PriceClient({ baseUrl, apiKey }), cache: new Map() };
+  sources.set(key, source);
+  if (sources.size > SOURCE_LIMIT) sources.delete(sources.keys().next().value!);
+  return source;
+}
+
+function remember(source: HistorySource, key: string, candles: Candle[]): void {
+  source.cache.delete(key);
+  source.cache.set(key, { candles, at: Date.now() });
+  if (source.cache.size > CACHE_LIMIT) source.cache.delete(source.cache.keys().next().value!);
+}
+
+/** The spans to try for `wanted`, longest first, none longer than the plan was seen to allow. */
+function spansFor(wanted: HistoryDays, max: HistoryDays | undefined): HistoryDays[] {
+  return DAY_OPTIONS.filter((d) => d <= wanted && (max === undefined || d <= max)).reverse();
+}
+
+/**
+ * The candles of `symbol` over `wanted` days, or over a shorter span when the plan rejects the
+ * longer one (HTTP 403); `days` says which span they cover. The candles are a copy the caller may
+ * extend. Rejects with the `PriceBoardError` of the last span tried, or the abort reason.
+ */
+export async function loadHistory(
+  source: HistorySource,
+  symbol: string,
+  wanted: HistoryDays,
+  signal: AbortSignal,
+): Promise<{ candles: Candle[]; days: HistoryDays }> {
+  const spans = spansFor(wanted, source.maxDays);
+  for (const [i, days] of spans.entries()) {
+    const key = `${symbol}|${days}`;
+    const hit = source.cache.get(key);
+    if (hit && Date.now() - hit.at < HISTORY_TTL_MS) return { candles: hit.candles.slice(), days };
+    try {
+      const body = await source.client.history(symbol, days, signal);
+      const candles = toCandles(normalizeHistory(body), intervalFor(days));
+      remember(source, key, candles);
+      return { candles: candles.slice(), days };
+    } catch (error) {
+      const planLimit = error instanceof PriceBoardError && error.status === 403;
+      if (!planLimit || signal.aborted || i === spans.length - 1) throw error;
+      source.maxDays = spans[i + 1];
+    }
+  }
+  throw new RangeError(`No history span to try for ${wanted} days`); // unreachable: 7 is always tried
+}

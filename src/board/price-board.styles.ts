@@ -1,0 +1,374 @@
+import { css } from 'lit';
+
+/*
+ * Every colour comes from a public custom property with a default per theme; the defaults meet
+ * WCAG AA (4.5:1) for text on the background in both themes, including on the selected row tint.
+ * Static styles only (adopted style sheets): nothing inline, so a strict CSP holds.
+ */
+
+const darkDefaults = css`
+  --_bg: var(--price-board-bg, #16191e);
+  --_fg: var(--price-board-fg, #e6e9ee);
+  --_muted: var(--price-board-muted, #9ba4b2);
+  --_border: var(--price-board-border, #323843);
+  --_up: var(--price-board-up, #4cc987);
+  --_down: var(--price-board-down, #ff7b7b);
+  --_accent: var(--price-board-accent, #7fb0ff);
+  color-scheme: dark;
+`;
+
+export const styles = css`
+  :host {
+    display: block;
+  }
+  :host([hidden]) {
+    display: none;
+  }
+
+  .board {
+    --_bg: var(--price-board-bg, #ffffff);
+    --_fg: var(--price-board-fg, #1b1f24);
+    --_muted: var(--price-board-muted, #59616e);
+    --_border: var(--price-board-border, #d5dae1);
+    --_up: var(--price-board-up, #0a7a3d);
+    --_down: var(--price-board-down, #c0262d);
+    --_accent: var(--price-board-accent, #1d5fc4);
+    --_radius: var(--price-board-radius, 12px);
+    --_font: var(--price-board-font, Vazirmatn, Vazir, Tahoma, 'Segoe UI', system-ui, sans-serif);
+    color-scheme: light;
+  }
+  .board[data-theme='dark'] {
+    ${darkDefaults}
+  }
+  /* auto follows the system setting, live */
+  @media (prefers-color-scheme: dark) {
+    .board[data-theme='auto'] {
+      ${darkDefaults}
+    }
+  }
+
+  .board {
+    container: price-board / inline-size;
+    box-sizing: border-box;
+    background: var(--_bg);
+    color: var(--_fg);
+    font-family: var(--_font);
+    font-size: 0.9375rem;
+    line-height: 1.5;
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    padding: 0.5rem 0;
+    overflow: hidden;
+  }
+  .board *,
+  .board *::before,
+  .board *::after {
+    box-sizing: border-box;
+  }
+
+  .sr-only {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    margin: -1px;
+    padding: 0;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
+    border: 0;
+  }
+
+  /* status line */
+  .top {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    justify-content: space-between;
+    gap: 0.25rem 1rem;
+    padding: 0 0.75rem 0.375rem;
+  }
+  [part~='status'] {
+    display: inline-flex;
+    align-items: center;
+    gap: 0.4em;
+    color: var(--_muted);
+    font-size: 0.8125rem;
+  }
+  .dot {
+    inline-size: 0.5em;
+    block-size: 0.5em;
+    border-radius: 50%;
+    background: var(--_muted);
+    flex: none;
+  }
+  [data-status='live'] .dot {
+    background: var(--_up);
+  }
+  [data-status='polling'] .dot {
+    background: var(--_accent);
+  }
+  [data-status='error'] .dot,
+  [data-status='offline'] .dot {
+    background: var(--_down);
+  }
+
+  [part~='error'] {
+    margin: 0 0.75rem 0.5rem;
+    padding: 0.375rem 0.625rem;
+    border-inline-start: 3px solid var(--_down);
+    border-radius: 4px;
+    background: color-mix(in srgb, var(--_down) 7%, var(--_bg));
+    color: var(--_fg);
+    font-size: 0.875rem;
+  }
+
+  /* the table: a CSS grid whose rows share columns through subgrid */
+  .table {
+    display: grid;
+    grid-template-columns: minmax(6.5em, 1.5fr) repeat(5, minmax(max-content, 1fr));
+  }
+  .rowgroup,
+  .row {
+    display: grid;
+    grid-column: 1 / -1;
+    grid-template-columns: subgrid;
+  }
+  .cell {
+    padding: 0.4rem 0.75rem;
+    min-inline-size: 0;
+    white-space: nowrap;
+    font-variant-numeric: tabular-nums;
+  }
+  .head .cell {
+    color: var(--_muted);
+    font-size: 0.8125rem;
+    font-weight: 500;
+    border-block-end: 1px solid var(--_border);
+  }
+  .row:not(.head) {
+    cursor: pointer;
+    border-block-end: 1px solid color-mix(in srgb, var(--_border) 60%, transparent);
+    outline: none;
+  }
+  .rows .row:last-child {
+    border-block-end: 0;
+  }
+  .row:not(.head):hover {
+    background: color-mix(in srgb, var(--_fg) 4%, var(--_bg));
+  }
+  .row[aria-current='true'] {
+    background: color-mix(in srgb, var(--_accent) 8%, var(--_bg));
+    box-shadow: inset -3px 0 0 var(--_accent);
+  }
+  .row:focus-visible {
+    outline: 2px solid var(--_accent);
+    outline-offset: -2px;
+  }
+  [part~='title'] {
+    font-weight: 600;
+    overflow: hidden;
+    text-overflow: ellipsis;
+  }
+  [part~='time'],
+  [part~='high'],
+  [part~='low'] {
+    color: var(--_muted);
+  }
+  [part~='price'] {
+    font-weight: 600;
+  }
+  [part~='price'][data-unit]::after {
+    content: ' ' attr(data-unit);
+    font-weight: 400;
+    font-size: 0.8em;
+    color: var(--_muted);
+  }
+  .value {
+    unicode-bidi: isolate;
+  }
+  [data-direction='up'] [part~='change'] {
+    color: var(--_up);
+  }
+  [data-direction='down'] [part~='change'] {
+    color: var(--_down);
+  }
+  .arrow {
+    font-size: 0.75em;
+    margin-inline-end: 0.25em;
+  }
+  [data-stale] [part~='price'],
+  [data-stale] [part~='title'] {
+    font-weight: 500;
+  }
+  [data-stale] [part~='time']::before {
+    content: '◷ ';
+  }
+  [data-missing] [part~='title'] {
+    color: var(--_muted);
+    font-family: ui-monospace, monospace;
+  }
+
+  /* flash on a changed price: alternating names restart the animation without a reflow */
+  .flash-a {
+    animation: flash-a 900ms ease-out;
+  }
+  .flash-b {
+    animation: flash-b 900ms ease-out;
+  }
+  @keyframes flash-a {
+    from {
+      background: color-mix(in srgb, var(--_accent) 22%, transparent);
+    }
+    to {
+      background: transparent;
+    }
+  }
+  @keyframes flash-b {
+    from {
+      background: color-mix(in srgb, var(--_accent) 22%, transparent);
+    }
+    to {
+      background: transparent;
+    }
+  }
+
+  .skeleton {
+    display: inline-block;
+    inline-size: 4.5em;
+    block-size: 0.85em;
+    vertical-align: middle;
+    border-radius: 4px;
+    background: color-mix(in srgb, var(--_fg) 12%, var(--_bg));
+    animation: pulse 1.1s ease-in-out infinite alternate;
+  }
+  .skeleton.short {
+    inline-size: 2.5em;
+  }
+  @keyframes pulse {
+    to {
+      opacity: 0.45;
+    }
+  }
+
+  /* chart */
+  .chart-section {
+    border-block-start: 1px solid var(--_border);
+    margin-block-start: 0.25rem;
+    padding: 0.5rem 0.75rem 0;
+  }
+  .chart-bar {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    justify-content: space-between;
+    gap: 0.25rem 0.75rem;
+    margin-block-end: 0.375rem;
+  }
+  .chart-title {
+    font-weight: 600;
+    font-size: 0.875rem;
+  }
+  .spans {
+    display: inline-flex;
+    gap: 0.25rem;
+  }
+  .spans button {
+    font: inherit;
+    font-size: 0.8125rem;
+    color: var(--_fg);
+    background: transparent;
+    border: 1px solid var(--_border);
+    border-radius: 999px;
+    padding: 0.05rem 0.7rem;
+    cursor: pointer;
+  }
+  .spans button[aria-pressed='true'] {
+    background: var(--_accent);
+    border-color: var(--_accent);
+    color: var(--_bg);
+  }
+  .spans button:focus-visible {
+    outline: 2px solid var(--_accent);
+    outline-offset: 2px;
+  }
+  [part~='chart'] {
+    position: relative;
+    block-size: 260px;
+    margin: 0;
+  }
+  .chart-canvas {
+    position: absolute;
+    inset: 0;
+  }
+  .chart-note,
+  .chart-message {
+    margin: 0.375rem 0 0;
+    font-size: 0.8125rem;
+    color: var(--_muted);
+  }
+  .chart-message {
+    position: absolute;
+    inset: 0;
+    display: grid;
+    place-items: center;
+    margin: 0;
+    padding: 1rem;
+    text-align: center;
+    background: color-mix(in srgb, var(--_bg) 88%, transparent);
+  }
+  .chart-message[data-code] {
+    color: var(--_fg);
+  }
+
+  /* narrow containers: title, price and change; the time goes under the title */
+  @container price-board (max-width: 419.98px) {
+    .table {
+      grid-template-columns: minmax(0, 1fr) auto auto;
+    }
+    .row {
+      grid-template-rows: auto auto;
+    }
+    .head {
+      grid-template-rows: auto;
+    }
+    [part~='high'],
+    [part~='low'],
+    .col-high,
+    .col-low,
+    .col-time {
+      display: none;
+    }
+    [part~='title'] {
+      grid-column: 1;
+      grid-row: 1;
+      padding-block-end: 0;
+    }
+    [part~='time'] {
+      grid-column: 1;
+      grid-row: 2;
+      font-size: 0.75rem;
+      padding-block-start: 0;
+    }
+    [part~='price'],
+    [part~='change'] {
+      grid-row: 1 / span 2;
+      align-self: center;
+    }
+    [part~='chart'] {
+      block-size: 200px;
+    }
+  }
+
+  @media (prefers-reduced-motion: reduce) {
+    .flash-a,
+    .flash-b,
+    .skeleton {
+      animation: none;
+    }
+  }
+  @media (forced-colors: active) {
+    .row[aria-current='true'] {
+      outline: 2px solid Highlight;
+    }
+  }
+`;

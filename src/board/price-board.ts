@@ -1,0 +1,336 @@
+import { html, LitElement, nothing, type PropertyValues } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import type { ConnectionStatus, Quote } from '../api/types';
+import {
+  DEFAULTS,
+  invalidAttributeMessage,
+  readSettings,
+  type BoardSettings,
+  type ChartMode,
+  type HistoryDays,
+  type StreamMode,
+  type ThemeMode,
+} from './attributes';
+import { Announcer } from './announcer';
+import { ChartController } from './chart-controller';
+import { Clock } from './clock';
+import { emit } from './emit';
+import { styles } from './price-board.styles';
+import { QuotesController } from './quotes-controller';
+import { moveTarget, rowAction, rowOf } from './row-keys';
+import { dayOf, emptyRow, quoteRow, type RowView } from './row-view';
+import { renderChart, renderError, renderStatus, renderTable, statusText } from './templates';
+
+/** The service address when `base-url` is not set: where this module was loaded from. */
+function moduleOrigin(): string {
+  try {
+    const origin = new URL(import.meta.url).origin;
+    if (origin !== 'null') return origin;
+  } catch {
+    // not a URL we can read (e.g. a bundler's virtual module): use the page's origin
+  }
+  return globalThis.location?.origin ?? '';
+}
+const DEFAULT_BASE_URL = moduleOrigin();
+
+const ATTRIBUTE_KEYS = [
+  'symbols',
+  'apiKey',
+  'baseUrl',
+  'stream',
+  'streamUrl',
+  'pollInterval',
+  'unit',
+  'theme',
+  'chart',
+  'chartSymbol',
+  'days',
+] as const;
+
+/**
+ * A live price board for the Iranian market: Persian, right to left, with a candlestick chart.
+ *
+ * Quotes come from `/v1/prices` and the live stream (shared by every board on the page with the
+ * same `base-url` and key); the chart code is loaded only when a chart is shown. Invalid
+ * attribute values fall back to their defaults and fire `price-board-error` (`invalid_attribute`).
+ *
+ * @summary Embeddable live price board (Persian, RTL) with a chart.
+ * @tagname price-board
+ *
+ * @fires {CustomEvent<{ quotes: Quote[] }>} price-board-quotes - After each applied batch of quote changes, at most once per animation frame.
+ * @fires {CustomEvent<{ status: ConnectionStatus }>} price-board-status - When the connection state changes: `loading`, `live`, `polling`, `reconnecting`, `offline` or `error`.
+ * @fires {CustomEvent<{ code: ErrorCode; message: string; status?: number }>} price-board-error - On each failure the user should know of; `message` is Persian; never holds the API key.
+ * @fires {CustomEvent<{ symbol: string }>} price-board-select - When the user changes the chart symbol (click, Enter or Space on a row).
+ *
+ * @csspart board - The root; `dir="rtl"`, `lang="fa"`.
+ * @csspart row - One per symbol: `data-symbol`, `data-direction` (`up`/`down`/`flat`), `data-stale` (market closed), `data-missing` (not returned by the service).
+ * @csspart title - A row's Persian title (the id when the symbol is missing).
+ * @csspart price - A row's price: toman or rial, US dollars for `ons` and `silver_ounce`.
+ * @csspart change - A row's signed change in percent, with ▲/▼.
+ * @csspart high - A row's high, in the price's unit.
+ * @csspart low - A row's low, in the price's unit.
+ * @csspart time - When the row's quote last changed: today's time, else the Jalali date (Tehran).
+ * @csspart status - The connection state line; `data-status`.
+ * @csspart chart - The chart of `chart-symbol`.
+ * @csspart error - The current error, in Persian; `data-code`.
+ *
+ * @cssprop [--price-board-font=Vazirmatn, Vazir, Tahoma, 'Segoe UI', system-ui, sans-serif] - Font family.
+ * @cssprop [--price-board-bg=#ffffff] - Background (dark theme: #16191e).
+ * @cssprop [--price-board-fg=#1b1f24] - Text colour (dark theme: #e6e9ee).
+ * @cssprop [--price-board-muted=#59616e] - Secondary text (dark theme: #9ba4b2).
+ * @cssprop [--price-board-border=#d5dae1] - Borders and grid lines (dark theme: #323843).
+ * @cssprop [--price-board-up=#0a7a3d] - Rising prices (dark theme: #4cc987).
+ * @cssprop [--price-board-down=#c0262d] - Falling prices and errors (dark theme: #ff7b7b).
+ * @cssprop [--price-board-accent=#1d5fc4] - Selection, focus ring, line chart (dark theme: #7fb0ff).
+ * @cssprop [--price-board-radius=12px] - Corner radius of the board.
+ */
+export class PriceBoard extends LitElement {
+  static override styles = styles;
+
+  /**
+   * Registers the element as `tag`; does nothing when the tag is already defined, so loading the
+   * script twice is harmless.
+   */
+  static define(tag = 'price-board'): void {
+    const registry: CustomElementRegistry = customElements;
+    if (registry.get(tag)) return;
+    // A class can back one tag only: another tag gets a subclass.
+    const taken = registry.getName?.(this) ?? null;
+    registry.define(tag, taken === null ? this : class extends this {});
+  }
+
+  // ── Attributes ────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Comma-separated symbol ids, shown in this order; spaces and upper case tolerated, duplicates dropped.
+   * @default 'usd,eur,gold_18,coin_emami,ons'
+   */
+  @property({ reflect: true }) symbols: string = DEFAULTS.symbols;
+
+  /** API key, sent only as the `X-API-Key` header (never in a URL, a log line or an event). Not reflected. */
+  @property({ attribute: 'api-key' }) apiKey: string | undefined = undefined;
+
+  /**
+   * Service address; `/v1/...` is appended.
+   * @default the origin this module was loaded from
+   */
+  @property({ attribute: 'base-url', reflect: true }) baseUrl: string = DEFAULT_BASE_URL;
+
+  /**
+   * Live updates: `auto` (SSE, falling back to polling), `sse`, `poll` or `off`.
+   * @default 'auto'
+   */
+  @property({ reflect: true }) stream: StreamMode = DEFAULTS.stream;
+
+  /** SSE address. Default `{base-url}/v1/stream`. */
+  @property({ attribute: 'stream-url', reflect: true }) streamUrl: string | undefined = undefined;
+
+  /**
+   * Seconds between polls when polling (at least 5); never faster than the plan allows.
+   * @default 30
+   */
+  @property({ attribute: 'poll-interval', type: Number, reflect: true }) pollInterval: number = DEFAULTS.pollInterval;
+
+  /**
+   * `toman` or `rial`; `ons` and `silver_ounce` always show US dollars.
+   * @default 'toman'
+   */
+  @property({ reflect: true }) unit: 'toman' | 'rial' = DEFAULTS.unit;
+
+  /**
+   * `light`, `dark` or `auto` (follows `prefers-color-scheme`, live).
+   * @default 'auto'
+   */
+  @property({ reflect: true }) theme: ThemeMode = DEFAULTS.theme;
+
+  /**
+   * `candles`, `line` or `none` (no chart: its code is not loaded).
+   * @default 'candles'
+   */
+  @property({ reflect: true }) chart: ChartMode = DEFAULTS.chart;
+
+  /** The symbol whose chart is shown. Default: the first symbol. Set when the user selects a row. */
+  @property({ attribute: 'chart-symbol', reflect: true }) chartSymbol: string | undefined = undefined;
+
+  /**
+   * History span of the chart in days: 7, 30 or 365. Falls back 365 → 30 → 7 when the plan rejects a span.
+   * @default 30
+   */
+  @property({ type: Number, reflect: true }) days: HistoryDays = DEFAULTS.days;
+
+  // ── Public state ──────────────────────────────────────────────────────────────────────────
+
+  /** The latest quote per symbol of the board, in board order (a read-only snapshot). */
+  get quotes(): ReadonlyMap<string, Quote> {
+    return this.live.snapshot();
+  }
+
+  /** The connection state, as in `price-board-status`. */
+  get status(): ConnectionStatus {
+    return this.live.status;
+  }
+
+  /** Re-fetches the quotes now. */
+  refresh(): Promise<void> {
+    return this.live.refresh();
+  }
+
+  // ── Controllers ───────────────────────────────────────────────────────────────────────────
+
+  private readonly live = new QuotesController(this, {
+    onQuotes: (quotes) => {
+      emit(this, 'price-board-quotes', { quotes });
+      this.chartArea.applyQuotes(quotes);
+      this.announceSelected();
+    },
+    onStatus: (status) => emit(this, 'price-board-status', { status }),
+    onError: (error) => emit(this, 'price-board-error', error.toDetail()),
+  });
+
+  private readonly chartArea = new ChartController(this, {
+    container: () => this.renderRoot?.querySelector<HTMLElement>('.chart-canvas'),
+    themeSource: () => this.renderRoot?.querySelector<HTMLElement>('.board'),
+    latest: (symbol) => this.live.get(symbol),
+    onError: (error) => emit(this, 'price-board-error', error.toDetail()),
+  });
+
+  private readonly announcer = new Announcer(this);
+  private readonly clock = new Clock(this);
+
+  private settings!: BoardSettings;
+  /** The row holding the table's tab stop. */
+  @state() private focusSymbol: string | undefined;
+  /** Price changes of the selected symbol already announced. */
+  private spoken = { symbol: '', changes: 0 };
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (this.settings && !ATTRIBUTE_KEYS.some((key) => changed.has(key))) return;
+    const { settings, invalid } = readSettings(this, DEFAULT_BASE_URL, this.settings, changed);
+    this.settings = settings;
+    for (const attribute of invalid) {
+      emit(this, 'price-board-error', { code: 'invalid_attribute', message: invalidAttributeMessage(attribute) });
+    }
+    const { baseUrl, apiKey, stream, streamUrl, pollInterval } = settings;
+    this.live.configure({ baseUrl, apiKey, stream, streamUrl, pollInterval }, settings.symbols);
+    this.chartArea.configure({
+      mode: settings.chart,
+      symbol: settings.chartSymbol,
+      days: settings.days,
+      unit: settings.unit,
+      theme: settings.theme,
+      baseUrl,
+      apiKey,
+    });
+  }
+
+  // ── Template ──────────────────────────────────────────────────────────────────────────────
+
+  protected override render() {
+    const s = this.settings;
+    const rows = this.rows();
+    const selected = rows.find((r) => r.symbol === s.chartSymbol);
+    const focus = this.focusSymbol && s.symbols.includes(this.focusSymbol) ? this.focusSymbol : s.chartSymbol;
+    return html`<div part="board" class="board" dir="rtl" lang="fa" data-theme=${s.theme}>
+      <div class="top">
+        ${renderStatus(
+          this.live.status,
+          statusText(this.live.status, { stream: s.stream, pollInterval: s.pollInterval, delaySeconds: this.live.delaySeconds }),
+        )}
+      </div>
+      ${renderError(this.live.error)}
+      ${renderTable(rows, {
+        unit: s.unit,
+        loading: this.isLoading(),
+        selected: s.chartSymbol,
+        tabStop: focus,
+        flashOf: (symbol) => this.live.changeCount(symbol),
+        onClick: this.onRowClick,
+        onKeyDown: this.onRowKeyDown,
+        onFocusIn: this.onRowFocus,
+      })}
+      ${s.chart === 'none'
+        ? nothing
+        : renderChart({
+            title: selected && !selected.loading ? selected.title : s.chartSymbol,
+            status: this.chartArea.status,
+            days: this.chartArea.status === 'ready' ? (this.chartArea.shownDays ?? s.days) : s.days,
+            note: this.chartArea.note,
+            error: this.chartArea.error,
+            description: this.chartArea.description,
+            onSpan: this.onSpanClick,
+          })}
+      <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">${this.announcer.text}</div>
+    </div>`;
+  }
+
+  private isLoading(): boolean {
+    return this.live.status === 'loading' && !this.live.error;
+  }
+
+  private rows(): RowView[] {
+    const now = this.clock.now();
+    const ctx = { unit: this.settings.unit, now, day: dayOf(now) };
+    const loading = this.isLoading();
+    return this.settings.symbols.map((symbol) => {
+      const quote = this.live.get(symbol);
+      const missing = this.live.missing.has(symbol);
+      if (!quote) return emptyRow(symbol, missing, loading);
+      const view = quoteRow(quote, ctx);
+      return missing ? { ...view, missing } : view;
+    });
+  }
+
+  // ── Events ────────────────────────────────────────────────────────────────────────────────
+
+  /** The user picked `symbol` for the chart. */
+  private select(symbol: string): void {
+    this.focusSymbol = symbol;
+    if (symbol === this.settings.chartSymbol) return;
+    this.chartSymbol = symbol;
+    emit(this, 'price-board-select', { symbol });
+  }
+
+  private onRowClick(event: Event): void {
+    const row = rowOf(event);
+    if (row?.dataset.symbol) this.select(row.dataset.symbol);
+  }
+
+  private onRowKeyDown(event: KeyboardEvent): void {
+    const row = rowOf(event);
+    const action = rowAction(event);
+    if (!row || !action || event.target !== row) return;
+    event.preventDefault();
+    if (action === 'select') {
+      this.select(row.dataset.symbol!);
+      return;
+    }
+    const rows = [...this.renderRoot.querySelectorAll<HTMLElement>('[part~="row"][data-symbol]')];
+    moveTarget(rows, row, action)?.focus();
+  }
+
+  private onRowFocus(event: FocusEvent): void {
+    const symbol = rowOf(event)?.dataset.symbol;
+    if (symbol) this.focusSymbol = symbol;
+  }
+
+  private onSpanClick(event: Event): void {
+    const days = (event.target as Element | null)?.closest<HTMLElement>('button[data-days]')?.dataset.days;
+    if (days) this.days = Number(days) as HistoryDays;
+  }
+
+  /** A polite, throttled announcement when the selected symbol's price changes. */
+  private announceSelected(): void {
+    const symbol = this.settings.chartSymbol;
+    const changes = this.live.changeCount(symbol);
+    if (this.spoken.symbol !== symbol) {
+      this.spoken = { symbol, changes };
+      return;
+    }
+    const quote = this.live.get(symbol);
+    if (changes <= this.spoken.changes || !quote) return;
+    this.spoken.changes = changes;
+    const now = this.clock.now();
+    const view = quoteRow(quote, { unit: this.settings.unit, now, day: dayOf(now) });
+    this.announcer.announce(`${view.title}: ${view.spokenPrice}، تغییر ${view.change}`);
+  }
+}

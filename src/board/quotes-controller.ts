@@ -1,0 +1,183 @@
+/**
+ * The board's quotes as a Lit ReactiveController: one hub subscription while the board is
+ * connected, re-pointed (`setSymbols`) when the symbols change and re-created only when the
+ * connection settings change. Applied quotes are batched: one render and one `onQuotes` per frame.
+ */
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { PriceBoardError } from '../api/errors';
+import type { ConnectionStatus, Quote } from '../api/types';
+import { subscribe, type HubOptions, type Subscription } from '../live/hub';
+
+/** What the board does with what the hub reports. */
+export interface QuotesHooks {
+  /** A batch of applied quotes (one per symbol, the latest), at most once per animation frame. */
+  onQuotes(quotes: Quote[]): void;
+  onStatus(status: ConnectionStatus): void;
+  onError(error: PriceBoardError): void;
+}
+
+/** Failures that fresh data proves over; the others stay shown until the settings change. */
+const TRANSIENT: ReadonlySet<string> = new Set(['network', 'timeout', 'server', 'rate_limited', 'bad_response']);
+
+/** A hidden page runs no animation frames; events still go out, just less often. */
+const HIDDEN_FLUSH_MS = 250;
+
+const connectionKey = (o: HubOptions): string =>
+  JSON.stringify([o.baseUrl, o.apiKey ?? null, o.stream, o.streamUrl ?? null, o.pollInterval]);
+
+export class QuotesController implements ReactiveController {
+  status: ConnectionStatus = 'loading';
+  /** `delay_seconds` of the latest prices response. */
+  delaySeconds = 0;
+  /** The failure shown in `part="error"`, if any. */
+  error: PriceBoardError | undefined;
+  /** Requested symbols the service did not return. */
+  readonly missing = new Set<string>();
+
+  private readonly held = new Map<string, Quote>();
+  private readonly priceChanges = new Map<string, number>();
+  private readonly pending = new Map<string, Quote>();
+  private frame = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private options: HubOptions | undefined;
+  private symbols: string[] = [];
+  private subscription: Subscription | undefined;
+  private subscriptionKey = '';
+  /** Bumped per subscription, so that a closed one's late callbacks are ignored. */
+  private generation = 0;
+  private connected = false;
+
+  constructor(
+    private readonly host: ReactiveControllerHost,
+    private readonly hooks: QuotesHooks,
+  ) {
+    host.addController(this);
+  }
+
+  /** Takes the board's settings: re-subscribes only when the connection settings changed. */
+  configure(options: HubOptions, symbols: readonly string[]): void {
+    const symbolsChanged = symbols.length !== this.symbols.length || symbols.some((s, i) => s !== this.symbols[i]);
+    this.options = options;
+    this.symbols = [...symbols];
+    if (!this.connected) return;
+    if (!this.subscription || connectionKey(options) !== this.subscriptionKey) this.open();
+    else if (symbolsChanged) {
+      for (const s of this.missing) if (!symbols.includes(s)) this.missing.delete(s);
+      this.subscription.setSymbols([...symbols]);
+    }
+  }
+
+  /** The latest quote of `symbol`, if any arrived. */
+  get(symbol: string): Quote | undefined {
+    return this.held.get(symbol);
+  }
+
+  /** How often the price of `symbol` changed while shown (drives the flash). */
+  changeCount(symbol: string): number {
+    return this.priceChanges.get(symbol) ?? 0;
+  }
+
+  /** The quotes of the board's symbols, in board order. */
+  snapshot(): ReadonlyMap<string, Quote> {
+    const out = new Map<string, Quote>();
+    for (const s of this.symbols) {
+      const q = this.held.get(s);
+      if (q) out.set(s, q);
+    }
+    return out;
+  }
+
+  refresh(): Promise<void> {
+    return this.subscription?.refresh() ?? Promise.resolve();
+  }
+
+  hostConnected(): void {
+    this.connected = true;
+    if (this.options) this.open();
+  }
+
+  hostDisconnected(): void {
+    this.connected = false;
+    this.generation++;
+    this.subscription?.close();
+    this.subscription = undefined;
+    this.subscriptionKey = '';
+    this.cancelFlush();
+    this.pending.clear();
+  }
+
+  private open(): void {
+    const options = this.options!;
+    this.subscription?.close();
+    const generation = ++this.generation;
+    const current = () => generation === this.generation;
+    this.subscriptionKey = connectionKey(options);
+    this.error = undefined;
+    this.missing.clear();
+    this.setStatus('loading');
+    this.subscription = subscribe(options, [...this.symbols], {
+      quotes: (quotes, meta) => {
+        if (!current()) return;
+        if (typeof meta?.delaySeconds === 'number') this.delaySeconds = meta.delaySeconds;
+        this.receive(quotes);
+      },
+      status: (status) => {
+        if (current()) this.setStatus(status);
+      },
+      error: (error) => {
+        if (!current()) return;
+        this.error = error;
+        this.host.requestUpdate();
+        this.hooks.onError(error);
+      },
+      missing: (symbols) => {
+        if (!current()) return;
+        // The hub sends the full current list each time.
+        this.missing.clear();
+        for (const s of symbols) if (this.symbols.includes(s)) this.missing.add(s);
+        this.host.requestUpdate();
+      },
+    });
+  }
+
+  private receive(quotes: readonly Quote[]): void {
+    for (const q of quotes) {
+      const before = this.held.get(q.symbol);
+      if (before && before.price !== q.price) this.priceChanges.set(q.symbol, this.changeCount(q.symbol) + 1);
+      this.held.set(q.symbol, q);
+      this.missing.delete(q.symbol);
+      this.pending.set(q.symbol, q);
+    }
+    if (quotes.length > 0 && this.error && TRANSIENT.has(this.error.code)) this.error = undefined;
+    this.scheduleFlush();
+  }
+
+  private scheduleFlush(): void {
+    if (this.frame || this.timer !== undefined || this.pending.size === 0) return;
+    this.frame = requestAnimationFrame(() => this.flush());
+    this.timer = setTimeout(() => this.flush(), HIDDEN_FLUSH_MS);
+  }
+
+  private cancelFlush(): void {
+    if (this.frame) cancelAnimationFrame(this.frame);
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.frame = 0;
+    this.timer = undefined;
+  }
+
+  private flush(): void {
+    this.cancelFlush();
+    if (this.pending.size === 0) return;
+    const batch = [...this.pending.values()];
+    this.pending.clear();
+    this.host.requestUpdate();
+    this.hooks.onQuotes(batch);
+  }
+
+  private setStatus(status: ConnectionStatus): void {
+    if (status === this.status) return;
+    this.status = status;
+    this.host.requestUpdate();
+    this.hooks.onStatus(status);
+  }
+}

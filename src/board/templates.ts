@@ -1,0 +1,162 @@
+/**
+ * The board's markup, piece by piece. Text bindings only (titles come from the service and are
+ * never HTML), no inline styles (strict CSP), and the stable parts/data attributes of DESIGN.md.
+ */
+import { html, nothing, type TemplateResult } from 'lit';
+import { repeat } from 'lit/directives/repeat.js';
+import type { PriceBoardError } from '../api/errors';
+import type { ConnectionStatus, DisplayUnit } from '../api/types';
+import { toPersianDigits } from '../format/number';
+import { DAY_OPTIONS, type HistoryDays } from './attributes';
+import type { ChartStatus } from './chart-controller';
+import type { RowView } from './row-view';
+
+const fa = (n: number): string => toPersianDigits(String(n));
+
+const STATUS_TEXT: Readonly<Record<ConnectionStatus, string>> = {
+  loading: 'در حال دریافت قیمت‌ها…',
+  live: 'زنده',
+  polling: 'به‌روزرسانی دوره‌ای',
+  reconnecting: 'در حال اتصال دوباره…',
+  offline: 'بدون اتصال',
+  error: 'خطا در دریافت قیمت‌ها',
+};
+
+/** The status line: the connection state in Persian, the poll period, and any data delay. */
+export function statusText(
+  status: ConnectionStatus,
+  { stream, pollInterval, delaySeconds }: { stream: string; pollInterval: number; delaySeconds: number },
+): string {
+  let text = STATUS_TEXT[status];
+  if (status === 'polling') {
+    // stream="off": one answer, then only refresh(); the hub calls that idle state 'polling'.
+    text = stream === 'off' ? 'بدون به‌روزرسانی خودکار' : `به‌روزرسانی هر ${fa(pollInterval)} ثانیه`;
+  }
+  return delaySeconds > 0 ? `${text} · با ${fa(delaySeconds)} ثانیه تأخیر` : text;
+}
+
+export function renderStatus(status: ConnectionStatus, text: string): TemplateResult {
+  return html`<div part="status" data-status=${status}><span class="dot" aria-hidden="true"></span>${text}</div>`;
+}
+
+/** `part="error"`: the failure in Persian; the rows keep what the board knew. */
+export function renderError(error: PriceBoardError | undefined): TemplateResult | typeof nothing {
+  if (!error) return nothing;
+  const ids = error.code === 'unknown_symbol' && Array.isArray(error.data?.symbols) ? (error.data.symbols as unknown[]) : [];
+  const message = ids.length > 0 ? `${error.messageFa} (${ids.join('، ')})` : error.messageFa;
+  return html`<div part="error" role="alert" data-code=${error.code}>${message}</div>`;
+}
+
+const UNIT_NAME: Readonly<Record<DisplayUnit, string>> = { toman: 'تومان', rial: 'ریال' };
+
+/** What the table needs besides the rows. */
+export interface TableState {
+  unit: DisplayUnit;
+  loading: boolean;
+  selected: string;
+  /** The row that takes Tab (roving tabindex). */
+  tabStop: string;
+  flashOf(symbol: string): number;
+  onClick(event: Event): void;
+  onKeyDown(event: KeyboardEvent): void;
+  onFocusIn(event: FocusEvent): void;
+}
+
+const skeleton = (short = false) => html`<span class=${short ? 'skeleton short' : 'skeleton'} aria-hidden="true"></span>`;
+
+function renderRow(v: RowView, t: TableState): TemplateResult {
+  const flashes = t.flashOf(v.symbol);
+  const flash = flashes === 0 ? '' : flashes % 2 ? ' flash-a' : ' flash-b';
+  const selected = v.symbol === t.selected;
+  const cell = (text: string) => (v.loading ? skeleton() : html`<span class="value">${text}</span>`);
+  return html`<div
+    part="row"
+    class="row"
+    role="row"
+    data-symbol=${v.symbol}
+    data-direction=${v.direction}
+    ?data-stale=${v.stale}
+    ?data-missing=${v.missing}
+    tabindex=${v.symbol === t.tabStop ? '0' : '-1'}
+    aria-current=${selected ? 'true' : nothing}
+  >
+    <div part="title" class="cell" role="rowheader">
+      ${v.loading ? html`<span class="sr-only">${v.symbol}</span>${skeleton()}` : v.title}
+    </div>
+    <div part="price" class=${`cell${flash}`} role="cell" data-unit=${v.ownUnit ?? nothing}>${cell(v.price)}</div>
+    <div part="change" class="cell" role="cell">
+      ${v.loading
+        ? skeleton(true)
+        : html`${v.arrow ? html`<span class="arrow" aria-hidden="true">${v.arrow}</span>` : nothing}<span class="value"
+              >${v.change}</span
+            >`}
+    </div>
+    <div part="high" class="cell" role="cell">${cell(v.high)}</div>
+    <div part="low" class="cell" role="cell">${cell(v.low)}</div>
+    <div part="time" class="cell" role="cell" title=${v.stale ? `آخرین تغییر: ${v.changedAt}` : nothing}>
+      ${cell(v.time)}
+    </div>
+  </div>`;
+}
+
+/** The quotes table: ARIA table semantics over a CSS grid, one focusable row per symbol. */
+export function renderTable(rows: readonly RowView[], t: TableState): TemplateResult {
+  return html`<div class="table" role="table" aria-label="قیمت‌ها" aria-busy=${t.loading ? 'true' : 'false'}>
+    <div class="rowgroup head-group" role="rowgroup">
+      <div class="row head" role="row">
+        <div class="cell col-title" role="columnheader">نام</div>
+        <div class="cell col-price" role="columnheader">قیمت (${UNIT_NAME[t.unit]})</div>
+        <div class="cell col-change" role="columnheader">تغییر</div>
+        <div class="cell col-high" role="columnheader">بیشترین</div>
+        <div class="cell col-low" role="columnheader">کمترین</div>
+        <div class="cell col-time" role="columnheader">زمان</div>
+      </div>
+    </div>
+    <div class="rowgroup rows" role="rowgroup" @click=${t.onClick} @keydown=${t.onKeyDown} @focusin=${t.onFocusIn}>
+      ${repeat(rows, (v) => v.symbol, (v) => renderRow(v, t))}
+    </div>
+  </div>`;
+}
+
+const SPAN_LABEL: Readonly<Record<HistoryDays, string>> = { 7: '۷ روز', 30: '۳۰ روز', 365: '۱ سال' };
+
+/** What the chart area needs. */
+export interface ChartState {
+  title: string;
+  status: ChartStatus;
+  /** The span shown (pressed button); the asked one until history arrives. */
+  days: HistoryDays;
+  note: string | undefined;
+  error: PriceBoardError | undefined;
+  description: string;
+  onSpan(event: Event): void;
+}
+
+function chartMessage(c: ChartState): TemplateResult | typeof nothing {
+  if (c.status === 'error' && c.error) {
+    return html`<p class="chart-message" role="alert" data-code=${c.error.code}>${c.error.messageFa}</p>`;
+  }
+  if (c.status === 'loading') return html`<p class="chart-message">در حال بارگذاری نمودار…</p>`;
+  return nothing;
+}
+
+/** The chart area: span buttons, `part="chart"` (the chart fills `.chart-canvas`), a text alternative. */
+export function renderChart(c: ChartState): TemplateResult {
+  return html`<section class="chart-section" aria-label=${`نمودار ${c.title}`}>
+    <div class="chart-bar">
+      <span class="chart-title">${c.title}</span>
+      <div class="spans" role="group" aria-label="بازهٔ نمودار" @click=${c.onSpan}>
+        ${DAY_OPTIONS.map(
+          (d) =>
+            html`<button type="button" data-days=${d} aria-pressed=${d === c.days ? 'true' : 'false'}>${SPAN_LABEL[d]}</button>`,
+        )}
+      </div>
+    </div>
+    <figure part="chart" class="chart" data-status=${c.status}>
+      <div class="chart-canvas"></div>
+      ${chartMessage(c)}
+      <figcaption class="sr-only">${c.description || `نمودار قیمت ${c.title}`}</figcaption>
+    </figure>
+    ${c.note ? html`<p class="chart-note">${c.note}</p>` : nothing}
+  </section>`;
+}

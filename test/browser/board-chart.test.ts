@@ -1,0 +1,224 @@
+// The chart area of <price-board>: lazy chart, history per chart-symbol and days, the span
+// fallback of smaller plans, live candles, the Jalali axis/legend, and errors kept in the chart area.
+import { elementUpdated, fixture, html } from '@open-wc/testing/pure';
+import { describe, expect, it } from 'vitest';
+import { cdp } from 'vitest/browser';
+import '../../src/price-board';
+import type { PriceBoard } from '../../src/price-board';
+import type { ErrorDetail } from '../../src/api/errors';
+import { base, collect, LATIN_DIGIT, part, pause, row, sandbox, until, untilLoaded, useSandbox } from './helpers/board';
+
+const KEY = 'pro-key:board-chart';
+const JALALI_MONTHS = /فروردین|اردیبهشت|خرداد|تیر|مرداد|شهریور|مهر|آبان|آذر|دی|بهمن|اسفند/;
+
+useSandbox();
+
+const canvas = (el: PriceBoard) => part(el, 'chart')?.querySelector('canvas') ?? null;
+const legend = (el: PriceBoard) => el.shadowRoot!.querySelector('[part~="chart-legend"]')?.textContent ?? '';
+const caption = (el: PriceBoard) => part(el, 'chart')?.querySelector('figcaption')?.textContent ?? '';
+const untilChart = (el: PriceBoard) =>
+  until(() => !!canvas(el) && part(el, 'chart')!.dataset.status === 'ready' && JALALI_MONTHS.test(legend(el)), 'the chart did not draw');
+const history = async (key: string) =>
+  (await sandbox.requests(key, '/v1/history/')).map((r) => `${r.path.slice('/v1/history/'.length)}?${new URL(r.url, 'http://x').searchParams.get('days')}:${r.status}`);
+const spanButton = (el: PriceBoard, days: number) => el.shadowRoot!.querySelector<HTMLButtonElement>(`button[data-days="${days}"]`)!;
+
+describe('chart', () => {
+  it('draws candles of the first symbol over 30 days, with Jalali dates and Persian digits', async () => {
+    const key = `${KEY}-default`;
+    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} symbols="usd,eur"></price-board>`);
+    await untilChart(el);
+    expect(await history(key)).toEqual(['usd?30:200']);
+    expect(legend(el)).not.toMatch(LATIN_DIGIT);
+    expect(caption(el)).toMatch(/آخرین شمع/);
+    expect(caption(el)).toMatch(JALALI_MONTHS);
+    expect(row(el, 'usd')!.getAttribute('aria-current')).toBe('true');
+    expect(spanButton(el, 30).getAttribute('aria-pressed')).toBe('true');
+    expect(spanButton(el, 7).getAttribute('aria-pressed')).toBe('false');
+    expect(spanButton(el, 365).getAttribute('aria-pressed')).toBe('false');
+  });
+
+  it('chart="none" shows no chart area and fetches no history; switching types happens in place', async () => {
+    const key = `${KEY}-none`;
+    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} chart="none" symbols="usd"></price-board>`);
+    await untilLoaded(el);
+    expect(part(el, 'chart')).toBeNull();
+    await pause(200);
+    expect(await history(key)).toEqual([]);
+
+    el.chart = 'line';
+    await untilChart(el);
+    expect(await history(key)).toEqual(['usd?30:200']);
+    const drawn = canvas(el);
+    el.setAttribute('chart', 'candles');
+    await elementUpdated(el);
+    await pause(100);
+    expect(canvas(el)).toBe(drawn);
+    expect(await history(key)).toEqual(['usd?30:200']);
+
+    el.chart = 'none';
+    await elementUpdated(el);
+    expect(part(el, 'chart')).toBeNull();
+  });
+
+  it('an invalid chart value falls back to candles', async () => {
+    const errors = collect<ErrorDetail>(document, 'price-board-error');
+    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${KEY} chart="pie" symbols="usd"></price-board>`);
+    await untilChart(el);
+    expect(errors.map((e) => e.detail.code)).toEqual(['invalid_attribute']);
+  });
+
+  it('chart-symbol picks the charted symbol; changing it fetches only that history', async () => {
+    const key = `${KEY}-sym`;
+    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} symbols="usd,eur" chart-symbol="eur"></price-board>`);
+    await untilChart(el);
+    expect(row(el, 'eur')!.getAttribute('aria-current')).toBe('true');
+    expect(row(el, 'usd')!.hasAttribute('aria-current')).toBe(false);
+    expect(el.shadowRoot!.querySelector('.chart-title')!.textContent).toBe(el.quotes.get('eur')?.title ?? 'eur');
+    el.chartSymbol = 'usd';
+    await until(async () => (await history(key)).length === 2, 'no history for usd');
+    await untilChart(el);
+    expect(await history(key)).toEqual(['eur?30:200', 'usd?30:200']);
+  });
+
+  it('a chart-symbol not on the board falls back to the first symbol with invalid_attribute', async () => {
+    const errors = collect<ErrorDetail>(document, 'price-board-error');
+    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${KEY} symbols="usd,eur" chart-symbol="gbp"></price-board>`);
+    expect(row(el, 'usd')!.getAttribute('aria-current')).toBe('true');
+    expect(errors.map((e) => e.detail.code)).toEqual(['invalid_attribute']);
+    expect(errors[0]!.detail.message).toMatch(/chart-symbol/);
+  });
+
+  it('clicking a row charts it and fires price-board-select', async () => {
+    const key = `${KEY}-click`;
+    const selects = collect<{ symbol: string }>(document, 'price-board-select');
+    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} symbols="usd,eur"></price-board>`);
+    await untilChart(el);
+    row(el, 'eur')!.click();
+    await elementUpdated(el);
+    expect(el.chartSymbol).toBe('eur');
+    expect(el.getAttribute('chart-symbol')).toBe('eur');
+    expect(selects.map((e) => e.detail)).toEqual([{ symbol: 'eur' }]);
+    expect(selects[0]!.bubbles && selects[0]!.composed).toBe(true);
+    await until(async () => (await history(key)).includes('eur?30:200'), 'no eur history');
+    row(el, 'eur')!.click(); // already selected: no event
+    expect(selects).toHaveLength(1);
+  });
+
+  it('the span buttons switch days (7 / 30 / 365)', async () => {
+    const key = `${KEY}-days`;
+    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} symbols="usd"></price-board>`);
+    await untilChart(el);
+    spanButton(el, 7).click();
+    await elementUpdated(el);
+    expect(el.days).toBe(7);
+    expect(el.getAttribute('days')).toBe('7');
+    await untilChart(el);
+    expect(spanButton(el, 7).getAttribute('aria-pressed')).toBe('true');
+    el.setAttribute('days', '365');
+    await until(async () => (await history(key)).length === 3, 'no 365-day history');
+    expect(await history(key)).toEqual(['usd?30:200', 'usd?7:200', 'usd?365:200']);
+    // back to 30: fetched before, so no request
+    spanButton(el, 30).click();
+    await untilChart(el);
+    await pause(200);
+    expect((await history(key)).length).toBe(3);
+  });
+
+  it('an invalid days value falls back to 30', async () => {
+    const errors = collect<ErrorDetail>(document, 'price-board-error');
+    const key = `${KEY}-baddays`;
+    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} symbols="usd" days="14"></price-board>`);
+    await untilChart(el);
+    expect(errors.map((e) => e.detail.code)).toEqual(['invalid_attribute']);
+    expect(await history(key)).toEqual(['usd?30:200']);
+  });
+
+  it('falls back 365 → 30 on a basic plan and says so in Persian', async () => {
+    const key = 'basic-key:board-chart';
+    const errors = collect<ErrorDetail>(document, 'price-board-error');
+    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} symbols="usd" days="365"></price-board>`);
+    await untilChart(el);
+    expect(await history(key)).toEqual(['usd?365:403', 'usd?30:200']);
+    const note = el.shadowRoot!.querySelector('.chart-note')!.textContent!;
+    expect(note).toMatch(/۳۶۵/);
+    expect(note).toMatch(/۳۰/);
+    expect(spanButton(el, 30).getAttribute('aria-pressed')).toBe('true');
+    expect(errors).toHaveLength(0); // handled: a note, not an error
+    expect(part(el, 'error')).toBeNull();
+  });
+
+  it('falls back 365 → 30 → 7 on a demo plan, and remembers the limit for the next symbol', async () => {
+    const key = 'demo-key:board-chart';
+    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} symbols="usd,eur" days="365"></price-board>`);
+    await untilChart(el);
+    expect(await history(key)).toEqual(['usd?365:403', 'usd?30:403', 'usd?7:200']);
+    expect(el.shadowRoot!.querySelector('.chart-note')!.textContent).toMatch(/۷/);
+    el.chartSymbol = 'eur';
+    await until(async () => (await history(key)).length === 4, 'no eur history');
+    expect((await history(key))[3]).toBe('eur?7:200');
+  });
+
+  it('moves the last candle with live quotes of the chart symbol, without refetching history', async () => {
+    const key = `${KEY}-live`;
+    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} stream="sse" symbols="usd" unit="rial"></price-board>`);
+    await untilChart(el);
+    await until(() => el.status === 'live', 'not live');
+    await sandbox.market({ set: [{ symbol: 'usd', price: '1357913' }] });
+    await until(() => caption(el).includes('پایانی ۱٬۳۵۷٬۹۱۳'), 'the last candle did not follow the quote');
+    expect(legend(el)).toMatch(/۱٬۳۵۷٬۹۱۳/);
+    el.unit = 'toman';
+    await until(() => caption(el).includes('پایانی ۱۳۵٬۷۹۱'), 'the chart did not switch to toman');
+    expect((await history(key)).length).toBe(1);
+  });
+
+  it('shows a history failure in the chart area only; the board keeps working', async () => {
+    const key = `${KEY}-fail`;
+    const errors = collect<ErrorDetail>(document, 'price-board-error');
+    await sandbox.faults([{ path: '/v1/history', kind: 'malformed', key }]);
+    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} symbols="usd,eur"></price-board>`);
+    await untilLoaded(el);
+    await until(() => part(el, 'chart')!.dataset.status === 'error', 'no chart error');
+    const message = part(el, 'chart')!.querySelector('.chart-message')!;
+    expect(message.getAttribute('data-code')).toBe('bad_response');
+    expect(message.textContent).toMatch(/[\u0600-\u06FF]/);
+    expect(part(el, 'error')).toBeNull();
+    expect(errors.map((e) => e.detail.code)).toContain('bad_response');
+    expect(row(el, 'usd')!.hasAttribute('data-missing')).toBe(false);
+    // the next symbol works again
+    await sandbox.reset();
+    row(el, 'eur')!.click();
+    await untilChart(el);
+  });
+
+  it('is destroyed on disconnect and rebuilt on reconnect without a new history request', async () => {
+    const key = `${KEY}-remount`;
+    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} symbols="usd"></price-board>`);
+    await untilChart(el);
+    const parent = el.parentElement!;
+    el.remove();
+    expect(canvas(el)).toBeNull();
+    parent.append(el);
+    await untilChart(el);
+    expect(await history(key)).toEqual(['usd?30:200']);
+  });
+
+  it('takes its colours from the theme, live, including auto following the system', async () => {
+    const key = `${KEY}-theme`;
+    const text = (el: PriceBoard) => el.shadowRoot!.querySelector<HTMLElement>('[part~="chart-legend"]')!.style.color;
+    try {
+      await cdp().send('Emulation.setEmulatedMedia', { features: [{ name: 'prefers-color-scheme', value: 'light' }] });
+      const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} symbols="usd" theme="light"></price-board>`);
+      await untilChart(el);
+      expect(text(el)).toBe('rgb(27, 31, 36)');
+      el.theme = 'dark';
+      await until(() => text(el) === 'rgb(230, 233, 238)', 'the chart did not turn dark');
+      el.theme = 'auto';
+      await until(() => text(el) === 'rgb(27, 31, 36)', 'auto (light system) did not apply');
+      await cdp().send('Emulation.setEmulatedMedia', { features: [{ name: 'prefers-color-scheme', value: 'dark' }] });
+      await until(() => text(el) === 'rgb(230, 233, 238)', 'auto did not follow the system to dark');
+      expect((await history(key)).length).toBe(1);
+    } finally {
+      await cdp().send('Emulation.setEmulatedMedia', { features: [] });
+    }
+  });
+});

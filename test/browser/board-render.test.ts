@@ -1,0 +1,284 @@
+// <price-board> against the real sandbox in Chromium (fa-IR, Asia/Tehran): the shadow DOM
+// contract (parts, data attributes), Persian output, live updates reaching rows, and the events.
+import { fixture, html } from '@open-wc/testing/pure';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cdp } from 'vitest/browser';
+import { statusText } from '../../src/board/templates';
+import '../../src/price-board';
+import type { PriceBoard } from '../../src/price-board';
+import type { Quote } from '../../src/api/types';
+import {
+  base,
+  cell,
+  collect,
+  LATIN_DIGIT,
+  part,
+  pause,
+  row,
+  rows,
+  sandbox,
+  symbolsShown,
+  until,
+  untilLoaded,
+  useSandbox,
+} from './helpers/board';
+
+const KEY = 'pro-key:board-render';
+
+useSandbox();
+
+describe('<price-board> rendering', () => {
+  let consoleError: ReturnType<typeof vi.spyOn>;
+  beforeEach(() => {
+    consoleError = vi.spyOn(console, 'error');
+  });
+  afterEach(() => consoleError.mockRestore());
+
+  it('is defined once: define() again and a second define of the tag do not throw', async () => {
+    const { PriceBoard } = await import('../../src/price-board');
+    expect(customElements.get('price-board')).toBe(PriceBoard);
+    expect(() => PriceBoard.define()).not.toThrow();
+    expect(() => PriceBoard.define('price-board')).not.toThrow();
+    expect(customElements.get('price-board')).toBe(PriceBoard);
+  });
+
+  it('loading the entry module again does not throw', async () => {
+    await expect(import(/* @vite-ignore */ `../../src/price-board.ts?again=${Date.now()}`)).resolves.toBeDefined();
+    expect(customElements.get('price-board')).toBeDefined();
+  });
+
+  it('shows a loading skeleton before the first data, never a blank box', async () => {
+    await sandbox.faults([{ path: '/v1/prices', kind: 'slow', delayMs: 800, key: KEY }]);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${KEY} stream="poll" chart="none" symbols="usd,eur"></price-board>`,
+    );
+    expect(part(el, 'status')?.dataset.status).toBe('loading');
+    expect(rows(el)).toHaveLength(2);
+    expect(el.shadowRoot!.querySelectorAll('.skeleton').length).toBeGreaterThan(0);
+    expect(part(el, 'status')?.textContent?.trim()).not.toBe('');
+    await untilLoaded(el);
+    expect(el.shadowRoot!.querySelectorAll('[part~="row"] .skeleton')).toHaveLength(0);
+  });
+
+  it('renders the shadow DOM contract: board root, one row per symbol with its cells, status', async () => {
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${KEY} chart="none" symbols="usd,gold_18,ons"></price-board>`,
+    );
+    await untilLoaded(el);
+    const board = part(el, 'board')!;
+    expect(board.getAttribute('dir')).toBe('rtl');
+    expect(board.getAttribute('lang')).toBe('fa');
+    expect(symbolsShown(el)).toEqual(['usd', 'gold_18', 'ons']);
+    for (const r of rows(el)) {
+      expect(['up', 'down', 'flat']).toContain(r.dataset.direction);
+      for (const name of ['title', 'price', 'change', 'high', 'low', 'time']) {
+        expect(r.querySelector(`[part~="${name}"]`), name).not.toBeNull();
+      }
+    }
+    expect(['live', 'polling']).toContain(part(el, 'status')!.dataset.status);
+    expect(part(el, 'error')).toBeNull();
+    expect(part(el, 'chart')).toBeNull();
+    expect(el.status).toBe(part(el, 'status')!.dataset.status);
+  });
+
+  it('shows Persian titles and Persian-digit values exactly as the service sent them', async () => {
+    await sandbox.market({ set: [{ symbol: 'usd', price: '1234567890' }] });
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${KEY} chart="none" symbols="usd,ons"></price-board>`,
+    );
+    await untilLoaded(el);
+    const usd = el.quotes.get('usd')!;
+    expect(usd.price).toBe('1234567890');
+    // toman = rial / 10, exact, grouped with U+066C
+    expect(cell(el, 'usd', 'price')).toBe('۱۲۳٬۴۵۶٬۷۸۹');
+    expect(cell(el, 'usd', 'title')).toBe(usd.title);
+    expect(cell(el, 'usd', 'title')).toMatch(/[\u0600-\u06FF]/);
+    // ons: US dollars with two decimals, marked as dollars
+    expect(cell(el, 'ons', 'price')).toMatch(/^[۰-۹٬]+٫[۰-۹]{2}$/);
+    expect(row(el, 'ons')!.querySelector('[part~="price"]')!.getAttribute('data-unit')).toBe('دلار');
+    for (const r of rows(el)) {
+      for (const name of ['price', 'change', 'high', 'low', 'time']) {
+        const text = r.querySelector(`[part~="${name}"]`)!.textContent!;
+        expect(text, `${r.dataset.symbol} ${name}`).not.toMatch(LATIN_DIGIT);
+        expect(text.trim(), `${r.dataset.symbol} ${name}`).not.toBe('');
+      }
+    }
+  });
+
+  it('shows the change as a signed Persian percent with an arrow matching data-direction', async () => {
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${KEY} chart="none" symbols="usd,eur,gold_18,coin_emami"></price-board>`,
+    );
+    await untilLoaded(el);
+    for (const r of rows(el)) {
+      const change = r.querySelector('[part~="change"]')!.textContent!.trim();
+      const q = el.quotes.get(r.dataset.symbol!)!;
+      const dir = r.dataset.direction;
+      if (dir === 'up') {
+        expect(change).toMatch(/^▲\s*\u200E\+[۰-۹]+٫[۰-۹]{2}٪$/);
+        expect(Number(q.change_pct)).toBeGreaterThan(0);
+      } else if (dir === 'down') {
+        expect(change).toMatch(/^▼\s*\u200E\u2212[۰-۹]+٫[۰-۹]{2}٪$/);
+        expect(Number(q.change_pct)).toBeLessThan(0);
+      } else {
+        expect(change).toBe('۰٪');
+      }
+    }
+  });
+
+  it('shows a stream update in the row without a new /v1/prices request', async () => {
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${KEY} chart="none" stream="sse" symbols="usd,eur"></price-board>`,
+    );
+    await untilLoaded(el);
+    await until(() => el.status === 'live', 'stream did not go live');
+    const before = (await sandbox.requests(KEY, '/v1/prices')).length;
+    await sandbox.market({ set: [{ symbol: 'usd', price: '987654320' }] });
+    await until(() => cell(el, 'usd', 'price') === '۹۸٬۷۶۵٬۴۳۲', 'the pushed price did not reach the row');
+    expect(el.quotes.get('usd')!.price).toBe('987654320');
+    expect((await sandbox.requests(KEY, '/v1/prices')).length).toBe(before);
+  });
+
+  it('flashes a changed price cell and toggles the flash on each change', async () => {
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${KEY} chart="none" stream="sse" symbols="eur"></price-board>`,
+    );
+    await untilLoaded(el);
+    await until(() => el.status === 'live', 'stream did not go live');
+    const price = () => row(el, 'eur')!.querySelector('[part~="price"]')!;
+    expect(price().className).not.toMatch(/flash/);
+    await sandbox.market({ set: [{ symbol: 'eur', price: '1111110' }] });
+    await until(() => /flash-(a|b)/.test(price().className), 'no flash');
+    const first = price().className;
+    await sandbox.market({ set: [{ symbol: 'eur', price: '1111120' }] });
+    await until(() => price().className !== first, 'the flash did not restart');
+  });
+
+  it('marks a row stale when its quote is old (market closed) and shows when it last changed', async () => {
+    const old = new Date(Date.now() - 3 * 86_400_000).toISOString();
+    await sandbox.market({ set: [{ symbol: 'eur', price: '1000000', updated_at: old }] });
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${KEY} chart="none" symbols="usd,eur"></price-board>`,
+    );
+    await untilLoaded(el);
+    expect(row(el, 'eur')!.hasAttribute('data-stale')).toBe(true);
+    // three days ago: a Jalali date (۱۴۰۵/۰۹/۰۱), not a time
+    expect(cell(el, 'eur', 'time')).toMatch(/^[۰-۹]{4}\/[۰-۹]{2}\/[۰-۹]{2}$/);
+    expect(row(el, 'eur')!.querySelector('[part~="time"]')!.getAttribute('title')).toMatch(/آخرین تغییر/);
+    expect(row(el, 'usd')!.hasAttribute('data-stale')).toBe(false);
+  });
+
+  it('marks a symbol the service did not return as missing: its id and a dash, never blank', async () => {
+    await sandbox.faults([{ path: '/v1/prices', kind: 'omit_symbol', symbol: 'eur' }]);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${KEY} chart="none" stream="poll" symbols="usd,eur,gbp"></price-board>`,
+    );
+    await untilLoaded(el);
+    await until(() => row(el, 'eur')!.hasAttribute('data-missing'), 'eur not marked missing');
+    expect(cell(el, 'eur', 'title')).toBe('eur');
+    expect(cell(el, 'eur', 'price')).toBe('—');
+    expect(row(el, 'usd')!.hasAttribute('data-missing')).toBe(false);
+    expect(row(el, 'gbp')!.hasAttribute('data-missing')).toBe(false);
+    expect(el.quotes.has('eur')).toBe(false);
+  });
+
+  it('logs no console error on the happy path', async () => {
+    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${KEY} symbols="usd,eur"></price-board>`);
+    await untilLoaded(el);
+    await until(() => !!el.shadowRoot!.querySelector('[part~="chart"] canvas'), 'no chart');
+    await pause(300);
+    expect(consoleError).not.toHaveBeenCalled();
+  });
+});
+
+describe('<price-board> events', () => {
+  it('fires price-board-status (loading → live) and price-board-quotes with the applied quotes', async () => {
+    const statuses = collect<{ status: string }>(document, 'price-board-status');
+    const batches = collect<{ quotes: Quote[] }>(document, 'price-board-quotes');
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${`${KEY}-ev`} stream="sse" chart="none" symbols="usd,eur"></price-board>`,
+    );
+    await until(() => statuses.some((e) => e.detail.status === 'live'), 'no live status');
+    await until(() => batches.length > 0, 'no quotes event');
+    const first = batches[0]!;
+    expect(first.bubbles).toBe(true);
+    expect(first.composed).toBe(true);
+    expect(first.detail.quotes.map((q) => q.symbol).sort()).toEqual(['eur', 'usd']);
+    expect(statuses.every((e) => e.bubbles && e.composed)).toBe(true);
+    expect([...el.quotes.keys()]).toEqual(['usd', 'eur']);
+
+    const n = batches.length;
+    await sandbox.market({ set: [{ symbol: 'eur', price: '1234500' }] });
+    await until(() => batches.length > n, 'no quotes event after a push');
+    const pushed = batches.slice(n).flatMap((e) => e.detail.quotes);
+    expect(pushed.find((q) => q.symbol === 'eur')?.price).toBe('1234500');
+  });
+
+  it('fires price-board-quotes at most once per animation frame', async () => {
+    const batches = collect<{ quotes: Quote[] }>(document, 'price-board-quotes');
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${`${KEY}-frame`} stream="sse" chart="none" symbols="usd,eur,gbp"></price-board>`,
+    );
+    await untilLoaded(el);
+    await until(() => el.status === 'live', 'not live');
+    const frames: number[] = [];
+    let counting = true;
+    const count = () => {
+      frames.push(batches.length);
+      if (counting) requestAnimationFrame(count);
+    };
+    requestAnimationFrame(count);
+    const n = batches.length;
+    await sandbox.market({
+      set: [
+        { symbol: 'usd', price: '900000' },
+        { symbol: 'eur', price: '1000000' },
+        { symbol: 'gbp', price: '1100000' },
+      ],
+    });
+    await until(() => batches.slice(n).flatMap((e) => e.detail.quotes).length >= 3, 'pushed quotes did not arrive');
+    counting = false;
+    for (let i = 1; i < frames.length; i++) expect(frames[i]! - frames[i - 1]!).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('status line', () => {
+  it('says each connection state in Persian, with the poll period and any delay', () => {
+    const opts = { stream: 'auto', pollInterval: 30, delaySeconds: 0 };
+    expect(statusText('live', opts)).toBe('زنده');
+    expect(statusText('polling', opts)).toBe('به‌روزرسانی هر ۳۰ ثانیه');
+    expect(statusText('polling', { ...opts, stream: 'off' })).toBe('بدون به‌روزرسانی خودکار');
+    expect(statusText('reconnecting', opts)).toMatch(/اتصال دوباره/);
+    expect(statusText('offline', opts)).toMatch(/اتصال/);
+    expect(statusText('loading', opts)).toMatch(/دریافت/);
+    expect(statusText('live', { ...opts, delaySeconds: 60 })).toBe('زنده · با ۶۰ ثانیه تأخیر');
+  });
+
+  it('shows reconnecting when the stream drops, then live again', async () => {
+    const key = `${KEY}-drop`;
+    await sandbox.faults([{ path: '/v1/stream', kind: 'drop_stream', afterEvents: 1, count: 1, key }]);
+    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} stream="sse" chart="none" symbols="usd"></price-board>`);
+    await until(() => part(el, 'status')!.dataset.status === 'reconnecting', 'no reconnecting state');
+    expect(part(el, 'status')!.textContent).toMatch(/اتصال دوباره/);
+    expect(/[۰-۹]/.test(cell(el, 'usd', 'price'))).toBe(true); // keeps what it knew
+    await until(() => el.status === 'live', 'did not come back live', 15_000);
+  }, 20_000);
+});
+
+describe('reduced motion', () => {
+  afterEach(async () => {
+    await cdp().send('Emulation.setEmulatedMedia', { features: [] });
+  });
+
+  it('does not animate the price flash or the skeleton under prefers-reduced-motion', async () => {
+    await cdp().send('Emulation.setEmulatedMedia', { features: [{ name: 'prefers-reduced-motion', value: 'reduce' }] });
+    const key = `${KEY}-motion`;
+    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} stream="sse" chart="none" symbols="usd"></price-board>`);
+    await untilLoaded(el);
+    await until(() => el.status === 'live', 'not live');
+    await sandbox.market({ set: [{ symbol: 'usd', price: '1212120' }] });
+    const price = () => row(el, 'usd')!.querySelector('[part~="price"]')!;
+    await until(() => /flash/.test(price().className), 'no flash class');
+    expect(getComputedStyle(price()).animationName).toBe('none');
+  });
+});

@@ -1,0 +1,99 @@
+// Helpers of the <price-board> tests: the sandbox's test controls and lookups in the shadow DOM.
+import { fixtureCleanup } from '@open-wc/testing/pure';
+import { afterEach, beforeEach, inject } from 'vitest';
+import type { FaultRule } from '../../../sandbox/faults';
+import type { PriceSetting } from '../../../sandbox/market';
+import type { RequestEntry, SandboxStats } from '../../../sandbox/stats';
+import type { PriceBoard } from '../../../src/price-board';
+
+export const base = (): string => inject('sandboxUrl');
+
+async function control(path: string, method: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(`${base()}/__sandbox/${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`sandbox ${method} ${path}: HTTP ${res.status} ${await res.text()}`);
+  const text = await res.text();
+  return text ? JSON.parse(text) : undefined;
+}
+
+export const sandbox = {
+  reset: () => control('reset', 'POST'),
+  faults: (rules: FaultRule[]) => control('faults', 'POST', { rules }),
+  market: (body: { open?: boolean; tick?: true; set?: PriceSetting[] }) => control('market', 'POST', body),
+  stats: async () => (await control('stats', 'GET')) as SandboxStats,
+  /** The /v1 requests made with `key`, optionally under a path prefix. */
+  async requests(key: string, pathPrefix = '/v1/'): Promise<RequestEntry[]> {
+    const { requests } = await this.stats();
+    return requests.filter((r) => r.key === key && r.path.startsWith(pathPrefix));
+  },
+};
+
+export const shadow = (el: PriceBoard): ShadowRoot => el.shadowRoot!;
+export const part = (el: PriceBoard, name: string): HTMLElement | null =>
+  shadow(el).querySelector<HTMLElement>(`[part~="${name}"]`);
+export const rows = (el: PriceBoard): HTMLElement[] => [...shadow(el).querySelectorAll<HTMLElement>('[part~="row"]')];
+export const row = (el: PriceBoard, symbol: string): HTMLElement | null =>
+  shadow(el).querySelector<HTMLElement>(`[part~="row"][data-symbol="${symbol}"]`);
+export const cell = (el: PriceBoard, symbol: string, name: string): string =>
+  row(el, symbol)?.querySelector(`[part~="${name}"]`)?.textContent?.trim() ?? '';
+export const symbolsShown = (el: PriceBoard): string[] => rows(el).map((r) => r.dataset.symbol ?? '');
+
+/**
+ * Polls `predicate` (sync or async) until it holds, failing with `message` after `timeout` ms.
+ * (@open-wc/testing's `waitUntil` takes no async predicate.)
+ */
+export async function until(predicate: () => boolean | Promise<boolean>, message: string, timeout = 8000): Promise<void> {
+  const end = Date.now() + timeout;
+  for (;;) {
+    if (await predicate()) return;
+    if (Date.now() > end) throw new Error(`Timed out after ${timeout} ms: ${message}`);
+    await new Promise((r) => setTimeout(r, 30));
+  }
+}
+
+/** Waits until every row shows a price or is marked missing (the first answer arrived). */
+export function untilLoaded(el: PriceBoard, timeout = 8000): Promise<void> {
+  return until(
+    () =>
+      rows(el).length > 0 &&
+      rows(el).every((r) => r.hasAttribute('data-missing') || /[۰-۹]/.test(r.querySelector('[part~="price"]')?.textContent ?? '')),
+    'the board did not load',
+    timeout,
+  );
+}
+
+let listening = new AbortController();
+
+/** Collects the events of `name` reaching `target` (e.g. `document`: they bubble and are composed). */
+export function collect<T = unknown>(target: EventTarget, name: string): CustomEvent<T>[] {
+  const seen: CustomEvent<T>[] = [];
+  target.addEventListener(name, (e) => seen.push(e as CustomEvent<T>), { signal: listening.signal });
+  return seen;
+}
+
+/** Removes every listener added by {@link collect} (call in `afterEach`). */
+export function stopCollecting(): void {
+  listening.abort();
+  listening = new AbortController();
+}
+
+/** A quiet pause for things that must NOT happen. */
+export const pause = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export const LATIN_DIGIT = /[0-9]/;
+
+/**
+ * The hooks every board test file uses: a closed market (no price changes by itself, so every
+ * price a test sees is one it set), and afterwards no fixture, listener or sandbox fault left.
+ */
+export function useSandbox(): void {
+  beforeEach(() => sandbox.market({ open: false }));
+  afterEach(async () => {
+    fixtureCleanup();
+    stopCollecting();
+    await sandbox.reset();
+  });
+}
