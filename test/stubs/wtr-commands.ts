@@ -4,6 +4,7 @@ const unsupported = (name: string) => () => {
   throw new Error(`@web/test-runner-commands.${name} is not available under Vitest`);
 };
 export const getSnapshot = unsupported('getSnapshot');
+export const getSnapshotConfig = unsupported('getSnapshotConfig');
 export const getSnapshots = unsupported('getSnapshots');
 export const saveSnapshot = unsupported('saveSnapshot');
 export const removeSnapshot = unsupported('removeSnapshot');
