@@ -3,4 +3,6 @@ export default {
   outdir: 'dist',
   litelement: true,
   dependencies: false,
+  // package.json already points at dist/custom-elements.json; do not let the analyzer rewrite it.
+  packagejson: false,
 };

@@ -1,0 +1,3 @@
+export declare function readDeclaration(): Record<string, unknown>;
+export declare function renderApi(declaration: Record<string, unknown>): string;
+export declare function withApi(readme: string, block: string): string;
