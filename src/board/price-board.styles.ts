@@ -122,10 +122,10 @@ export const styles = css`
     font-size: 0.875rem;
   }
 
-  /* the table: a CSS grid whose rows share columns through subgrid */
+  /* the table: a CSS grid whose rows share columns through subgrid; titles wrap, never clip */
   .table {
     display: grid;
-    grid-template-columns: minmax(6.5em, 1.5fr) repeat(5, minmax(max-content, 1fr));
+    grid-template-columns: minmax(min-content, 1.5fr) repeat(5, minmax(max-content, 1fr));
   }
   .rowgroup,
   .row {
@@ -134,8 +134,7 @@ export const styles = css`
     grid-template-columns: subgrid;
   }
   .cell {
-    padding: 0.4rem 0.75rem;
-    min-inline-size: 0;
+    padding: 0.4rem 0.625rem;
     white-space: nowrap;
     font-variant-numeric: tabular-nums;
   }
@@ -166,8 +165,7 @@ export const styles = css`
   }
   [part~='title'] {
     font-weight: 600;
-    overflow: hidden;
-    text-overflow: ellipsis;
+    white-space: normal;
   }
   [part~='time'],
   [part~='high'],
@@ -320,34 +318,33 @@ export const styles = css`
     color: var(--_fg);
   }
 
-  /* narrow containers: title, price and change; the time goes under the title */
-  @container price-board (max-width: 419.98px) {
+  /* medium: no high/low, the time under the title; compact: the change under the price too.
+     Headers of moved cells stay for screen readers. */
+  @container price-board (width < 720px) {
     .table {
-      grid-template-columns: minmax(0, 1fr) auto auto;
-    }
-    .row {
-      grid-template-rows: auto auto;
-    }
-    .head {
-      grid-template-rows: auto;
+      grid-template-columns: minmax(min-content, 1.5fr) repeat(2, minmax(max-content, 1fr));
     }
     [part~='high'],
     [part~='low'],
     .col-high,
-    .col-low,
-    .col-time {
+    .col-low {
       display: none;
     }
+    .col-time {
+      position: absolute;
+      inline-size: 1px;
+      padding: 0;
+      overflow: hidden;
+      clip-path: inset(50%);
+    }
     [part~='title'] {
-      grid-column: 1;
-      grid-row: 1;
       padding-block-end: 0;
     }
     [part~='time'] {
       grid-column: 1;
       grid-row: 2;
-      font-size: 0.75rem;
       padding-block-start: 0;
+      font-size: 0.75rem;
     }
     [part~='price'],
     [part~='change'] {
@@ -355,7 +352,46 @@ export const styles = css`
       align-self: center;
     }
     [part~='chart'] {
-      block-size: 200px;
+      block-size: 220px;
+    }
+  }
+  /* the chart legend (chart/legend.ts): date and close only */
+  @container price-board (width < 560px) {
+    [part~='chart-legend'] > :not(:first-child, :last-child) {
+      display: none;
+    }
+  }
+  @container price-board (width < 440px) {
+    .table {
+      grid-template-columns: minmax(min-content, 1fr) auto;
+    }
+    .col-change {
+      position: absolute;
+      inline-size: 1px;
+      padding: 0;
+      overflow: hidden;
+      clip-path: inset(50%);
+    }
+    [part~='price'],
+    [part~='change'],
+    .col-price {
+      grid-column: 2;
+      text-align: end;
+    }
+    [part~='price'] {
+      grid-row: 1;
+      align-self: end;
+      padding-block-end: 0;
+    }
+    [part~='change'] {
+      grid-row: 2;
+      align-self: start;
+      padding-block-start: 0;
+      font-size: 0.8125rem;
+    }
+    /* close only: the crosshair's axis label shows the date */
+    [part~='chart-legend'] > :not(:last-child) {
+      display: none;
     }
   }
 

@@ -38,6 +38,8 @@ export function createLegend(parent: HTMLElement): Legend {
     position: 'absolute',
     top: '4px',
     left: '8px',
+    // clear of the price axis on the right; the board hides the open/high/low when narrow
+    maxWidth: 'calc(100% - 96px)',
     zIndex: '3',
     pointerEvents: 'none',
     display: 'flex',
