@@ -1,0 +1,110 @@
+/** Chromium for the bench: Debian's build with the project's flags, pages with the in-page probe. */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type CDPSession, type Page } from 'playwright';
+import { chromiumPath, CHROMIUM_ARGS } from '../scripts/chromium.mjs';
+
+const PAGES = resolve(import.meta.dirname, 'pages');
+const PROBE = readFileSync(resolve(PAGES, 'probe.js'), 'utf8');
+const TIMERS = readFileSync(resolve(PAGES, 'timers.js'), 'utf8');
+
+export async function launchBrowser(): Promise<Browser> {
+  const executablePath = chromiumPath();
+  if (!executablePath) throw new Error('No Chromium found: run `node scripts/ensure-chromium.mjs` or set CHROMIUM_PATH');
+  return chromium.launch({
+    executablePath,
+    args: [...CHROMIUM_ARGS, '--enable-precise-memory-info', '--js-flags=--expose-gc'],
+  });
+}
+
+export interface ProbeConfig {
+  /** Watch every <price-board> from its attachShadow for rows with prices, then a frame. */
+  watch?: boolean;
+  /** Rows with prices that count as "rows painted". */
+  rows?: number;
+  /** After the rows, poll the chart canvas each frame for candles. */
+  chartWatch?: boolean;
+  /** Patch the timer functions to count pending timers. */
+  timers?: boolean;
+}
+
+/** A fresh context (empty cache) with the board's locale and time zone, and the probe installed. */
+export async function newPage(
+  browser: Browser,
+  cfg: ProbeConfig,
+  contextOptions: BrowserContextOptions = {},
+): Promise<{ context: BrowserContext; page: Page; cdp: CDPSession }> {
+  const context = await browser.newContext({
+    locale: 'fa-IR',
+    timezoneId: 'Asia/Tehran',
+    viewport: { width: 1000, height: 800 },
+    ...contextOptions,
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  (page as Page & { benchErrors?: string[] }).benchErrors = errors;
+  await page.addInitScript({ content: `window.__BENCH_CFG=${JSON.stringify(cfg)};\n${PROBE}` });
+  if (cfg.timers) await page.addInitScript({ content: TIMERS });
+  const cdp = await context.newCDPSession(page);
+  return { context, page, cdp };
+}
+
+/** Uncaught page errors so far, each once with its count. */
+export function pageErrors(page: Page): string[] {
+  const counts = new Map<string, number>();
+  for (const e of (page as Page & { benchErrors?: string[] }).benchErrors ?? []) counts.set(e, (counts.get(e) ?? 0) + 1);
+  return [...counts].map(([e, n]) => (n > 1 ? `${e} (×${n})` : e)).slice(0, 10);
+}
+
+export function boardUrl(
+  origin: string,
+  params: { symbols: string[]; key: string; base: string; chart?: string; stream?: string; count?: number },
+): string {
+  const q = new URLSearchParams({
+    dist: '/dist',
+    symbols: params.symbols.join(','),
+    key: params.key,
+    base: params.base,
+    chart: params.chart ?? 'candles',
+    stream: params.stream ?? 'auto',
+    count: String(params.count ?? 1),
+  });
+  return `${origin}/bench/board.html?${q}`;
+}
+
+/** Evaluates `expr` (an expression over `window.__bench`) in the page; JSON arguments inline. */
+export function js<T>(page: Page, expr: string): Promise<T> {
+  return page.evaluate(expr) as Promise<T>;
+}
+
+/** Retained JS heap after forced garbage collection. */
+export async function retainedHeap(cdp: CDPSession): Promise<number> {
+  for (let i = 0; i < 3; i++) await cdp.send('HeapProfiler.collectGarbage');
+  const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+  return usedSize;
+}
+
+export async function domCounters(cdp: CDPSession): Promise<{ documents: number; nodes: number; jsEventListeners: number }> {
+  return cdp.send('Memory.getDOMCounters');
+}
+
+/** Live objects whose prototype is `prototypeExpr` (e.g. the element's class prototype), after a GC. */
+export async function countInstances(cdp: CDPSession, prototypeExpr: string): Promise<number | null> {
+  const proto = await cdp.send('Runtime.evaluate', { expression: prototypeExpr });
+  if (!proto.result.objectId) return null;
+  const { objects } = await cdp.send('Runtime.queryObjects', { prototypeObjectId: proto.result.objectId });
+  const len = await cdp.send('Runtime.callFunctionOn', {
+    objectId: objects.objectId!,
+    functionDeclaration: 'function () { return this.length; }',
+    returnByValue: true,
+  });
+  await cdp.send('Runtime.releaseObject', { objectId: objects.objectId! });
+  await cdp.send('Runtime.releaseObject', { objectId: proto.result.objectId });
+  return len.result.value as number;
+}
+
+export async function perfMetrics(cdp: CDPSession): Promise<Record<string, number>> {
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  return Object.fromEntries(metrics.map((m) => [m.name, m.value]));
+}

@@ -1,0 +1,351 @@
+/** Turns the section results into one table (console + docs/bench.md) with verdicts against DESIGN.md §6. */
+import type { LiveResults } from './live';
+import type { LoadedJs } from './loaded';
+import type { MemoryResults } from './memory';
+import type { PaintResults } from './paint';
+import type { SharingResults } from './sharing';
+import type { SizeResults } from './size';
+import { round } from './util';
+
+export type Verdict = 'met' | 'NOT met' | 'info' | 'failed';
+export interface Row {
+  section: string;
+  metric: string;
+  measured: string;
+  baseline: string;
+  target: string;
+  verdict: Verdict;
+}
+export interface Sections {
+  size?: SizeResults;
+  loaded?: LoadedJs;
+  paint?: PaintResults;
+  paintCors?: PaintResults;
+  live?: LiveResults;
+  liveReduced?: LiveResults;
+  sharing?: SharingResults;
+  memory?: MemoryResults;
+}
+
+const kb = (bytes: number) => `${round(bytes / 1024, 1)} KB`;
+const ms = (x: number | null) => (x === null || Number.isNaN(x) ? 'n/a' : `${round(x, 1)} ms`);
+const verdict = (ok: boolean): Verdict => (ok ? 'met' : 'NOT met');
+
+export function buildRows(s: Sections, failures: Record<string, string>): Row[] {
+  const rows: Row[] = [];
+  const failed = (section: string, metric: string, target: string) => {
+    const why = failures[section] ?? failures.setup;
+    rows.push({ section, metric, measured: why ? `failed: ${why}` : 'skipped', baseline: '', target, verdict: why ? 'failed' : 'info' });
+  };
+
+  // ---- size
+  if (s.size) {
+    const { project, baselines } = s.size;
+    const lit = baselines.lit.initial.gzip;
+    const charts = baselines.chartsCandles.initial.gzip;
+    const files = (n: number) => `${n} file${n === 1 ? '' : 's'}`;
+    rows.push({
+      section: 'size',
+      metric: `initial graph: dist/price-board.js + static imports (${files(project.initial.files.length)}), gzip -9`,
+      measured: kb(project.initial.gzip),
+      baseline: `lit alone ${kb(lit)}`,
+      target: '≤ 14 KB',
+      verdict: verdict(project.initial.gzip <= 14 * 1024),
+    });
+    const loaded = s.loaded;
+    if (loaded) {
+      const lazyAtStart = loaded.noChart.files.filter((f) => !project.initial.files.some((i) => i.file === f.file));
+      rows.push({
+        section: 'size',
+        metric: `all JS a board with chart="none" loads (${files(loaded.noChart.files.length)}), gzip -9`,
+        measured:
+          kb(loaded.noChart.gzip) +
+          (lazyAtStart.length ? ` (lazy at start: ${lazyAtStart.map((f) => `${f.file.replace(/^assets\//, '')} ${kb(f.gzip)}`).join(', ')})` : ''),
+        baseline: `lit alone ${kb(lit)}`,
+        target: '(≤ 14 KB if read as "board without chart")',
+        verdict: 'info',
+      });
+    }
+    // The chart chunk: what only a chart-showing board loads (browser-observed); without that
+    // measurement, every lazily imported file (static analysis).
+    const chart = loaded ? loaded.chartOnly : project.lazyAll;
+    rows.push({
+      section: 'size',
+      metric: loaded
+        ? `chart chunk: JS loaded only when a chart is shown (${files(chart.files.length)}), gzip -9`
+        : `chart chunk: every lazily imported file (${files(chart.files.length)}), gzip -9`,
+      measured: `${kb(chart.gzip)} (${chart.files.map((f) => `${f.file.replace(/^assets\//, '')} ${kb(f.gzip)}`).join(', ')})`,
+      baseline: `lightweight-charts createChart+CandlestickSeries ${kb(charts)}`,
+      target: `≤ ${kb(charts + 3 * 1024)} (baseline + 3 KB)`,
+      verdict: verdict(chart.gzip <= charts + 3 * 1024),
+    });
+  } else {
+    failed('size', 'initial graph / chart chunk, gzip -9', '≤ 14 KB; chart ≤ baseline + 3 KB');
+  }
+
+  // ---- first paint
+  for (const p of [s.paint, s.paintCors]) {
+    if (!p) continue;
+    const main = p.variant === 'same-origin';
+    const tag = main ? '' : ' [cross-origin, CORS]';
+    rows.push({
+      section: 'paint',
+      metric: `10 rows painted, from navigation start${tag}`,
+      measured: `${ms(p.rowsPaintedMs)} (${round(p.ratio, 1)} × RTT)`,
+      baseline: `bare fetch /v1/prices RTT ${ms(p.rttMs)}`,
+      target: `≤ 1.5 × RTT + 16.7 = ${ms(p.targetMs)}`,
+      verdict: main ? verdict(p.rowsPaintedMs <= p.targetMs) : 'info',
+    });
+    rows.push({
+      section: 'paint',
+      metric: `10 rows painted, from the element's upgrade${tag}`,
+      measured: ms(p.fromUpgradeMs),
+      baseline: `RTT ${ms(p.rttMs)}`,
+      target: `≤ ${ms(p.targetMs)}`,
+      verdict: main ? verdict(p.fromUpgradeMs <= p.targetMs) : 'info',
+    });
+    if (main)
+      rows.push({
+        section: 'paint',
+        metric: 'chart: first candles drawn, from navigation start',
+        measured: p.chartCandlesMs === null ? 'no candles seen' : ms(p.chartCandlesMs),
+        baseline: `rows ${ms(p.rowsPaintedMs)}`,
+        target: '(no target)',
+        verdict: 'info',
+      });
+  }
+  if (!s.paint) failed('paint', '10 rows painted, from navigation start', '≤ 1.5 × RTT + 16.7 ms');
+
+  // ---- live load
+  if (s.live) {
+    const { load, idle } = s.live;
+    rows.push({
+      section: 'live',
+      metric: `long tasks, ${s.live.symbols} symbols, ${s.live.pushed} updates in ${round(s.live.pushWallMs / 1000, 1)} s`,
+      measured: `${load.longTaskCount} (max ${ms(load.longTaskMaxMs)})`,
+      baseline: `idle ${idle.longTaskCount} (max ${ms(idle.longTaskMaxMs)})`,
+      target: 'none > 50 ms',
+      verdict: verdict(load.longTaskCount === 0),
+    });
+    rows.push({
+      section: 'live',
+      metric: 'main-thread busy (CDP TaskDuration)',
+      measured: `${round(load.busyMsPerSec, 0)} ms/s (script ${round(load.scriptMsPerSec, 0)}, style ${round(load.styleMsPerSec, 0)}, layout ${round(load.layoutMsPerSec, 0)})`,
+      baseline: `idle ${round(idle.busyMsPerSec, 0)} ms/s`,
+      target: '(no target)',
+      verdict: 'info',
+    });
+    rows.push({
+      section: 'live',
+      metric: 'dropped frames (rAF gaps > 25 ms)',
+      measured: `${load.droppedFrames} of ${load.frames + load.droppedFrames} (max gap ${ms(load.maxFrameInterval)})`,
+      baseline: `idle ${idle.droppedFrames} of ${idle.frames + idle.droppedFrames}`,
+      target: '(no target)',
+      verdict: 'info',
+    });
+    const perQuote = load.appliedQuotes ? load.records / load.appliedQuotes : NaN;
+    const unexpected = load.redundant.cell + load.redundant.row + load.structural;
+    rows.push({
+      section: 'live',
+      metric: 'DOM writes vs changed cells',
+      measured:
+        `${load.records} mutation records for ${load.appliedQuotes} applied quotes (${round(perQuote, 2)}/quote); ` +
+        `${load.writes.cell} cell writes (${round(load.writes.cell / Math.max(1, load.appliedQuotes), 2)}/quote), ` +
+        `to unchanged cells ${load.redundant.cell}, unchanged rows ${load.redundant.row}, re-created rows/cells ${load.structural}`,
+      baseline: `idle ${idle.records} records`,
+      target: 'writes only to changed cells',
+      verdict: verdict(unexpected === 0 && load.appliedQuotes > 0),
+    });
+    const rm = s.liveReduced;
+    if (rm)
+      rows.push({
+        section: 'live',
+        metric: 'same load, prefers-reduced-motion (no price flash): long tasks, busy',
+        measured: `${rm.load.longTaskCount} (max ${ms(rm.load.longTaskMaxMs)}), ${round(rm.load.busyMsPerSec, 0)} ms/s, dropped ${rm.load.droppedFrames}`,
+        baseline: `with flash: ${load.longTaskCount} (max ${ms(load.longTaskMaxMs)}), ${round(load.busyMsPerSec, 0)} ms/s`,
+        target: '(diagnostic)',
+        verdict: 'info',
+      });
+  } else {
+    failed('live', 'long tasks / DOM writes under 200 updates/s', 'none > 50 ms; only changed cells');
+  }
+
+  // ---- sharing
+  if (s.sharing) {
+    const { single, many } = s.sharing;
+    rows.push({
+      section: 'sharing',
+      metric: `stream connections, ${many.boards} boards, same key`,
+      measured: String(many.streams),
+      baseline: `1 board: ${single.streams}`,
+      target: '1',
+      verdict: verdict(many.streams === 1),
+    });
+    rows.push({
+      section: 'sharing',
+      metric: `/v1/prices requests at start, ${many.boards} boards`,
+      measured: `${many.prices} (history: ${many.history})`,
+      baseline: `1 board: ${single.prices} (history: ${single.history})`,
+      target: '≤ 1',
+      verdict: verdict(many.prices <= 1),
+    });
+  } else {
+    failed('sharing', 'stream connections / prices requests, 10 boards', '1 and ≤ 1');
+  }
+
+  // ---- memory
+  if (s.memory) {
+    const m = s.memory;
+    const noise = `noise ${kb(m.noiseBytes)}`;
+    rows.push({
+      section: 'memory',
+      metric: `retained heap after ${m.cycles.done} mount/unmount cycles`,
+      measured: `${kb(m.cyclesGrowth)} (second half: ${round(m.bytesPerCycle, 0)} B/cycle)${m.cycles.timeouts ? `; ${m.cycles.timeouts} boards without rows` : ''}`,
+      baseline: noise,
+      target: '< 1 MB',
+      verdict: verdict(m.cyclesGrowth < 1024 * 1024 && !m.cycles.aborted),
+    });
+    rows.push({
+      section: 'memory',
+      metric: `retained heap after ${m.events.pushed} stream events (board mounted)`,
+      measured: `${kb(m.eventsGrowth)}${m.events.finalMismatches ? ` (${m.events.finalMismatches} symbols not at the last price)` : ''}`,
+      baseline: noise,
+      target: '< 1 MB',
+      verdict: verdict(m.eventsGrowth < 1024 * 1024),
+    });
+    rows.push({
+      section: 'memory',
+      metric: 'retained heap, everything unmounted, vs after warm-up',
+      measured: `${kb(m.totalGrowth)}; <price-board> alive ${m.afterAll.boards ?? 'n/a'}, canvases ${m.afterAll.canvases ?? 'n/a'}`,
+      baseline: `warm-up: ${m.warmup.boards ?? 'n/a'} alive, ${m.warmup.canvases ?? 'n/a'} canvases`,
+      target: '< 1 MB',
+      verdict: verdict(m.totalGrowth < 1024 * 1024),
+    });
+    rows.push({
+      section: 'memory',
+      metric: 'open stream connections afterwards',
+      measured: `${m.afterCycles.openStreams} after cycles, ${m.afterAll.openStreams} at the end`,
+      baseline: `before: ${m.openStreamsBefore}`,
+      target: '0',
+      verdict: verdict(m.afterCycles.openStreams === 0 && m.afterAll.openStreams === 0),
+    });
+    rows.push({
+      section: 'memory',
+      metric: 'pending timers afterwards',
+      measured: `${m.afterCycles.timers.pending} after cycles, ${m.afterAll.timers.pending} at the end`,
+      baseline: `after warm-up: ${m.warmup.timers.pending}`,
+      target: '(0 expected)',
+      verdict: 'info',
+    });
+  } else {
+    failed('memory', 'retained heap growth / open connections', '< 1 MB, 0 open');
+  }
+  return rows;
+}
+
+export function consoleTable(rows: Row[]): string {
+  const cols: (keyof Row)[] = ['section', 'metric', 'measured', 'baseline', 'target', 'verdict'];
+  const width = (c: keyof Row) => Math.min(70, Math.max(c.length, ...rows.map((r) => r[c].length)));
+  const cut = (s: string, w: number) => (s.length > w ? s.slice(0, w - 1) + '…' : s.padEnd(w));
+  const lines = [cols.map((c) => cut(c, width(c))).join(' │ '), cols.map((c) => '─'.repeat(width(c))).join('─┼─')];
+  for (const r of rows) lines.push(cols.map((c) => cut(r[c], width(c))).join(' │ '));
+  return lines.join('\n');
+}
+
+const md = (s: string) => s.replace(/\|/g, '\\|');
+
+export function markdown(rows: Row[], env: Record<string, string>, s: Sections): string {
+  const out: string[] = [];
+  out.push('# Benchmarks');
+  out.push('');
+  out.push(
+    'Measured by `npm run bench` (`bench/run.ts`); every baseline is measured in the same run. ' +
+      'Targets are those of DESIGN.md §6. Raw figures: `bench/results.json`.',
+  );
+  out.push('');
+  out.push(
+    `Run: ${env.date} · ${env.chromium} (headless) · Node ${env.node} · ${env.cpus} · load average ${env.load} · commit ${env.commit} · ${env.durationS} s`,
+  );
+  out.push('');
+  out.push('| Section | Metric | Measured | Baseline (same run) | Target | Verdict |');
+  out.push('|---|---|---|---|---|---|');
+  for (const r of rows) out.push(`| ${r.section} | ${md(r.metric)} | ${md(r.measured)} | ${md(r.baseline)} | ${md(r.target)} | ${r.verdict === 'NOT met' ? '**NOT met**' : r.verdict} |`);
+  out.push('');
+  out.push('## How each figure is measured');
+  out.push('');
+  out.push(
+    '- **Size**: gzip -9 (Node zlib) of each file of a module graph, summed. The initial graph is `dist/price-board.js` ' +
+      'and everything it imports statically (dynamic `import()` targets excluded). The browser rows list the `dist/` JS files ' +
+      'a 10-symbol board actually fetched (resource timing, 1.5 s after its rows or candles) with `chart="none"` and with the ' +
+      'chart on; the chart chunk is what only the latter loads. ' +
+      'Baselines are Vite builds with the same minifier and target into `bench/tmp/`: a minimal `LitElement` component, ' +
+      'and `createChart` + `CandlestickSeries` from lightweight-charts.',
+  );
+  if (s.size) {
+    const lazy = s.size.project.lazy.map((l) => `${l.target.replace(/^assets\//, '')} ${kb(l.graph.gzip)}`).join(', ');
+    out.push(`  Dynamic \`import()\` targets of the initial graph (each minus the initial graph): ${lazy || 'none'}.`);
+  }
+  if (s.size?.composition) {
+    const top = (xs: { group: string; approxGzip: number }[]) =>
+      xs
+        .slice(0, 6)
+        .map((x) => `${x.group} ≈ ${kb(x.approxGzip)}`)
+        .join(', ');
+    const lazy = s.size.composition.lazy.map((l) => `${l.file}: ${top(l.groups)}`).join('; ');
+    out.push(`  Approximate composition (shares of rendered code applied to gzip): initial: ${top(s.size.composition.initial)}; lazy: ${lazy}.`);
+  }
+  out.push(
+    '- **First paint**: Chromium (headless, Debian build), one page per run with a fresh context (empty cache), ' +
+      'median of 7 runs after one warm-up run. The page, `dist/` and the sandbox share one loopback origin ' +
+      '(a second row set loads the page from another origin, so the API calls are CORS with preflight). ' +
+      '"Rows painted" is the first `requestAnimationFrame` after a MutationObserver on the shadow root sees 10 `[part=row]` ' +
+      'with digits in `[part=price]`; times are `performance.now()` from navigation start. The RTT is the median of 15 ' +
+      'bare `fetch`es of the same `/v1/prices` URL with `X-API-Key` (after 3 warm-up ones) from the same page, body parsed. ' +
+      'Chart candles: first frame in which the chart canvases hold saturated (candle-coloured) pixels.',
+  );
+  if (s.paint) {
+    const b = s.paint.breakdown;
+    out.push(
+      `  Median timeline from navigation start (same origin): initial module graph loaded ${ms(b.moduleLoadedMs)}, ` +
+        `element upgraded ${ms(b.upgradedMs)}, board's /v1/prices sent ${ms(b.pricesStartMs)} and answered ${ms(b.pricesEndMs)}, ` +
+        `rows in the DOM ${ms(b.rowsInDomMs)}, painted ${ms(s.paint.rowsPaintedMs)}; /v1/history sent ${ms(b.historyStartMs)}, answered ${ms(b.historyEndMs)}; ` +
+        `chart candles ${ms(s.paint.chartCandlesMs)}.`,
+    );
+    const g = s.paint.gaps;
+    out.push(
+      `  Medians of per-run gaps: upgrade → board's /v1/prices sent ${ms(g.upgradeToPricesSent)}; its round trip ${ms(g.boardPricesRoundTrip)}; ` +
+        `answer → rows in the DOM ${ms(g.answerToRowsInDom)}; DOM → painted frame ${ms(g.domToPaintedFrame)}.`,
+    );
+  }
+  out.push(
+    `- **Live load**: one board with the first 170 ids of \`/v1/symbols\` (the sandbox lists ${s.live?.symbols ?? '?'}); the bench posts 10 new prices every 50 ms for ` +
+      '10 s to `/__sandbox/market` (each becomes a `quote` stream event). In the page: `longtask` and `long-animation-frame` ' +
+      'observers, a rAF loop (a gap > 1.5 frames counts its missing frames as dropped), a MutationObserver on the shadow root ' +
+      'that compares every touched cell (`[part=price]` etc.) with its previous text and attributes, and the ' +
+      '`price-board-quotes` events for the number of applied quotes. Busy time: DevTools `Performance.getMetrics` ' +
+      'TaskDuration delta per second. Baseline: the same measurements over 2 idle seconds. A second run with ' +
+      '`prefers-reduced-motion: reduce` (no price flash) separates the flash animation from the rest.',
+  );
+  const loaf = s.live?.load.loafs[0];
+  if (loaf) {
+    const script = loaf.scripts[0];
+    out.push(
+      `  Longest animation frame under load: ${ms(loaf.duration)} (rendering ${ms(loaf.render)}` +
+        (script ? `; script ${ms(script.duration)} in ${script.invoker} at ${script.source}` : '') +
+        `); applied quotes arrived in ${s.live!.load.quotesEvents} \`price-board-quotes\` batches.`,
+    );
+  }
+  out.push(
+    '- **Sharing**: boards written in the HTML before the module defines the element; requests counted in the ' +
+      "sandbox's request log for the page's own key, 1.5 s after every board shows its rows. Baseline: one board.",
+  );
+  out.push(
+    '- **Memory**: after 20 warm-up cycles, heap is `Runtime.getHeapUsage` after `HeapProfiler.collectGarbage` (×3). ' +
+      'A cycle appends a 10-symbol board (chart on), waits for its rows, one frame, removes it; keys rotate over 10 ' +
+      'suffixes to stay under the rate limit. Then one 170-symbol board receives 100,000 `quote` events (batches of 1,000) ' +
+      'and is removed. Live instances via `Runtime.queryObjects`; open streams from the sandbox; pending timers from ' +
+      'patched `setTimeout`/`setInterval`. Noise: the same GC procedure one idle second apart.',
+  );
+  out.push('');
+  return out.join('\n');
+}

@@ -1,0 +1,144 @@
+/**
+ * `npm run bench`: measures the DESIGN.md §6 targets against baselines built/measured in the same
+ * run, prints a table, writes bench/results.json and docs/bench.md. Exits non-zero only when the
+ * bench itself cannot measure (a section throws); a missed target is a verdict, not a failure.
+ */
+import { execSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import type { Browser } from 'playwright';
+import { launchBrowser } from './browser';
+import { runLive } from './live';
+import { runLoaded } from './loaded';
+import { runMemory } from './memory';
+import { runPaint } from './paint';
+import { buildRows, consoleTable, markdown, type Sections } from './report';
+import { startBenchServer, type BenchServer } from './server';
+import { runSharing } from './sharing';
+import { measureEntry, runSize } from './size';
+import { symbolIds } from './util';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const TMP = resolve(ROOT, 'bench/tmp');
+// BENCH_DIST: measure another build output (a debugging aid); the default is the project's dist/.
+const DIST = resolve(ROOT, process.env.BENCH_DIST ?? 'dist');
+const ONLY = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean)); // e.g. BENCH_ONLY=size,paint
+
+const log = (s: string) => console.log(s);
+const want = (section: string) => ONLY.size === 0 || ONLY.has(section);
+
+async function main(): Promise<number> {
+  const watchdog = setTimeout(() => {
+    console.error('bench: gave up after 9 minutes');
+    process.exit(2);
+  }, 9 * 60_000);
+  watchdog.unref();
+
+  if (!existsSync(resolve(DIST, 'price-board.js'))) {
+    console.error(`bench: ${DIST}/price-board.js is missing; run "npx vite build" (npm run bench builds first).`);
+    return 1;
+  }
+  mkdirSync(TMP, { recursive: true });
+  const sections: Sections = {};
+  const failures: Record<string, string> = {};
+  const started = Date.now();
+  const loadAtStart = loadavg()[0]!;
+  const step = async <T>(name: string, fn: () => Promise<T>): Promise<T | undefined> => {
+    if (!want(name)) return undefined;
+    const t0 = Date.now();
+    log(`▸ ${name}`);
+    try {
+      const r = await fn();
+      log(`  done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      return r;
+    } catch (e) {
+      const msg = String((e as Error)?.message ?? e).split('\n')[0]!.slice(0, 300);
+      failures[name] = msg;
+      console.error(`  ${name} failed: ${(e as Error)?.stack ?? e}`);
+      return undefined;
+    }
+  };
+
+  sections.size = await step('size', () => runSize(ROOT, DIST, TMP, log));
+
+  let server: BenchServer | undefined;
+  let browser: Browser | undefined;
+  let chromiumVersion = 'Chromium ?';
+  try {
+    server = await startBenchServer(ROOT, DIST);
+    browser = await launchBrowser();
+    chromiumVersion = `Chromium ${browser.version()}`;
+    const srv = server;
+    const br = browser;
+    const all = symbolIds(await srv.call('/v1/symbols', { key: 'enterprise-key:bench-setup' }));
+    const live170 = all.slice(0, 170);
+    if (live170.length < 170) log(`  note: /v1/symbols lists only ${live170.length} symbols`);
+
+    sections.loaded = await step('size', () => runLoaded(br, srv, DIST, 'enterprise-key:bench-loaded'));
+    const initialFiles = measureEntry(resolve(DIST, 'price-board.js'), DIST).initial.files.map((f) => f.file);
+    sections.paint = await step('paint', () =>
+      runPaint(br, srv, { variant: 'same-origin', runs: 7, key: 'enterprise-key:bench-paint', initialFiles }),
+    );
+    sections.paintCors = await step('paint', () =>
+      runPaint(br, srv, { variant: 'cross-origin', runs: 7, key: 'enterprise-key:bench-paint-cors', initialFiles }),
+    );
+    const liveOpts = { symbols: live170, pushKey: 'enterprise-key:bench-live-push', seconds: 10, perSecond: 200, everyMs: 50 };
+    sections.live = await step('live', () => runLive(br, srv, { ...liveOpts, key: 'enterprise-key:bench-live' }));
+    // Diagnostic: the same load without the price flash (prefers-reduced-motion).
+    sections.liveReduced = await step('live', () => runLive(br, srv, { ...liveOpts, key: 'enterprise-key:bench-live-rm', reducedMotion: true }));
+    sections.sharing = await step('sharing', () => runSharing(br, srv, { keyPrefix: 'enterprise-key:bench-share', boards: 10 }));
+    sections.memory = await step('memory', () =>
+      runMemory(br, srv, { cycles: 1000, events: 100_000, batch: 1000, keyPrefix: 'enterprise-key:bench-mem', liveSymbols: live170 }),
+    );
+  } catch (e) {
+    failures.setup = String((e as Error)?.message ?? e);
+    console.error(`bench setup failed: ${(e as Error)?.stack ?? e}`);
+  } finally {
+    await browser?.close().catch(() => undefined);
+    await server?.close().catch(() => undefined);
+  }
+
+  let commit = 'unknown';
+  try {
+    commit = execSync('git rev-parse --short HEAD', { cwd: ROOT }).toString().trim();
+    if (execSync('git status --porcelain -- src', { cwd: ROOT }).toString().trim()) commit += ' (src/ modified)';
+  } catch {
+    /* not a git checkout */
+  }
+  const env = {
+    date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+    chromium: chromiumVersion,
+    node: process.versions.node,
+    cpus: `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}`,
+    commit,
+    durationS: String(Math.round((Date.now() - started) / 1000)),
+    // Timings depend on what else runs on the machine: the 1-minute load average, start → end.
+    load: `${loadAtStart.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`,
+  };
+  const rows = buildRows(sections, failures);
+  log('');
+  log(consoleTable(rows));
+  const missed = rows.filter((r) => r.verdict === 'NOT met').length;
+  const met = rows.filter((r) => r.verdict === 'met').length;
+  log('');
+  log(`Targets (DESIGN.md §6): ${met} met, ${missed} not met${Object.keys(failures).length ? `, sections failed: ${Object.keys(failures).join(', ')}` : ''}. ${env.durationS} s.`);
+
+  if (ONLY.size === 0) {
+    writeFileSync(resolve(ROOT, 'bench/results.json'), JSON.stringify({ env, rows, failures, sections }, null, 2) + '\n');
+    writeFileSync(resolve(ROOT, 'docs/bench.md'), markdown(rows, env, sections));
+    log('Wrote bench/results.json and docs/bench.md');
+  } else {
+    writeFileSync(resolve(TMP, 'results.partial.json'), JSON.stringify({ env, rows, failures, sections }, null, 2) + '\n');
+    log('Partial run (BENCH_ONLY): wrote bench/tmp/results.partial.json only');
+  }
+  return Object.keys(failures).length ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

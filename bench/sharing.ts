@@ -1,0 +1,60 @@
+/**
+ * Sharing: N boards on one page with the same base-url and key (all in the HTML before the element
+ * is defined). Counted at the sandbox, from its request log filtered by the page's key: stream
+ * connections and /v1/prices requests until every board shows its rows (plus a settle time).
+ * Baseline: the same page with a single board.
+ */
+import type { Browser } from 'playwright';
+import { boardUrl, js, newPage, pageErrors } from './browser';
+import { PAINT_SYMBOLS } from './paint';
+import type { BenchServer } from './server';
+import { sleep, until, type SandboxStats } from './util';
+
+export interface ShareCounts {
+  boards: number;
+  streams: number;
+  prices: number;
+  history: number;
+  other: number;
+  allRowsMs: number;
+}
+export interface SharingResults {
+  single: ShareCounts;
+  many: ShareCounts;
+  errors: string[];
+}
+
+async function countFor(browser: Browser, server: BenchServer, key: string, boards: number, errors: string[]): Promise<ShareCounts> {
+  const { context, page } = await newPage(browser, { watch: true, rows: PAINT_SYMBOLS.length });
+  try {
+    await page.goto(boardUrl(server.url, { symbols: PAINT_SYMBOLS, key, base: server.url, count: boards }));
+    const allRowsMs = await until(
+      `${boards} boards with rows`,
+      async () => {
+        const t = await js<{ paintAt?: number }[]>(page, '__bench.times()');
+        return t.length === boards && t.every((x) => x.paintAt !== undefined) ? Math.max(...t.map((x) => x.paintAt!)) : undefined;
+      },
+      15_000,
+    ).catch((e: Error) => {
+      throw new Error(`${e.message}; page errors: ${pageErrors(page).join(' | ') || 'none'}`);
+    });
+    await sleep(1500); // a late second request would still be counted
+    const st = await server.call<SandboxStats>('/__sandbox/stats');
+    const mine = st.requests.filter((r) => r.key === key && r.method !== 'OPTIONS');
+    const count = (prefix: string) => mine.filter((r) => r.path.startsWith(prefix)).length;
+    const streams = count('/v1/stream');
+    const prices = count('/v1/prices');
+    const history = count('/v1/history');
+    errors.push(...pageErrors(page));
+    return { boards, streams, prices, history, other: mine.length - streams - prices - history, allRowsMs };
+  } finally {
+    await context.close();
+  }
+}
+
+export async function runSharing(browser: Browser, server: BenchServer, opts: { keyPrefix: string; boards: number }): Promise<SharingResults> {
+  const errors: string[] = [];
+  const single = await countFor(browser, server, `${opts.keyPrefix}-1`, 1, errors);
+  const many = await countFor(browser, server, `${opts.keyPrefix}-${opts.boards}`, opts.boards, errors);
+  return { single, many, errors };
+}

@@ -1,0 +1,342 @@
+/**
+ * Size: gzip -9 of the module graphs a browser actually downloads, for dist/price-board.js and for
+ * two baselines built in the same run with the same Vite/minifier settings into bench/tmp/.
+ *
+ * A graph is followed through static `import`/`export … from` statements; the targets of dynamic
+ * `import()` start the lazy graph, which is counted without what the initial graph already holds.
+ * Each file is gzipped on its own (as it is served) and the figures summed.
+ */
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { build, loadConfigFromFile, parseAst, type InlineConfig } from 'vite';
+
+export interface FileSize {
+  file: string;
+  raw: number;
+  gzip: number;
+}
+export interface GraphSize {
+  files: FileSize[];
+  raw: number;
+  gzip: number;
+}
+export interface EntrySizes {
+  entry: string;
+  initial: GraphSize;
+  /** Dynamic import targets reachable from the initial graph, each with its own static graph minus the initial one. */
+  lazy: { target: string; graph: GraphSize }[];
+  /** Union of every lazily loaded file (all dynamic graphs, nested ones included) minus the initial graph. */
+  lazyAll: GraphSize;
+  warnings: string[];
+}
+type Shares = { group: string; share: number; approxGzip: number }[];
+export interface Composition {
+  /** Share of the rendered (pre-minification) code per source group, applied to the measured gzip. */
+  initial: Shares;
+  /** The same for each lazily loaded file (name without its hash). */
+  lazy: { file: string; groups: Shares }[];
+}
+export interface SizeResults {
+  project: EntrySizes;
+  baselines: { lit: EntrySizes; chartsCandles: EntrySizes; litPlusCharts: EntrySizes };
+  settings: { minify: unknown; target: unknown; vite: string };
+  composition?: Composition;
+  compositionError?: string;
+}
+
+export function gzipSize(buf: Buffer | string): number {
+  return gzipSync(buf, { level: 9 }).length;
+}
+
+interface Imports {
+  staticDeps: string[];
+  dynamicDeps: string[];
+  warnings: string[];
+}
+
+/** The value of a string literal or of a template literal without substitutions. */
+function literalString(node: unknown): string | undefined {
+  const n = node as { type?: string; value?: unknown; expressions?: unknown[]; quasis?: { value: { cooked?: string } }[] };
+  if (n?.type === 'Literal' && typeof n.value === 'string') return n.value;
+  if (n?.type === 'TemplateLiteral' && n.expressions?.length === 0 && n.quasis?.length === 1) return n.quasis[0]!.value.cooked;
+  return undefined;
+}
+
+/** Static and dynamic import specifiers of one ES module (minified output), via Vite's parser. */
+function importsOf(file: string): Imports {
+  const code = readFileSync(file, 'utf8');
+  const ast = parseAst(code, { sourceType: 'module', lang: 'js' }, file) as unknown;
+  const staticDeps: string[] = [];
+  const dynamicDeps: string[] = [];
+  const warnings: string[] = [];
+  const stack: unknown[] = [ast];
+  while (stack.length) {
+    const node = stack.pop();
+    if (!node || typeof node !== 'object') continue;
+    if (Array.isArray(node)) {
+      for (const n of node) stack.push(n);
+      continue;
+    }
+    const n = node as { type?: string; source?: { type?: string; value?: unknown } | null };
+    if (
+      (n.type === 'ImportDeclaration' || n.type === 'ExportAllDeclaration' || n.type === 'ExportNamedDeclaration') &&
+      n.source &&
+      typeof n.source.value === 'string'
+    ) {
+      staticDeps.push(n.source.value);
+    } else if (n.type === 'ImportExpression') {
+      const spec = literalString(n.source);
+      if (spec !== undefined) dynamicDeps.push(spec);
+      else warnings.push(`${file}: dynamic import() with a non-literal specifier (not followed)`);
+    }
+    for (const key in node) {
+      if (key === 'type' || key === 'start' || key === 'end' || key === 'range' || key === 'loc') continue;
+      const v = (node as Record<string, unknown>)[key];
+      if (v && typeof v === 'object') stack.push(v);
+    }
+  }
+  return { staticDeps, dynamicDeps, warnings };
+}
+
+function resolveSpecifier(from: string, spec: string, root: string, warnings: string[]): string | undefined {
+  if (spec.startsWith('./') || spec.startsWith('../') || spec.startsWith('/')) {
+    const target = spec.startsWith('/') ? resolve(root, '.' + spec) : resolve(dirname(from), spec);
+    if (!target.startsWith(root)) {
+      warnings.push(`${relative(root, from)} imports ${spec}, outside ${root} (not counted)`);
+      return undefined;
+    }
+    return target;
+  }
+  warnings.push(`${relative(root, from)} imports bare specifier "${spec}" (external, not counted)`);
+  return undefined;
+}
+
+/** Static closure of `entries`; dynamic targets met on the way are collected in `dynamicOut`. */
+function staticClosure(entries: string[], root: string, dynamicOut: Set<string>, warnings: string[]): Set<string> {
+  const seen = new Set<string>();
+  const queue = [...entries];
+  while (queue.length) {
+    const file = queue.shift()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const imp = importsOf(file);
+    warnings.push(...imp.warnings);
+    for (const s of imp.staticDeps) {
+      const t = resolveSpecifier(file, s, root, warnings);
+      if (t) queue.push(t);
+    }
+    for (const d of imp.dynamicDeps) {
+      const t = resolveSpecifier(file, d, root, warnings);
+      if (t) dynamicOut.add(t);
+    }
+  }
+  return seen;
+}
+
+export function sizeOf(files: Iterable<string>, root: string): GraphSize {
+  const list: FileSize[] = [];
+  for (const f of files) {
+    const buf = readFileSync(f);
+    list.push({ file: relative(root, f), raw: buf.length, gzip: gzipSize(buf) });
+  }
+  list.sort((a, b) => b.gzip - a.gzip);
+  return {
+    files: list,
+    raw: list.reduce((s, f) => s + f.raw, 0),
+    gzip: list.reduce((s, f) => s + f.gzip, 0),
+  };
+}
+
+/** Measures the initial and lazy graphs of one entry file inside `root` (an output directory). */
+export function measureEntry(entry: string, root: string): EntrySizes {
+  const warnings: string[] = [];
+  const dynamicTargets = new Set<string>();
+  const initial = staticClosure([entry], root, dynamicTargets, warnings);
+  const lazy: EntrySizes['lazy'] = [];
+  for (const target of dynamicTargets) {
+    const graph = staticClosure([target], root, new Set(), warnings);
+    lazy.push({ target: relative(root, target), graph: sizeOf([...graph].filter((f) => !initial.has(f)), root) });
+  }
+  // Everything reachable lazily, nested dynamic imports included.
+  const all = new Set<string>();
+  const pending = [...dynamicTargets];
+  const seenTargets = new Set<string>();
+  while (pending.length) {
+    const t = pending.shift()!;
+    if (seenTargets.has(t)) continue;
+    seenTargets.add(t);
+    const nested = new Set<string>();
+    for (const f of staticClosure([t], root, nested, warnings)) all.add(f);
+    pending.push(...nested);
+  }
+  return {
+    entry: relative(root, entry),
+    initial: sizeOf(initial, root),
+    lazy,
+    lazyAll: sizeOf([...all].filter((f) => !initial.has(f)), root),
+    warnings: [...new Set(warnings)],
+  };
+}
+
+// Plain JS entries (bench/tmp is inside the type-checked tree, so no .ts files are written there).
+const BASELINE_SOURCES = {
+  lit: `import { LitElement, html } from 'lit';
+class BaselineElement extends LitElement {
+  render() { return html\`<p>lit</p>\`; }
+}
+if (!customElements.get('baseline-element')) customElements.define('baseline-element', BaselineElement);
+`,
+  chartsCandles: `import { createChart, CandlestickSeries } from 'lightweight-charts';
+export function mount(container) {
+  const chart = createChart(container);
+  chart.addSeries(CandlestickSeries).setData([{ time: 1700000000, open: 1, high: 2, low: 0.5, close: 1.5 }]);
+  return chart;
+}
+`,
+  litPlusCharts: `import { LitElement, html } from 'lit';
+class BaselineBoth extends LitElement {
+  render() { return html\`<div></div>\`; }
+  async firstUpdated() {
+    const { createChart, CandlestickSeries } = await import('lightweight-charts');
+    createChart(this.renderRoot.querySelector('div')).addSeries(CandlestickSeries);
+  }
+}
+if (!customElements.get('baseline-both')) customElements.define('baseline-both', BaselineBoth);
+`,
+} as const;
+
+async function projectBuildSettings(projectRoot: string): Promise<{ minify: unknown; target: unknown }> {
+  try {
+    const loaded = await loadConfigFromFile(
+      { command: 'build', mode: 'production' },
+      resolve(projectRoot, 'vite.config.ts'),
+      projectRoot,
+      'silent',
+    );
+    const b = loaded?.config.build ?? {};
+    return { minify: b.minify, target: b.target };
+  } catch {
+    return { minify: undefined, target: 'es2022' };
+  }
+}
+
+/** Builds one baseline entry with the project's minifier/target into bench/tmp/baselines/<name>/dist. */
+async function buildBaseline(
+  name: keyof typeof BASELINE_SOURCES,
+  tmpRoot: string,
+  settings: { minify: unknown; target: unknown },
+): Promise<EntrySizes> {
+  const dir = resolve(tmpRoot, 'baselines', name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const entry = resolve(dir, 'entry.js');
+  writeFileSync(entry, BASELINE_SOURCES[name]);
+  const outDir = resolve(dir, 'dist');
+  const config: InlineConfig = {
+    configFile: false,
+    root: dir,
+    base: './',
+    logLevel: 'silent',
+    build: {
+      target: (settings.target as never) ?? 'es2022',
+      ...(settings.minify === undefined ? {} : { minify: settings.minify as never }),
+      outDir,
+      emptyOutDir: true,
+      modulePreload: { polyfill: false },
+      rolldownOptions: {
+        input: { [name]: entry },
+        preserveEntrySignatures: 'exports-only',
+        output: { entryFileNames: '[name].js', chunkFileNames: 'assets/[name]-[hash].js' },
+      },
+    },
+  };
+  await build(config);
+  return measureEntry(resolve(outDir, `${name}.js`), outDir);
+}
+
+function groupOf(id: string, projectRoot: string): string {
+  const clean = id.replace(/^\0/, '').split('?')[0]!;
+  const nm = clean.lastIndexOf('node_modules/');
+  if (nm >= 0) {
+    const rest = clean.slice(nm + 'node_modules/'.length).split('/');
+    const pkg = rest[0]!.startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0]!;
+    return pkg;
+  }
+  const rel = relative(projectRoot, clean);
+  if (rel.startsWith('src/')) {
+    const parts = rel.split('/');
+    return parts.length > 2 ? `src/${parts[1]}/` : rel;
+  }
+  if (/preload-helper/.test(clean)) return 'vite preload helper';
+  if (/runtime.*helpers/.test(clean)) return 'compiler helpers';
+  return rel.startsWith('..') || rel.startsWith('/') ? clean.split('/').slice(-2).join('/') : rel || clean;
+}
+
+/**
+ * Where the bytes come from: rebuilds src/price-board.ts with the project's own config into
+ * bench/tmp/attrib and reads rolldown's per-module rendered lengths. Approximate (pre-minification
+ * shares applied to the gzip measured on dist/); for guidance only.
+ */
+async function composition(projectRoot: string, tmpRoot: string, project: EntrySizes): Promise<Composition> {
+  // Gzip per lazy file is taken from the attribution build itself (same sources, same config).
+  const outDir = resolve(tmpRoot, 'attrib');
+  const result = await build({
+    configFile: resolve(projectRoot, 'vite.config.ts'),
+    root: projectRoot,
+    logLevel: 'silent',
+    build: {
+      outDir,
+      emptyOutDir: true,
+      write: true,
+      rolldownOptions: { input: { 'price-board': resolve(projectRoot, 'src/price-board.ts') } },
+    },
+  });
+  const outputs = (Array.isArray(result) ? result : [result]) as unknown as {
+    output: { type: string; fileName: string; isEntry?: boolean; modules?: Record<string, { renderedLength: number }> }[];
+  }[];
+  const chunks = outputs.flatMap((o) => o.output).filter((c) => c.type === 'chunk');
+  const entry = measureEntry(resolve(outDir, 'price-board.js'), outDir);
+  const initialFiles = new Set(entry.initial.files.map((f) => f.file));
+  const tally = (files: Set<string>, gzipTotal: number) => {
+    const byGroup = new Map<string, number>();
+    let total = 0;
+    for (const c of chunks) {
+      if (!files.has(c.fileName)) continue;
+      for (const [id, m] of Object.entries(c.modules ?? {})) {
+        const g = groupOf(id, projectRoot);
+        byGroup.set(g, (byGroup.get(g) ?? 0) + m.renderedLength);
+        total += m.renderedLength;
+      }
+    }
+    return [...byGroup.entries()]
+      .map(([group, len]) => ({ group, share: total ? len / total : 0, approxGzip: total ? Math.round((gzipTotal * len) / total) : 0 }))
+      .sort((a, b) => b.share - a.share);
+  };
+  return {
+    initial: tally(initialFiles, project.initial.gzip),
+    lazy: entry.lazyAll.files.map((f) => ({
+      file: f.file.replace(/^assets\//, '').replace(/-[\w-]{8}\.js$/, '.js'),
+      groups: tally(new Set([f.file]), f.gzip),
+    })),
+  };
+}
+
+export async function runSize(projectRoot: string, dist: string, tmpRoot: string, log: (s: string) => void): Promise<SizeResults> {
+  const settings = await projectBuildSettings(projectRoot);
+  log(`  baselines with minify=${String(settings.minify ?? 'vite default')} target=${String(settings.target ?? 'default')}`);
+  const lit = await buildBaseline('lit', tmpRoot, settings);
+  const chartsCandles = await buildBaseline('chartsCandles', tmpRoot, settings);
+  const litPlusCharts = await buildBaseline('litPlusCharts', tmpRoot, settings);
+  const project = measureEntry(resolve(dist, 'price-board.js'), dist);
+  const { version } = JSON.parse(readFileSync(resolve(projectRoot, 'node_modules/vite/package.json'), 'utf8')) as {
+    version: string;
+  };
+  const out: SizeResults = { project, baselines: { lit, chartsCandles, litPlusCharts }, settings: { ...settings, vite: version } };
+  try {
+    out.composition = await composition(projectRoot, tmpRoot, project);
+  } catch (e) {
+    out.compositionError = String((e as Error)?.message ?? e);
+  }
+  return out;
+}

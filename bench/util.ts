@@ -1,0 +1,86 @@
+/** Small helpers shared by the bench sections. */
+export function median(xs: number[]): number {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/** Polls `check` every `everyMs` until it returns a value other than undefined, or throws after `timeoutMs`. */
+export async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number, everyMs = 50): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}
+
+export function round(x: number, digits = 1): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
+
+export interface SandboxRequest {
+  method: string;
+  path: string;
+  key?: string;
+  origin?: string;
+  at?: string | number;
+  status?: number;
+}
+export interface SandboxStats {
+  requests: SandboxRequest[];
+  openStreams: number;
+  streamsOpened: number;
+}
+
+/** Symbol ids from GET /v1/symbols in any of the accepted shapes (DESIGN.md §4). */
+export function symbolIds(body: unknown): string[] {
+  let x: unknown = body;
+  if (x && typeof x === 'object' && !Array.isArray(x) && 'data' in x) x = (x as { data: unknown }).data;
+  if (x && typeof x === 'object' && !Array.isArray(x) && 'symbols' in x) x = (x as { symbols: unknown }).symbols;
+  if (!Array.isArray(x)) throw new Error('unexpected /v1/symbols body');
+  return x.map((s) => (typeof s === 'string' ? s : (s as { symbol: string }).symbol)).filter((s) => typeof s === 'string');
+}
+
+export interface QuoteLike {
+  symbol: string;
+  price: string;
+  updated_at: string;
+}
+/** Quotes of GET /v1/prices. */
+export function quotesOf(body: unknown): QuoteLike[] {
+  const q = (body as { data?: { quotes?: QuoteLike[] } })?.data?.quotes;
+  if (!Array.isArray(q)) throw new Error('unexpected /v1/prices body');
+  return q;
+}
+
+/** A new price near `price`, in the same format (integer rials, or dollars with their decimals). */
+export function nudge(price: string, rnd: () => number): string {
+  const dot = price.indexOf('.');
+  const decimals = dot < 0 ? 0 : price.length - dot - 1;
+  const v = Number(price);
+  let next = v * (1 + (rnd() - 0.5) * 0.006);
+  const unit = 10 ** -decimals;
+  if (Math.abs(next - v) < unit) next = v + (rnd() < 0.5 ? -unit : unit);
+  if (next <= 0) next = v + unit;
+  return next.toFixed(decimals);
+}
+
+/** Deterministic PRNG (mulberry32). */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
