@@ -30,6 +30,9 @@ export interface StreamOptions {
   quote: (symbol: string) => Quote | undefined;
 }
 
+/** Fault drop_stream: time between the last event's bytes and the cut. */
+const DROP_DELAY_MS = 50;
+
 export class StreamHub {
   /** Streams opened since start or reset. */
   opened = 0;
@@ -133,9 +136,21 @@ export class StreamHub {
       conn.res.write(frame);
       return;
     }
-    // Fault drop_stream: the event goes out, then the connection is cut without an end.
+    // Fault drop_stream: the event goes out, then the connection is cut without an end. Cut a
+    // moment after the bytes left, with a FIN (half-close, no final chunk) rather than a reset: a
+    // browser whose connection breaks right behind the data drops data it already received, and
+    // the event would never arrive.
     this.forget(conn);
-    conn.res.write(frame, () => conn.res.destroy());
+    const socket = conn.res.socket;
+    conn.res.write(frame, () => {
+      const cut = setTimeout(() => {
+        if (!socket) return void conn.res.destroy();
+        socket.end();
+        // The client closes its side on the FIN; if it does not, the socket goes anyway.
+        setTimeout(() => socket.destroy(), 2_000).unref();
+      }, DROP_DELAY_MS);
+      cut.unref();
+    });
   }
 
   private forget(conn: Connection): void {

@@ -45,58 +45,58 @@ function retryable(error: unknown): error is PriceBoardError {
  */
 export class PriceClient {
   readonly baseUrl: string;
-  private readonly ctx: RequestContext;
-  private readonly retry: RetryOptions;
-  private readonly random: () => number;
-  private readonly shared = new SharedRequests();
+  readonly #ctx: RequestContext;
+  readonly #retry: RetryOptions;
+  readonly #random: () => number;
+  readonly #shared = new SharedRequests();
 
   constructor(options: PriceClientOptions) {
     this.baseUrl = options.baseUrl;
-    this.ctx = {
+    this.#ctx = {
       fetch: options.fetch ?? globalFetch,
       apiKey: options.apiKey,
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     };
-    this.retry = options.retry ?? DEFAULT_RETRY;
-    this.random = options.random ?? Math.random;
+    this.#retry = options.retry ?? DEFAULT_RETRY;
+    this.#random = options.random ?? Math.random;
   }
 
   /** Current quotes of `symbols` (in that order), validated all-or-nothing. */
   prices(symbols: readonly string[], signal?: AbortSignal): Promise<PricesData> {
-    return this.get(endpointUrl(this.baseUrl, '/v1/prices', symbolsQuery(symbols)), parsePricesBody, signal);
+    return this.#get(endpointUrl(this.baseUrl, '/v1/prices', symbolsQuery(symbols)), parsePricesBody, signal);
   }
 
   /** The parsed JSON body of the history of `symbol` over `days`; `model/history` normalises it. */
   history(symbol: string, days: number, signal?: AbortSignal): Promise<unknown> {
     const path = `/v1/history/${encodeURIComponent(symbol)}`;
-    return this.get(endpointUrl(this.baseUrl, path, `days=${Math.trunc(days)}`), (body) => body, signal);
+    return this.#get(endpointUrl(this.baseUrl, path, `days=${Math.trunc(days)}`), (body) => body, signal);
   }
 
   /** All symbols the service offers. */
   symbols(signal?: AbortSignal): Promise<SymbolInfo[]> {
-    return this.get(endpointUrl(this.baseUrl, '/v1/symbols'), parseSymbolsBody, signal);
+    return this.#get(endpointUrl(this.baseUrl, '/v1/symbols'), parseSymbolsBody, signal);
   }
 
   /** Number of distinct requests in flight (tests). */
   get inFlight(): number {
-    return this.shared.size;
+    return this.#shared.size;
   }
 
-  private get<T>(url: URL, parse: (body: unknown) => T, signal?: AbortSignal): Promise<T> {
+  #get<T>(url: URL, parse: (body: unknown) => T, signal?: AbortSignal): Promise<T> {
     // The same URL with another key is another request: answers and errors differ per key.
-    const key = `${url.href}\n${this.ctx.apiKey ?? ''}`;
-    return this.shared.run(key, async (shared) => parse(await this.withRetries(url, shared)), signal);
+    const key = `${url.href}\n${this.#ctx.apiKey ?? ''}`;
+    return this.#shared.run(key, async (shared) => parse(await this.#withRetries(url, shared)), signal);
   }
 
-  private async withRetries(url: URL, signal: AbortSignal): Promise<unknown> {
+  async #withRetries(url: URL, signal: AbortSignal): Promise<unknown> {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await getJson(url, this.ctx, signal);
+        return await getJson(url, this.#ctx, signal);
       } catch (error) {
-        if (!retryable(error) || attempt >= this.retry.retries) throw error;
-        const wait = Math.max(backoffDelay(attempt, this.retry, 'full', this.random), error.retryAfterMs ?? 0);
+        if (!retryable(error) || attempt >= this.#retry.retries) throw error;
+        const wait = Math.max(backoffDelay(attempt, this.#retry, 'full', this.#random), error.retryAfterMs ?? 0);
         // A server asking for a long pause is the caller's to schedule, not ours to sit on.
-        if (wait > this.retry.maxMs) throw error;
+        if (wait > this.#retry.maxMs) throw error;
         await sleep(wait, signal);
       }
     }

@@ -13,37 +13,37 @@ interface Entry {
 
 /** A table of requests in flight, keyed by whatever makes two requests identical. */
 export class SharedRequests {
-  private readonly entries = new Map<string, Entry>();
+  readonly #entries = new Map<string, Entry>();
 
   /** Joins the request under `key`, starting it with `start(signal)` when none is in flight. */
   run<T>(key: string, start: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T> {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
-    let entry = this.entries.get(key);
+    let entry = this.#entries.get(key);
     if (!entry) {
       const controller = new AbortController();
       const created: Entry = { controller, users: 0, promise: start(controller.signal) };
       const forget = (): void => {
-        if (this.entries.get(key) === created) this.entries.delete(key);
+        if (this.#entries.get(key) === created) this.#entries.delete(key);
       };
       created.promise.then(forget, forget);
-      this.entries.set(key, created);
+      this.#entries.set(key, created);
       entry = created;
     }
-    return this.join(key, entry, signal) as Promise<T>;
+    return this.#join(key, entry, signal) as Promise<T>;
   }
 
   /** Number of distinct requests in flight. */
   get size(): number {
-    return this.entries.size;
+    return this.#entries.size;
   }
 
-  private join(key: string, entry: Entry, signal?: AbortSignal): Promise<unknown> {
+  #join(key: string, entry: Entry, signal?: AbortSignal): Promise<unknown> {
     entry.users++;
     return new Promise((resolve, reject) => {
       const onAbort = (): void => {
         entry.users--;
         if (entry.users === 0) {
-          if (this.entries.get(key) === entry) this.entries.delete(key);
+          if (this.#entries.get(key) === entry) this.#entries.delete(key);
           entry.controller.abort();
         }
         reject(abortReason(signal!));

@@ -10,39 +10,42 @@ export const ANNOUNCE_INTERVAL_MS = 10_000;
 export class Announcer implements ReactiveController {
   /** The live region's current text. */
   text = '';
-  private last = -Infinity;
-  private queued: string | undefined;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  #last = -Infinity;
+  #queued: string | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  readonly #intervalMs: number;
 
   constructor(
     private readonly host: ReactiveControllerHost,
-    private readonly intervalMs = ANNOUNCE_INTERVAL_MS,
+    intervalMs = ANNOUNCE_INTERVAL_MS,
   ) {
+    this.#intervalMs = intervalMs;
     host.addController(this);
   }
 
   announce(message: string): void {
-    const wait = this.last + this.intervalMs - Date.now();
+    const wait = this.#last + this.#intervalMs - Date.now();
     if (wait <= 0) {
-      this.say(message);
+      this.#say(message);
       return;
     }
-    this.queued = message;
-    this.timer ??= setTimeout(() => {
-      this.timer = undefined;
-      if (this.queued !== undefined) this.say(this.queued);
+    this.#queued = message;
+    this.#timer ??= setTimeout(() => {
+      this.#timer = undefined;
+      if (this.#queued !== undefined) this.#say(this.#queued);
     }, wait);
   }
 
   hostDisconnected(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    this.queued = undefined;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#queued = undefined;
   }
 
-  private say(message: string): void {
-    this.queued = undefined;
-    this.last = Date.now();
+  #say(message: string): void {
+    this.#queued = undefined;
+    this.#last = Date.now();
     this.text = message;
     this.host.requestUpdate();
   }

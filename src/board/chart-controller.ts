@@ -1,17 +1,14 @@
 /**
- * The chart area as a Lit ReactiveController: loads the chart chunk only when a chart is shown,
- * fetches the history of the chart symbol (falling back 365 → 30 → 7 days when the plan rejects a
- * span), keeps the last candle following live quotes, and reports failures in the chart area only.
+ * The chart area as a Lit ReactiveController. It stays small because it is in the initial module:
+ * when a chart is shown it loads the chart area's work (./chart-area: history, candles, the chart)
+ * and, at the same time, the chart chunk, and hands them the board's settings, quotes and
+ * lifecycle. Nothing of the chart is loaded while `chart="none"`.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { PriceBoardError } from '../api/errors';
-import { DOLLAR_SYMBOLS } from '../api/types';
-import type { Candle, DisplayUnit, Quote } from '../api/types';
-import type { ChartTheme, PriceChart } from '../chart/types';
-import { formatAxisNumber, toPersianDigits } from '../format/number';
-import { applyQuoteToCandles, intervalFor } from '../model/history';
+import type { DisplayUnit, Quote } from '../api/types';
 import type { ChartMode, HistoryDays } from './attributes';
-import { loadHistory, sourceFor, type HistorySource } from './history-source';
+import type { ChartArea } from './chart-area';
 
 /** What the chart shows; the board passes it on every update. */
 export interface ChartSettings {
@@ -38,45 +35,45 @@ export interface ChartHooks {
 
 export type ChartStatus = 'idle' | 'loading' | 'ready' | 'error';
 
-let chartModule: Promise<typeof import('../chart/price-chart')> | undefined;
-/** The chart chunk, imported once per page; a failed import may be retried later. */
-function loadChartModule(): Promise<typeof import('../chart/price-chart')> {
-  chartModule ??= import('../chart/price-chart').catch((error: unknown) => {
-    chartModule = undefined;
-    throw error;
-  });
-  return chartModule;
-}
-
-const isAbort = (error: unknown, signal: AbortSignal): boolean => signal.aborted || (error as Error)?.name === 'AbortError';
-
-function spanNote(wanted: HistoryDays, shown: HistoryDays): string {
-  return `طرح این کلید تاریخچهٔ ${toPersianDigits(String(wanted))} روزه را نمی‌دهد؛ نمودار ${toPersianDigits(String(shown))} روز اخیر را نشان می‌دهد.`;
-}
-
-export class ChartController implements ReactiveController {
-  status: ChartStatus = 'idle';
+/** What the template shows of the chart area. */
+export interface ChartState {
+  status: ChartStatus;
   /** The span shown, which may be shorter than asked when the plan rejects a longer one. */
   shownDays: HistoryDays | undefined;
   /** A visible Persian note, e.g. about the span fallback. */
   note: string | undefined;
   error: PriceBoardError | undefined;
   /** Text alternative of the chart (the latest candle in Persian words). */
+  description: string;
+}
+
+export type ChartModule = typeof import('../chart/price-chart');
+
+/** An import done once per page; a failed one may be tried again later. */
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  return () =>
+    (loaded ??= load().catch((error: unknown) => {
+      loaded = undefined;
+      throw error;
+    }));
+}
+
+/** The chart chunk (lightweight-charts). */
+const loadChartModule = once(() => import('../chart/price-chart'));
+const loadChartArea = once(() => import('./chart-area'));
+
+export class ChartController implements ReactiveController, ChartState {
+  status: ChartStatus = 'idle';
+  shownDays: HistoryDays | undefined;
+  note: string | undefined;
+  error: PriceBoardError | undefined;
   description = '';
 
-  private settings: ChartSettings | undefined;
-  private connected = false;
-  private source: HistorySource | undefined;
-  /** Candles of the shown symbol in the service's unit (rial or dollars); live quotes extend them. */
-  private candles: Candle[] | undefined;
-  private loadAbort: AbortController | undefined;
-  private chart: PriceChart | undefined;
-  private creating = false;
-  private themeKey = '';
-  private themeDirty = false;
-  private formatKey = '';
-  private readonly colorScheme = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
-  private readonly onSchemeChange = (): void => this.applyTheme();
+  #settings: ChartSettings | undefined;
+  #connected = false;
+  #area: ChartArea | undefined;
+  #loading = false;
 
   constructor(
     private readonly host: ReactiveControllerHost,
@@ -87,221 +84,55 @@ export class ChartController implements ReactiveController {
 
   /** Takes the board's current settings; fetches only what changed. */
   configure(next: ChartSettings): void {
-    const prev = this.settings;
-    this.settings = next;
-    if (next.mode === 'none') {
-      this.loadAbort?.abort();
-      this.destroyChart();
-      this.status = 'idle';
-      return;
-    }
-    const sourceChanged = !prev || !this.source || prev.baseUrl !== next.baseUrl || prev.apiKey !== next.apiKey;
-    if (sourceChanged) this.source = sourceFor(next.baseUrl, next.apiKey);
-    const reload = sourceChanged || prev.mode === 'none' || prev.symbol !== next.symbol || prev.days !== next.days;
-    if (prev && prev.theme !== next.theme) this.themeDirty = true;
-    if (this.chart && prev && prev.mode !== next.mode) this.chart.setType(next.mode === 'line' ? 'line' : 'candles');
-    if (reload) {
-      if (this.connected) void this.load();
-    } else if (prev && prev.unit !== next.unit) {
-      this.draw();
-    }
+    this.#settings = next;
+    if (this.#area) this.#area.configure(next);
+    else if (next.mode === 'none') this.status = 'idle';
+    else this.#start();
   }
 
-  /** Live quotes: the chart symbol's one moves the last candle (`update`, never a full redraw). */
+  /** Live quotes: the chart symbol's one moves the last candle. */
   applyQuotes(quotes: readonly Quote[]): void {
-    const symbol = this.settings?.symbol;
-    if (!symbol || this.status !== 'ready' || !this.candles || !this.shownDays) return;
-    let quote: Quote | undefined;
-    for (const q of quotes) if (q.symbol === symbol) quote = q;
-    if (!quote || !this.applyQuote(quote)) return;
-    const last = this.candles[this.candles.length - 1];
-    if (this.chart && last) {
-      this.chart.update(this.toDisplayUnit(last));
-      this.describe();
-    }
+    this.#area?.applyQuotes(quotes);
   }
 
   hostConnected(): void {
-    this.connected = true;
-    this.colorScheme?.addEventListener('change', this.onSchemeChange);
-    if (!this.settings || this.settings.mode === 'none') return;
-    // Rebuilt after a re-mount: the candles kept (and the history cache) spare a request.
-    if (this.status === 'ready' && this.candles) this.host.requestUpdate();
-    else void this.load();
+    this.#connected = true;
+    if (this.#area) this.#area.hostConnected();
+    else this.#start();
   }
 
   hostUpdated(): void {
-    this.ensureChart();
-    if (this.themeDirty) this.applyTheme();
+    this.#area?.hostUpdated();
   }
 
   hostDisconnected(): void {
-    this.connected = false;
-    this.colorScheme?.removeEventListener('change', this.onSchemeChange);
-    if (this.status === 'loading') {
-      this.loadAbort?.abort();
-      this.status = 'idle';
-    }
-    this.destroyChart();
+    this.#connected = false;
+    if (this.#area) this.#area.hostDisconnected();
+    else if (this.status === 'loading') this.status = 'idle';
   }
 
-  private async load(): Promise<void> {
-    const s = this.settings;
-    const source = this.source;
-    if (!s || s.mode === 'none' || !source) return;
-    this.loadAbort?.abort();
-    const abort = new AbortController();
-    this.loadAbort = abort;
+  /** Loads the chart area's code (and the chart chunk beside it) once a chart is to be shown. */
+  #start(): void {
+    if (!this.#connected || this.#loading || !this.#settings || this.#settings.mode === 'none') return;
+    this.#loading = true;
     this.status = 'loading';
     this.error = undefined;
-    this.note = undefined;
-    this.host.requestUpdate();
-
-    let loaded: { candles: Candle[]; days: HistoryDays };
-    try {
-      loaded = await loadHistory(source, s.symbol, s.days, abort.signal);
-    } catch (error) {
-      if (!isAbort(error, abort.signal)) this.fail(error);
-      return;
-    }
-    if (abort.signal.aborted) return;
-    this.candles = loaded.candles;
-    this.shownDays = loaded.days;
-    this.note = loaded.days < s.days ? spanNote(s.days, loaded.days) : undefined;
-    this.status = 'ready';
-    const latest = this.hooks.latest(s.symbol);
-    if (latest) this.applyQuote(latest);
-    this.draw();
-    this.host.requestUpdate();
-  }
-
-  private fail(error: unknown): void {
-    const e =
-      error instanceof PriceBoardError
-        ? error
-        : new PriceBoardError('bad_response', `Chart failed: ${(error as Error)?.message ?? String(error)}`, { cause: error });
-    this.status = 'error';
-    this.error = e;
-    this.candles = undefined;
-    this.description = '';
-    this.chart?.setData([]);
-    this.hooks.onError(e);
-    this.host.requestUpdate();
-  }
-
-  /** Moves the candles to `quote`; false when it changed nothing drawable. */
-  private applyQuote(quote: Quote): boolean {
-    if (!this.candles?.length || !this.shownDays) return false;
-    try {
-      const time = Date.parse(quote.updated_at) / 1000;
-      const before = this.candles[this.candles.length - 1];
-      applyQuoteToCandles(this.candles, Number(quote.price), time, intervalFor(this.shownDays));
-      return this.candles[this.candles.length - 1] !== before;
-    } catch {
-      return false; // an unreadable live value never breaks the chart
-    }
-  }
-
-  private isDollar(): boolean {
-    return DOLLAR_SYMBOLS.has(this.settings?.symbol ?? '');
-  }
-
-  /** History and quotes are in rials (or dollars); toman is a tenth, as on the board. */
-  private toDisplayUnit(c: Candle): Candle {
-    if (this.isDollar() || this.settings?.unit !== 'toman') return c;
-    return { time: c.time, open: c.open / 10, high: c.high / 10, low: c.low / 10, close: c.close / 10 };
-  }
-
-  private priceFormatter(): (v: number) => string {
-    const digits = this.isDollar() ? 2 : 0;
-    return (v) => formatAxisNumber(v, digits);
-  }
-
-  /** Full replace: history loaded, span or unit changed. */
-  private draw(): void {
-    if (!this.chart || !this.candles || this.status !== 'ready') return;
-    const formatKey = `${this.isDollar()}|${this.settings?.unit}`;
-    if (formatKey !== this.formatKey) {
-      this.formatKey = formatKey;
-      this.chart.setPriceFormatter(this.priceFormatter());
-    }
-    this.chart.setData(this.candles.map((c) => this.toDisplayUnit(c)));
-    this.describe();
-  }
-
-  private describe(): void {
-    const text = this.chart?.describeLast() ?? '';
-    if (text !== this.description) {
-      this.description = text;
-      this.host.requestUpdate();
-    }
-  }
-
-  private ensureChart(): void {
-    const s = this.settings;
-    if (!this.connected || !s || s.mode === 'none' || this.chart || this.creating) return;
-    const container = this.hooks.container();
-    if (!container) return;
-    this.creating = true;
-    loadChartModule().then(
-      (mod) => {
-        this.creating = false;
-        const now = this.settings;
-        if (!this.connected || !now || now.mode === 'none' || this.chart) return;
-        if (!container.isConnected || this.hooks.container() !== container) {
-          this.host.requestUpdate(); // re-rendered meanwhile: try again with the new container
-          return;
-        }
-        const theme = this.readTheme();
-        this.themeKey = JSON.stringify(theme);
-        this.themeDirty = false;
-        this.formatKey = `${this.isDollar()}|${now.unit}`;
-        this.chart = mod.createPriceChart({
-          container,
-          type: now.mode === 'line' ? 'line' : 'candles',
-          theme,
-          formatPrice: this.priceFormatter(),
-        });
-        this.draw();
+    loadChartModule().catch(() => {}); // in parallel; the chart area reports a failure when it needs the chunk
+    loadChartArea().then(
+      ({ ChartArea }) => {
+        this.#loading = false;
+        this.#area = new ChartArea(this.host, this.hooks, this, loadChartModule);
+        if (this.#settings) this.#area.configure(this.#settings);
+        if (this.#connected) this.#area.hostConnected();
       },
       (error: unknown) => {
-        this.creating = false;
-        this.fail(new PriceBoardError('network', 'The chart module failed to load', { cause: error }));
+        this.#loading = false;
+        if (!this.#connected) return;
+        this.status = 'error';
+        this.error = new PriceBoardError('network', 'The chart module failed to load', { cause: error });
+        this.hooks.onError(this.error);
+        this.host.requestUpdate();
       },
     );
-  }
-
-  private destroyChart(): void {
-    this.chart?.destroy();
-    this.chart = undefined;
-    this.formatKey = '';
-    this.themeKey = '';
-  }
-
-  /** Colours from the computed custom properties, so page overrides and the theme both apply. */
-  private readTheme(): ChartTheme {
-    const source = this.hooks.themeSource();
-    const style = source ? getComputedStyle(source) : undefined;
-    const read = (name: string, fallback: string) => style?.getPropertyValue(name).trim() || fallback;
-    return {
-      background: read('--_bg', '#ffffff'),
-      text: read('--_fg', '#1b1f24'),
-      muted: read('--_muted', '#59616e'),
-      border: read('--_border', '#d5dae1'),
-      up: read('--_up', '#0a7a3d'),
-      down: read('--_down', '#c0262d'),
-      accent: read('--_accent', '#1d5fc4'),
-      font: read('--_font', 'Vazirmatn, Tahoma, sans-serif'),
-    };
-  }
-
-  private applyTheme(): void {
-    this.themeDirty = false;
-    if (!this.chart) return;
-    const theme = this.readTheme();
-    const key = JSON.stringify(theme);
-    if (key === this.themeKey) return;
-    this.themeKey = key;
-    this.chart.setTheme(theme);
   }
 }

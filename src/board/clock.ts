@@ -7,7 +7,7 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 const TICK_MS = 30_000;
 
 export class Clock implements ReactiveController {
-  private timer: ReturnType<typeof setInterval> | undefined;
+  #timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly host: ReactiveControllerHost) {
     host.addController(this);
@@ -19,11 +19,11 @@ export class Clock implements ReactiveController {
   }
 
   hostConnected(): void {
-    this.timer ??= setInterval(() => this.host.requestUpdate(), TICK_MS);
+    this.#timer ??= setInterval(() => this.host.requestUpdate(), TICK_MS);
   }
 
   hostDisconnected(): void {
-    clearInterval(this.timer);
-    this.timer = undefined;
+    clearInterval(this.#timer);
+    this.#timer = undefined;
   }
 }

@@ -1,5 +1,4 @@
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
-import { property, state } from 'lit/decorators.js';
 import type { ConnectionStatus, Quote } from '../api/types';
 import {
   DEFAULTS,
@@ -87,6 +86,21 @@ const ATTRIBUTE_KEYS = [
 export class PriceBoard extends LitElement {
   static override styles = styles;
 
+  // Reactive properties (static rather than decorators: the decorators' helper code is not needed).
+  static override properties = {
+    symbols: { reflect: true },
+    apiKey: { attribute: 'api-key' },
+    baseUrl: { attribute: 'base-url', reflect: true },
+    stream: { reflect: true },
+    streamUrl: { attribute: 'stream-url', reflect: true },
+    pollInterval: { attribute: 'poll-interval', type: Number, reflect: true },
+    unit: { reflect: true },
+    theme: { reflect: true },
+    chart: { reflect: true },
+    chartSymbol: { attribute: 'chart-symbol', reflect: true },
+    days: { type: Number, reflect: true },
+  };
+
   /**
    * Registers the element as `tag`; does nothing when the tag is already defined, so loading the
    * script twice is harmless.
@@ -105,114 +119,114 @@ export class PriceBoard extends LitElement {
    * Comma-separated symbol ids, shown in this order; spaces and upper case tolerated, duplicates dropped.
    * @default 'usd,eur,gold_18,coin_emami,ons'
    */
-  @property({ reflect: true }) symbols: string = DEFAULTS.symbols;
+  symbols: string = DEFAULTS.symbols;
 
   /** API key, sent only as the `X-API-Key` header (never in a URL, a log line or an event). Not reflected. */
-  @property({ attribute: 'api-key' }) apiKey: string | undefined = undefined;
+  apiKey: string | undefined = undefined;
 
   /**
    * Service address; `/v1/...` is appended.
    * @default the origin this module was loaded from
    */
-  @property({ attribute: 'base-url', reflect: true }) baseUrl: string = DEFAULT_BASE_URL;
+  baseUrl: string = DEFAULT_BASE_URL;
 
   /**
    * Live updates: `auto` (SSE, falling back to polling), `sse`, `poll` or `off`.
    * @default 'auto'
    */
-  @property({ reflect: true }) stream: StreamMode = DEFAULTS.stream;
+  stream: StreamMode = DEFAULTS.stream;
 
   /** SSE address. Default `{base-url}/v1/stream`. */
-  @property({ attribute: 'stream-url', reflect: true }) streamUrl: string | undefined = undefined;
+  streamUrl: string | undefined = undefined;
 
   /**
    * Seconds between polls when polling (at least 5); never faster than the plan allows.
    * @default 30
    */
-  @property({ attribute: 'poll-interval', type: Number, reflect: true }) pollInterval: number = DEFAULTS.pollInterval;
+  pollInterval: number = DEFAULTS.pollInterval;
 
   /**
    * `toman` or `rial`; `ons` and `silver_ounce` always show US dollars.
    * @default 'toman'
    */
-  @property({ reflect: true }) unit: 'toman' | 'rial' = DEFAULTS.unit;
+  unit: 'toman' | 'rial' = DEFAULTS.unit;
 
   /**
    * `light`, `dark` or `auto` (follows `prefers-color-scheme`, live).
    * @default 'auto'
    */
-  @property({ reflect: true }) theme: ThemeMode = DEFAULTS.theme;
+  theme: ThemeMode = DEFAULTS.theme;
 
   /**
    * `candles`, `line` or `none` (no chart: its code is not loaded).
    * @default 'candles'
    */
-  @property({ reflect: true }) chart: ChartMode = DEFAULTS.chart;
+  chart: ChartMode = DEFAULTS.chart;
 
   /** The symbol whose chart is shown. Default: the first symbol. Set when the user selects a row. */
-  @property({ attribute: 'chart-symbol', reflect: true }) chartSymbol: string | undefined = undefined;
+  chartSymbol: string | undefined = undefined;
 
   /**
    * History span of the chart in days: 7, 30 or 365. Falls back 365 → 30 → 7 when the plan rejects a span.
    * @default 30
    */
-  @property({ type: Number, reflect: true }) days: HistoryDays = DEFAULTS.days;
+  days: HistoryDays = DEFAULTS.days;
 
   // ── Public state ──────────────────────────────────────────────────────────────────────────
 
   /** The latest quote per symbol of the board, in board order (a read-only snapshot). */
   get quotes(): ReadonlyMap<string, Quote> {
-    return this.live.snapshot();
+    return this.#live.snapshot();
   }
 
   /** The connection state, as in `price-board-status`. */
   get status(): ConnectionStatus {
-    return this.live.status;
+    return this.#live.status;
   }
 
   /** Re-fetches the quotes now. */
   refresh(): Promise<void> {
-    return this.live.refresh();
+    return this.#live.refresh();
   }
 
   // ── Controllers ───────────────────────────────────────────────────────────────────────────
 
-  private readonly live = new QuotesController(this, {
+  readonly #live = new QuotesController(this, {
     onQuotes: (quotes) => {
       emit(this, 'price-board-quotes', { quotes });
-      this.chartArea.applyQuotes(quotes);
-      this.announceSelected();
+      this.#chartArea.applyQuotes(quotes);
+      this.#announceSelected();
     },
     onStatus: (status) => emit(this, 'price-board-status', { status }),
     onError: (error) => emit(this, 'price-board-error', error.toDetail()),
   });
 
-  private readonly chartArea = new ChartController(this, {
+  readonly #chartArea = new ChartController(this, {
     container: () => this.renderRoot?.querySelector<HTMLElement>('.chart-canvas'),
     themeSource: () => this.renderRoot?.querySelector<HTMLElement>('.board'),
-    latest: (symbol) => this.live.get(symbol),
+    latest: (symbol) => this.#live.get(symbol),
     onError: (error) => emit(this, 'price-board-error', error.toDetail()),
   });
 
-  private readonly announcer = new Announcer(this);
-  private readonly clock = new Clock(this);
+  readonly #announcer = new Announcer(this);
+  readonly #clock = new Clock(this);
 
-  private settings!: BoardSettings;
+  #settings!: BoardSettings;
   /** The row holding the table's tab stop. */
-  @state() private focusSymbol: string | undefined;
+  #focusSymbol: string | undefined;
   /** Price changes of the selected symbol already announced. */
-  private spoken = { symbol: '', changes: 0 };
+  #spoken = { symbol: '', changes: 0 };
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (this.settings && !ATTRIBUTE_KEYS.some((key) => changed.has(key))) return;
-    const { settings, invalid } = readSettings(this, DEFAULT_BASE_URL, this.settings, changed);
-    this.settings = settings;
+    if (this.#settings && !ATTRIBUTE_KEYS.some((key) => changed.has(key))) return;
+    const { settings, invalid } = readSettings(this, DEFAULT_BASE_URL, this.#settings, changed);
+    this.#settings = settings;
     for (const attribute of invalid) {
       emit(this, 'price-board-error', { code: 'invalid_attribute', message: invalidAttributeMessage(attribute) });
     }
     const { baseUrl, apiKey, stream, streamUrl, pollInterval } = settings;
-    this.live.configure({ baseUrl, apiKey, stream, streamUrl, pollInterval }, settings.symbols);
-    this.chartArea.configure({
+    this.#live.configure({ baseUrl, apiKey, stream, streamUrl, pollInterval }, settings.symbols);
+    this.#chartArea.configure({
       mode: settings.chart,
       symbol: settings.chartSymbol,
       days: settings.days,
@@ -226,54 +240,54 @@ export class PriceBoard extends LitElement {
   // ── Template ──────────────────────────────────────────────────────────────────────────────
 
   protected override render() {
-    const s = this.settings;
-    const rows = this.rows();
+    const s = this.#settings;
+    const rows = this.#rows();
     const selected = rows.find((r) => r.symbol === s.chartSymbol);
-    const focus = this.focusSymbol && s.symbols.includes(this.focusSymbol) ? this.focusSymbol : s.chartSymbol;
+    const focus = this.#focusSymbol && s.symbols.includes(this.#focusSymbol) ? this.#focusSymbol : s.chartSymbol;
     return html`<div part="board" class="board" dir="rtl" lang="fa" data-theme=${s.theme}>
       <div class="top">
         ${renderStatus(
-          this.live.status,
-          statusText(this.live.status, { stream: s.stream, pollInterval: s.pollInterval, delaySeconds: this.live.delaySeconds }),
+          this.#live.status,
+          statusText(this.#live.status, { stream: s.stream, pollInterval: s.pollInterval, delaySeconds: this.#live.delaySeconds }),
         )}
       </div>
-      ${renderError(this.live.error)}
+      ${renderError(this.#live.error)}
       ${renderTable(rows, {
         unit: s.unit,
-        loading: this.isLoading(),
+        loading: this.#isLoading(),
         selected: s.chartSymbol,
         tabStop: focus,
-        flashOf: (symbol) => this.live.changeCount(symbol),
-        onClick: this.onRowClick,
-        onKeyDown: this.onRowKeyDown,
-        onFocusIn: this.onRowFocus,
+        flashOf: (symbol) => this.#live.changeCount(symbol),
+        onClick: this.#onRowClick,
+        onKeyDown: this.#onRowKeyDown,
+        onFocusIn: this.#onRowFocus,
       })}
       ${s.chart === 'none'
         ? nothing
         : renderChart({
             title: selected && !selected.loading ? selected.title : s.chartSymbol,
-            status: this.chartArea.status,
-            days: this.chartArea.status === 'ready' ? (this.chartArea.shownDays ?? s.days) : s.days,
-            note: this.chartArea.note,
-            error: this.chartArea.error,
-            description: this.chartArea.description,
-            onSpan: this.onSpanClick,
+            status: this.#chartArea.status,
+            days: this.#chartArea.status === 'ready' ? (this.#chartArea.shownDays ?? s.days) : s.days,
+            note: this.#chartArea.note,
+            error: this.#chartArea.error,
+            description: this.#chartArea.description,
+            onSpan: this.#onSpanClick,
           })}
-      <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">${this.announcer.text}</div>
+      <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">${this.#announcer.text}</div>
     </div>`;
   }
 
-  private isLoading(): boolean {
-    return this.live.status === 'loading' && !this.live.error;
+  #isLoading(): boolean {
+    return this.#live.status === 'loading' && !this.#live.error;
   }
 
-  private rows(): RowView[] {
-    const now = this.clock.now();
-    const ctx = { unit: this.settings.unit, now, day: dayOf(now) };
-    const loading = this.isLoading();
-    return this.settings.symbols.map((symbol) => {
-      const quote = this.live.get(symbol);
-      const missing = this.live.missing.has(symbol);
+  #rows(): RowView[] {
+    const now = this.#clock.now();
+    const ctx = { unit: this.#settings.unit, now, day: dayOf(now) };
+    const loading = this.#isLoading();
+    return this.#settings.symbols.map((symbol) => {
+      const quote = this.#live.get(symbol);
+      const missing = this.#live.missing.has(symbol);
       if (!quote) return emptyRow(symbol, missing, loading);
       const view = quoteRow(quote, ctx);
       return missing ? { ...view, missing } : view;
@@ -283,54 +297,61 @@ export class PriceBoard extends LitElement {
   // ── Events ────────────────────────────────────────────────────────────────────────────────
 
   /** The user picked `symbol` for the chart. */
-  private select(symbol: string): void {
-    this.focusSymbol = symbol;
-    if (symbol === this.settings.chartSymbol) return;
+  #select(symbol: string): void {
+    this.#focus(symbol);
+    if (symbol === this.#settings.chartSymbol) return;
     this.chartSymbol = symbol;
     emit(this, 'price-board-select', { symbol });
   }
 
-  private onRowClick(event: Event): void {
-    const row = rowOf(event);
-    if (row?.dataset.symbol) this.select(row.dataset.symbol);
+  /** Moves the table's tab stop to `symbol`'s row. */
+  #focus(symbol: string): void {
+    if (symbol === this.#focusSymbol) return;
+    this.#focusSymbol = symbol;
+    this.requestUpdate();
   }
 
-  private onRowKeyDown(event: KeyboardEvent): void {
+  #onRowClick(event: Event): void {
+    const row = rowOf(event);
+    if (row?.dataset.symbol) this.#select(row.dataset.symbol);
+  }
+
+  #onRowKeyDown(event: KeyboardEvent): void {
     const row = rowOf(event);
     const action = rowAction(event);
     if (!row || !action || event.target !== row) return;
     event.preventDefault();
     if (action === 'select') {
-      this.select(row.dataset.symbol!);
+      this.#select(row.dataset.symbol!);
       return;
     }
     const rows = [...this.renderRoot.querySelectorAll<HTMLElement>('[part~="row"][data-symbol]')];
     moveTarget(rows, row, action)?.focus();
   }
 
-  private onRowFocus(event: FocusEvent): void {
+  #onRowFocus(event: FocusEvent): void {
     const symbol = rowOf(event)?.dataset.symbol;
-    if (symbol) this.focusSymbol = symbol;
+    if (symbol) this.#focus(symbol);
   }
 
-  private onSpanClick(event: Event): void {
+  #onSpanClick(event: Event): void {
     const days = (event.target as Element | null)?.closest<HTMLElement>('button[data-days]')?.dataset.days;
     if (days) this.days = Number(days) as HistoryDays;
   }
 
   /** A polite, throttled announcement when the selected symbol's price changes. */
-  private announceSelected(): void {
-    const symbol = this.settings.chartSymbol;
-    const changes = this.live.changeCount(symbol);
-    if (this.spoken.symbol !== symbol) {
-      this.spoken = { symbol, changes };
+  #announceSelected(): void {
+    const symbol = this.#settings.chartSymbol;
+    const changes = this.#live.changeCount(symbol);
+    if (this.#spoken.symbol !== symbol) {
+      this.#spoken = { symbol, changes };
       return;
     }
-    const quote = this.live.get(symbol);
-    if (changes <= this.spoken.changes || !quote) return;
-    this.spoken.changes = changes;
-    const now = this.clock.now();
-    const view = quoteRow(quote, { unit: this.settings.unit, now, day: dayOf(now) });
-    this.announcer.announce(`${view.title}: ${view.spokenPrice}، تغییر ${view.change}`);
+    const quote = this.#live.get(symbol);
+    if (changes <= this.#spoken.changes || !quote) return;
+    this.#spoken.changes = changes;
+    const now = this.#clock.now();
+    const view = quoteRow(quote, { unit: this.#settings.unit, now, day: dayOf(now) });
+    this.#announcer.announce(`${view.title}: ${view.spokenPrice}، تغییر ${view.change}`);
   }
 }

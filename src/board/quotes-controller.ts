@@ -34,150 +34,153 @@ export class QuotesController implements ReactiveController {
   /** Requested symbols the service did not return. */
   readonly missing = new Set<string>();
 
-  private readonly held = new Map<string, Quote>();
-  private readonly priceChanges = new Map<string, number>();
-  private readonly pending = new Map<string, Quote>();
-  private frame = 0;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private options: HubOptions | undefined;
-  private symbols: string[] = [];
-  private subscription: Subscription | undefined;
-  private subscriptionKey = '';
+  readonly #held = new Map<string, Quote>();
+  readonly #priceChanges = new Map<string, number>();
+  readonly #pending = new Map<string, Quote>();
+  #frame = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #options: HubOptions | undefined;
+  #symbols: string[] = [];
+  #subscription: Subscription | undefined;
+  #subscriptionKey = '';
   /** Bumped per subscription, so that a closed one's late callbacks are ignored. */
-  private generation = 0;
-  private connected = false;
+  #generation = 0;
+  #connected = false;
+
+  readonly #hooks: QuotesHooks;
 
   constructor(
     private readonly host: ReactiveControllerHost,
-    private readonly hooks: QuotesHooks,
+    hooks: QuotesHooks,
   ) {
+    this.#hooks = hooks;
     host.addController(this);
   }
 
   /** Takes the board's settings: re-subscribes only when the connection settings changed. */
   configure(options: HubOptions, symbols: readonly string[]): void {
-    const symbolsChanged = symbols.length !== this.symbols.length || symbols.some((s, i) => s !== this.symbols[i]);
-    this.options = options;
-    this.symbols = [...symbols];
-    if (!this.connected) return;
-    if (!this.subscription || connectionKey(options) !== this.subscriptionKey) this.open();
+    const symbolsChanged = symbols.length !== this.#symbols.length || symbols.some((s, i) => s !== this.#symbols[i]);
+    this.#options = options;
+    this.#symbols = [...symbols];
+    if (!this.#connected) return;
+    if (!this.#subscription || connectionKey(options) !== this.#subscriptionKey) this.#open();
     else if (symbolsChanged) {
       for (const s of this.missing) if (!symbols.includes(s)) this.missing.delete(s);
-      this.subscription.setSymbols([...symbols]);
+      this.#subscription.setSymbols([...symbols]);
     }
   }
 
   /** The latest quote of `symbol`, if any arrived. */
   get(symbol: string): Quote | undefined {
-    return this.held.get(symbol);
+    return this.#held.get(symbol);
   }
 
   /** How often the price of `symbol` changed while shown (drives the flash). */
   changeCount(symbol: string): number {
-    return this.priceChanges.get(symbol) ?? 0;
+    return this.#priceChanges.get(symbol) ?? 0;
   }
 
   /** The quotes of the board's symbols, in board order. */
   snapshot(): ReadonlyMap<string, Quote> {
     const out = new Map<string, Quote>();
-    for (const s of this.symbols) {
-      const q = this.held.get(s);
+    for (const s of this.#symbols) {
+      const q = this.#held.get(s);
       if (q) out.set(s, q);
     }
     return out;
   }
 
   refresh(): Promise<void> {
-    return this.subscription?.refresh() ?? Promise.resolve();
+    return this.#subscription?.refresh() ?? Promise.resolve();
   }
 
   hostConnected(): void {
-    this.connected = true;
-    if (this.options) this.open();
+    this.#connected = true;
+    if (this.#options) this.#open();
   }
 
   hostDisconnected(): void {
-    this.connected = false;
-    this.generation++;
-    this.subscription?.close();
-    this.subscription = undefined;
-    this.subscriptionKey = '';
-    this.cancelFlush();
-    this.pending.clear();
+    this.#connected = false;
+    this.#generation++;
+    this.#subscription?.close();
+    this.#subscription = undefined;
+    this.#subscriptionKey = '';
+    this.#cancelFlush();
+    this.#pending.clear();
   }
 
-  private open(): void {
-    const options = this.options!;
-    this.subscription?.close();
-    const generation = ++this.generation;
-    const current = () => generation === this.generation;
-    this.subscriptionKey = connectionKey(options);
+  #open(): void {
+    const options = this.#options!;
+    this.#subscription?.close();
+    const generation = ++this.#generation;
+    const current = () => generation === this.#generation;
+    this.#subscriptionKey = connectionKey(options);
     this.error = undefined;
     this.missing.clear();
-    this.setStatus('loading');
-    this.subscription = subscribe(options, [...this.symbols], {
+    this.#setStatus('loading');
+    this.#subscription = subscribe(options, [...this.#symbols], {
       quotes: (quotes, meta) => {
         if (!current()) return;
         if (typeof meta?.delaySeconds === 'number') this.delaySeconds = meta.delaySeconds;
-        this.receive(quotes);
+        this.#receive(quotes);
       },
       status: (status) => {
-        if (current()) this.setStatus(status);
+        if (current()) this.#setStatus(status);
       },
       error: (error) => {
         if (!current()) return;
         this.error = error;
         this.host.requestUpdate();
-        this.hooks.onError(error);
+        this.#hooks.onError(error);
       },
       missing: (symbols) => {
         if (!current()) return;
         // The hub sends the full current list each time.
         this.missing.clear();
-        for (const s of symbols) if (this.symbols.includes(s)) this.missing.add(s);
+        for (const s of symbols) if (this.#symbols.includes(s)) this.missing.add(s);
         this.host.requestUpdate();
       },
     });
   }
 
-  private receive(quotes: readonly Quote[]): void {
+  #receive(quotes: readonly Quote[]): void {
     for (const q of quotes) {
-      const before = this.held.get(q.symbol);
-      if (before && before.price !== q.price) this.priceChanges.set(q.symbol, this.changeCount(q.symbol) + 1);
-      this.held.set(q.symbol, q);
+      const before = this.#held.get(q.symbol);
+      if (before && before.price !== q.price) this.#priceChanges.set(q.symbol, this.changeCount(q.symbol) + 1);
+      this.#held.set(q.symbol, q);
       this.missing.delete(q.symbol);
-      this.pending.set(q.symbol, q);
+      this.#pending.set(q.symbol, q);
     }
     if (quotes.length > 0 && this.error && TRANSIENT.has(this.error.code)) this.error = undefined;
-    this.scheduleFlush();
+    this.#scheduleFlush();
   }
 
-  private scheduleFlush(): void {
-    if (this.frame || this.timer !== undefined || this.pending.size === 0) return;
-    this.frame = requestAnimationFrame(() => this.flush());
-    this.timer = setTimeout(() => this.flush(), HIDDEN_FLUSH_MS);
+  #scheduleFlush(): void {
+    if (this.#frame || this.#timer !== undefined || this.#pending.size === 0) return;
+    this.#frame = requestAnimationFrame(() => this.#flush());
+    this.#timer = setTimeout(() => this.#flush(), HIDDEN_FLUSH_MS);
   }
 
-  private cancelFlush(): void {
-    if (this.frame) cancelAnimationFrame(this.frame);
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.frame = 0;
-    this.timer = undefined;
+  #cancelFlush(): void {
+    if (this.#frame) cancelAnimationFrame(this.#frame);
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#frame = 0;
+    this.#timer = undefined;
   }
 
-  private flush(): void {
-    this.cancelFlush();
-    if (this.pending.size === 0) return;
-    const batch = [...this.pending.values()];
-    this.pending.clear();
+  #flush(): void {
+    this.#cancelFlush();
+    if (this.#pending.size === 0) return;
+    const batch = [...this.#pending.values()];
+    this.#pending.clear();
     this.host.requestUpdate();
-    this.hooks.onQuotes(batch);
+    this.#hooks.onQuotes(batch);
   }
 
-  private setStatus(status: ConnectionStatus): void {
+  #setStatus(status: ConnectionStatus): void {
     if (status === this.status) return;
     this.status = status;
     this.host.requestUpdate();
-    this.hooks.onStatus(status);
+    this.#hooks.onStatus(status);
   }
 }

@@ -14,27 +14,27 @@ export class HubStatus {
   hasData = false;
   /** A final error: `error` for good. */
   finalError: PriceBoardError | undefined;
-  private readonly online: OnlineSource;
-  private networkFailures = 0;
+  readonly #online: OnlineSource;
+  #networkFailures = 0;
 
   constructor(online: OnlineSource) {
-    this.online = online;
+    this.#online = online;
   }
 
   /** A fetch or a stream connect failed in a way that looks like the network. */
   networkFailed(): void {
-    this.networkFailures++;
+    this.#networkFailures++;
   }
 
   /** Something reached the service: forget past network failures. */
   reachable(): void {
-    this.networkFailures = 0;
+    this.#networkFailures = 0;
   }
 
   /** The status to show. */
   get value(): ConnectionStatus {
     if (this.finalError) return 'error';
-    if (!this.online.isOnline() || this.networkFailures >= OFFLINE_AFTER_FAILURES) return 'offline';
+    if (!this.#online.isOnline() || this.#networkFailures >= OFFLINE_AFTER_FAILURES) return 'offline';
     switch (this.transport) {
       case 'live':
         return this.hasData ? 'live' : 'loading';

@@ -7,7 +7,6 @@ import { PriceHub, type HubConfig } from './price-hub';
 import type { HubListener, HubOptions, Subscription } from './hub-types';
 import { navigatorOnline } from './online';
 import type { StreamMode } from './transport';
-import { documentVisibility } from './visibility';
 
 export type { HubListener, HubOptions, QuotesMeta, Subscription } from './hub-types';
 export type { StreamMode } from './transport';
@@ -28,7 +27,7 @@ function resolve(options: HubOptions): HubConfig {
     mode: MODES.has(options.stream) ? options.stream : 'auto',
     streamUrl: options.streamUrl?.trim() || `${baseUrl}/v1/stream`,
     fetch: options.fetch,
-    visibility: options.visibility ?? documentVisibility(),
+    visibility: options.visibility,
     online: options.online ?? navigatorOnline(),
     timeoutMs: options.timeoutMs,
     retry: options.retry,

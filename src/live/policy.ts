@@ -1,5 +1,15 @@
-/** Decisions shared by the stream, the poller and the hub about what an error means. */
+/** Decisions shared by the stream, the poller and the hub: what an error means, how often to poll. */
 import { PriceBoardError } from '../api/errors';
+
+/** The fastest polling allowed, whatever `poll-interval` says: plans count requests per minute. */
+export const MIN_POLL_MS = 5_000;
+/** `poll-interval` default (DESIGN.md §2): 30 s. */
+export const DEFAULT_POLL_MS = 30_000;
+
+/** A usable interval: non-numbers give the default, small ones the minimum. */
+export function clampPollMs(ms: number): number {
+  return Number.isFinite(ms) && ms > 0 ? Math.max(MIN_POLL_MS, ms) : DEFAULT_POLL_MS;
+}
 
 /**
  * Whether retrying cannot help and the hub must stop (401, 403, 400, 404 on the prices path...).

@@ -4,18 +4,10 @@
  */
 import type { PriceBoardError } from '../api/errors';
 import { startTimer } from '../api/tracking';
-import { asPriceBoardError, endsRetries } from './policy';
+import { asPriceBoardError, clampPollMs, endsRetries } from './policy';
 import { ALWAYS_VISIBLE, type VisibilitySource } from './visibility';
 
-/** The fastest polling allowed, whatever `poll-interval` says: plans count requests per minute. */
-export const MIN_POLL_MS = 5_000;
-/** `poll-interval` default (DESIGN.md §2): 30 s. */
-export const DEFAULT_POLL_MS = 30_000;
-
-/** A usable interval: non-numbers give the default, small ones the minimum. */
-export function clampPollMs(ms: number): number {
-  return Number.isFinite(ms) && ms > 0 ? Math.max(MIN_POLL_MS, ms) : DEFAULT_POLL_MS;
-}
+export { clampPollMs, DEFAULT_POLL_MS, MIN_POLL_MS } from './policy';
 
 /** Options of {@link Poller}. */
 export interface PollerOptions {

@@ -11,11 +11,10 @@ import { QuoteStore } from '../model/quote-store';
 import { HubStatus } from './hub-status';
 import type { HubListener, QuotesMeta } from './hub-types';
 import type { OnlineSource } from './online';
-import { clampPollMs } from './poller';
-import { endsRetries, isNetworkFailure } from './policy';
+import { clampPollMs, endsRetries, isNetworkFailure } from './policy';
 import { QuoteFetcher } from './quote-fetcher';
 import { Subscriber } from './subscriber';
-import { Transport, type StreamMode, type TransportState } from './transport';
+import type { StreamMode, Transport, TransportState } from './transport';
 import type { VisibilitySource } from './visibility';
 
 /**
@@ -39,7 +38,8 @@ export interface HubConfig {
   mode: StreamMode;
   streamUrl: string;
   fetch?: FetchLike;
-  visibility: VisibilitySource;
+  /** Default: the page's (`documentVisibility()`), resolved by the transport. */
+  visibility?: VisibilitySource;
   online: OnlineSource;
   timeoutMs?: number;
   retry?: RetryOptions;
@@ -49,27 +49,33 @@ export interface HubConfig {
 
 /** One shared feed of quotes. */
 export class PriceHub {
-  private readonly onClosed: () => void;
-  private readonly store = new QuoteStore();
-  private readonly subscribers = new Set<Subscriber>();
-  private readonly fetcher: QuoteFetcher;
-  private readonly transport: Transport;
+  readonly #onClosed: () => void;
+  readonly #store = new QuoteStore();
+  readonly #subscribers = new Set<Subscriber>();
+  readonly #fetcher: QuoteFetcher;
+  readonly #config: HubConfig;
+  /** The stream or poller; undefined while its code loads (see `#loadTransport`). */
+  #transport: Transport | undefined;
+  #transportLoading = false;
+  /** What the transport follows, kept for when it arrives. */
+  #followed: string[] | undefined;
+  #pollMs = clampPollMs(NaN);
   /** Aborted when the hub stops for good (closed, or a final error). */
-  private readonly stopper = new AbortController();
-  private readonly unknown = new Set<string>();
-  private readonly omitted = new Set<string>();
-  private readonly unwatchOnline: () => void;
-  private readonly state: HubStatus;
-  private meta: QuotesMeta = {};
+  readonly #stopper = new AbortController();
+  readonly #unknown = new Set<string>();
+  readonly #omitted = new Set<string>();
+  readonly #unwatchOnline: () => void;
+  readonly #state: HubStatus;
+  #meta: QuotesMeta = {};
   /** The status last delivered. */
-  private status: ConnectionStatus = 'loading';
-  private lastReported: string | undefined;
-  private flushQueued = false;
-  private ended = false;
+  #status: ConnectionStatus = 'loading';
+  #lastReported: string | undefined;
+  #flushQueued = false;
+  #ended = false;
 
   constructor(config: HubConfig, onClosed: () => void) {
-    this.onClosed = onClosed;
-    this.state = new HubStatus(config.online);
+    this.#onClosed = onClosed;
+    this.#state = new HubStatus(config.online);
     const client = new PriceClient({
       baseUrl: config.baseUrl,
       apiKey: config.apiKey,
@@ -77,51 +83,33 @@ export class PriceHub {
       timeoutMs: config.timeoutMs,
       retry: config.retry,
     });
-    this.fetcher = new QuoteFetcher(
+    this.#fetcher = new QuoteFetcher(
       client,
       {
-        symbols: () => this.union(),
-        settled: (symbol) => this.store.has(symbol) || this.omitted.has(symbol),
-        received: (outcome) => this.received(outcome),
-        failed: (error) => this.failure(error, 'poll', true),
+        symbols: () => this.#union(),
+        settled: (symbol) => this.#store.has(symbol) || this.#omitted.has(symbol),
+        received: (outcome) => this.#received(outcome),
+        failed: (error) => this.#failure(error, 'poll', true),
       },
-      this.stopper.signal,
+      this.#stopper.signal,
     );
-    this.transport = new Transport(
-      {
-        mode: config.mode,
-        streamUrl: config.streamUrl,
-        apiKey: config.apiKey,
-        fetch: config.fetch,
-        watchdogMs: config.watchdogMs,
-        visibility: config.visibility,
-        pollMs: clampPollMs(NaN),
-        sseRetryMs: config.sseRetryMs,
-      },
-      {
-        streamQuotes: (quotes, at) => this.streamQuotes(quotes, at),
-        poll: (signal) => this.fetcher.poll(signal),
-        state: (state) => this.transportChanged(state),
-        failure: (error, source, connectFailed) => this.failure(error, source, connectFailed),
-        stopped: (error) => this.fail(error),
-        unknownSymbols: (symbols) => this.markUnknown(symbols),
-        notBefore: () => this.fetcher.notBefore,
-        firstPollDelay: (ms) => this.fetcher.untilNextPoll(ms),
-      },
-    );
-    this.unwatchOnline = config.online.subscribe((online) => this.onlineChanged(online));
+    this.#config = config;
+    // stream="off": nothing follows the quotes after the first answer (refresh() asks again).
+    if (config.mode === 'off') this.#state.transport = 'idle';
+    else this.#loadTransport();
+    this.#unwatchOnline = config.online.subscribe((online) => this.#onlineChanged(online));
   }
 
   /** Whether it was closed (its last subscriber left). */
   get closed(): boolean {
-    return this.ended;
+    return this.#ended;
   }
 
   /** Adds a subscriber; it gets the status, known quotes and missing symbols in a microtask. */
   add(symbols: string[], listener: HubListener, pollSeconds: number): Subscriber {
     const sub = new Subscriber(symbols, listener, pollSeconds);
-    this.subscribers.add(sub);
-    this.queueFlush();
+    this.#subscribers.add(sub);
+    this.#queueFlush();
     return sub;
   }
 
@@ -129,182 +117,237 @@ export class PriceHub {
   update(sub: Subscriber, symbols: string[]): void {
     if (sub.closed) return;
     sub.setSymbols(symbols);
-    this.queueFlush();
+    this.#queueFlush();
   }
 
   /** Removes a subscriber; the hub closes when none is left by the end of the tick. */
   remove(sub: Subscriber): void {
     if (sub.closed) return;
     sub.closed = true;
-    this.subscribers.delete(sub);
-    if (this.subscribers.size > 0) {
-      this.queueFlush();
+    this.#subscribers.delete(sub);
+    if (this.#subscribers.size > 0) {
+      this.#queueFlush();
       return;
     }
     // Not at once: an element moved in the DOM unsubscribes and subscribes again in one tick.
     queueMicrotask(() => {
-      if (this.subscribers.size === 0) this.close();
+      if (this.#subscribers.size === 0) this.close();
     });
   }
 
   /** Re-fetches every symbol now (one request, shared); skipped during a `Retry-After`. */
   refresh(): Promise<void> {
-    if (this.stopper.signal.aborted) return Promise.resolve();
-    return this.transport.pollNow() ?? this.fetcher.refresh();
+    if (this.#stopper.signal.aborted) return Promise.resolve();
+    return this.#transport?.pollNow() ?? this.#fetcher.refresh();
   }
 
   /** Stops everything and leaves the registry. */
   close(): void {
-    if (this.ended) return;
-    this.ended = true;
-    this.stop();
-    this.unwatchOnline();
-    for (const sub of this.subscribers) sub.closed = true;
-    this.subscribers.clear();
-    this.onClosed();
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#stop();
+    this.#unwatchOnline();
+    for (const sub of this.#subscribers) sub.closed = true;
+    this.#subscribers.clear();
+    this.#onClosed();
   }
 
-  private stop(): void {
-    this.stopper.abort();
-    this.transport.close();
+  #stop(): void {
+    this.#stopper.abort();
+    this.#transport?.close();
   }
 
-  private queueFlush(): void {
-    if (this.flushQueued) return;
-    this.flushQueued = true;
+  /**
+   * The transport's code (SSE, reconnects, polling) is a chunk of its own, out of the initial
+   * module: its import starts when the hub is made, in the same tick as the first `/v1/prices`
+   * request, and the stream opens as soon as it arrives. A failed import is tried again on the
+   * next change of subscribers or when the browser comes back online.
+   */
+  #loadTransport(): void {
+    if (this.#transport || this.#transportLoading || this.#stopper.signal.aborted) return;
+    this.#transportLoading = true;
+    import('./transport').then(
+      ({ Transport }) => {
+        this.#transportLoading = false;
+        if (this.#stopper.signal.aborted) return;
+        const c = this.#config;
+        const transport = new Transport(
+          {
+            mode: c.mode,
+            streamUrl: c.streamUrl,
+            apiKey: c.apiKey,
+            fetch: c.fetch,
+            watchdogMs: c.watchdogMs,
+            visibility: c.visibility,
+            pollMs: this.#pollMs,
+            sseRetryMs: c.sseRetryMs,
+          },
+          {
+            streamQuotes: (quotes, at) => this.#streamQuotes(quotes, at),
+            poll: (signal) => this.#fetcher.poll(signal),
+            state: (state) => this.#transportChanged(state),
+            failure: (error, source, connectFailed) => this.#failure(error, source, connectFailed),
+            stopped: (error) => this.#fail(error),
+            unknownSymbols: (symbols) => this.#markUnknown(symbols),
+            notBefore: () => this.#fetcher.notBefore,
+            firstPollDelay: (ms) => this.#fetcher.untilNextPoll(ms),
+          },
+        );
+        this.#transport = transport;
+        if (this.#followed) transport.setSymbols(this.#followed);
+      },
+      (cause: unknown) => {
+        this.#transportLoading = false;
+        this.#failure(new PriceBoardError('network', 'Live updates failed to load', { cause }), 'stream', true);
+      },
+    );
+  }
+
+  /** The symbols the transport follows (kept until it has loaded). */
+  #follow(symbols: string[]): void {
+    this.#followed = symbols;
+    this.#transport?.setSymbols(symbols);
+  }
+
+  #queueFlush(): void {
+    if (this.#flushQueued) return;
+    this.#flushQueued = true;
     // Everything subscribed in this tick is served by one request and one stream.
-    queueMicrotask(() => this.flush());
+    queueMicrotask(() => this.#flush());
   }
 
-  private flush(): void {
-    this.flushQueued = false;
-    if (this.ended) return;
-    const missing = this.missingSymbols();
+  #flush(): void {
+    this.#flushQueued = false;
+    if (this.#ended) return;
+    const missing = this.#missingSymbols();
     const malformed = new Set<string>();
-    for (const sub of this.subscribers) {
+    for (const sub of this.#subscribers) {
       const pending = sub.takePending();
       if (!pending) continue;
-      sub.status(this.status);
-      if (pending.first && this.state.finalError) sub.error(this.state.finalError);
-      sub.quotes(pending.symbols.map((s) => this.store.get(s)).filter((q): q is Quote => q !== undefined), this.meta);
+      sub.status(this.#status);
+      if (pending.first && this.#state.finalError) sub.error(this.#state.finalError);
+      sub.quotes(pending.symbols.map((s) => this.#store.get(s)).filter((q): q is Quote => q !== undefined), this.#meta);
       sub.missing(missing);
       // Ids already known to be unknown: this subscriber has not been told yet.
-      const rejected = pending.symbols.filter((s) => this.unknown.has(s));
+      const rejected = pending.symbols.filter((s) => this.#unknown.has(s));
       if (rejected.length > 0) sub.error(unknownSymbolError(rejected));
-      for (const s of pending.symbols) if (!SYMBOL_ID.test(s) && !this.unknown.has(s)) malformed.add(s);
+      for (const s of pending.symbols) if (!SYMBOL_ID.test(s) && !this.#unknown.has(s)) malformed.add(s);
     }
-    if (malformed.size > 0) this.markUnknown([...malformed]);
-    if (this.stopper.signal.aborted) return;
-    this.transport.setPollInterval(Math.min(...[...this.subscribers].map((s) => clampPollMs(s.pollSeconds * 1000))));
-    this.fetcher.fetchUnsettled();
-    this.transport.setSymbols(this.union());
+    if (malformed.size > 0) this.#markUnknown([...malformed]);
+    if (this.#stopper.signal.aborted) return;
+    this.#pollMs = Math.min(...[...this.#subscribers].map((s) => clampPollMs(s.pollSeconds * 1000)));
+    this.#transport?.setPollInterval(this.#pollMs);
+    this.#fetcher.fetchUnsettled();
+    if (this.#config.mode !== 'off') this.#loadTransport();
+    this.#follow(this.#union());
   }
 
   /** Every subscriber's symbols, in first-seen order, without those the service rejected. */
-  private union(): string[] {
+  #union(): string[] {
     const all = new Set<string>();
-    for (const sub of this.subscribers) for (const s of sub.symbols) if (!this.unknown.has(s)) all.add(s);
+    for (const sub of this.#subscribers) for (const s of sub.symbols) if (!this.#unknown.has(s)) all.add(s);
     return [...all];
   }
 
-  private missingSymbols(): Set<string> {
-    return new Set([...this.unknown, ...this.omitted]);
+  #missingSymbols(): Set<string> {
+    return new Set([...this.#unknown, ...this.#omitted]);
   }
 
-  private received({ data, unknown, missing }: PricesOutcome): void {
-    if (this.stopper.signal.aborted) return;
-    if (data) this.meta = { delaySeconds: data.delay_seconds, at: data.at };
-    this.succeeded();
-    for (const s of missing) if (!unknown.includes(s)) this.omitted.add(s);
-    this.deliver(data?.quotes ?? []);
-    this.markUnknown(unknown);
+  #received({ data, unknown, missing }: PricesOutcome): void {
+    if (this.#stopper.signal.aborted) return;
+    if (data) this.#meta = { delaySeconds: data.delay_seconds, at: data.at };
+    this.#succeeded();
+    for (const s of missing) if (!unknown.includes(s)) this.#omitted.add(s);
+    this.#deliver(data?.quotes ?? []);
+    this.#markUnknown(unknown);
   }
 
-  private streamQuotes(quotes: Quote[], at: string | undefined): void {
-    if (at) this.meta = { ...this.meta, at };
-    this.succeeded();
-    this.deliver(quotes);
+  #streamQuotes(quotes: Quote[], at: string | undefined): void {
+    if (at) this.#meta = { ...this.#meta, at };
+    this.#succeeded();
+    this.#deliver(quotes);
   }
 
   /** Applies quotes to the store and hands the applied ones to their subscribers. */
-  private deliver(quotes: readonly Quote[]): void {
-    this.state.hasData = true;
-    const wasMissing = quotes.some((q) => this.omitted.delete(q.symbol));
-    const applied = this.store.apply(quotes);
-    if (applied.length > 0) for (const sub of this.subscribers) sub.quotes(applied, this.meta);
-    if (wasMissing) this.reportMissing();
-    this.updateStatus();
+  #deliver(quotes: readonly Quote[]): void {
+    this.#state.hasData = true;
+    const wasMissing = quotes.some((q) => this.#omitted.delete(q.symbol));
+    const applied = this.#store.apply(quotes);
+    if (applied.length > 0) for (const sub of this.#subscribers) sub.quotes(applied, this.#meta);
+    if (wasMissing) this.#reportMissing();
+    this.#updateStatus();
   }
 
   /** Ids the service rejected: never asked for again; their subscribers are told once. */
-  private markUnknown(symbols: readonly string[]): void {
-    const fresh = symbols.filter((s) => !this.unknown.has(s));
-    for (const s of fresh) this.unknown.add(s);
-    for (const s of symbols) this.omitted.delete(s);
-    this.reportMissing();
+  #markUnknown(symbols: readonly string[]): void {
+    const fresh = symbols.filter((s) => !this.#unknown.has(s));
+    for (const s of fresh) this.#unknown.add(s);
+    for (const s of symbols) this.#omitted.delete(s);
+    this.#reportMissing();
     if (fresh.length === 0) return;
-    for (const sub of this.subscribers) {
+    for (const sub of this.#subscribers) {
       const mine = fresh.filter((s) => sub.wants(s));
       if (mine.length > 0) sub.error(unknownSymbolError(mine));
     }
-    if (!this.stopper.signal.aborted) this.transport.setSymbols(this.union());
+    if (!this.#stopper.signal.aborted) this.#follow(this.#union());
   }
 
-  private reportMissing(): void {
-    const missing = this.missingSymbols();
-    for (const sub of this.subscribers) sub.missing(missing);
+  #reportMissing(): void {
+    const missing = this.#missingSymbols();
+    for (const sub of this.#subscribers) sub.missing(missing);
   }
 
-  private succeeded(): void {
-    this.state.reachable();
-    this.lastReported = undefined;
+  #succeeded(): void {
+    this.#state.reachable();
+    this.#lastReported = undefined;
   }
 
-  private transportChanged(state: TransportState): void {
-    this.state.transport = state;
-    if (state === 'live') this.succeeded();
-    this.updateStatus();
+  #transportChanged(state: TransportState): void {
+    this.#state.transport = state;
+    if (state === 'live') this.#succeeded();
+    this.#updateStatus();
   }
 
-  private failure(error: PriceBoardError, source: 'stream' | 'poll', connectFailed: boolean): void {
-    if (this.stopper.signal.aborted) return;
+  #failure(error: PriceBoardError, source: 'stream' | 'poll', connectFailed: boolean): void {
+    if (this.#stopper.signal.aborted) return;
     if (endsRetries(error)) {
-      this.fail(error);
+      this.#fail(error);
       return;
     }
-    this.fetcher.noteFailure(error);
-    if (isNetworkFailure(error) && (source === 'poll' || connectFailed)) this.state.networkFailed();
-    this.updateStatus();
+    this.#fetcher.noteFailure(error);
+    if (isNetworkFailure(error) && (source === 'poll' || connectFailed)) this.#state.networkFailed();
+    this.#updateStatus();
     // A dropped stream shows as 'reconnecting' (or 'offline'); an event per attempt would be noise.
     if (source === 'stream' && isNetworkFailure(error)) return;
-    if (error.code === this.lastReported) return;
-    this.lastReported = error.code;
-    for (const sub of this.subscribers) sub.error(error);
+    if (error.code === this.#lastReported) return;
+    this.#lastReported = error.code;
+    for (const sub of this.#subscribers) sub.error(error);
   }
 
   /** A final error: stop every retry, tell everyone. */
-  private fail(error: PriceBoardError): void {
-    if (this.state.finalError || this.ended) return;
-    this.state.finalError = error;
-    this.stop();
-    this.updateStatus();
-    for (const sub of this.subscribers) sub.error(error);
+  #fail(error: PriceBoardError): void {
+    if (this.#state.finalError || this.#ended) return;
+    this.#state.finalError = error;
+    this.#stop();
+    this.#updateStatus();
+    for (const sub of this.#subscribers) sub.error(error);
   }
 
-  private onlineChanged(online: boolean): void {
-    if (this.stopper.signal.aborted) return;
+  #onlineChanged(online: boolean): void {
+    if (this.#stopper.signal.aborted) return;
     if (online) {
-      this.state.reachable();
-      this.transport.kick();
-      this.fetcher.fetchUnsettled();
+      this.#state.reachable();
+      this.#transport?.kick();
+      if (this.#config.mode !== 'off') this.#loadTransport();
+      this.#fetcher.fetchUnsettled();
     }
-    this.updateStatus();
+    this.#updateStatus();
   }
 
-  private updateStatus(): void {
-    const next = this.state.value;
-    if (next === this.status) return;
-    this.status = next;
-    for (const sub of this.subscribers) sub.status(next);
+  #updateStatus(): void {
+    const next = this.#state.value;
+    if (next === this.#status) return;
+    this.#status = next;
+    for (const sub of this.#subscribers) sub.status(next);
   }
 }

@@ -28,28 +28,28 @@ export interface FetchHost {
 
 /** `/v1/prices` on behalf of one hub. */
 export class QuoteFetcher {
-  private readonly client: PriceClient;
-  private readonly host: FetchHost;
-  private readonly signal: AbortSignal;
-  private readonly fetching = new Set<string>();
-  private unionFetch: Promise<void> | undefined;
-  private retries = 0;
-  private cancelRetry: (() => void) | undefined;
-  private lastOk = 0;
+  readonly #client: PriceClient;
+  readonly #host: FetchHost;
+  readonly #signal: AbortSignal;
+  readonly #fetching = new Set<string>();
+  #unionFetch: Promise<void> | undefined;
+  #retries = 0;
+  #cancelRetry: (() => void) | undefined;
+  #lastOk = 0;
   /** No request before this time (epoch ms): a `Retry-After` is running. */
   notBefore = 0;
 
   /** `signal` aborts every fetch for good (the hub stopped). */
   constructor(client: PriceClient, host: FetchHost, signal: AbortSignal) {
-    this.client = client;
-    this.host = host;
-    this.signal = signal;
-    signal.addEventListener('abort', () => this.cancelRetry?.(), { once: true });
+    this.#client = client;
+    this.#host = host;
+    this.#signal = signal;
+    signal.addEventListener('abort', () => this.#cancelRetry?.(), { once: true });
   }
 
   /** Time until one poll interval has passed since the last answer (a full one before any). */
   untilNextPoll(intervalMs: number): number {
-    return this.lastOk ? Math.max(0, this.lastOk + intervalMs - Date.now()) : intervalMs;
+    return this.#lastOk ? Math.max(0, this.#lastOk + intervalMs - Date.now()) : intervalMs;
   }
 
   /** Remembers a 429 so that no request goes out before its `Retry-After`. */
@@ -60,52 +60,52 @@ export class QuoteFetcher {
 
   /** Fetches the symbols that have no quote yet (new subscribers, added symbols). */
   fetchUnsettled(): void {
-    if (this.signal.aborted) return;
-    const wanted = this.host.symbols().filter((s) => !this.host.settled(s) && !this.fetching.has(s));
-    if (wanted.length > 0) void this.fetch(wanted);
+    if (this.#signal.aborted) return;
+    const wanted = this.#host.symbols().filter((s) => !this.#host.settled(s) && !this.#fetching.has(s));
+    if (wanted.length > 0) void this.#fetch(wanted);
   }
 
   /** Re-fetches every symbol now, shared by concurrent callers; skipped during a `Retry-After`. */
   refresh(): Promise<void> {
-    const symbols = this.host.symbols();
-    if (this.signal.aborted || this.notBefore > Date.now() || symbols.length === 0) return Promise.resolve();
-    this.unionFetch ??= this.fetch(symbols).finally(() => {
-      this.unionFetch = undefined;
+    const symbols = this.#host.symbols();
+    if (this.#signal.aborted || this.notBefore > Date.now() || symbols.length === 0) return Promise.resolve();
+    this.#unionFetch ??= this.#fetch(symbols).finally(() => {
+      this.#unionFetch = undefined;
     });
-    return this.unionFetch;
+    return this.#unionFetch;
   }
 
   /** One poll of every symbol; rejects on failure (the poller decides what comes next). */
   async poll(signal: AbortSignal): Promise<void> {
-    const symbols = this.host.symbols();
-    if (symbols.length > 0) this.succeeded(await pricesSkippingUnknown(this.client, symbols, signal));
+    const symbols = this.#host.symbols();
+    if (symbols.length > 0) this.#succeeded(await pricesSkippingUnknown(this.#client, symbols, signal));
   }
 
-  private async fetch(symbols: string[]): Promise<void> {
-    for (const s of symbols) this.fetching.add(s);
+  async #fetch(symbols: string[]): Promise<void> {
+    for (const s of symbols) this.#fetching.add(s);
     try {
-      this.succeeded(await pricesSkippingUnknown(this.client, symbols, this.signal));
+      this.#succeeded(await pricesSkippingUnknown(this.#client, symbols, this.#signal));
     } catch (error) {
-      if (this.signal.aborted) return;
-      this.host.failed(asPriceBoardError(error));
-      this.retryLater();
+      if (this.#signal.aborted) return;
+      this.#host.failed(asPriceBoardError(error));
+      this.#retryLater();
     } finally {
-      for (const s of symbols) this.fetching.delete(s);
+      for (const s of symbols) this.#fetching.delete(s);
     }
   }
 
-  private succeeded(outcome: PricesOutcome): void {
-    if (this.signal.aborted) return;
-    this.lastOk = Date.now();
-    this.retries = 0;
-    this.host.received(outcome);
+  #succeeded(outcome: PricesOutcome): void {
+    if (this.#signal.aborted) return;
+    this.#lastOk = Date.now();
+    this.#retries = 0;
+    this.#host.received(outcome);
   }
 
-  private retryLater(): void {
-    if (this.cancelRetry || this.signal.aborted) return;
-    const delay = Math.max(backoffDelay(this.retries++, FETCH_RETRY), this.notBefore - Date.now());
-    this.cancelRetry = startTimer(() => {
-      this.cancelRetry = undefined;
+  #retryLater(): void {
+    if (this.#cancelRetry || this.#signal.aborted) return;
+    const delay = Math.max(backoffDelay(this.#retries++, FETCH_RETRY), this.notBefore - Date.now());
+    this.#cancelRetry = startTimer(() => {
+      this.#cancelRetry = undefined;
       this.fetchUnsettled();
     }, delay);
   }

@@ -28,7 +28,10 @@ export type StreamState = 'connecting' | 'open' | 'reconnecting' | 'stopped';
 
 /** Facts about a failure, for the owner's decision to give up. */
 export interface StreamFailure {
-  /** Consecutive failed connections without a single event between them. */
+  /**
+   * Consecutive connections that ended without delivering a single event, this one included (0
+   * when this one had delivered events before it broke).
+   */
   failures: number;
   /** Whether this connection had opened (2xx event stream) before it failed. */
   opened: boolean;
@@ -68,6 +71,8 @@ const STREAM_FINAL = new Set(['unauthorized', 'forbidden', 'bad_request']);
 interface Attempt {
   error?: PriceBoardError;
   opened: boolean;
+  /** It delivered at least one valid event. */
+  delivered: boolean;
   symbols: string[];
 }
 
@@ -85,7 +90,12 @@ export class LiveStream {
   /** Symbols of the connection that sent `lastId`: resuming covers only those. */
   private lastIdSymbols = new Set<string>();
   private baseDelayMs: number;
+  /** Failed connections since the last valid event: the backoff's attempt number. */
   private failures = 0;
+  /** Connections in a row that ended without a valid event: what the owner's give-up sees. */
+  private eventless = 0;
+  /** Valid events received so far (tells whether a connection delivered any). */
+  private delivered = 0;
   private reportedBadData = false;
   private current: StreamState = 'connecting';
   private started = false;
@@ -133,6 +143,7 @@ export class LiveStream {
   /** Skips the current reconnect wait (e.g. the browser is back online). */
   reconnectNow(): void {
     this.failures = 0;
+    this.eventless = 0;
     this.wake?.();
   }
 
@@ -155,7 +166,9 @@ export class LiveStream {
       const { error } = attempt;
       if (!error) continue; // re-subscribing: connect again at once
       this.failures++;
-      const failure: StreamFailure = { failures: this.failures, opened: attempt.opened };
+      // A connection that delivered events and then broke is not one "without a single event".
+      this.eventless = attempt.delivered ? 0 : this.eventless + 1;
+      const failure: StreamFailure = { failures: this.eventless, opened: attempt.opened };
       if (this.dropUnknown(error, attempt.symbols)) continue;
       if (STREAM_FINAL.has(error.code)) return this.stop(error, false);
       if (this.options.giveUp?.(error, failure)) return this.stop(error, true);
@@ -208,7 +221,8 @@ export class LiveStream {
   private async connectOnce(): Promise<Attempt> {
     const connection = new AbortController();
     const symbols = [...this.symbols];
-    const attempt: Attempt = { opened: false, symbols };
+    const attempt: Attempt = { opened: false, delivered: false, symbols };
+    const deliveredBefore = this.delivered;
     const watchdogMs = this.options.watchdogMs ?? DEFAULT_WATCHDOG_MS;
     const onClose = (): void => connection.abort();
     this.closer.signal.addEventListener('abort', onClose, { once: true });
@@ -258,6 +272,7 @@ export class LiveStream {
       this.closer.signal.removeEventListener('abort', onClose);
       this.connection = undefined;
     }
+    attempt.delivered = this.delivered > deliveredBefore;
     return attempt;
   }
 
@@ -271,11 +286,13 @@ export class LiveStream {
     } catch (error) {
       if (!this.reportedBadData && error instanceof PriceBoardError) {
         this.reportedBadData = true;
-        this.options.onError?.(error, { failures: this.failures, opened: true });
+        this.options.onError?.(error, { failures: this.eventless, opened: true });
       }
       return;
     }
     this.failures = 0;
+    this.eventless = 0;
+    this.delivered++;
     this.options.onQuotes(batch.quotes, batch.at);
   }
 }

@@ -14,7 +14,7 @@ import type { Quote } from '../api/types';
 import { Poller } from './poller';
 import { suggestsNoStream } from './policy';
 import { LiveStream, type StreamFailure, type StreamState } from './stream';
-import type { VisibilitySource } from './visibility';
+import { documentVisibility, type VisibilitySource } from './visibility';
 
 /** The `stream` attribute. */
 export type StreamMode = 'auto' | 'sse' | 'poll' | 'off';
@@ -54,6 +54,7 @@ export interface TransportConfig {
   apiKey?: string;
   fetch?: FetchLike;
   watchdogMs?: number;
+  /** Polling pauses while the page is hidden; default `documentVisibility()`. */
   visibility?: VisibilitySource;
   pollMs: number;
   sseRetryMs?: number;
@@ -135,7 +136,7 @@ export class Transport {
     if (this.poller) return;
     this.poller = new Poller({
       intervalMs: this.config.pollMs,
-      visibility: this.config.visibility,
+      visibility: this.config.visibility ?? documentVisibility(),
       poll: (signal) => this.host.poll(signal),
       notBefore: () => this.host.notBefore(),
       onError: (error) => this.host.failure(error, 'poll', false),

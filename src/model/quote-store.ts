@@ -11,7 +11,7 @@ interface Held {
  * order; `apply` keeps a quote only when its `updated_at` is strictly newer than the one held.
  */
 export class QuoteStore {
-  private readonly held = new Map<string, Held>();
+  readonly #held = new Map<string, Held>();
 
   /**
    * Merges `quotes`; returns the ones applied (one per symbol, the last applied, in first-seen
@@ -23,9 +23,9 @@ export class QuoteStore {
     for (const quote of quotes) {
       const time = Date.parse(quote.updated_at);
       if (Number.isNaN(time)) continue;
-      const current = this.held.get(quote.symbol);
+      const current = this.#held.get(quote.symbol);
       if (current && time <= current.time) continue;
-      this.held.set(quote.symbol, { quote, time });
+      this.#held.set(quote.symbol, { quote, time });
       applied.set(quote.symbol, quote);
     }
     return [...applied.values()];
@@ -33,26 +33,26 @@ export class QuoteStore {
 
   /** The quote held for `symbol`. */
   get(symbol: string): Quote | undefined {
-    return this.held.get(symbol)?.quote;
+    return this.#held.get(symbol)?.quote;
   }
 
   /** Whether a quote is held for `symbol`. */
   has(symbol: string): boolean {
-    return this.held.has(symbol);
+    return this.#held.has(symbol);
   }
 
   /** Every quote held, in the order the symbols were first seen. */
   all(): Quote[] {
-    return [...this.held.values()].map((h) => h.quote);
+    return [...this.#held.values()].map((h) => h.quote);
   }
 
   /** Number of symbols held. */
   get size(): number {
-    return this.held.size;
+    return this.#held.size;
   }
 
   /** Forgets everything. */
   clear(): void {
-    this.held.clear();
+    this.#held.clear();
   }
 }

@@ -1,0 +1,272 @@
+/**
+ * The chart area's work, loaded lazily with the chart (see chart-controller.ts, which stays in the
+ * initial module): fetches the history of the chart symbol (falling back 365 → 30 → 7 days when the
+ * plan rejects a span), keeps the last candle following live quotes, drives the chart, and reports
+ * failures in the chart area only.
+ */
+import type { ReactiveControllerHost } from 'lit';
+import { PriceBoardError } from '../api/errors';
+import { DOLLAR_SYMBOLS } from '../api/types';
+import type { Candle, Quote } from '../api/types';
+import type { ChartTheme, PriceChart } from '../chart/types';
+import { formatAxisNumber, toPersianDigits } from '../format/number';
+import { applyQuoteToCandles, intervalFor } from '../model/history';
+import type { HistoryDays } from './attributes';
+import type { ChartHooks, ChartModule, ChartSettings, ChartState } from './chart-controller';
+import { loadHistory, sourceFor, type HistorySource } from './history-source';
+
+const isAbort = (error: unknown, signal: AbortSignal): boolean => signal.aborted || (error as Error)?.name === 'AbortError';
+
+function spanNote(wanted: HistoryDays, shown: HistoryDays): string {
+  return `طرح این کلید تاریخچهٔ ${toPersianDigits(String(wanted))} روزه را نمی‌دهد؛ نمودار ${toPersianDigits(String(shown))} روز اخیر را نشان می‌دهد.`;
+}
+
+/** The chart area of one board; its controller forwards settings, quotes and the host's lifecycle. */
+export class ChartArea {
+  #settings: ChartSettings | undefined;
+  #connected = false;
+  #source: HistorySource | undefined;
+  /** Candles of the shown symbol in the service's unit (rial or dollars); live quotes extend them. */
+  #candles: Candle[] | undefined;
+  #loadAbort: AbortController | undefined;
+  #chart: PriceChart | undefined;
+  #creating = false;
+  #themeKey = '';
+  #themeDirty = false;
+  #formatKey = '';
+  readonly #colorScheme = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
+  readonly #onSchemeChange = (): void => this.#applyTheme();
+
+  constructor(
+    private readonly host: ReactiveControllerHost,
+    private readonly hooks: ChartHooks,
+    /** What the template shows; written here, read by the board. */
+    private readonly state: ChartState,
+    /** The chart chunk, whose import started together with this one's. */
+    private readonly chartModule: () => Promise<ChartModule>,
+  ) {}
+
+  /** Takes the board's current settings; fetches only what changed. */
+  configure(next: ChartSettings): void {
+    const prev = this.#settings;
+    this.#settings = next;
+    if (next.mode === 'none') {
+      this.#loadAbort?.abort();
+      this.#destroyChart();
+      this.state.status = 'idle';
+      return;
+    }
+    const sourceChanged = !prev || !this.#source || prev.baseUrl !== next.baseUrl || prev.apiKey !== next.apiKey;
+    if (sourceChanged) this.#source = sourceFor(next.baseUrl, next.apiKey);
+    const reload = sourceChanged || prev.mode === 'none' || prev.symbol !== next.symbol || prev.days !== next.days;
+    if (prev && prev.theme !== next.theme) this.#themeDirty = true;
+    if (this.#chart && prev && prev.mode !== next.mode) this.#chart.setType(next.mode === 'line' ? 'line' : 'candles');
+    if (reload) {
+      if (this.#connected) void this.#load();
+    } else if (prev && prev.unit !== next.unit) {
+      this.#draw();
+    }
+  }
+
+  /** Live quotes: the chart symbol's one moves the last candle (`update`, never a full redraw). */
+  applyQuotes(quotes: readonly Quote[]): void {
+    const symbol = this.#settings?.symbol;
+    if (!symbol || this.state.status !== 'ready' || !this.#candles) return;
+    let quote: Quote | undefined;
+    for (const q of quotes) if (q.symbol === symbol) quote = q;
+    if (!quote || !this.#applyQuote(quote)) return;
+    const last = this.#candles[this.#candles.length - 1];
+    if (this.#chart && last) {
+      this.#chart.update(this.#toDisplayUnit(last));
+      this.#describe();
+    }
+  }
+
+  hostConnected(): void {
+    this.#connected = true;
+    this.#colorScheme?.addEventListener('change', this.#onSchemeChange);
+    if (!this.#settings || this.#settings.mode === 'none') return;
+    // Rebuilt after a re-mount: the candles kept (and the history cache) spare a request.
+    if (this.state.status === 'ready' && this.#candles) this.host.requestUpdate();
+    else void this.#load();
+  }
+
+  hostUpdated(): void {
+    this.#ensureChart();
+    if (this.#themeDirty) this.#applyTheme();
+  }
+
+  hostDisconnected(): void {
+    this.#connected = false;
+    this.#colorScheme?.removeEventListener('change', this.#onSchemeChange);
+    if (this.state.status === 'loading') {
+      this.#loadAbort?.abort();
+      this.state.status = 'idle';
+    }
+    this.#destroyChart();
+  }
+
+  async #load(): Promise<void> {
+    const s = this.#settings;
+    const source = this.#source;
+    if (!s || s.mode === 'none' || !source) return;
+    this.#loadAbort?.abort();
+    const abort = new AbortController();
+    this.#loadAbort = abort;
+    const state = this.state;
+    state.status = 'loading';
+    state.error = undefined;
+    state.note = undefined;
+    this.host.requestUpdate();
+
+    let loaded: { candles: Candle[]; days: HistoryDays };
+    try {
+      loaded = await loadHistory(source, s.symbol, s.days, abort.signal);
+    } catch (error) {
+      if (!isAbort(error, abort.signal)) this.fail(error);
+      return;
+    }
+    if (abort.signal.aborted) return;
+    this.#candles = loaded.candles;
+    state.shownDays = loaded.days;
+    state.note = loaded.days < s.days ? spanNote(s.days, loaded.days) : undefined;
+    state.status = 'ready';
+    const latest = this.hooks.latest(s.symbol);
+    if (latest) this.#applyQuote(latest);
+    this.#draw();
+    this.host.requestUpdate();
+  }
+
+  /** Shows `error` in the chart area (the board fires `price-board-error`). */
+  fail(error: unknown): void {
+    const e =
+      error instanceof PriceBoardError
+        ? error
+        : new PriceBoardError('bad_response', `Chart failed: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+    this.state.status = 'error';
+    this.state.error = e;
+    this.#candles = undefined;
+    this.state.description = '';
+    this.#chart?.setData([]);
+    this.hooks.onError(e);
+    this.host.requestUpdate();
+  }
+
+  /** Moves the candles to `quote`; false when it changed nothing drawable. */
+  #applyQuote(quote: Quote): boolean {
+    const candles = this.#candles;
+    const days = this.state.shownDays;
+    if (!candles?.length || !days) return false;
+    try {
+      const time = Date.parse(quote.updated_at) / 1000;
+      const before = candles[candles.length - 1];
+      applyQuoteToCandles(candles, Number(quote.price), time, intervalFor(days));
+      return candles[candles.length - 1] !== before;
+    } catch {
+      return false; // an unreadable live value never breaks the chart
+    }
+  }
+
+  #isDollar(): boolean {
+    return DOLLAR_SYMBOLS.has(this.#settings?.symbol ?? '');
+  }
+
+  /** History and quotes are in rials (or dollars); toman is a tenth, as on the board. */
+  #toDisplayUnit(c: Candle): Candle {
+    if (this.#isDollar() || this.#settings?.unit !== 'toman') return c;
+    return { time: c.time, open: c.open / 10, high: c.high / 10, low: c.low / 10, close: c.close / 10 };
+  }
+
+  #priceFormatter(): (v: number) => string {
+    const digits = this.#isDollar() ? 2 : 0;
+    return (v) => formatAxisNumber(v, digits);
+  }
+
+  /** Full replace: history loaded, span or unit changed. */
+  #draw(): void {
+    if (!this.#chart || !this.#candles || this.state.status !== 'ready') return;
+    const formatKey = `${this.#isDollar()}|${this.#settings?.unit}`;
+    if (formatKey !== this.#formatKey) {
+      this.#formatKey = formatKey;
+      this.#chart.setPriceFormatter(this.#priceFormatter());
+    }
+    this.#chart.setData(this.#candles.map((c) => this.#toDisplayUnit(c)));
+    this.#describe();
+  }
+
+  #describe(): void {
+    const text = this.#chart?.describeLast() ?? '';
+    if (text !== this.state.description) {
+      this.state.description = text;
+      this.host.requestUpdate();
+    }
+  }
+
+  #ensureChart(): void {
+    const s = this.#settings;
+    if (!this.#connected || !s || s.mode === 'none' || this.#chart || this.#creating) return;
+    const container = this.hooks.container();
+    if (!container) return;
+    this.#creating = true;
+    this.chartModule().then(
+      (mod) => {
+        this.#creating = false;
+        const now = this.#settings;
+        if (!this.#connected || !now || now.mode === 'none' || this.#chart) return;
+        if (!container.isConnected || this.hooks.container() !== container) {
+          this.host.requestUpdate(); // re-rendered meanwhile: try again with the new container
+          return;
+        }
+        const theme = this.#readTheme();
+        this.#themeKey = JSON.stringify(theme);
+        this.#themeDirty = false;
+        this.#formatKey = `${this.#isDollar()}|${now.unit}`;
+        this.#chart = mod.createPriceChart({
+          container,
+          type: now.mode === 'line' ? 'line' : 'candles',
+          theme,
+          formatPrice: this.#priceFormatter(),
+        });
+        this.#draw();
+      },
+      (error: unknown) => {
+        this.#creating = false;
+        this.fail(new PriceBoardError('network', 'The chart module failed to load', { cause: error }));
+      },
+    );
+  }
+
+  #destroyChart(): void {
+    this.#chart?.destroy();
+    this.#chart = undefined;
+    this.#formatKey = '';
+    this.#themeKey = '';
+  }
+
+  /** Colours from the computed custom properties, so page overrides and the theme both apply. */
+  #readTheme(): ChartTheme {
+    const source = this.hooks.themeSource();
+    const style = source ? getComputedStyle(source) : undefined;
+    const read = (name: string, fallback: string) => style?.getPropertyValue(name).trim() || fallback;
+    return {
+      background: read('--_bg', '#ffffff'),
+      text: read('--_fg', '#1b1f24'),
+      muted: read('--_muted', '#59616e'),
+      border: read('--_border', '#d5dae1'),
+      up: read('--_up', '#0a7a3d'),
+      down: read('--_down', '#c0262d'),
+      accent: read('--_accent', '#1d5fc4'),
+      font: read('--_font', 'Vazirmatn, Tahoma, sans-serif'),
+    };
+  }
+
+  #applyTheme(): void {
+    this.#themeDirty = false;
+    if (!this.#chart) return;
+    const theme = this.#readTheme();
+    const key = JSON.stringify(theme);
+    if (key === this.#themeKey) return;
+    this.#themeKey = key;
+    this.#chart.setTheme(theme);
+  }
+}
