@@ -120,6 +120,14 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
   };
   chart.subscribeCrosshairMove(onCrosshairMove);
 
+  // Canvas text uses whatever font is loaded at draw time: when a web font (Vazirmatn on the
+  // embed page) arrives after the first draw, apply the font again so the axes are redrawn in it.
+  const fonts = globalThis.document?.fonts;
+  const onFontsLoaded = (): void => {
+    if (alive) chart.applyOptions({ layout: { fontFamily: theme.font } });
+  };
+  fonts?.addEventListener('loadingdone', onFontsLoaded);
+
   return {
     setData(candles) {
       if (!alive) return;
@@ -168,6 +176,7 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
     destroy() {
       if (!alive) return;
       alive = false;
+      fonts?.removeEventListener('loadingdone', onFontsLoaded);
       chart.unsubscribeCrosshairMove(onCrosshairMove);
       chart.timeScale().unsubscribeSizeChange(onAxisSize);
       chart.remove();

@@ -196,6 +196,19 @@ describe('createPriceChart', () => {
     expect(monthTicks.map(([mark]) => mark.time)).toEqual([AZAR_1]);
   });
 
+  it('redraws in the web font once it has loaded, and stops listening when destroyed', async () => {
+    const { chart, container, internals } = mount();
+    chart.setData(candles(AZAR_1, 10));
+    await painted(container);
+    const apply = vi.spyOn(internals().chart, 'applyOptions');
+    document.fonts.dispatchEvent(new Event('loadingdone'));
+    expect(apply).toHaveBeenCalledWith({ layout: { fontFamily: expect.any(String) } });
+    chart.destroy();
+    apply.mockClear();
+    document.fonts.dispatchEvent(new Event('loadingdone'));
+    expect(apply).not.toHaveBeenCalled();
+  });
+
   it('labels the price axis with the given Persian formatter, and switches it live', async () => {
     const first = vi.fn(formatPrice);
     const { chart, container, internals } = mount('candles', first);
