@@ -117,10 +117,12 @@ export default defineConfig({
         'price-board': 'src/price-board.ts',
         embed: 'src/embed/loader.ts',
       },
-      // dist/price-board.js keeps exactly the entry's exports. The element's code lives in a
-      // hashed chunk shared with the chart chunk and the pages, so price-board.js is a tiny
-      // re-exporting module: its name is stable (short cache), the chunk's is content-hashed.
-      preserveEntrySignatures: 'exports-only',
+      // dist/price-board.js holds the element's code itself, so a script-tag embed loads one
+      // file before the element upgrades (not a re-export of a hashed chunk: one more round trip).
+      // The pages (demo, embed.html) and the lazy chunks import what they share with it from
+      // price-board.js, which therefore exports a few minified internals beside `PriceBoard`.
+      // Pages and script tags thus run one module instance: the element is defined once.
+      preserveEntrySignatures: 'allow-extension',
       output: {
         // The two public scripts keep stable names; everything else is content-hashed.
         entryFileNames: (chunk) =>
@@ -129,8 +131,9 @@ export default defineConfig({
         assetFileNames: 'assets/[name]-[hash][extname]',
         codeSplitting: {
           // The pages' self-hosted font gets a file of its own name. Everything the element loads
-          // up front (src/ but the embed scripts, and lit) is one file: left alone, rolldown put
-          // api/errors.ts in a file of its own, which every page then had to load as well.
+          // up front (src/ but the embed scripts, and lit) is one file, the price-board entry:
+          // left alone, rolldown put api/errors.ts in a file of its own, which every page then
+          // had to load as well.
           groups: [
             { name: 'vazirmatn', test: /[\\/]node_modules[\\/]vazirmatn[\\/]/ },
             {

@@ -40,47 +40,66 @@ export function buildRows(s: Sections, failures: Record<string, string>): Row[] 
 
   // ---- size
   if (s.size) {
-    const { project, baselines } = s.size;
+    const { project, baselines, split } = s.size;
     const lit = baselines.lit.initial.gzip;
     const charts = baselines.chartsCandles.initial.gzip;
     const files = (n: number) => `${n} file${n === 1 ? '' : 's'}`;
+    const list = (g: { files: { file: string; gzip: number }[] }) => g.files.map((f) => `${f.file.replace(/^assets\//, '')} ${kb(f.gzip)}`).join(', ');
     rows.push({
       section: 'size',
-      metric: `initial graph: dist/price-board.js + static imports (${files(project.initial.files.length)}), gzip -9`,
-      measured: kb(project.initial.gzip),
+      metric: `initial module: dist/price-board.js + static imports (${files(project.initial.files.length)}), gzip -9`,
+      measured: `${kb(project.initial.gzip)} (${list(project.initial)})`,
       baseline: `lit alone ${kb(lit)}`,
       target: '≤ 14 KB',
       verdict: verdict(project.initial.gzip <= 14 * 1024),
     });
+    // DESIGN.md's "(board without chart)": everything such a board loads, the live transport
+    // chunk included (it is lazy, but every board with a stream fetches it at start). The
+    // browser-observed set of a chart="none" board is shown beside it as a check.
     const loaded = s.loaded;
-    if (loaded) {
-      const lazyAtStart = loaded.noChart.files.filter((f) => !project.initial.files.some((i) => i.file === f.file));
-      rows.push({
-        section: 'size',
-        metric: `all JS a board with chart="none" loads (${files(loaded.noChart.files.length)}), gzip -9`,
-        measured:
-          kb(loaded.noChart.gzip) +
-          (lazyAtStart.length ? ` (lazy at start: ${lazyAtStart.map((f) => `${f.file.replace(/^assets\//, '')} ${kb(f.gzip)}`).join(', ')})` : ''),
-        baseline: `lit alone ${kb(lit)}`,
-        target: '(≤ 14 KB if read as "board without chart")',
-        verdict: 'info',
-      });
-    }
-    // The chart chunk: what only a chart-showing board loads (browser-observed); without that
-    // measurement, every lazily imported file (static analysis).
-    const chart = loaded ? loaded.chartOnly : project.lazyAll;
+    const seen = loaded ? `; a chart="none" board fetched ${files(loaded.noChart.files.length)}, ${kb(loaded.noChart.gzip)}` : '';
     rows.push({
       section: 'size',
-      metric: loaded
-        ? `chart chunk: JS loaded only when a chart is shown (${files(chart.files.length)}), gzip -9`
-        : `chart chunk: every lazily imported file (${files(chart.files.length)}), gzip -9`,
-      measured: `${kb(chart.gzip)} (${chart.files.map((f) => `${f.file.replace(/^assets\//, '')} ${kb(f.gzip)}`).join(', ')})`,
+      metric: `board without chart, everything it loads: initial + live transport (${files(split.boardWithoutChart.files.length)}), gzip -9`,
+      measured: `${kb(split.boardWithoutChart.gzip)}${seen}`,
+      baseline: `lit alone ${kb(lit)}`,
+      target: '≤ 14 KB ("board without chart")',
+      verdict: verdict(split.boardWithoutChart.gzip <= 14 * 1024),
+    });
+    rows.push({
+      section: 'size',
+      metric: `live transport chunk: lazy, loaded at start unless stream="off" (${files(split.transport.files.length)}), gzip -9`,
+      measured: `${kb(split.transport.gzip)} (${list(split.transport)})`,
+      baseline: '',
+      target: '(part of the row above)',
+      verdict: 'info',
+    });
+    // What a chart adds: the chart area and the chart with lightweight-charts (static graphs,
+    // minus the initial module and the transport); the browser-observed chart-only set as a check.
+    const chart = split.chart;
+    const check =
+      loaded && Math.abs(loaded.chartOnly.gzip - chart.gzip) > 16
+        ? `; NB a board with the chart fetched ${kb(loaded.chartOnly.gzip)} more than one without (${list(loaded.chartOnly)})`
+        : '';
+    rows.push({
+      section: 'size',
+      metric: `chart chunk: what a chart adds, chart area + chart (${files(chart.files.length)}), gzip -9`,
+      measured: `${kb(chart.gzip)} (${list(chart)})${check}`,
       baseline: `lightweight-charts createChart+CandlestickSeries ${kb(charts)}`,
       target: `≤ ${kb(charts + 3 * 1024)} (baseline + 3 KB)`,
       verdict: verdict(chart.gzip <= charts + 3 * 1024),
     });
+    if (split.unclassified.files.length)
+      rows.push({
+        section: 'size',
+        metric: `lazy files in neither the transport's nor the chart's graph (${files(split.unclassified.files.length)}), gzip -9`,
+        measured: `${kb(split.unclassified.gzip)} (${list(split.unclassified)})`,
+        baseline: '',
+        target: '(none expected)',
+        verdict: 'info',
+      });
   } else {
-    failed('size', 'initial graph / chart chunk, gzip -9', '≤ 14 KB; chart ≤ baseline + 3 KB');
+    failed('size', 'initial module / chart chunk, gzip -9', '≤ 14 KB; chart ≤ baseline + 3 KB');
   }
 
   // ---- first paint
@@ -90,19 +109,19 @@ export function buildRows(s: Sections, failures: Record<string, string>): Row[] 
     const tag = main ? '' : ' [cross-origin, CORS]';
     rows.push({
       section: 'paint',
-      metric: `10 rows painted, from navigation start${tag}`,
-      measured: `${ms(p.rowsPaintedMs)} (${round(p.ratio, 1)} × RTT)`,
+      metric: `10 rows painted, from the element's connection (upgrade)${tag}`,
+      measured: `${ms(p.fromUpgradeMs)} (${round(p.ratio, 1)} × RTT)`,
       baseline: `bare fetch /v1/prices RTT ${ms(p.rttMs)}`,
       target: `≤ 1.5 × RTT + 16.7 = ${ms(p.targetMs)}`,
-      verdict: main ? verdict(p.rowsPaintedMs <= p.targetMs) : 'info',
+      verdict: main ? verdict(p.fromUpgradeMs <= p.targetMs) : 'info',
     });
     rows.push({
       section: 'paint',
-      metric: `10 rows painted, from the element's upgrade${tag}`,
-      measured: ms(p.fromUpgradeMs),
+      metric: `10 rows painted, from navigation start (page + module load included)${tag}`,
+      measured: `${ms(p.rowsPaintedMs)} (${round(p.navRatio, 1)} × RTT)`,
       baseline: `RTT ${ms(p.rttMs)}`,
-      target: `≤ ${ms(p.targetMs)}`,
-      verdict: main ? verdict(p.fromUpgradeMs <= p.targetMs) : 'info',
+      target: '(information)',
+      verdict: 'info',
     });
     if (main)
       rows.push({
@@ -114,7 +133,7 @@ export function buildRows(s: Sections, failures: Record<string, string>): Row[] 
         verdict: 'info',
       });
   }
-  if (!s.paint) failed('paint', '10 rows painted, from navigation start', '≤ 1.5 × RTT + 16.7 ms');
+  if (!s.paint) failed('paint', "10 rows painted, from the element's connection", '≤ 1.5 × RTT + 16.7 ms');
 
   // ---- live load
   if (s.live) {
@@ -277,7 +296,10 @@ export function markdown(rows: Row[], env: Record<string, string>, s: Sections):
     '- **Size**: gzip -9 (Node zlib) of each file of a module graph, summed. The initial graph is `dist/price-board.js` ' +
       'and everything it imports statically (dynamic `import()` targets excluded). The browser rows list the `dist/` JS files ' +
       'a 10-symbol board actually fetched (resource timing, 1.5 s after its rows or candles) with `chart="none"` and with the ' +
-      'chart on; the chart chunk is what only the latter loads. ' +
+      'chart on, as a check of the static figures. The lazy chunks are told apart by name: the live transport ' +
+      '(`transport-*.js`, loaded at start by every board with a stream) counts towards "board without chart"; the chart ' +
+      'chunk is what a chart adds (`chart-area-*.js` + `price-chart-*.js` and their static imports, minus the initial ' +
+      'module and the transport). ' +
       'Baselines are Vite builds with the same minifier and target into `bench/tmp/`: a minimal `LitElement` component, ' +
       'and `createChart` + `CandlestickSeries` from lightweight-charts.',
   );
@@ -298,8 +320,10 @@ export function markdown(rows: Row[], env: Record<string, string>, s: Sections):
     '- **First paint**: Chromium (headless, Debian build), one page per run with a fresh context (empty cache), ' +
       'median of 7 runs after one warm-up run. The page, `dist/` and the sandbox share one loopback origin ' +
       '(a second row set loads the page from another origin, so the API calls are CORS with preflight). ' +
-      '"Rows painted" is the first `requestAnimationFrame` after a MutationObserver on the shadow root sees 10 `[part=row]` ' +
-      'with digits in `[part=price]`; times are `performance.now()` from navigation start. The RTT is the median of 15 ' +
+      '"Rows painted" is the first task after the frame that follows a MutationObserver on the shadow root seeing 10 `[part=row]` ' +
+      'with digits in `[part=price]` (a message posted from that frame\'s `requestAnimationFrame` callback, so the frame\'s ' +
+      'style, layout and paint of the rows are included). The primary figure runs from the element\'s connection (its upgrade: ' +
+      'the probe sees it attach its shadow root); navigation start is shown for information. The RTT is the median of 15 ' +
       'bare `fetch`es of the same `/v1/prices` URL with `X-API-Key` (after 3 warm-up ones) from the same page, body parsed. ' +
       'Chart candles: first frame in which the chart canvases hold saturated (candle-coloured) pixels.',
   );
@@ -308,13 +332,14 @@ export function markdown(rows: Row[], env: Record<string, string>, s: Sections):
     out.push(
       `  Median timeline from navigation start (same origin): initial module graph loaded ${ms(b.moduleLoadedMs)}, ` +
         `element upgraded ${ms(b.upgradedMs)}, board's /v1/prices sent ${ms(b.pricesStartMs)} and answered ${ms(b.pricesEndMs)}, ` +
-        `rows in the DOM ${ms(b.rowsInDomMs)}, painted ${ms(s.paint.rowsPaintedMs)}; /v1/history sent ${ms(b.historyStartMs)}, answered ${ms(b.historyEndMs)}; ` +
-        `chart candles ${ms(s.paint.chartCandlesMs)}.`,
+        `rows in the DOM ${ms(b.rowsInDomMs)}, their frame's rAF ${ms(b.rowsFrameMs)}, painted ${ms(s.paint.rowsPaintedMs)}; ` +
+        `/v1/history sent ${ms(b.historyStartMs)}, answered ${ms(b.historyEndMs)}; chart candles ${ms(s.paint.chartCandlesMs)}.`,
     );
     const g = s.paint.gaps;
     out.push(
       `  Medians of per-run gaps: upgrade → board's /v1/prices sent ${ms(g.upgradeToPricesSent)}; its round trip ${ms(g.boardPricesRoundTrip)}; ` +
-        `answer → rows in the DOM ${ms(g.answerToRowsInDom)}; DOM → painted frame ${ms(g.domToPaintedFrame)}.`,
+        `answer → rows in the DOM ${ms(g.answerToRowsInDom)}; DOM → next frame's rAF ${ms(g.domToFrame)}; ` +
+        `rAF → frame rendered ${ms(g.frameToPainted)} (DOM → painted ${ms(g.domToPaintedFrame)}).`,
     );
   }
   out.push(

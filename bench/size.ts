@@ -37,8 +37,48 @@ export interface Composition {
   /** The same for each lazily loaded file (name without its hash). */
   lazy: { file: string; groups: Shares }[];
 }
+/**
+ * The lazy chunks by role (static analysis of dist/): the live transport, which every board with
+ * a stream loads at start, and what a chart adds (the chart area and the chart with
+ * lightweight-charts). Chunks are told apart by their names (`assets/<name>-<hash>.js`).
+ */
+export interface LazySplit {
+  /** The transport chunk's graph, minus the initial graph. */
+  transport: GraphSize;
+  /** The chart-area and price-chart graphs, minus the initial graph and the transport. */
+  chart: GraphSize;
+  /** Initial graph + transport: all JS a board without chart (stream on) loads. */
+  boardWithoutChart: GraphSize;
+  /**
+   * Lazily imported files in neither graph (each would need a decision where it belongs). A
+   * dynamic import target that the transport or chart graph holds anyway (e.g. a chunk the
+   * transport imports statically and the initial module lazily) is not listed.
+   */
+  unclassified: GraphSize;
+}
+
+const TRANSPORT_CHUNK = /(^|\/)transport-[\w-]+\.js$/;
+const CHART_CHUNKS = /(^|\/)(chart-area|price-chart)-[\w-]+\.js$/;
+
+export function splitLazy(project: EntrySizes, root: string): LazySplit {
+  const filesOf = (test: RegExp) => new Set(project.lazy.filter((l) => test.test(l.target)).flatMap((l) => l.graph.files.map((f) => f.file)));
+  const transport = filesOf(TRANSPORT_CHUNK);
+  const chart = [...filesOf(CHART_CHUNKS)].filter((f) => !transport.has(f));
+  const abs = (files: Iterable<string>) => [...files].map((f) => resolve(root, f));
+  return {
+    transport: sizeOf(abs(transport), root),
+    chart: sizeOf(abs(chart), root),
+    boardWithoutChart: sizeOf(abs([...project.initial.files.map((f) => f.file), ...transport]), root),
+    unclassified: sizeOf(
+      abs(project.lazyAll.files.map((f) => f.file).filter((f) => !transport.has(f) && !chart.includes(f))),
+      root,
+    ),
+  };
+}
+
 export interface SizeResults {
   project: EntrySizes;
+  split: LazySplit;
   baselines: { lit: EntrySizes; chartsCandles: EntrySizes; litPlusCharts: EntrySizes };
   settings: { minify: unknown; target: unknown; vite: string };
   composition?: Composition;
@@ -332,7 +372,12 @@ export async function runSize(projectRoot: string, dist: string, tmpRoot: string
   const { version } = JSON.parse(readFileSync(resolve(projectRoot, 'node_modules/vite/package.json'), 'utf8')) as {
     version: string;
   };
-  const out: SizeResults = { project, baselines: { lit, chartsCandles, litPlusCharts }, settings: { ...settings, vite: version } };
+  const out: SizeResults = {
+    project,
+    split: splitLazy(project, dist),
+    baselines: { lit, chartsCandles, litPlusCharts },
+    settings: { ...settings, vite: version },
+  };
   try {
     out.composition = await composition(projectRoot, tmpRoot, project);
   } catch (e) {

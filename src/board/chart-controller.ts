@@ -2,7 +2,8 @@
  * The chart area as a Lit ReactiveController. It stays small because it is in the initial module:
  * when a chart is shown it loads the chart area's work (./chart-area: history, candles, the chart)
  * and, at the same time, the chart chunk, and hands them the board's settings, quotes and
- * lifecycle. Nothing of the chart is loaded while `chart="none"`.
+ * lifecycle. The chart itself is made only after the board's first rows are painted (see
+ * `rowsShown`). Nothing of the chart is loaded while `chart="none"`.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { PriceBoardError } from '../api/errors';
@@ -63,6 +64,19 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
 const loadChartModule = once(() => import('../chart/price-chart'));
 const loadChartArea = once(() => import('./chart-area'));
 
+/**
+ * The rows come first: the chart (whose creation takes a style read, layout and canvas work) is
+ * made only once the board's first rows are painted, or after this long without them (slow
+ * prices, while the history is there).
+ */
+const ROWS_FIRST_MAX_WAIT_MS = 1_000;
+
+/** Runs `fn` once the main thread is idle (after the current frame's work), or soon where unsupported. */
+function whenIdle(fn: () => void): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(fn, { timeout: 100 });
+  else setTimeout(fn, 0);
+}
+
 export class ChartController implements ReactiveController, ChartState {
   status: ChartStatus = 'idle';
   shownDays: HistoryDays | undefined;
@@ -74,12 +88,30 @@ export class ChartController implements ReactiveController, ChartState {
   #connected = false;
   #area: ChartArea | undefined;
   #loading = false;
+  /** Resolves once the board's first rows are painted (see {@link rowsShown}). */
+  readonly #rowsPainted: Promise<void>;
+  #releaseChart!: () => void;
+  #released = false;
+  #frame = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly host: ReactiveControllerHost,
     private readonly hooks: ChartHooks,
   ) {
+    this.#rowsPainted = new Promise((resolve) => (this.#releaseChart = resolve));
     host.addController(this);
+  }
+
+  /**
+   * The board rendered its first rows with data (or with an error instead): the chart may be made
+   * once the frame showing them is painted, when the main thread is next idle. A hidden page
+   * paints nothing (and runs no animation frames): no need to wait there.
+   */
+  rowsShown(): void {
+    if (this.#released || this.#frame) return;
+    if (globalThis.document?.visibilityState === 'hidden') this.#release();
+    else this.#frame = requestAnimationFrame(() => whenIdle(() => this.#release()));
   }
 
   /** Takes the board's current settings; fetches only what changed. */
@@ -107,8 +139,18 @@ export class ChartController implements ReactiveController, ChartState {
 
   hostDisconnected(): void {
     this.#connected = false;
+    // Nothing left waiting: a board shown again later makes its chart without waiting.
+    this.#release();
     if (this.#area) this.#area.hostDisconnected();
     else if (this.status === 'loading') this.status = 'idle';
+  }
+
+  #release(): void {
+    if (this.#released) return;
+    this.#released = true;
+    cancelAnimationFrame(this.#frame);
+    clearTimeout(this.#timer);
+    this.#releaseChart();
   }
 
   /** Loads the chart area's code (and the chart chunk beside it) once a chart is to be shown. */
@@ -117,11 +159,13 @@ export class ChartController implements ReactiveController, ChartState {
     this.#loading = true;
     this.status = 'loading';
     this.error = undefined;
+    if (!this.#released) this.#timer ??= setTimeout(() => this.#release(), ROWS_FIRST_MAX_WAIT_MS);
     loadChartModule().catch(() => {}); // in parallel; the chart area reports a failure when it needs the chunk
     loadChartArea().then(
       ({ ChartArea }) => {
         this.#loading = false;
-        this.#area = new ChartArea(this.host, this.hooks, this, loadChartModule);
+        // The chart is made when both its chunk and the board's first rows are there.
+        this.#area = new ChartArea(this.host, this.hooks, this, () => this.#rowsPainted.then(loadChartModule));
         if (this.#settings) this.#area.configure(this.#settings);
         if (this.#connected) this.#area.hostConnected();
       },

@@ -1,5 +1,6 @@
-import { html, LitElement, nothing, type PropertyValues } from 'lit';
+import { html, LitElement, nothing } from 'lit';
 import type { ConnectionStatus, Quote } from '../api/types';
+import { flushSubscriptions } from '../live/hub';
 import {
   DEFAULTS,
   invalidAttributeMessage,
@@ -45,6 +46,7 @@ const ATTRIBUTE_KEYS = [
   'chartSymbol',
   'days',
 ] as const;
+type AttributeKey = (typeof ATTRIBUTE_KEYS)[number];
 
 /**
  * A live price board for the Iranian market: Persian, right to left, with a candlestick chart.
@@ -212,20 +214,73 @@ export class PriceBoard extends LitElement {
   readonly #clock = new Clock(this);
 
   #settings!: BoardSettings;
+  /** The attribute values `#settings` were read from. */
+  #read: Partial<Record<AttributeKey, unknown>> | undefined;
   /** The row holding the table's tab stop. */
   #focusSymbol: string | undefined;
   /** Price changes of the selected symbol already announced. */
   #spoken = { symbol: '', changes: 0 };
 
-  protected override willUpdate(changed: PropertyValues<this>): void {
-    if (this.#settings && !ATTRIBUTE_KEYS.some((key) => changed.has(key))) return;
+  // ── Start ─────────────────────────────────────────────────────────────────────────────────
+
+  /** Boards connected in the current task, started together in one microtask. */
+  static #connecting = new Set<PriceBoard>();
+
+  /**
+   * The first prices request must not wait for the first render (which builds the template and
+   * the Intl formatters, and lays out the skeleton): every board connected in this task reads its
+   * settings and subscribes in one microtask queued ahead of Lit's first update, and then the
+   * hubs send their requests at once, one per hub for all those boards. Attributes set right
+   * after the element was added (same task) are read too.
+   * @internal
+   */
+  override connectedCallback(): void {
+    if (PriceBoard.#connecting.size === 0) queueMicrotask(() => PriceBoard.#startConnected());
+    PriceBoard.#connecting.add(this);
+    super.connectedCallback();
+  }
+
+  static #startConnected(): void {
+    const boards = [...PriceBoard.#connecting].filter((board) => board.isConnected);
+    PriceBoard.#connecting.clear();
+    const changed = boards.filter((board) => board.#readSettings());
+    flushSubscriptions();
+    // The chart's chunks are asked for after the prices.
+    for (const board of changed) board.#configureChart();
+  }
+
+  protected override willUpdate(): void {
+    if (this.#readSettings()) this.#configureChart();
+  }
+
+  protected override updated(): void {
+    // Rows with data (or an error in their place) are on screen: the chart may follow.
+    if (!this.#isLoading() || this.#settings.symbols.some((symbol) => this.#live.get(symbol))) this.#chartArea.rowsShown();
+  }
+
+  /**
+   * Parses the attributes whose values changed since they were last read (all of them the first
+   * time), reports invalid ones and hands the connection settings to the quotes. False when
+   * nothing changed.
+   */
+  #readSettings(): boolean {
+    const before = this.#read;
+    const changed = new Set<AttributeKey>(ATTRIBUTE_KEYS.filter((key) => !before || !Object.is(before[key], this[key])));
+    if (before && changed.size === 0) return false;
     const { settings, invalid } = readSettings(this, DEFAULT_BASE_URL, this.#settings, changed);
     this.#settings = settings;
+    this.#read = Object.fromEntries(ATTRIBUTE_KEYS.map((key) => [key, this[key]]));
     for (const attribute of invalid) {
       emit(this, 'price-board-error', { code: 'invalid_attribute', message: invalidAttributeMessage(attribute) });
     }
     const { baseUrl, apiKey, stream, streamUrl, pollInterval } = settings;
     this.#live.configure({ baseUrl, apiKey, stream, streamUrl, pollInterval }, settings.symbols);
+    return true;
+  }
+
+  #configureChart(): void {
+    const settings = this.#settings;
+    const { baseUrl, apiKey } = settings;
     this.#chartArea.configure({
       mode: settings.chart,
       symbol: settings.chartSymbol,

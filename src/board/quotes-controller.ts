@@ -1,7 +1,8 @@
 /**
  * The board's quotes as a Lit ReactiveController: one hub subscription while the board is
  * connected, re-pointed (`setSymbols`) when the symbols change and re-created only when the
- * connection settings change. Applied quotes are batched: one render and one `onQuotes` per frame.
+ * connection settings change. A row's first quote is shown at once (the render follows in a
+ * microtask); after that, applied quotes are batched: one render and one `onQuotes` per frame.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { PriceBoardError } from '../api/errors';
@@ -144,20 +145,41 @@ export class QuotesController implements ReactiveController {
   }
 
   #receive(quotes: readonly Quote[]): void {
+    let firstOfARow = false;
     for (const q of quotes) {
       const before = this.#held.get(q.symbol);
-      if (before && before.price !== q.price) this.#priceChanges.set(q.symbol, this.changeCount(q.symbol) + 1);
+      if (!before) firstOfARow = true;
+      else if (before.price !== q.price) this.#priceChanges.set(q.symbol, this.changeCount(q.symbol) + 1);
       this.#held.set(q.symbol, q);
       this.missing.delete(q.symbol);
       this.#pending.set(q.symbol, q);
     }
     if (quotes.length > 0 && this.error && TRANSIENT.has(this.error.code)) this.error = undefined;
-    this.#scheduleFlush();
+    if (firstOfARow && !this.#scheduled()) this.#flushNow();
+    else this.#scheduleFlush();
+  }
+
+  #scheduled(): boolean {
+    return this.#frame !== 0 || this.#timer !== undefined;
   }
 
   #scheduleFlush(): void {
-    if (this.#frame || this.#timer !== undefined || this.#pending.size === 0) return;
+    if (this.#scheduled() || this.#pending.size === 0) return;
     this.#frame = requestAnimationFrame(() => this.#flush());
+    this.#timer = setTimeout(() => this.#flush(), HIDDEN_FLUSH_MS);
+  }
+
+  /**
+   * Rows still without a price (the first snapshot, or symbols just added) are not kept waiting
+   * for a frame: the batch goes out now and Lit renders it in a microtask. What arrives next waits
+   * for the frame after the one that paints this batch, so `onQuotes` still runs at most once per
+   * frame.
+   */
+  #flushNow(): void {
+    this.#flush();
+    this.#frame = requestAnimationFrame(() => {
+      this.#frame = requestAnimationFrame(() => this.#flush());
+    });
     this.#timer = setTimeout(() => this.#flush(), HIDDEN_FLUSH_MS);
   }
 

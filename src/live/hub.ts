@@ -61,6 +61,16 @@ export function subscribe(options: HubOptions, symbols: string[], listener: HubL
   };
 }
 
+/**
+ * Sends now the requests that subscriptions made so far in this task would send in a microtask
+ * (each hub's one `/v1/prices` request for the union of its new symbols). For a caller that has
+ * made every subscription of the task and wants the requests out before other queued work, e.g.
+ * the boards' first render.
+ */
+export function flushSubscriptions(): void {
+  for (const hub of hubs.values()) hub.flushNow();
+}
+
 /** Number of hubs alive (tests: 0 once every subscription is closed and a microtask has passed). */
 export function hubCount(): number {
   return hubs.size;

@@ -95,8 +95,8 @@ export class PriceHub {
     );
     this.#config = config;
     // stream="off": nothing follows the quotes after the first answer (refresh() asks again).
+    // Otherwise the transport's import starts in the first flush, right after the prices request.
     if (config.mode === 'off') this.#state.transport = 'idle';
-    else this.#loadTransport();
     this.#unwatchOnline = config.online.subscribe((online) => this.#onlineChanged(online));
   }
 
@@ -135,6 +135,15 @@ export class PriceHub {
     });
   }
 
+  /**
+   * Serves what was subscribed so far at once instead of in the queued microtask (nothing when no
+   * flush is queued). The board calls it (through `flushSubscriptions`) once every board connected
+   * in a task has subscribed, so the prices request leaves before their first render.
+   */
+  flushNow(): void {
+    if (this.#flushQueued) this.#flush();
+  }
+
   /** Re-fetches every symbol now (one request, shared); skipped during a `Retry-After`. */
   refresh(): Promise<void> {
     if (this.#stopper.signal.aborted) return Promise.resolve();
@@ -159,7 +168,7 @@ export class PriceHub {
 
   /**
    * The transport's code (SSE, reconnects, polling) is a chunk of its own, out of the initial
-   * module: its import starts when the hub is made, in the same tick as the first `/v1/prices`
+   * module: its import starts in the hub's first flush, right after the first `/v1/prices`
    * request, and the stream opens as soon as it arrives. A failed import is tried again on the
    * next change of subscribers or when the browser comes back online.
    */
@@ -213,7 +222,7 @@ export class PriceHub {
     if (this.#flushQueued) return;
     this.#flushQueued = true;
     // Everything subscribed in this tick is served by one request and one stream.
-    queueMicrotask(() => this.#flush());
+    queueMicrotask(() => this.flushNow());
   }
 
   #flush(): void {

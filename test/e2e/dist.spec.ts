@@ -36,6 +36,21 @@ test.describe('dist/', () => {
     for (const spec of staticImports) expect(spec, 'static imports are relative').toMatch(/^\.\.?\//);
   });
 
+  test('price-board.js holds the element itself; the pages load that same module (one definition)', () => {
+    const source = read('price-board.js');
+    // No re-export of a hashed chunk: the element upgrades after one request, not two in a row.
+    const staticImports = [...source.matchAll(/(?:\bfrom|\bimport)\s*["']([^"']+)["']/g)].map((m) => m[1]);
+    expect(staticImports).toEqual([]);
+    const js = files(DIST_DIR).filter((f) => f.endsWith('.js'));
+    expect(js.filter((f) => readFileSync(f, 'utf8').includes('customElements')).map((f) => relative(DIST_DIR, f))).toEqual([
+      'price-board.js',
+    ]);
+    // The demo's and embed.html's scripts import it (same URL, same module instance).
+    const pages = js.filter((f) => /[\\/]assets[\\/](index|embed-page)-[\w-]+\.js$/.test(f));
+    expect(pages).toHaveLength(2);
+    for (const page of pages) expect(readFileSync(page, 'utf8'), relative(DIST_DIR, page)).toMatch(/["']\.\.\/price-board\.js["']/);
+  });
+
   test('the loader is small and self-contained (no lit)', () => {
     const source = read('embed.js');
     expect(source).not.toMatch(/lit-html|LitElement|customElements\.define/);

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { PriceBoardError } from '../../../src/api/errors';
 import { pendingWork } from '../../../src/api/tracking';
 import type { ConnectionStatus, Quote } from '../../../src/api/types';
-import { hubCount, subscribe, type HubListener, type HubOptions, type QuotesMeta, type Subscription } from '../../../src/live/hub';
+import { flushSubscriptions, hubCount, subscribe, type HubListener, type HubOptions, type QuotesMeta, type Subscription } from '../../../src/live/hub';
 import { ManualOnline } from '../../../src/live/online';
 import { ManualVisibility } from '../../../src/live/visibility';
 import { startTestSandbox, type TestSandbox } from '../api/sandbox-control';
@@ -91,6 +91,26 @@ describe('hub sharing', () => {
     expect(new Set(c.symbols)).toEqual(new Set(['usd']));
     expect(a.metas[0]?.delaySeconds).toBe(0);
     expect((await sb.stats()).keyInUrl).toBe(0);
+  });
+
+  it('flushSubscriptions sends the one request of the subscriptions made so far at once', async () => {
+    const sent: string[] = [];
+    const fetch: HubOptions['fetch'] = (input, init) => {
+      const url = new URL(input);
+      sent.push(url.pathname + url.search);
+      return globalThis.fetch(input, init);
+    };
+    const a = new Recorder();
+    const b = new Recorder();
+    sub(['usd'], a, { fetch, stream: 'off' });
+    sub(['eur'], b, { fetch, stream: 'off' });
+    expect(sent).toEqual([]); // batched: nothing sent while subscribing
+    flushSubscriptions();
+    expect(sent).toEqual(['/v1/prices?symbols=usd,eur']); // sent now, not in a later microtask
+    flushSubscriptions(); // nothing queued: nothing more
+    await expect.poll(() => [a.symbols, b.symbols]).toEqual([['usd'], ['eur']]);
+    expect(sent).toEqual(['/v1/prices?symbols=usd,eur']);
+    expect(await prices()).toEqual(['/v1/prices?symbols=usd,eur']);
   });
 
   it('gives a later subscriber the known quotes at once, without a new request', async () => {

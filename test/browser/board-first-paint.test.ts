@@ -1,0 +1,139 @@
+// The order of a board's first moments (DESIGN.md §6, first paint): the prices request leaves
+// before the board's first render and before any animation frame, the first quotes reach the DOM
+// without waiting for a frame, and the chart is made only after the rows are painted.
+// Deterministic checks of order, not timings.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import '../../src/price-board';
+import type { PriceBoard } from '../../src/price-board';
+import { base, part, rows, sandbox, until, untilLoaded, useSandbox } from './helpers/board';
+
+const KEY = 'pro-key:first-paint';
+
+useSandbox();
+
+let added: HTMLElement[] = [];
+afterEach(() => {
+  for (const el of added) el.remove();
+  added = [];
+  vi.restoreAllMocks();
+});
+
+function board(attributes: Record<string, string>): PriceBoard {
+  const el = document.createElement('price-board');
+  for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
+  added.push(el);
+  return el;
+}
+
+const isPrices = (input: RequestInfo | URL): boolean => new URL(String(input instanceof Request ? input.url : input)).pathname === '/v1/prices';
+const hasPrice = (el: PriceBoard): boolean => rows(el).some((r) => /[۰-۹]/.test(r.querySelector('[part~="price"]')?.textContent ?? ''));
+
+describe('<price-board> first paint', () => {
+  it('sends the prices request before its first render and before any frame', async () => {
+    const el = board({ 'base-url': base(), 'api-key': `${KEY}-request`, symbols: 'usd,eur', chart: 'none', stream: 'off' });
+    let frames = 0;
+    const seen: { rendered: boolean; frames: number }[] = [];
+    const realFetch = window.fetch.bind(window);
+    vi.spyOn(window, 'fetch').mockImplementation((input, init) => {
+      if (isPrices(input)) seen.push({ rendered: part(el, 'board') !== null, frames });
+      return realFetch(input, init);
+    });
+    document.body.append(el);
+    requestAnimationFrame(() => frames++);
+    // An attribute set right after the element was added (same task) is part of that request.
+    el.setAttribute('symbols', 'usd,eur,gbp');
+    await untilLoaded(el);
+    expect(seen).toEqual([{ rendered: false, frames: 0 }]);
+    const requests = await sandbox.requests(`${KEY}-request`, '/v1/prices');
+    expect(requests.map((r) => r.url)).toEqual(['/v1/prices?symbols=usd,eur,gbp']);
+  });
+
+  it('boards added in one task share one prices request, still sent before their first render', async () => {
+    const key = `${KEY}-shared`;
+    const a = board({ 'base-url': base(), 'api-key': key, symbols: 'usd,eur', chart: 'none', stream: 'off' });
+    const b = board({ 'base-url': base(), 'api-key': key, symbols: 'eur,gbp', chart: 'none', stream: 'off' });
+    const seen: boolean[] = [];
+    const realFetch = window.fetch.bind(window);
+    vi.spyOn(window, 'fetch').mockImplementation((input, init) => {
+      if (isPrices(input)) seen.push(part(a, 'board') !== null || part(b, 'board') !== null);
+      return realFetch(input, init);
+    });
+    document.body.append(a, b);
+    await untilLoaded(a);
+    await untilLoaded(b);
+    expect(seen).toEqual([false]);
+    const requests = await sandbox.requests(key, '/v1/prices');
+    expect(requests.map((r) => r.url)).toEqual(['/v1/prices?symbols=usd,eur,gbp']);
+  });
+
+  it('shows first quotes as soon as they are read, without waiting for a frame', async () => {
+    const el = board({ 'base-url': base(), 'api-key': `${KEY}-sync`, symbols: 'usd,eur', chart: 'none', stream: 'off' });
+    // True from the moment a prices body is read until the next task: a frame (rAF) or a timer
+    // comes later than that.
+    let inAnswerTask = false;
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => (inAnswerTask = false);
+    const realFetch = window.fetch.bind(window);
+    vi.spyOn(window, 'fetch').mockImplementation(async (input, init) => {
+      const response = await realFetch(input, init);
+      if (!isPrices(input)) return response;
+      const text = response.text.bind(response);
+      response.text = async () => {
+        const body = await text();
+        inAnswerTask = true;
+        channel.port2.postMessage(0);
+        return body;
+      };
+      return response;
+    });
+    const events: boolean[] = [];
+    el.addEventListener('price-board-quotes', () => events.push(inAnswerTask));
+    let gbpShownInAnswerTask: boolean | undefined;
+    const observer = new MutationObserver(() => {
+      const price = el.shadowRoot!.querySelector('[part~="row"][data-symbol="gbp"] [part~="price"]')?.textContent ?? '';
+      if (gbpShownInAnswerTask === undefined && /[۰-۹]/.test(price)) gbpShownInAnswerTask = inAnswerTask;
+    });
+    try {
+      document.body.append(el);
+      observer.observe(el.shadowRoot!, { childList: true, subtree: true, characterData: true });
+      await untilLoaded(el);
+      // The first batch: its price-board-quotes goes out with the answer, not a frame later.
+      expect(events[0]).toBe(true);
+      // A symbol added later: no status change renders it by the way, only the quotes' own update.
+      expect(el.status).toBe('polling');
+      el.setAttribute('symbols', 'usd,eur,gbp');
+      await until(() => gbpShownInAnswerTask !== undefined, 'gbp not shown');
+      // Parsing, the hub, the board's update and Lit's render all ran in the microtasks of the
+      // answer (an update batched to a frame or a timer would show the price later).
+      expect(gbpShownInAnswerTask).toBe(true);
+    } finally {
+      observer.disconnect();
+      channel.port1.close();
+    }
+  });
+
+  it('makes the chart only after the rows are painted, even when the history is there first', async () => {
+    const key = `${KEY}-chart`;
+    await sandbox.faults([{ path: '/v1/prices', key, kind: 'slow', delayMs: 400 }]);
+    const el = board({ 'base-url': base(), 'api-key': key, symbols: 'usd,eur', stream: 'off', days: '7' });
+    const order: string[] = [];
+    const note = (what: string) => {
+      if (!order.includes(what)) order.push(what);
+    };
+    document.body.append(el);
+    const observer = new MutationObserver(() => {
+      if (hasPrice(el)) note('rows');
+      if (part(el, 'chart')?.querySelector('canvas')) note('chart');
+    });
+    observer.observe(el.shadowRoot!, { childList: true, subtree: true, characterData: true });
+    try {
+      // The history (fast) answers long before the prices (slow).
+      await until(async () => (await sandbox.requests(key, '/v1/history')).length > 0, 'no history request');
+      await untilLoaded(el);
+      await until(() => part(el, 'chart')?.querySelector('canvas') != null, 'no chart', 8000);
+      expect(order).toEqual(['rows', 'chart']);
+    } finally {
+      observer.disconnect();
+    }
+  });
+});
