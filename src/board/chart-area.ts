@@ -5,7 +5,9 @@
  * failures in the chart area only.
  */
 import type { ReactiveControllerHost } from 'lit';
+import { backoffDelay } from '../api/backoff';
 import { PriceBoardError } from '../api/errors';
+import { startTimer } from '../api/tracking';
 import { DOLLAR_SYMBOLS } from '../api/types';
 import type { Candle, Quote } from '../api/types';
 import type { ChartTheme, PriceChart } from '../chart/types';
@@ -14,6 +16,14 @@ import { applyQuoteToCandles, intervalFor } from '../model/history';
 import type { HistoryDays } from './attributes';
 import type { ChartHooks, ChartModule, ChartSettings, ChartState } from './chart-controller';
 import { loadHistory, sourceFor, type HistorySource } from './history-source';
+
+/**
+ * A history load that failed for one of these is tried again while the board shows the same chart:
+ * 2.5 s, 5 s, 10 s… up to a minute (equal jitter, so boards of a page spread out), never before a
+ * `Retry-After`. Other failures (401, 403 beyond the span fallback, 404) are final.
+ */
+const RETRIED: ReadonlySet<string> = new Set(['network', 'timeout', 'server', 'rate_limited', 'bad_response']);
+const HISTORY_RETRY = { baseMs: 2_500, maxMs: 60_000 };
 
 const isAbort = (error: unknown, signal: AbortSignal): boolean => signal.aborted || (error as Error)?.name === 'AbortError';
 
@@ -29,6 +39,9 @@ export class ChartArea {
   /** Candles of the shown symbol in the service's unit (rial or dollars); live quotes extend them. */
   #candles: Candle[] | undefined;
   #loadAbort: AbortController | undefined;
+  /** The pending retry of a failed load, and how many retries of this chart went before. */
+  #cancelRetry: (() => void) | undefined;
+  #retries = 0;
   #chart: PriceChart | undefined;
   #creating = false;
   #themeKey = '';
@@ -51,6 +64,7 @@ export class ChartArea {
     const prev = this.#settings;
     this.#settings = next;
     if (next.mode === 'none') {
+      this.#stopRetrying();
       this.#loadAbort?.abort();
       this.#destroyChart();
       this.state.status = 'idle';
@@ -62,6 +76,7 @@ export class ChartArea {
     if (prev && prev.theme !== next.theme) this.#themeDirty = true;
     if (this.#chart && prev && prev.mode !== next.mode) this.#chart.setType(next.mode === 'line' ? 'line' : 'candles');
     if (reload) {
+      this.#stopRetrying();
       if (this.#connected) void this.#load();
     } else if (prev && prev.unit !== next.unit) {
       this.#draw();
@@ -99,6 +114,11 @@ export class ChartArea {
   hostDisconnected(): void {
     this.#connected = false;
     this.#colorScheme?.removeEventListener('change', this.#onSchemeChange);
+    if (this.state.status === 'error') {
+      // Nothing is retried while detached; a re-mount loads again at once (hostConnected).
+      this.#stopRetrying();
+      this.#loadAbort?.abort();
+    }
     if (this.state.status === 'loading') {
       this.#loadAbort?.abort();
       this.state.status = 'idle';
@@ -106,27 +126,40 @@ export class ChartArea {
     this.#destroyChart();
   }
 
-  async #load(): Promise<void> {
+  /**
+   * Loads the history of the chart shown. A retry (`retry`) keeps the error shown until it
+   * succeeds, and reports a failure again only when its code changed.
+   */
+  async #load(retry = false): Promise<void> {
     const s = this.#settings;
     const source = this.#source;
     if (!s || s.mode === 'none' || !source) return;
+    this.#cancelRetry?.();
+    this.#cancelRetry = undefined;
+    if (!retry) this.#retries = 0;
     this.#loadAbort?.abort();
     const abort = new AbortController();
     this.#loadAbort = abort;
     const state = this.state;
-    state.status = 'loading';
-    state.error = undefined;
-    state.note = undefined;
-    this.host.requestUpdate();
+    if (!retry) {
+      state.status = 'loading';
+      state.error = undefined;
+      state.note = undefined;
+      this.host.requestUpdate();
+    }
 
     let loaded: { candles: Candle[]; days: HistoryDays };
     try {
       loaded = await loadHistory(source, s.symbol, s.days, abort.signal);
     } catch (error) {
-      if (!isAbort(error, abort.signal)) this.fail(error);
+      if (isAbort(error, abort.signal)) return;
+      if (!(retry && error instanceof PriceBoardError && error.code === state.error?.code)) this.fail(error);
+      if (error instanceof PriceBoardError && RETRIED.has(error.code)) this.#retryLater(error);
       return;
     }
     if (abort.signal.aborted) return;
+    this.#retries = 0;
+    state.error = undefined;
     this.#candles = loaded.candles;
     state.shownDays = loaded.days;
     state.note = loaded.days < s.days ? spanNote(s.days, loaded.days) : undefined;
@@ -150,6 +183,22 @@ export class ChartArea {
     this.#chart?.setData([]);
     this.hooks.onError(e);
     this.host.requestUpdate();
+  }
+
+  /** Loads again later, while the board stays connected and shows the same chart. */
+  #retryLater(error: PriceBoardError): void {
+    if (!this.#connected || this.#cancelRetry) return;
+    const delay = Math.max(backoffDelay(this.#retries++, HISTORY_RETRY, 'equal'), error.retryAfterMs ?? 0);
+    this.#cancelRetry = startTimer(() => {
+      this.#cancelRetry = undefined;
+      if (this.#connected) void this.#load(true);
+    }, delay);
+  }
+
+  #stopRetrying(): void {
+    this.#cancelRetry?.();
+    this.#cancelRetry = undefined;
+    this.#retries = 0;
   }
 
   /** Moves the candles to `quote`; false when it changed nothing drawable. */

@@ -1,7 +1,9 @@
 import { html, LitElement, nothing } from 'lit';
+import { PriceBoardError } from '../api/errors';
 import type { ConnectionStatus, Quote } from '../api/types';
 import { flushSubscriptions } from '../live/hub';
 import {
+  ATTRIBUTE_NAMES,
   DEFAULTS,
   invalidAttributeMessage,
   readSettings,
@@ -53,7 +55,8 @@ type AttributeKey = (typeof ATTRIBUTE_KEYS)[number];
  *
  * Quotes come from `/v1/prices` and the live stream (shared by every board on the page with the
  * same `base-url` and key); the chart code is loaded only when a chart is shown. Invalid
- * attribute values fall back to their defaults and fire `price-board-error` (`invalid_attribute`).
+ * attribute values fall back to their defaults, fire `price-board-error` (`invalid_attribute`) and
+ * show a Persian message naming the attribute in `part="error"` while no live error is shown.
  *
  * @summary Embeddable live price board (Persian, RTL) with a chart.
  * @tagname price-board
@@ -216,6 +219,11 @@ export class PriceBoard extends LitElement {
   #settings!: BoardSettings;
   /** The attribute values `#settings` were read from. */
   #read: Partial<Record<AttributeKey, unknown>> | undefined;
+  /**
+   * Attributes (their names) whose current value is invalid and fell back to a default, in the
+   * order they were set: the first is shown in `part="error"` while no live error is.
+   */
+  readonly #invalid = new Set<string>();
   /** The row holding the table's tab stop. */
   #focusSymbol: string | undefined;
   /** Price changes of the selected symbol already announced. */
@@ -270,12 +278,26 @@ export class PriceBoard extends LitElement {
     const { settings, invalid } = readSettings(this, DEFAULT_BASE_URL, this.#settings, changed);
     this.#settings = settings;
     this.#read = Object.fromEntries(ATTRIBUTE_KEYS.map((key) => [key, this[key]]));
+    // A changed attribute is valid again unless reported now; a chart symbol may become valid (or
+    // follow the first symbol quietly) when the symbols change.
+    for (const key of changed) this.#invalid.delete(ATTRIBUTE_NAMES[key]);
+    if (changed.has('symbols')) this.#invalid.delete(ATTRIBUTE_NAMES.chartSymbol);
     for (const attribute of invalid) {
+      this.#invalid.add(attribute);
       emit(this, 'price-board-error', { code: 'invalid_attribute', message: invalidAttributeMessage(attribute) });
     }
     const { baseUrl, apiKey, stream, streamUrl, pollInterval } = settings;
     this.#live.configure({ baseUrl, apiKey, stream, streamUrl, pollInterval }, settings.symbols);
     return true;
+  }
+
+  /** The error of the first invalid attribute: its name in Persian, never its value. */
+  #attributeError(): PriceBoardError | undefined {
+    const attribute = this.#invalid.values().next().value;
+    if (attribute === undefined) return undefined;
+    return new PriceBoardError('invalid_attribute', `Invalid value of the "${attribute}" attribute; the default is used`, {
+      messageFa: invalidAttributeMessage(attribute),
+    });
   }
 
   #configureChart(): void {
@@ -306,7 +328,7 @@ export class PriceBoard extends LitElement {
           statusText(this.#live.status, { stream: s.stream, pollInterval: s.pollInterval, delaySeconds: this.#live.delaySeconds }),
         )}
       </div>
-      ${renderError(this.#live.error)}
+      ${renderError(this.#live.error ?? this.#attributeError())}
       ${renderTable(rows, {
         unit: s.unit,
         loading: this.#isLoading(),

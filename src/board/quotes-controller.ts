@@ -134,6 +134,11 @@ export class QuotesController implements ReactiveController {
         this.host.requestUpdate();
         this.#hooks.onError(error);
       },
+      recovered: () => {
+        if (!current() || !this.error || !TRANSIENT.has(this.error.code)) return;
+        this.error = undefined;
+        this.host.requestUpdate();
+      },
       missing: (symbols) => {
         if (!current()) return;
         // The hub sends the full current list each time.

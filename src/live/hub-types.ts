@@ -58,6 +58,12 @@ export interface HubListener {
    * (`[]` when none is missing any more), called whenever it changes.
    */
   missing(symbols: string[]): void;
+  /**
+   * The service answers again after a (non-final) error was reported: a prices request succeeded,
+   * the stream opened or delivered a valid event. Called once per recovery, quotes or not (with
+   * the market closed nothing changes), so a transient error can be cleared on it.
+   */
+  recovered?(): void;
 }
 
 /** A subscriber's handle. */

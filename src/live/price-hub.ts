@@ -90,6 +90,8 @@ export class PriceHub {
         settled: (symbol) => this.#store.has(symbol) || this.#omitted.has(symbol),
         received: (outcome) => this.#received(outcome),
         failed: (error) => this.#failure(error, 'poll', true),
+        // The transport follows the union (`#follow`): its reconnects or polls bring the symbols.
+        covered: () => this.#transport !== undefined,
       },
       this.#stopper.signal,
     );
@@ -308,7 +310,10 @@ export class PriceHub {
 
   #succeeded(): void {
     this.#state.reachable();
+    if (this.#lastReported === undefined) return;
+    // A transient error was reported: it is over, even if no quote changed (market closed).
     this.#lastReported = undefined;
+    for (const sub of this.#subscribers) sub.recovered();
   }
 
   #transportChanged(state: TransportState): void {

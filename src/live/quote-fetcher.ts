@@ -1,7 +1,8 @@
 /**
  * The hub's `/v1/prices` requests: symbols nobody has quotes for are fetched at once (one request
- * for all of them), a failed fetch is tried again with backoff, `refresh` is shared, and nothing
- * goes out while a `Retry-After` runs.
+ * for all of them), a failed fetch is tried again with backoff unless the stream or the poller
+ * follows those symbols anyway, `refresh` is shared, and nothing goes out while a `Retry-After`
+ * runs.
  */
 import { backoffDelay } from '../api/backoff';
 import type { PriceClient } from '../api/client';
@@ -22,8 +23,14 @@ export interface FetchHost {
   /** Whether `symbol` needs no fetch: a quote is held, or the service is known to leave it out. */
   settled(symbol: string): boolean;
   received(outcome: PricesOutcome): void;
-  /** A fetch failed (it is tried again later unless the hub stops). */
+  /** A fetch failed (it is tried again later unless the hub stops or `covered()`). */
   failed(error: PriceBoardError): void;
+  /**
+   * Whether the stream or the poller follows every symbol and will bring the unsettled ones (its
+   * own reconnects and polls): then a failed fetch is not tried again on a loop of its own, which
+   * would only add requests against the plan's rate limit.
+   */
+  covered(): boolean;
 }
 
 /** `/v1/prices` on behalf of one hub. */
@@ -102,11 +109,11 @@ export class QuoteFetcher {
   }
 
   #retryLater(): void {
-    if (this.#cancelRetry || this.#signal.aborted) return;
+    if (this.#cancelRetry || this.#signal.aborted || this.#host.covered()) return;
     const delay = Math.max(backoffDelay(this.#retries++, FETCH_RETRY), this.notBefore - Date.now());
     this.#cancelRetry = startTimer(() => {
       this.#cancelRetry = undefined;
-      this.fetchUnsettled();
+      if (!this.#host.covered()) this.fetchUnsettled();
     }, delay);
   }
 }

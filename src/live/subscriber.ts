@@ -80,6 +80,11 @@ export class Subscriber {
     if (!this.closed) safely(() => this.listener.error(error));
   }
 
+  /** Tells that the service answers again after a reported error. */
+  recovered(): void {
+    if (!this.closed && this.listener.recovered) safely(() => this.listener.recovered?.());
+  }
+
   /** Delivers my missing symbols, when that list changed. */
   missing(missing: ReadonlySet<string>): void {
     if (this.closed) return;

@@ -13,6 +13,7 @@ import {
   part,
   pause,
   row,
+  rows,
   sandbox,
   symbolsShown,
   until,
@@ -54,7 +55,10 @@ describe('symbols', () => {
     expect(invalid()[0]!.detail.message).toMatch(/symbols/);
     expect(invalid()[0]!.detail.message).toMatch(/[\u0600-\u06FF]/);
     await untilLoaded(el);
-    expect(part(el, 'error')).toBeNull(); // nothing broken is shown
+    // The element's own Persian message names the attribute, never its value.
+    expect(part(el, 'error')?.dataset.code).toBe('invalid_attribute');
+    expect(part(el, 'error')!.textContent).toMatch(/symbols/);
+    expect(part(el, 'error')!.innerHTML).not.toMatch(/<b>|&lt;b&gt;|x</);
   });
 
   it('falls back to the default list when nothing valid is left', async () => {
@@ -70,12 +74,13 @@ describe('symbols', () => {
     );
     await untilLoaded(el);
     await until(() => el.status === 'live', 'not live');
-    const usdRow = row(el, 'usd');
+    const rowElements = rows(el);
     const before = (await sandbox.requests(`${KEY}-sym`)).length;
     el.symbols = 'eur,usd';
     await elementUpdated(el);
     expect(symbolsShown(el)).toEqual(['eur', 'usd']);
-    expect(row(el, 'usd')).toBe(usdRow); // keyed rows move, not re-created
+    // Rows are rendered by position: the same elements take the other symbols, none re-created.
+    expect(rows(el).every((r, i) => r === rowElements[i])).toBe(true);
     await pause(300);
     expect((await sandbox.requests(`${KEY}-sym`)).length).toBe(before);
 
@@ -177,6 +182,24 @@ describe('theme', () => {
     const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${KEY} chart="none" theme="neon"></price-board>`);
     expect(part(el, 'board')!.dataset.theme).toBe('auto');
     expect(invalid()).toHaveLength(1);
+  });
+
+  it('shows an invalid theme in part="error" in Persian until the value is valid again', async () => {
+    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${KEY} chart="none"></price-board>`);
+    await untilLoaded(el);
+    expect(part(el, 'error')).toBeNull();
+    el.setAttribute('theme', 'purple');
+    await elementUpdated(el);
+    const error = part(el, 'error')!;
+    expect(error.dataset.code).toBe('invalid_attribute');
+    expect(error.textContent).toMatch(/[\u0600-\u06FF]/);
+    expect(error.textContent).toMatch(/«theme»/);
+    expect(error.textContent).not.toMatch(/purple/);
+    expect(part(el, 'board')!.dataset.theme).toBe('auto');
+    el.setAttribute('theme', 'dark');
+    await elementUpdated(el);
+    expect(part(el, 'error')).toBeNull();
+    expect(part(el, 'board')!.dataset.theme).toBe('dark');
   });
 });
 

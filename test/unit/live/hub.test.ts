@@ -18,6 +18,7 @@ class Recorder implements HubListener {
   statuses: ConnectionStatus[] = [];
   errors: PriceBoardError[] = [];
   missings: string[][] = [];
+  recoveries = 0;
   quotes(quotes: Quote[], meta: QuotesMeta): void {
     this.batches.push(quotes);
     this.metas.push(meta);
@@ -30,6 +31,9 @@ class Recorder implements HubListener {
   }
   missing(symbols: string[]): void {
     this.missings.push(symbols);
+  }
+  recovered(): void {
+    this.recoveries++;
   }
   get symbols(): string[] {
     return this.batches.flat().map((q) => q.symbol);
@@ -316,6 +320,54 @@ describe('hub errors and missing symbols', () => {
     await s.refresh();
     expect(await prices()).toHaveLength(1);
     expect(a.last).toBe('loading');
+  });
+
+  it('signals recovered once a prices request succeeds after a reported error, with no price changed', async () => {
+    // The client retries a 5xx twice: three 500s fail one fetch, the fetcher's own retry succeeds.
+    await sb.faults([{ path: '/v1/prices', kind: 'status', status: 500, count: 3 }]);
+    const a = new Recorder();
+    const b = new Recorder();
+    sub(['usd'], a, { stream: 'off' });
+    sub(['eur'], b, { stream: 'off' });
+    await expect.poll(() => a.errors.map((e) => e.code)).toEqual(['server']);
+    expect(a.recoveries).toBe(0);
+    await expect.poll(() => a.recoveries, { timeout: 8_000 }).toBe(1);
+    expect(b.recoveries).toBe(1);
+    expect(a.symbols).toEqual(['usd']);
+    // A later success with nothing reported in between is no recovery.
+    await subs[0]!.refresh();
+    expect(a.recoveries).toBe(1);
+  });
+
+  it('signals recovered when a valid stream event follows a malformed one, not before any error', async () => {
+    const a = new Recorder();
+    sub(['usd'], a);
+    await expect.poll(() => a.last).toBe('live');
+    expect(a.recoveries).toBe(0);
+    await sb.push({ event: 'quote', data: '{oops' });
+    await expect.poll(() => a.errors.map((e) => e.code)).toEqual(['bad_response']);
+    expect(a.recoveries).toBe(0);
+    await sb.market({ set: [{ symbol: 'usd', price: '1200000' }] });
+    await expect.poll(() => a.recoveries).toBe(1);
+    expect(a.price('usd')).toBe('1200000');
+  });
+
+  it('does not retry a failed fetch of an added symbol on its own while the stream follows it', async () => {
+    const a = new Recorder();
+    const s = sub(['usd'], a);
+    await expect.poll(() => a.last).toBe('live');
+    await sb.faults([
+      { path: '/v1/prices', kind: 'status', status: 500 },
+      { path: '/v1/stream', kind: 'status', status: 500 },
+    ]);
+    s.setSymbols(['usd', 'eur']);
+    await expect.poll(() => a.errors.map((e) => e.code), { timeout: 5_000 }).toEqual(['server']);
+    // One fetch of eur (the client's own quick retries: 3 requests), then only the stream's reconnects.
+    await sleep(4_000);
+    expect(await prices()).toEqual(['/v1/prices?symbols=usd', ...Array<string>(3).fill('/v1/prices?symbols=eur')]);
+    await sb.faults([]);
+    await expect.poll(() => a.symbols, { timeout: 8_000 }).toContain('eur');
+    expect(await prices()).toHaveLength(4);
   });
 
   it('says offline when the browser does, and recovers when it is back', async () => {
