@@ -14,7 +14,6 @@
 import 'vazirmatn/Vazirmatn-Variable-font-face.css';
 import './styles.css';
 import '../src/price-board';
-import { PriceClient } from '../src/api/client';
 import type { SymbolInfo } from '../src/api/types';
 import { readEmbedParams } from '../src/embed/params';
 import { Configurator, wireTabs } from './configurator';
@@ -131,7 +130,9 @@ async function symbolList(): Promise<SymbolInfo[]> {
   } catch {
     /* storage unavailable or corrupt: fetch */
   }
-  const list = await new PriceClient({ baseUrl: base, apiKey }).symbols();
+  // Loaded here, not imported: the build puts every src/ module a page imports into price-board.js.
+  const { fetchSymbols } = await import('../src/api/symbols');
+  const list = await fetchSymbols({ baseUrl: base, apiKey });
   try {
     sessionStorage.setItem(cacheKey, JSON.stringify(list));
   } catch {

@@ -3,9 +3,9 @@ import { backoffDelay, sleep, type BackoffOptions } from './backoff';
 import { PriceBoardError } from './errors';
 import { getJson, globalFetch, type FetchLike, type RequestContext } from './request';
 import { SharedRequests } from './shared-requests';
-import type { PricesData, SymbolInfo } from './types';
+import type { PricesData } from './types';
 import { endpointUrl, symbolsQuery } from './urls';
-import { parsePricesBody, parseSymbolsBody } from './validate';
+import { parsePricesBody } from './validate';
 
 /** Retries of network errors and 5xx: `retries` more attempts, capped exponential backoff, full jitter. */
 export interface RetryOptions extends BackoffOptions {
@@ -39,9 +39,9 @@ function retryable(error: unknown): error is PriceBoardError {
 }
 
 /**
- * Client of `/v1/prices`, `/v1/history/{symbol}` and `/v1/symbols`. All failures are
- * `PriceBoardError`s, except a caller's abort, which rejects with the signal's reason (an
- * AbortError). Identical requests in flight (same URL and key) share one HTTP request.
+ * Client of `/v1/prices` and `/v1/history/{symbol}` (`/v1/symbols`: `fetchSymbols` in `./symbols`).
+ * All failures are `PriceBoardError`s, except a caller's abort, which rejects with the signal's
+ * reason (an AbortError). Identical requests in flight (same URL and key) share one HTTP request.
  */
 export class PriceClient {
   readonly baseUrl: string;
@@ -70,11 +70,6 @@ export class PriceClient {
   history(symbol: string, days: number, signal?: AbortSignal): Promise<unknown> {
     const path = `/v1/history/${encodeURIComponent(symbol)}`;
     return this.#get(endpointUrl(this.baseUrl, path, `days=${Math.trunc(days)}`), (body) => body, signal);
-  }
-
-  /** All symbols the service offers. */
-  symbols(signal?: AbortSignal): Promise<SymbolInfo[]> {
-    return this.#get(endpointUrl(this.baseUrl, '/v1/symbols'), parseSymbolsBody, signal);
   }
 
   /** Number of distinct requests in flight (tests). */

@@ -82,14 +82,3 @@ export class PriceBoardError extends Error {
       : { code: this.code, message: this.messageFa, status: this.status };
   }
 }
-
-/** The error code for an HTTP status (DESIGN.md section 4). */
-export function codeForStatus(status: number): ErrorCode {
-  if (status === 401) return 'unauthorized';
-  if (status === 403) return 'forbidden';
-  if (status === 404) return 'not_found';
-  if (status === 429) return 'rate_limited';
-  if (status === 400 || status === 422) return 'bad_request';
-  if (status >= 500) return 'server';
-  return 'bad_response';
-}

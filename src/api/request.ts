@@ -17,8 +17,24 @@ export interface RequestContext {
   timeoutMs: number;
 }
 
-/** Request headers: the key goes only here, never into the URL. */
+/** Whether `fetch` accepts `value` in a header: no character beyond Latin-1, no NUL, CR or LF. */
+function isHeaderValue(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 0 || c === 10 || c === 13 || c > 0xff) return false;
+  }
+  return true;
+}
+
+/**
+ * Request headers: the key goes only here, never into the URL. A key no header can carry (e.g.
+ * Persian letters pasted by mistake) is `unauthorized` at once: `fetch` would reject it with a
+ * TypeError that looks like a network failure, retried for ever. The message never holds the key.
+ */
 export function requestHeaders(apiKey: string | undefined, accept: string): Record<string, string> {
+  if (apiKey && !isHeaderValue(apiKey)) {
+    throw new PriceBoardError('unauthorized', 'The API key has characters an HTTP header cannot carry');
+  }
   return apiKey ? { Accept: accept, 'X-API-Key': apiKey } : { Accept: accept };
 }
 
@@ -45,10 +61,10 @@ async function getJsonUntracked(url: URL, ctx: RequestContext, signal?: AbortSig
 
   // Why the request ended, when it ended badly: our timeout, the caller, or the network.
   const failure = (cause: unknown): unknown => {
-    if (timedOut) return new PriceBoardError('timeout', `${what} timed out after ${ctx.timeoutMs} ms`, { cause });
+    if (timedOut) return new PriceBoardError('timeout', `${what}: timeout (${ctx.timeoutMs} ms)`, { cause });
     if (signal?.aborted) return abortReason(signal);
     if (cause instanceof PriceBoardError) return cause;
-    return new PriceBoardError('network', `${what} failed: network error`, { cause });
+    return new PriceBoardError('network', `${what}: network error`, { cause });
   };
 
   try {
@@ -68,7 +84,7 @@ async function getJsonUntracked(url: URL, ctx: RequestContext, signal?: AbortSig
     try {
       return JSON.parse(text);
     } catch (cause) {
-      throw new PriceBoardError('bad_response', `${what} returned a body that is not JSON`, {
+      throw new PriceBoardError('bad_response', `${what}: body is not JSON`, {
         status: response.status,
         cause,
       });

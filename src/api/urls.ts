@@ -16,7 +16,7 @@ export function absoluteUrl(url: string, query?: string): URL {
   try {
     out = new URL(url, (globalThis as { location?: { href?: string } }).location?.href);
   } catch (cause) {
-    throw new PriceBoardError('invalid_attribute', `Not a usable service address: ${JSON.stringify(url)}`, { cause });
+    throw new PriceBoardError('invalid_attribute', `Bad service address: ${JSON.stringify(url)}`, { cause });
   }
   if (query) out.search = out.search ? `${out.search}&${query}` : `?${query}`;
   return out;

@@ -3,8 +3,12 @@
  * the whole answer with `bad_response`, so the board never shows half of a bad answer.
  */
 import { PriceBoardError } from './errors';
-import { isObject } from './http-error';
-import type { PricesData, Quote, SymbolInfo } from './types';
+import type { PricesData, Quote } from './types';
+
+/** True for a plain (non-array) object. */
+export function isObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
 
 const DECIMAL = /^[+-]?\d+(\.\d+)?$/;
 const DECIMAL_FIELDS = ['price', 'price_toman', 'change_pct', 'high', 'low'] as const;
@@ -17,21 +21,21 @@ function bad(message: string): PriceBoardError {
 /** A decimal string as sent; a plain JSON number is tolerated when it prints as a decimal. */
 function decimalField(value: unknown, where: string): string {
   const text = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : undefined;
-  if (text === undefined || !DECIMAL.test(text)) throw bad(`${where} is not a decimal string`);
+  if (text === undefined || !DECIMAL.test(text)) throw bad(`${where}: not a decimal`);
   return text;
 }
 
 /** One Quote; keeps only the documented fields. Throws `bad_response` when any is missing or malformed. */
 export function parseQuote(x: unknown, where = 'quote'): Quote {
-  if (!isObject(x)) throw bad(`${where} is not an object`);
-  if (typeof x.symbol !== 'string' || x.symbol === '') throw bad(`${where}.symbol is missing`);
+  if (!isObject(x)) throw bad(`${where}: not an object`);
+  if (typeof x.symbol !== 'string' || x.symbol === '') throw bad(`${where}.symbol: missing`);
   if (typeof x.updated_at !== 'string' || Number.isNaN(Date.parse(x.updated_at))) {
-    throw bad(`${where}.updated_at is not a date`);
+    throw bad(`${where}.updated_at: not a date`);
   }
   const quote = { symbol: x.symbol, updated_at: x.updated_at } as Quote;
   for (const field of TEXT_FIELDS) {
     const value = x[field];
-    if (typeof value !== 'string') throw bad(`${where}.${field} is not a string`);
+    if (typeof value !== 'string') throw bad(`${where}.${field}: not a string`);
     quote[field] = value;
   }
   for (const field of DECIMAL_FIELDS) quote[field] = decimalField(x[field], `${where}.${field}`);
@@ -40,41 +44,18 @@ export function parseQuote(x: unknown, where = 'quote'): Quote {
 
 /** An array of quotes, all valid or `bad_response`. */
 export function parseQuotes(x: unknown, where: string): Quote[] {
-  if (!Array.isArray(x)) throw bad(`${where} is not an array`);
+  if (!Array.isArray(x)) throw bad(`${where}: not an array`);
   return x.map((q, i) => parseQuote(q, `${where}[${i}]`));
 }
 
 /** The body of GET /v1/prices: `{ data: { at, delay_seconds, quotes } }`. */
 export function parsePricesBody(body: unknown): PricesData {
-  if (!isObject(body) || !isObject(body.data)) throw bad('prices body has no data object');
+  if (!isObject(body) || !isObject(body.data)) throw bad('no data object');
   const { at, delay_seconds: delay } = body.data;
-  if (typeof at !== 'string') throw bad('data.at is not a string');
+  if (typeof at !== 'string') throw bad('data.at: not a string');
   const delaySeconds = typeof delay === 'string' && DECIMAL.test(delay.trim()) ? Number(delay) : delay;
   if (typeof delaySeconds !== 'number' || !Number.isFinite(delaySeconds) || delaySeconds < 0) {
-    throw bad('data.delay_seconds is not a number');
+    throw bad('data.delay_seconds: not a number');
   }
   return { at, delay_seconds: delaySeconds, quotes: parseQuotes(body.data.quotes, 'data.quotes') };
-}
-
-/**
- * The body of GET /v1/symbols, whose shape is not documented: an array of ids or of objects with
- * `symbol` (+ optional `title`, `category`, `unit`), under `data`, `data.symbols` or bare.
- * Entries that are neither are dropped; no list at all is `bad_response`.
- */
-export function parseSymbolsBody(body: unknown): SymbolInfo[] {
-  const data = isObject(body) ? body.data : undefined;
-  const list = [body, data, isObject(data) ? data.symbols : undefined, isObject(body) ? body.symbols : undefined].find(
-    Array.isArray,
-  );
-  if (!list) throw bad('symbols body holds no list');
-  const out: SymbolInfo[] = [];
-  for (const entry of list as unknown[]) {
-    if (typeof entry === 'string' && entry !== '') out.push({ symbol: entry });
-    else if (isObject(entry) && typeof entry.symbol === 'string' && entry.symbol !== '') {
-      const info: SymbolInfo = { symbol: entry.symbol };
-      for (const field of TEXT_FIELDS) if (typeof entry[field] === 'string') info[field] = entry[field];
-      out.push(info);
-    }
-  }
-  return out;
 }

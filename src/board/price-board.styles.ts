@@ -2,7 +2,8 @@ import { css } from 'lit';
 
 /*
  * Every colour comes from a public custom property with a default per theme; the defaults meet
- * WCAG AA (4.5:1) for text on the background in both themes, including on the selected row tint.
+ * WCAG AA (4.5:1) for text on the background in both themes, including on the selected row tint
+ * and under the price flash.
  * Static styles only (adopted style sheets): nothing inline, so a strict CSP holds.
  */
 
@@ -24,6 +25,11 @@ export const styles = css`
   :host([hidden]) {
     display: none;
   }
+  *,
+  ::before,
+  ::after {
+    box-sizing: border-box;
+  }
 
   .board {
     --_bg: var(--price-board-bg, #ffffff);
@@ -33,37 +39,27 @@ export const styles = css`
     --_up: var(--price-board-up, #0a7a3d);
     --_down: var(--price-board-down, #c0262d);
     --_accent: var(--price-board-accent, #1d5fc4);
-    --_radius: var(--price-board-radius, 12px);
     --_font: var(--price-board-font, Vazirmatn, Vazir, Tahoma, 'Segoe UI', system-ui, sans-serif);
     color-scheme: light;
+    container: price-board / inline-size;
+    background: var(--_bg);
+    color: var(--_fg);
+    font-family: var(--_font);
+    font-size: .9375rem;
+    line-height: 1.5;
+    border: 1px solid var(--_border);
+    border-radius: var(--price-board-radius, 12px);
+    padding: .5rem 0;
+    overflow: hidden;
   }
-  .board[data-theme='dark'] {
+  .board[data-theme=dark] {
     ${darkDefaults}
   }
   /* auto follows the system setting, live */
   @media (prefers-color-scheme: dark) {
-    .board[data-theme='auto'] {
+    .board[data-theme=auto] {
       ${darkDefaults}
     }
-  }
-
-  .board {
-    container: price-board / inline-size;
-    box-sizing: border-box;
-    background: var(--_bg);
-    color: var(--_fg);
-    font-family: var(--_font);
-    font-size: 0.9375rem;
-    line-height: 1.5;
-    border: 1px solid var(--_border);
-    border-radius: var(--_radius);
-    padding: 0.5rem 0;
-    overflow: hidden;
-  }
-  .board *,
-  .board *::before,
-  .board *::after {
-    box-sizing: border-box;
   }
 
   .sr-only {
@@ -84,67 +80,57 @@ export const styles = css`
     flex-wrap: wrap;
     align-items: center;
     justify-content: space-between;
-    gap: 0.25rem 1rem;
-    padding: 0 0.75rem 0.375rem;
+    gap: .25rem 1rem;
+    padding: 0 .75rem .375rem;
   }
-  [part~='status'] {
+  [part~=status] {
     display: inline-flex;
     align-items: center;
-    gap: 0.4em;
+    gap: .4em;
     color: var(--_muted);
-    font-size: 0.8125rem;
+    font-size: .8125rem;
   }
   .dot {
-    inline-size: 0.5em;
-    block-size: 0.5em;
+    inline-size: .5em;
+    block-size: .5em;
     border-radius: 50%;
     background: var(--_muted);
     flex: none;
   }
-  [data-status='live'] .dot {
+  [data-status=live] .dot {
     background: var(--_up);
   }
-  [data-status='polling'] .dot {
+  [data-status=polling] .dot {
     background: var(--_accent);
   }
-  [data-status='error'] .dot,
-  [data-status='offline'] .dot {
+  [data-status=error] .dot,
+  [data-status=offline] .dot {
     background: var(--_down);
   }
 
-  [part~='error'] {
-    margin: 0 0.75rem 0.5rem;
-    padding: 0.375rem 0.625rem;
+  [part~=error] {
+    margin: 0 .75rem .5rem;
+    padding: .375rem .625rem;
     border-inline-start: 3px solid var(--_down);
     border-radius: 4px;
     background: color-mix(in srgb, var(--_down) 7%, var(--_bg));
-    color: var(--_fg);
-    font-size: 0.875rem;
+    font-size: .875rem;
   }
 
-  /* the table: a CSS grid whose rows share columns through subgrid; titles wrap, never clip */
-  .table {
+  /*
+   * The table: every row is a grid of its own with the same columns, so that a row can be laid
+   * out, styled and painted apart from the others (containment), and not at all while off screen
+   * (content-visibility). Columns still line up: a numeric cell's width comes from a hidden sizer
+   * (::before, no height) holding its column's widest value shape and header (data-w, the same in
+   * every row), so all rows resolve the same tracks; titles wrap, never clip.
+   */
+  .row {
     display: grid;
     grid-template-columns: minmax(min-content, 1.5fr) repeat(5, minmax(max-content, 1fr));
   }
-  .rowgroup,
-  .row {
-    display: grid;
-    grid-column: 1 / -1;
-    grid-template-columns: subgrid;
-  }
-  .cell {
-    padding: 0.4rem 0.625rem;
-    white-space: nowrap;
-    font-variant-numeric: tabular-nums;
-  }
-  .head .cell {
-    color: var(--_muted);
-    font-size: 0.8125rem;
-    font-weight: 500;
-    border-block-end: 1px solid var(--_border);
-  }
-  .row:not(.head) {
+  .rows .row {
+    content-visibility: auto;
+    contain-intrinsic-block-size: auto calc(2.25rem + 1px);
     cursor: pointer;
     border-block-end: 1px solid color-mix(in srgb, var(--_border) 60%, transparent);
     outline: none;
@@ -152,10 +138,10 @@ export const styles = css`
   .rows .row:last-child {
     border-block-end: 0;
   }
-  .row:not(.head):hover {
+  .rows .row:hover {
     background: color-mix(in srgb, var(--_fg) 4%, var(--_bg));
   }
-  .row[aria-current='true'] {
+  .row[aria-current=true] {
     background: color-mix(in srgb, var(--_accent) 8%, var(--_bg));
     box-shadow: inset -3px 0 0 var(--_accent);
   }
@@ -163,124 +149,163 @@ export const styles = css`
     outline: 2px solid var(--_accent);
     outline-offset: -2px;
   }
-  [part~='title'] {
+  .cell {
+    padding: .4rem .625rem;
+    white-space: nowrap;
+    font-variant-numeric: tabular-nums;
+  }
+  [data-w]::before {
+    content: attr(data-w);
+    display: block;
+    block-size: 0;
+    overflow: hidden;
+    visibility: hidden;
+    white-space: pre;
+    font-size: .9375rem;
+    font-weight: 600;
+  }
+  .head .cell {
+    color: var(--_muted);
+    font-size: .8125rem;
+    font-weight: 500;
+    border-block-end: 1px solid var(--_border);
+  }
+  [part~=title] {
     font-weight: 600;
     white-space: normal;
   }
-  [part~='time'],
-  [part~='high'],
-  [part~='low'] {
+  [part~=time],
+  [part~=high],
+  [part~=low],
+  [data-missing] [part~=title] {
     color: var(--_muted);
   }
-  [part~='price'] {
+  [part~=price] {
     font-weight: 600;
   }
-  [part~='price'][data-unit]::after {
+  [part~=price][data-unit]::after {
     content: ' ' attr(data-unit);
     font-weight: 400;
-    font-size: 0.8em;
+    font-size: .8em;
     color: var(--_muted);
   }
   .value {
     unicode-bidi: isolate;
   }
-  [data-direction='up'] [part~='change'] {
+  [data-direction=up] [part~=change] {
     color: var(--_up);
   }
-  [data-direction='down'] [part~='change'] {
+  [data-direction=down] [part~=change] {
     color: var(--_down);
   }
   .arrow {
-    font-size: 0.75em;
-    margin-inline-end: 0.25em;
+    font-size: .75em;
+    margin-inline-end: .25em;
   }
-  [data-stale] [part~='price'],
-  [data-stale] [part~='title'] {
+  [data-stale] [part~=price],
+  [data-stale] [part~=title] {
     font-weight: 500;
   }
-  [data-stale] [part~='time']::before {
+  [data-stale] [part~=time] .value::before {
     content: '◷ ';
   }
-  [data-missing] [part~='title'] {
-    color: var(--_muted);
+  [data-missing] [part~=title] {
     font-family: ui-monospace, monospace;
   }
 
-  /* flash on a changed price: alternating names restart the animation without a reflow */
-  .flash-a {
-    animation: flash-a 900ms ease-out;
+  /* the flash on a changed price: a tint over the digits (not the unit, whose muted text keeps
+     AA) whose opacity animates on the compositor (no layout or paint per frame, and none at all
+     in rows off screen); the alternating names restart it */
+  [part~=price] .value {
+    position: relative;
   }
-  .flash-b {
-    animation: flash-b 900ms ease-out;
+  [part~=price] .value::before {
+    content: '';
+    position: absolute;
+    inset-block: -0.15em;
+    inset-inline: -0.3em -0.2em;
+    border-radius: 4px;
+    background: color-mix(in srgb, var(--_accent) 22%, transparent);
+    opacity: 0;
+    pointer-events: none;
+    will-change: opacity;
+  }
+  @media (prefers-reduced-motion: no-preference) {
+    .flash-a .value::before {
+      animation: flash-a .9s ease-out;
+    }
+    .flash-b .value::before {
+      animation: flash-b .9s ease-out;
+    }
   }
   @keyframes flash-a {
     from {
-      background: color-mix(in srgb, var(--_accent) 22%, transparent);
+      opacity: 1;
     }
     to {
-      background: transparent;
+      opacity: 0;
     }
   }
   @keyframes flash-b {
     from {
-      background: color-mix(in srgb, var(--_accent) 22%, transparent);
+      opacity: 1;
     }
     to {
-      background: transparent;
+      opacity: 0;
     }
   }
 
   .skeleton {
     display: inline-block;
     inline-size: 4.5em;
-    block-size: 0.85em;
+    block-size: .85em;
     vertical-align: middle;
     border-radius: 4px;
     background: color-mix(in srgb, var(--_fg) 12%, var(--_bg));
     animation: pulse 1.1s ease-in-out infinite alternate;
   }
-  .skeleton.short {
+  .short {
     inline-size: 2.5em;
   }
   @keyframes pulse {
     to {
-      opacity: 0.45;
+      opacity: .45;
     }
   }
 
   /* chart */
   .chart-section {
     border-block-start: 1px solid var(--_border);
-    margin-block-start: 0.25rem;
-    padding: 0.5rem 0.75rem 0;
+    margin-block-start: .25rem;
+    padding: .5rem .75rem 0;
   }
   .chart-bar {
     display: flex;
     flex-wrap: wrap;
     align-items: center;
     justify-content: space-between;
-    gap: 0.25rem 0.75rem;
-    margin-block-end: 0.375rem;
+    gap: .25rem .75rem;
+    margin-block-end: .375rem;
   }
   .chart-title {
     font-weight: 600;
-    font-size: 0.875rem;
+    font-size: .875rem;
   }
   .spans {
     display: inline-flex;
-    gap: 0.25rem;
+    gap: .25rem;
   }
   .spans button {
     font: inherit;
-    font-size: 0.8125rem;
+    font-size: .8125rem;
     color: var(--_fg);
     background: transparent;
     border: 1px solid var(--_border);
     border-radius: 999px;
-    padding: 0.05rem 0.7rem;
+    padding: .05rem .7rem;
     cursor: pointer;
   }
-  .spans button[aria-pressed='true'] {
+  .spans button[aria-pressed=true] {
     background: var(--_accent);
     border-color: var(--_accent);
     color: var(--_bg);
@@ -289,24 +314,23 @@ export const styles = css`
     outline: 2px solid var(--_accent);
     outline-offset: 2px;
   }
-  [part~='chart'] {
+  [part~=chart] {
     position: relative;
     block-size: 260px;
     margin: 0;
   }
-  .chart-canvas {
+  .chart-canvas,
+  .chart-message {
     position: absolute;
     inset: 0;
   }
   .chart-note,
   .chart-message {
-    margin: 0.375rem 0 0;
-    font-size: 0.8125rem;
+    margin: .375rem 0 0;
+    font-size: .8125rem;
     color: var(--_muted);
   }
   .chart-message {
-    position: absolute;
-    inset: 0;
     display: grid;
     place-items: center;
     margin: 0;
@@ -321,11 +345,14 @@ export const styles = css`
   /* medium: no high/low, the time under the title; compact: the change under the price too.
      Headers of moved cells stay for screen readers. */
   @container price-board (width < 720px) {
-    .table {
+    .row {
       grid-template-columns: minmax(min-content, 1.5fr) repeat(2, minmax(max-content, 1fr));
     }
-    [part~='high'],
-    [part~='low'],
+    .rows .row {
+      contain-intrinsic-block-size: auto 3.5rem;
+    }
+    [part~=high],
+    [part~=low],
     .col-high,
     .col-low {
       display: none;
@@ -337,32 +364,32 @@ export const styles = css`
       overflow: hidden;
       clip-path: inset(50%);
     }
-    [part~='title'] {
+    [part~=title] {
       padding-block-end: 0;
     }
-    [part~='time'] {
+    [part~=time] {
       grid-column: 1;
       grid-row: 2;
       padding-block-start: 0;
-      font-size: 0.75rem;
+      font-size: .75rem;
     }
-    [part~='price'],
-    [part~='change'] {
+    [part~=price],
+    [part~=change] {
       grid-row: 1 / span 2;
       align-self: center;
     }
-    [part~='chart'] {
+    [part~=chart] {
       block-size: 220px;
     }
   }
   /* the chart legend (chart/legend.ts): date and close only */
   @container price-board (width < 560px) {
-    [part~='chart-legend'] > :not(:first-child, :last-child) {
+    [part~=chart-legend] > :not(:first-child, :last-child) {
       display: none;
     }
   }
   @container price-board (width < 440px) {
-    .table {
+    .row {
       grid-template-columns: minmax(min-content, 1fr) auto;
     }
     .col-change {
@@ -372,38 +399,36 @@ export const styles = css`
       overflow: hidden;
       clip-path: inset(50%);
     }
-    [part~='price'],
-    [part~='change'],
+    [part~=price],
+    [part~=change],
     .col-price {
       grid-column: 2;
       text-align: end;
     }
-    [part~='price'] {
+    [part~=price] {
       grid-row: 1;
       align-self: end;
       padding-block-end: 0;
     }
-    [part~='change'] {
+    [part~=change] {
       grid-row: 2;
       align-self: start;
       padding-block-start: 0;
-      font-size: 0.8125rem;
+      font-size: .8125rem;
     }
     /* close only: the crosshair's axis label shows the date */
-    [part~='chart-legend'] > :not(:last-child) {
+    [part~=chart-legend] > :not(:last-child) {
       display: none;
     }
   }
 
   @media (prefers-reduced-motion: reduce) {
-    .flash-a,
-    .flash-b,
     .skeleton {
       animation: none;
     }
   }
   @media (forced-colors: active) {
-    .row[aria-current='true'] {
+    .row[aria-current=true] {
       outline: 2px solid Highlight;
     }
   }

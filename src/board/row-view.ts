@@ -34,6 +34,12 @@ export interface RowView {
   missing: boolean;
   /** No data yet: skeleton cells. */
   loading: boolean;
+  /**
+   * What sets the width of the price, change, high, low and time cells: their text with every
+   * digit as ۰ (digits are tabular) and one sign and arrow, so it changes only when the length or
+   * format does.
+   */
+  shapes: readonly string[];
 }
 
 /** What the rows depend on besides the quote. */
@@ -64,12 +70,24 @@ export function emptyRow(symbol: string, missing: boolean, loading: boolean): Ro
     stale: false,
     missing,
     loading: loading && !missing,
+    shapes: [],
   };
 }
 
 /** The Tehran day of `now`, computed once per render rather than per row. */
 export function dayOf(now: Date): string {
   return formatJalaliDate(now);
+}
+
+/** `text` with every digit as ۰, every sign as + and every arrow as ▲: the same width, in tabular digits. */
+const shape = (text: string): string => text.replace(/[۰-۹]/g, '۰').replace(/[−-]/g, '+').replace(/▼/g, '▲');
+
+/**
+ * A toman value (rials ÷ 10) shows a decimal now and then: its shape always has one, so that its
+ * column keeps its width while values come and go with and without it.
+ */
+function toman(text: string): string {
+  return /[۰-۹]$/.test(text) && !text.includes('٫') ? `${text}٫۰` : text;
 }
 
 function safe(format: () => string): string {
@@ -90,22 +108,36 @@ export function quoteRow(quote: Quote, ctx: RowContext): RowView {
   const updated = new Date(quote.updated_at);
   const price = safe(() => formatQuoteValue(quote, 'price', ctx.unit));
   const unit = unitLabel(quote, ctx.unit);
+  const ownUnit = DOLLAR_SYMBOLS.has(quote.symbol) ? unit : undefined;
+  const arrow = dir === 'up' ? '▲' : dir === 'down' ? '▼' : '';
+  const high = safe(() => formatQuoteValue(quote, 'high', ctx.unit));
+  const low = safe(() => formatQuoteValue(quote, 'low', ctx.unit));
+  const change = safe(() => formatPercent(quote.change_pct));
+  const time = safe(() => formatUpdated(updated, ctx.now));
+  const money = (text: string) => (ownUnit || ctx.unit !== 'toman' ? text : toman(text));
   const view: RowView = {
     symbol: quote.symbol,
     title: quote.title || quote.symbol,
     price,
-    high: safe(() => formatQuoteValue(quote, 'high', ctx.unit)),
-    low: safe(() => formatQuoteValue(quote, 'low', ctx.unit)),
-    change: safe(() => formatPercent(quote.change_pct)),
-    arrow: dir === 'up' ? '▲' : dir === 'down' ? '▼' : '',
+    high,
+    low,
+    change,
+    arrow,
     direction: dir,
-    time: safe(() => formatUpdated(updated, ctx.now)),
+    time,
     changedAt: safe(() => `${formatJalaliDate(updated, 'long')} ${formatTime(updated)}`),
-    ownUnit: DOLLAR_SYMBOLS.has(quote.symbol) ? unit : undefined,
+    ownUnit,
     spokenPrice: `${price} ${unit}`,
     stale,
     missing: false,
     loading: false,
+    shapes: [
+      shape(ownUnit ? `${price} ${ownUnit}` : money(price)),
+      shape(arrow ? `${arrow} ${change}` : change),
+      shape(money(high)),
+      shape(money(low)),
+      shape(stale ? `◷ ${time}` : time),
+    ],
   };
   memo.set(quote, { key, view });
   return view;

@@ -3,7 +3,6 @@
  * never HTML), no inline styles (strict CSP), and the stable parts/data attributes of DESIGN.md.
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import { repeat } from 'lit/directives/repeat.js';
 import type { PriceBoardError } from '../api/errors';
 import type { ConnectionStatus, DisplayUnit } from '../api/types';
 import { toPersianDigits } from '../format/number';
@@ -64,7 +63,60 @@ export interface TableState {
 
 const skeleton = (short = false) => html`<span class=${short ? 'skeleton short' : 'skeleton'} aria-hidden="true"></span>`;
 
-function renderRow(v: RowView, t: TableState): TemplateResult {
+/** Header texts of the price, change, high, low and time columns. */
+const headers = (unit: DisplayUnit): string[] => [`قیمت (${UNIT_NAME[unit]})`, 'تغییر', 'بیشترین', 'کمترین', 'زمان'];
+
+/** Per table (unit and symbols): the longest value shape of each kind seen, and the `data-w`s. */
+const seen = new Map<string, { longest: Map<string, string>; w: string[] }>();
+
+const digits = (shape: string): number => shape.split('۰').length - 1;
+/** Every character of `a` is in `b`, as often. */
+const within = (a: string, b: string): boolean => [...a].every((c) => b.split(c).length >= a.split(c).length);
+
+/**
+ * The `data-w` of each column (price, change, high, low, time), the same in every row and in the
+ * header: the header text and, one per line, the longest value shape of each kind (what is left
+ * without the digits: separators, sign, unit) but those another line is sure to be wider than
+ * (more digits and the same other characters). A column never narrows while the table shows the
+ * same symbols, so a value flipping between formats (a toman price with and without its decimal)
+ * does not relayout every row. The price column takes the change's lines too: the two share a
+ * column in the compact layout.
+ */
+function columnWidths(rows: readonly RowView[], unit: DisplayUnit): string[] {
+  const id = unit + rows.map((v) => v.symbol).join();
+  let table = seen.get(id);
+  if (!table) {
+    if (seen.size > 20) seen.clear();
+    seen.set(id, (table = { longest: new Map(), w: [] }));
+  }
+  const { longest } = table;
+  let grew = table.w.length === 0;
+  for (const v of rows) {
+    v.shapes.forEach((shape, i) => {
+      const kind = i + shape.replace(/۰/g, '');
+      if (shape.length > (longest.get(kind)?.length ?? -1)) {
+        longest.set(kind, shape);
+        grew = true;
+      }
+    });
+  }
+  if (grew) {
+    const lines = headers(unit).map((header) => [header]);
+    const all = [...longest];
+    for (const [kind, shape] of all) {
+      const wider = all.some(
+        ([k, s]) => k[0] === kind[0] && s.length > shape.length && digits(s) >= digits(shape) && within(kind, k),
+      );
+      if (!wider) lines[+kind[0]!]!.push(shape);
+    }
+    lines[0]!.push(...lines[1]!.slice(1));
+    // Sorted: the same shapes met in another order give the same text.
+    table.w = lines.map((l) => l.sort().join('\n'));
+  }
+  return table.w;
+}
+
+function renderRow(v: RowView, t: TableState, w: readonly string[]): TemplateResult {
   const flashes = t.flashOf(v.symbol);
   const flash = flashes === 0 ? '' : flashes % 2 ? ' flash-a' : ' flash-b';
   const selected = v.symbol === t.selected;
@@ -83,37 +135,43 @@ function renderRow(v: RowView, t: TableState): TemplateResult {
     <div part="title" class="cell" role="rowheader">
       ${v.loading ? html`<span class="sr-only">${v.symbol}</span>${skeleton()}` : v.title}
     </div>
-    <div part="price" class=${`cell${flash}`} role="cell" data-unit=${v.ownUnit ?? nothing}>${cell(v.price)}</div>
-    <div part="change" class="cell" role="cell">
+    <div part="price" class=${`cell${flash}`} role="cell" data-unit=${v.ownUnit ?? nothing} data-w=${w[0]}>${cell(v.price)}</div>
+    <div part="change" class="cell" role="cell" data-w=${w[1]}>
       ${v.loading
         ? skeleton(true)
         : html`${v.arrow ? html`<span class="arrow" aria-hidden="true">${v.arrow}</span>` : nothing}<span class="value"
               >${v.change}</span
             >`}
     </div>
-    <div part="high" class="cell" role="cell">${cell(v.high)}</div>
-    <div part="low" class="cell" role="cell">${cell(v.low)}</div>
-    <div part="time" class="cell" role="cell" title=${v.stale ? `آخرین تغییر: ${v.changedAt}` : nothing}>
+    <div part="high" class="cell" role="cell" data-w=${w[2]}>${cell(v.high)}</div>
+    <div part="low" class="cell" role="cell" data-w=${w[3]}>${cell(v.low)}</div>
+    <div part="time" class="cell" role="cell" data-w=${w[4]} title=${v.stale ? `آخرین تغییر: ${v.changedAt}` : nothing}>
       ${cell(v.time)}
     </div>
   </div>`;
 }
 
-/** The quotes table: ARIA table semantics over a CSS grid, one focusable row per symbol. */
+/**
+ * The quotes table: ARIA table semantics over one CSS grid per row (the same columns in each),
+ * one focusable row per symbol. Rows are rendered by position: a row's element keeps its place
+ * and takes the next values, so a frame of live updates writes only the cells that changed.
+ */
 export function renderTable(rows: readonly RowView[], t: TableState): TemplateResult {
+  const w = columnWidths(rows, t.unit);
+  const [price, change, high, low, time] = headers(t.unit);
   return html`<div class="table" role="table" aria-label="قیمت‌ها" aria-busy=${t.loading ? 'true' : 'false'}>
-    <div class="rowgroup head-group" role="rowgroup">
+    <div class="rowgroup" role="rowgroup">
       <div class="row head" role="row">
         <div class="cell col-title" role="columnheader">نام</div>
-        <div class="cell col-price" role="columnheader">قیمت (${UNIT_NAME[t.unit]})</div>
-        <div class="cell col-change" role="columnheader">تغییر</div>
-        <div class="cell col-high" role="columnheader">بیشترین</div>
-        <div class="cell col-low" role="columnheader">کمترین</div>
-        <div class="cell col-time" role="columnheader">زمان</div>
+        <div class="cell col-price" role="columnheader" data-w=${w[0]}>${price}</div>
+        <div class="cell col-change" role="columnheader" data-w=${w[1]}>${change}</div>
+        <div class="cell col-high" role="columnheader" data-w=${w[2]}>${high}</div>
+        <div class="cell col-low" role="columnheader" data-w=${w[3]}>${low}</div>
+        <div class="cell col-time" role="columnheader" data-w=${w[4]}>${time}</div>
       </div>
     </div>
     <div class="rowgroup rows" role="rowgroup" @click=${t.onClick} @keydown=${t.onKeyDown} @focusin=${t.onFocusIn}>
-      ${repeat(rows, (v) => v.symbol, (v) => renderRow(v, t))}
+      ${rows.map((v) => renderRow(v, t, w))}
     </div>
   </div>`;
 }

@@ -70,6 +70,26 @@ describe('layout by container width', () => {
     });
   }
 
+  // Each row is a grid of its own (so rows off screen cost nothing): the columns must still line up.
+  for (const width of [300, 520, 900]) {
+    it(`columns line up across the rows and with the header at ${width}px, in toman and in rial`, async () => {
+      for (const unit of ['toman', 'rial']) {
+        const el = await boardAt(width, { unit });
+        const head = el.shadowRoot!.querySelector('.head')!;
+        for (const name of CELLS) {
+          const cells = rows(el).map((row) => cellOf(row, name));
+          if (!shown(cells[0]!)) continue;
+          const edges = new Set(cells.map((c) => Math.round(c.getBoundingClientRect().right)));
+          expect(edges.size, `${unit}/${name}: ${[...edges]}`).toBe(1);
+          const header = head.querySelector<HTMLElement>(`.col-${name}`)!;
+          if (header.getBoundingClientRect().width > 1 && getComputedStyle(header).gridRowStart !== '2') {
+            expect(Math.round(header.getBoundingClientRect().right), `${unit}/${name} header`).toBe([...edges][0]);
+          }
+        }
+      }
+    });
+  }
+
   it('wide (900px): one line per row with title, price, change, high, low and time', async () => {
     const el = await boardAt(900);
     expect(shownCells(el)).toEqual(['title', 'price', 'change', 'high', 'low', 'time']);

@@ -25,6 +25,10 @@ import {
 
 const KEY = 'pro-key:board-render';
 
+/** The price flashes running in `el`'s shadow root. */
+const flashes = (el: PriceBoard): CSSAnimation[] =>
+  el.shadowRoot!.getAnimations().filter((a): a is CSSAnimation => a instanceof CSSAnimation && /^flash/.test(a.animationName));
+
 useSandbox();
 
 describe('<price-board> rendering', () => {
@@ -147,11 +151,21 @@ describe('<price-board> rendering', () => {
     await until(() => el.status === 'live', 'stream did not go live');
     const price = () => row(el, 'eur')!.querySelector('[part~="price"]')!;
     expect(price().className).not.toMatch(/flash/);
+    expect(flashes(el)).toEqual([]);
     await sandbox.market({ set: [{ symbol: 'eur', price: '1111110' }] });
     await until(() => /flash-(a|b)/.test(price().className), 'no flash');
+    // The overlay over the price fades out on the compositor: only its opacity animates.
+    const [flash] = flashes(el);
+    expect(flash, 'no flash animation').toBeDefined();
+    expect((flash!.effect as KeyframeEffect).target).toBe(price().querySelector('.value'));
+    expect((flash!.effect as KeyframeEffect).pseudoElement).toBe('::before');
+    const props = (flash!.effect as KeyframeEffect).getKeyframes().flatMap((k) => Object.keys(k));
+    expect(new Set(props.filter((p) => !['offset', 'computedOffset', 'easing', 'composite'].includes(p)))).toEqual(new Set(['opacity']));
+    expect(getComputedStyle(price().querySelector('.value')!, '::before').backgroundColor).not.toBe('rgba(0, 0, 0, 0)');
     const first = price().className;
     await sandbox.market({ set: [{ symbol: 'eur', price: '1111120' }] });
     await until(() => price().className !== first, 'the flash did not restart');
+    await until(() => flashes(el).some((a) => a.animationName !== (flash as CSSAnimation).animationName), 'the flash animation did not restart');
   });
 
   it('marks a row stale when its quote is old (market closed) and shows when it last changed', async () => {
@@ -280,5 +294,7 @@ describe('reduced motion', () => {
     const price = () => row(el, 'usd')!.querySelector('[part~="price"]')!;
     await until(() => /flash/.test(price().className), 'no flash class');
     expect(getComputedStyle(price()).animationName).toBe('none');
+    expect(getComputedStyle(price().querySelector('.value')!, '::before').animationName).toBe('none');
+    expect(flashes(el)).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PriceClient } from '../../../src/api/client';
 import { PriceBoardError } from '../../../src/api/errors';
+import { fetchSymbols } from '../../../src/api/symbols';
 import { pendingWork } from '../../../src/api/tracking';
 import { pricesSkippingUnknown } from '../../../src/api/unknown-symbols';
 import { startTestSandbox, type TestSandbox } from './sandbox-control';
@@ -62,8 +63,8 @@ describe('PriceClient happy paths', () => {
     expect((await sb.requests('/v1/history/usd', key))[0]?.url).toBe('/v1/history/usd?days=7');
   });
 
-  it('lists the symbols', async () => {
-    const list = await client().symbols();
+  it('lists the symbols (fetchSymbols, for the demo)', async () => {
+    const list = await fetchSymbols({ baseUrl: sb.url, apiKey: key });
     expect(list.length).toBeGreaterThan(100);
     expect(list.find((s) => s.symbol === 'usd')).toMatchObject({ category: 'currency', unit: 'unit' });
   });
@@ -121,8 +122,9 @@ describe('PriceClient errors', () => {
   });
 
   it('maps a 404 on an unknown path to not_found', async () => {
-    const error = await failure(client({ baseUrl: `${sb.url}/nothing-here` }).symbols());
+    const error = await failure(client({ baseUrl: `${sb.url}/nothing-here` }).history('usd', 7));
     expect(error.code).toBe('not_found');
+    expect((await failure(fetchSymbols({ baseUrl: `${sb.url}/nothing-here`, apiKey: key }))).code).toBe('not_found');
   });
 
   it('times out a slow answer with a short timeout', async () => {

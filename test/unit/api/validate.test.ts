@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PriceBoardError } from '../../../src/api/errors';
-import { readServiceError } from '../../../src/api/http-error';
-import { parsePricesBody, parseQuote, parseSymbolsBody } from '../../../src/api/validate';
+import { readServiceError } from '../../../src/api/http-error-map';
+import { parseSymbolsBody } from '../../../src/api/symbols';
+import { parsePricesBody, parseQuote } from '../../../src/api/validate';
 
 const good = {
   symbol: 'usd',
