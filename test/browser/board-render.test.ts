@@ -79,7 +79,8 @@ describe('<price-board> rendering', () => {
         expect(r.querySelector(`[part~="${name}"]`), name).not.toBeNull();
       }
     }
-    expect(['live', 'polling']).toContain(part(el, 'status')!.dataset.status);
+    // Rows may paint before the stream has opened (status still 'loading' then): wait for it.
+    await until(() => ['live', 'polling'].includes(part(el, 'status')!.dataset.status ?? ''), 'no live status');
     expect(part(el, 'error')).toBeNull();
     expect(part(el, 'chart')).toBeNull();
     expect(el.status).toBe(part(el, 'status')!.dataset.status);
