@@ -73,14 +73,5 @@ export function nudge(price: string, rnd: () => number): string {
   return next.toFixed(decimals);
 }
 
-/** Deterministic PRNG (mulberry32). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic PRNG: the sandbox's own mulberry32. */
+export { mulberry32 as prng } from '../sandbox/random';

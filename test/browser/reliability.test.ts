@@ -21,6 +21,7 @@ import { hubCount } from '../../src/live/hub';
 import type { FaultRule } from '../../sandbox/faults';
 import type { RequestEntry } from '../../sandbox/stats';
 import { base, part, pause, row, rows, sandbox, stopCollecting, until, untilLoaded } from './helpers/board';
+import { mulberry32 } from '../../sandbox/random';
 
 const CHAOS = inject('chaos');
 const SYMBOLS = ['usd', 'eur', 'gold_18', 'coin_emami', 'ons'] as const;
@@ -50,16 +51,6 @@ const SENTINEL_PRICES = new Set(['1', '2', '3', '4', '5', '7']);
 
 /** Seeded randomness, so a failing schedule can be replayed (the seed is printed). */
 const SEED = Date.now() % 2_147_483_647;
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 const random = mulberry32(SEED);
 const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
 
