@@ -54,17 +54,7 @@ const SEED = Date.now() % 2_147_483_647;
 const random = mulberry32(SEED);
 const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
 
-async function control(path: string, method: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${base()}/__sandbox/${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`sandbox ${method} ${path}: HTTP ${res.status} ${await res.text()}`);
-  return res.json();
-}
-const push = (body: { event?: string; data?: unknown; raw?: string }) => control('push', 'POST', body);
-const clearFaults = () => control('faults', 'DELETE');
+const { push, clearFaults } = sandbox;
 
 /** The sandbox's current quotes, read with a key no fault rule touches. */
 async function truth(): Promise<Map<string, Quote>> {

@@ -8,7 +8,8 @@ import type { PriceBoard } from '../../../src/price-board';
 
 export const base = (): string => inject('sandboxUrl');
 
-async function control(path: string, method: string, body?: unknown): Promise<unknown> {
+/** Calls one of the sandbox's test controls (`/__sandbox/...`); the parsed JSON answer, if any. */
+export async function control(path: string, method: string, body?: unknown): Promise<unknown> {
   const res = await fetch(`${base()}/__sandbox/${path}`, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
@@ -22,6 +23,9 @@ async function control(path: string, method: string, body?: unknown): Promise<un
 export const sandbox = {
   reset: () => control('reset', 'POST'),
   faults: (rules: FaultRule[]) => control('faults', 'POST', { rules }),
+  clearFaults: () => control('faults', 'DELETE'),
+  /** Pushes an event (or raw bytes) to every open stream. */
+  push: (body: { event?: string; data?: unknown; raw?: string }) => control('push', 'POST', body),
   market: (body: { open?: boolean; tick?: true; set?: PriceSetting[] }) => control('market', 'POST', body),
   stats: async () => (await control('stats', 'GET')) as SandboxStats,
   /** The /v1 requests made with `key`, optionally under a path prefix. */
