@@ -6,8 +6,6 @@
  */
 import type { PriceBoardError } from './errors';
 
-export { isObject } from './validate';
-
 /** See `http-error-map.ts`. */
 export async function errorFromResponse(
   response: Response,

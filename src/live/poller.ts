@@ -1,13 +1,11 @@
 /**
- * Polling: one poll every interval (never under {@link MIN_POLL_MS}), never before a
+ * Polling: one poll every interval (never under `MIN_POLL_MS` of policy.ts), never before a
  * `Retry-After` has passed, paused while the page is hidden, and once at once when it shows again.
  */
 import type { PriceBoardError } from '../api/errors';
 import { startTimer } from '../api/tracking';
 import { asPriceBoardError, clampPollMs, endsRetries } from './policy';
 import { ALWAYS_VISIBLE, type VisibilitySource } from './visibility';
-
-export { clampPollMs, DEFAULT_POLL_MS, MIN_POLL_MS } from './policy';
 
 /** Options of {@link Poller}. */
 export interface PollerOptions {

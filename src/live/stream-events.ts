@@ -1,6 +1,6 @@
 /** Reading the stream's event payloads (DESIGN.md §4: `quote` and `quotes`). */
 import { PriceBoardError } from '../api/errors';
-import { isObject } from '../api/http-error';
+import { isObject } from '../api/validate';
 import type { Quote } from '../api/types';
 import { parseQuote, parseQuotes } from '../api/validate';
 

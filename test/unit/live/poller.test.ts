@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PriceBoardError } from '../../../src/api/errors';
 import { pendingWork } from '../../../src/api/tracking';
-import { MIN_POLL_MS, Poller, clampPollMs } from '../../../src/live/poller';
+import { Poller } from '../../../src/live/poller';
+import { MIN_POLL_MS, clampPollMs } from '../../../src/live/policy';
 import { ManualVisibility } from '../../../src/live/visibility';
 
 // The poller's own logic (timing, Retry-After, visibility) under fake timers; the hub tests run
