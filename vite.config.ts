@@ -93,6 +93,9 @@ function plainDynamicImports(): Plugin {
   };
 }
 
+/** Scripts that pages load by name: stable file names in dist/. */
+const PUBLIC_SCRIPTS = new Set(['price-board', 'price-ticker', 'price-converter', 'embed']);
+
 export default defineConfig({
   // Every URL inside dist/ is relative, so it works under any path prefix (a CDN folder).
   base: './',
@@ -115,6 +118,8 @@ export default defineConfig({
         index: 'index.html',
         'embed-page': 'embed.html',
         'price-board': 'src/price-board.ts',
+        'price-ticker': 'src/price-ticker.ts',
+        'price-converter': 'src/price-converter.ts',
         embed: 'src/embed/loader.ts',
       },
       // dist/price-board.js holds the element's code itself, so a script-tag embed loads one
@@ -124,22 +129,22 @@ export default defineConfig({
       // Pages and script tags thus run one module instance: the element is defined once.
       preserveEntrySignatures: 'allow-extension',
       output: {
-        // The two public scripts keep stable names; everything else is content-hashed.
-        entryFileNames: (chunk) =>
-          chunk.name === 'price-board' || chunk.name === 'embed' ? '[name].js' : 'assets/[name]-[hash].js',
+        // The public scripts keep stable names; everything else is content-hashed.
+        entryFileNames: (chunk) => (PUBLIC_SCRIPTS.has(chunk.name) ? '[name].js' : 'assets/[name]-[hash].js'),
         chunkFileNames: 'assets/[name]-[hash].js',
         assetFileNames: 'assets/[name]-[hash][extname]',
         codeSplitting: {
           // The pages' self-hosted font gets a file of its own name. Everything the element loads
           // up front (src/ but the embed scripts, and lit) is one file, the price-board entry:
           // left alone, rolldown put api/errors.ts in a file of its own, which every page then
-          // had to load as well.
+          // had to load as well. The ticker's and the converter's own code (and the base they
+          // share) stays out of it: their scripts import the rest from price-board.js.
           groups: [
             { name: 'vazirmatn', test: /[\\/]node_modules[\\/]vazirmatn[\\/]/ },
             {
               name: 'price-board',
               tags: ['$initial'],
-              test: /[\\/]src[\\/](?!embed[\\/])|[\\/]node_modules[\\/](lit|lit-html|lit-element|@lit[\\/]reactive-element)[\\/]/,
+              test: /[\\/]src[\\/](?!embed[\\/]|ticker[\\/]|converter[\\/]|widget[\\/]|price-ticker|price-converter)|[\\/]node_modules[\\/](lit|lit-html|lit-element|@lit[\\/]reactive-element)[\\/]/,
             },
           ],
         },

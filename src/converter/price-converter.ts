@@ -1,4 +1,4 @@
-import { html, nothing, type PropertyDeclarations } from 'lit';
+import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import type { Quote } from '../api/types';
 import { DOLLAR_SYMBOLS } from '../api/types';
 import type { BoardSettings } from '../board/attributes';
@@ -121,8 +121,8 @@ export class PriceConverter extends PriceWidget {
     </div>`;
   }
 
-  protected override willUpdate(changed: Map<PropertyKey, unknown>): void {
-    super.willUpdate();
+  protected override willUpdate(changed: PropertyValues): void {
+    super.willUpdate(changed);
     if (changed.has('amount') || changed.has('symbol') || changed.has('reverse')) this.copied = undefined;
   }
 

@@ -25,6 +25,17 @@ export const EMBED_ATTRIBUTES = [
 
 export type EmbedAttribute = (typeof EMBED_ATTRIBUTES)[number];
 
+/** `widget=`: which element the page shows (DESIGN.md §8), and its tag. */
+export const WIDGET_TAGS = { board: 'price-board', ticker: 'price-ticker', converter: 'price-converter' } as const;
+export type EmbedWidget = keyof typeof WIDGET_TAGS;
+
+/** The `widget` parameter: `board` (the default, also for an unknown value), `ticker` or `converter`. */
+export function readWidget(search: string | URLSearchParams): EmbedWidget {
+  const params = typeof search === 'string' ? new URLSearchParams(search) : search;
+  const value = params.get('widget')?.trim().toLowerCase() ?? '';
+  return Object.hasOwn(WIDGET_TAGS, value) ? (value as EmbedWidget) : 'board';
+}
+
 /** Short parameter names accepted for an attribute. */
 const ALIASES: Readonly<Record<string, EmbedAttribute>> = { key: 'api-key' };
 
@@ -32,17 +43,21 @@ const ALIASES: Readonly<Record<string, EmbedAttribute>> = { key: 'api-key' };
 const MAX_VALUE_LENGTH = 2000;
 
 export interface EmbedSettings {
-  /** `[attribute, value]` pairs in `EMBED_ATTRIBUTES` order. */
-  attributes: Array<[EmbedAttribute, string]>;
+  /** `[attribute, value]` pairs in the order of the allowed attributes. */
+  attributes: Array<[string, string]>;
   /** `transparent=1`: no page background, the board blends into the embedding page. */
   transparent: boolean;
 }
 
-/** Maps a parameter name (or alias) to the attribute it sets, or `undefined` when unknown. */
-export function attributeFor(name: string): EmbedAttribute | undefined {
+/**
+ * Maps a parameter name (or alias) to the attribute it sets, or `undefined` when unknown.
+ * `allowed`: the attributes of the element shown (the board's by default).
+ */
+export function attributeFor(name: string, allowed: readonly string[] = EMBED_ATTRIBUTES): string | undefined {
   const lower = name.toLowerCase();
-  if ((EMBED_ATTRIBUTES as readonly string[]).includes(lower)) return lower as EmbedAttribute;
-  return ALIASES[lower];
+  if (allowed.includes(lower)) return lower;
+  const alias = ALIASES[lower];
+  return alias && allowed.includes(alias) ? alias : undefined;
 }
 
 /** `1`, `true`, `yes` and an empty value (`?transparent`) turn a flag on. */
@@ -55,18 +70,18 @@ export function isTruthyFlag(value: string | null | undefined): boolean {
  * Reads the embed settings from a query string. Unknown parameters are ignored; when a setting
  * appears twice (or as both `key` and `api-key`) the full attribute name wins, then the first.
  */
-export function readEmbedParams(search: string | URLSearchParams): EmbedSettings {
+export function readEmbedParams(search: string | URLSearchParams, allowed: readonly string[] = EMBED_ATTRIBUTES): EmbedSettings {
   const params = typeof search === 'string' ? new URLSearchParams(search) : search;
-  const found = new Map<EmbedAttribute, { value: string; exact: boolean }>();
+  const found = new Map<string, { value: string; exact: boolean }>();
   for (const [name, value] of params) {
-    const attribute = attributeFor(name);
+    const attribute = attributeFor(name, allowed);
     if (!attribute || value.length > MAX_VALUE_LENGTH) continue;
     const exact = name.toLowerCase() === attribute;
     const previous = found.get(attribute);
     if (!previous || (exact && !previous.exact)) found.set(attribute, { value, exact });
   }
-  const attributes: Array<[EmbedAttribute, string]> = [];
-  for (const name of EMBED_ATTRIBUTES) {
+  const attributes: Array<[string, string]> = [];
+  for (const name of allowed) {
     const entry = found.get(name);
     if (entry) attributes.push([name, entry.value]);
   }

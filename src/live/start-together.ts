@@ -4,6 +4,7 @@
  * request for all of them at once (boards, tickers and converters alike: DESIGN.md §6, sharing).
  */
 import { flushSubscriptions } from './hub';
+import { soon } from './page-ready';
 
 /** What an element does at start; it may return what to do once the requests are out. */
 export type Start = () => (() => void) | void;
@@ -18,6 +19,6 @@ function startAll(): void {
 
 /** Runs `start` in this task's start microtask (queued by the first element connected in it). */
 export function startTogether(start: Start): void {
-  if (starting.length === 0) queueMicrotask(startAll);
+  if (starting.length === 0) soon(startAll);
   starting.push(start);
 }

@@ -1,5 +1,4 @@
-import { html, nothing, type PropertyDeclarations } from 'lit';
-import { repeat } from 'lit/directives/repeat.js';
+import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import type { Quote } from '../api/types';
 import { defineOnce } from '../board/define';
 import { dayOf, emptyRow, quoteRow, type RowView } from '../board/row-view';
@@ -89,8 +88,8 @@ export class PriceTicker extends PriceWidget {
     return new Promise((resolve) => setTimeout(resolve, wait)).then(() => super.scheduleUpdate());
   }
 
-  protected override willUpdate(): void {
-    super.willUpdate();
+  protected override willUpdate(changed: PropertyValues): void {
+    super.willUpdate(changed);
     const speed = Number(this.speed);
     this.#tape.speed = Number.isFinite(speed) && speed > 0 ? speed : DEFAULT_SPEED;
   }
@@ -125,9 +124,7 @@ export class PriceTicker extends PriceWidget {
 
   #group(items: RowView[], copy: boolean) {
     return html`<ul class="group" role=${copy ? 'presentation' : 'list'} aria-hidden=${copy ? 'true' : nothing} ?inert=${copy}>
-      ${repeat(
-        items,
-        (item) => item.symbol,
+      ${items.map(
         (item) => html`<li part="item" data-symbol=${item.symbol} data-direction=${item.direction} tabindex=${copy ? nothing : '0'}>
           <span part="title">${item.title}</span>
           <span part="price">${item.price}${item.ownUnit ? ` ${item.ownUnit}` : ''}</span>

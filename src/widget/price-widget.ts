@@ -3,7 +3,7 @@
  * one subscription to the page's shared hub (`QuotesController`), the start batch, and the
  * `price-board-quotes` / `-status` / `-error` events.
  */
-import { LitElement, type PropertyDeclarations } from 'lit';
+import { LitElement, type PropertyDeclarations, type PropertyValues } from 'lit';
 import type { PriceBoardError } from '../api/errors';
 import type { ConnectionStatus, DisplayUnit, Quote } from '../api/types';
 import { DEFAULTS, invalidAttributeMessage, readSettings, type BoardAttributes, type BoardSettings, type StreamMode, type ThemeMode } from '../board/attributes';
@@ -94,7 +94,7 @@ export abstract class PriceWidget extends LitElement {
     super.connectedCallback();
   }
 
-  protected override willUpdate(): void {
+  protected override willUpdate(_changed: PropertyValues): void {
     this.#readSettings();
   }
 
