@@ -1,5 +1,5 @@
 export default {
-  globs: ['src/board/**/*.ts', 'src/price-board.ts'],
+  globs: ['src/board/**/*.ts', 'src/widget/**/*.ts', 'src/ticker/**/*.ts', 'src/converter/**/*.ts', 'src/price-*.ts'],
   outdir: 'dist',
   litelement: true,
   dependencies: false,

@@ -49,7 +49,6 @@ export class PriceConverter extends PriceWidget {
     symbol: { reflect: true },
     amount: {},
     reverse: { type: Boolean, reflect: true },
-    copied: { state: true },
   };
 
   /** Registers the element as `tag` (once, however often the script is loaded). */
@@ -75,7 +74,8 @@ export class PriceConverter extends PriceWidget {
     return result.ok ? `${formatDecimal(result.value)} ${this.#resultUnit()}` : '';
   }
 
-  protected copied: 'yes' | 'no' | undefined;
+  /** Whether the last copy worked, until the result changes. */
+  #copied: 'yes' | 'no' | undefined;
 
   protected override liveSymbols(settings: BoardSettings): string[] {
     const dollar = settings.symbols.some((s) => DOLLAR_SYMBOLS.has(s));
@@ -112,7 +112,7 @@ export class PriceConverter extends PriceWidget {
             : result.message}
         </output>
         <button type="button" class="copy" ?disabled=${!result.ok} @click=${() => this.#copy()}>کپی</button>
-        <span class="copied" role="status">${this.copied === 'yes' ? 'کپی شد' : this.copied === 'no' ? 'کپی نشد' : ''}</span>
+        <span class="copied" role="status">${this.#copied === 'yes' ? 'کپی شد' : this.#copied === 'no' ? 'کپی نشد' : ''}</span>
       </div>
       ${result.ok && result.via !== undefined
         ? html`<div class="via">از راه دلار: هر دلار ${formatDecimal(result.via)} ${money}</div>`
@@ -123,7 +123,7 @@ export class PriceConverter extends PriceWidget {
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
-    if (changed.has('amount') || changed.has('symbol') || changed.has('reverse')) this.copied = undefined;
+    if (changed.has('amount') || changed.has('symbol') || changed.has('reverse')) this.#copied = undefined;
   }
 
   #symbol(): string {
@@ -144,9 +144,10 @@ export class PriceConverter extends PriceWidget {
   async #copy(): Promise<void> {
     try {
       await navigator.clipboard.writeText(this.resultText);
-      this.copied = 'yes';
+      this.#copied = 'yes';
     } catch {
-      this.copied = 'no';
+      this.#copied = 'no';
     }
+    this.requestUpdate();
   }
 }

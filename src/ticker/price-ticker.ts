@@ -9,7 +9,6 @@ import { Tape } from './tape';
 
 /** A tape needs no faster text updates than this; fewer means fewer layouts under heavy load. */
 const RENDER_GAP_MS = 500;
-const DEFAULT_SPEED = 40;
 
 /**
  * Tickers with an update asked for by something other than new quotes (a property): not held
@@ -66,7 +65,7 @@ export class PriceTicker extends PriceWidget {
    * Pixels per second the tape moves (a positive number; others fall back to 40).
    * @default 40
    */
-  speed: number = DEFAULT_SPEED;
+  speed = 40;
 
   readonly #tape = new Tape(this, {
     viewport: () => this.renderRoot?.querySelector<HTMLElement>('.viewport'),
@@ -91,7 +90,7 @@ export class PriceTicker extends PriceWidget {
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     const speed = Number(this.speed);
-    this.#tape.speed = Number.isFinite(speed) && speed > 0 ? speed : DEFAULT_SPEED;
+    this.#tape.speed = Number.isFinite(speed) && speed > 0 ? speed : 40;
   }
 
   protected override updated(): void {

@@ -19,42 +19,54 @@ export abstract class PriceWidget extends LitElement {
   /**
    * Comma-separated symbol ids, in this order; spaces and upper case tolerated, duplicates dropped.
    * @default 'usd,eur,gold_18,coin_emami,ons'
+   * @attr symbols
    */
   symbols: string = DEFAULTS.symbols;
 
-  /** API key, sent only as the `X-API-Key` header (never in a URL, a log line or an event). Not reflected. */
+  /**
+   * API key, sent only as the `X-API-Key` header (never in a URL, a log line or an event). Not reflected.
+   * @attr api-key
+   */
   apiKey: string | undefined = undefined;
 
   /**
    * Service address; `/v1/...` is appended.
    * @default the origin this module was loaded from
+   * @attr base-url
    */
   baseUrl: string = DEFAULT_BASE_URL;
 
   /**
    * Live updates: `auto` (SSE, falling back to polling), `sse`, `poll` or `off`.
    * @default 'auto'
+   * @attr stream
    */
   stream: StreamMode = DEFAULTS.stream;
 
-  /** SSE address. Default `{base-url}/v1/stream`. */
+  /**
+   * SSE address. Default `{base-url}/v1/stream`.
+   * @attr stream-url
+   */
   streamUrl: string | undefined = undefined;
 
   /**
    * Seconds between polls when polling (at least 5); never faster than the plan allows.
    * @default 30
+   * @attr poll-interval
    */
   pollInterval: number = DEFAULTS.pollInterval;
 
   /**
    * `toman` or `rial`; `ons` and `silver_ounce` are priced in US dollars.
    * @default 'toman'
+   * @attr unit
    */
   unit: DisplayUnit = DEFAULTS.unit;
 
   /**
    * `light`, `dark` or `auto` (follows `prefers-color-scheme`, live).
    * @default 'auto'
+   * @attr theme
    */
   theme: ThemeMode = DEFAULTS.theme;
 
