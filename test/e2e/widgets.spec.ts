@@ -34,8 +34,12 @@ test('script tags: a board, a ticker and a converter share one /v1/prices reques
   await expect(result(page)).toContainText(`${persianGrouped('200000')} تومان`);
   await expect.poll(() => sandboxRequests(servers, key, '/v1/stream')).toBe(1);
   expect(await sandboxRequests(servers, key, '/v1/prices')).toBe(1);
-  // The ticker and the converter load only their own small files beside price-board.js.
-  expect(servers.cdn.requests.filter((p) => /price-(ticker|converter)\.js$/.test(p))).toHaveLength(2);
+  // The page loaded the shared price-board.js once, beside the ticker's and the converter's files.
+  const scriptsLoaded = await page.evaluate(() =>
+    performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname.split('/').pop()!).filter((f) => f.endsWith('.js')),
+  );
+  expect(scriptsLoaded.filter((f) => f === 'price-board.js')).toHaveLength(1);
+  expect(scriptsLoaded).toEqual(expect.arrayContaining(['price-ticker.js', 'price-converter.js']));
   expect(problems.all()).toEqual([]);
 });
 
@@ -79,5 +83,31 @@ test('the loader turns data-widget placeholders into sized iframes of that widge
   }
   await expect(ticker(page.frameLocator('#t > iframe'))).toHaveCount(2);
   await expect(result(page.frameLocator('#c > iframe'))).toContainText('تومان');
+  expect(problems.all()).toEqual([]);
+});
+
+test('the demo configurator previews each widget type and its pasted code works', async ({ page, servers, key, problems }) => {
+  await page.goto(`${servers.cdn.url}index.html?key=${encodeURIComponent(key)}&base-url=${sandboxBase(servers)}&symbols=usd,eur`);
+  await expect(page.locator('#symbol-groups .symbol-option').first()).toBeVisible();
+  const snippets: Record<string, string> = {};
+  for (const widget of ['ticker', 'converter'] as const) {
+    await page.locator(`label:has(input[name="widget"][value="${widget}"])`).click();
+    await expect(page.locator(`#preview-slot > price-${widget}`)).toHaveCount(1);
+    await expect(page.locator('#code-script')).toContainText(`${servers.cdn.url}price-${widget}.js`);
+    await expect(page.locator('#code-script')).toContainText(`<price-${widget}`);
+    await expect(page.locator('#code-script')).not.toContainText('chart=');
+    await expect(page.locator('#code-loader')).toContainText(`data-widget="${widget}"`);
+    expect(new URL(page.url()).searchParams.get('widget')).toBe(widget);
+    snippets[widget] = (await page.locator('#code-script').textContent())! + (await page.locator('#code-loader').textContent())!;
+  }
+  await expect(ticker(page.locator('#preview-slot'))).toHaveCount(0); // the converter replaced it
+  await expect(result(page.locator('#preview-slot'))).toContainText('تومان');
+
+  const pasted = servers.site.page('/pasted-widgets.html', htmlPage(`<section id="t">${snippets.ticker}</section><section id="c">${snippets.converter}</section>`));
+  await page.goto(pasted);
+  await expect(ticker(page.locator('#t'))).toHaveCount(2);
+  await expect(result(page.locator('#c'))).toContainText('تومان');
+  await expect(ticker(page.frameLocator('#t iframe'))).toHaveCount(2);
+  await expect(result(page.frameLocator('#c iframe'))).toContainText('تومان');
   expect(problems.all()).toEqual([]);
 });
