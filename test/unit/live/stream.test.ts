@@ -19,10 +19,14 @@ interface Recorder {
   stops: PriceBoardError[];
   headers: Record<string, string>[];
   connectedAt: number[];
+  /** The abort signal of each connection, in order. */
+  signals: AbortSignal[];
+  /** Heartbeat comments (`: ping`) read on the first connection. */
+  heartbeats: number;
 }
 
 function record(): Recorder {
-  return { quotes: [], batches: 0, states: [], errors: [], stops: [], headers: [], connectedAt: [] };
+  return { quotes: [], batches: 0, states: [], errors: [], stops: [], headers: [], connectedAt: [], signals: [], heartbeats: 0 };
 }
 
 function live(rec: Recorder, options: Partial<LiveStreamOptions> = {}, fetchHook?: FetchLike): LiveStream {
@@ -33,6 +37,7 @@ function live(rec: Recorder, options: Partial<LiveStreamOptions> = {}, fetchHook
     fetch: (input, init) => {
       rec.headers.push({ ...(init.headers as Record<string, string>) });
       rec.connectedAt.push(Date.now());
+      if (init.signal) rec.signals.push(init.signal);
       return (fetchHook ?? fetch)(input, init);
     },
     onQuotes: (quotes) => {
@@ -49,7 +54,23 @@ function live(rec: Recorder, options: Partial<LiveStreamOptions> = {}, fetchHook
   return stream;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** A `fetch` that counts the heartbeat comments of the first response into `rec.heartbeats`. */
+function countingHeartbeats(rec: Recorder): FetchLike {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    if (!response.body || rec.connectedAt.length > 1) return response;
+    const [mine, theirs] = response.body.tee();
+    void (async () => {
+      const decoder = new TextDecoder();
+      try {
+        for await (const chunk of mine) rec.heartbeats += decoder.decode(chunk, { stream: true }).split(': ping').length - 1;
+      } catch {
+        /* the connection was closed */
+      }
+    })();
+    return new Response(theirs, response);
+  };
+}
 
 beforeAll(async () => {
   sb = await startTestSandbox({ heartbeatMs: 200, retryMs: 50 });
@@ -130,9 +151,12 @@ describe('LiveStream', () => {
 
   it('heartbeats keep the watchdog quiet', async () => {
     const rec = record();
-    live(rec, { watchdogMs: 700 });
-    await sleep(1_600);
+    // Heartbeats every 200 ms; 8 of them on the first connection span more than the watchdog's 1 s,
+    // which would have cut it (and so ended the count) after 1 s of silence.
+    live(rec, { watchdogMs: 1_000 }, countingHeartbeats(rec));
+    await expect.poll(() => rec.heartbeats, { timeout: 5_000 }).toBeGreaterThanOrEqual(8);
     expect(rec.errors).toEqual([]);
+    expect(rec.signals[0]?.aborted).toBe(false);
     expect((await sb.stats()).streamsOpened).toBe(1);
   });
 
@@ -158,7 +182,8 @@ describe('LiveStream', () => {
     key = 'bad-key';
     live(rec);
     await expect.poll(() => rec.stops.length).toBe(1);
-    await sleep(300);
+    // Nothing pending: no retry can come later.
+    await expect.poll(() => pendingWork()).toEqual({ timers: 0, requests: 0 });
     expect(rec.stops[0]).toMatchObject({ code: 'unauthorized', status: 401 });
     expect((await sb.requests('/v1/stream', 'bad-key')).length).toBe(1);
     expect(rec.states).toEqual(['stopped']);
@@ -208,7 +233,8 @@ describe('LiveStream', () => {
     const stream = live(rec);
     await expect.poll(() => rec.batches).toBe(1);
     stream.setSymbols(['usd']);
-    await sleep(100);
+    // A reconnect would abort the connection right here, in setSymbols.
+    expect(rec.signals.map((s) => s.aborted)).toEqual([false]);
     expect((await sb.stats()).streamsOpened).toBe(1);
     stream.setSymbols(['usd', 'gold_18']);
     await expect.poll(() => rec.quotes.some((q) => q.symbol === 'gold_18')).toBe(true);
