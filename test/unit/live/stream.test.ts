@@ -62,8 +62,13 @@ function countingHeartbeats(rec: Recorder): FetchLike {
     const [mine, theirs] = response.body.tee();
     void (async () => {
       const decoder = new TextDecoder();
+      const reader = mine.getReader();
       try {
-        for await (const chunk of mine) rec.heartbeats += decoder.decode(chunk, { stream: true }).split(': ping').length - 1;
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return;
+          rec.heartbeats += decoder.decode(value, { stream: true }).split(': ping').length - 1;
+        }
       } catch {
         /* the connection was closed */
       }
