@@ -466,7 +466,7 @@ describe('hub stream modes', () => {
     await sb.faults([{ path: '/v1/stream', kind: 'status', status: 503, count: 1 }]);
     const a = new Recorder();
     sub(['usd'], a, { stream: 'auto' });
-    await expect.poll(() => a.last, { timeout: 3_000 }).toBe('live');
+    await expect.poll(() => a.last, { timeout: 8_000 }).toBe('live');
     expect(a.statuses).toContain('reconnecting');
   });
 

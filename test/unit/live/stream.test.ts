@@ -206,7 +206,7 @@ describe('LiveStream', () => {
     await sb.faults([{ path: '/v1/stream', kind: 'rate_limit', retryAfter: 1, count: 1 }]);
     const rec = record();
     live(rec);
-    await expect.poll(() => rec.batches, { timeout: 3_000 }).toBe(1);
+    await expect.poll(() => rec.batches, { timeout: 8_000 }).toBe(1);
     expect(rec.errors.map((e) => e.code)).toEqual(['rate_limited']);
     expect(rec.connectedAt[1]! - rec.connectedAt[0]!).toBeGreaterThanOrEqual(950);
   });
@@ -215,7 +215,7 @@ describe('LiveStream', () => {
     await sb.faults([{ path: '/v1/stream', kind: 'status', status: 503, count: 3 }]);
     const rec = record();
     live(rec, { random: () => 1, initialRetryMs: 100 });
-    await expect.poll(() => rec.batches, { timeout: 3_000 }).toBe(1);
+    await expect.poll(() => rec.batches, { timeout: 8_000 }).toBe(1);
     const gaps = rec.connectedAt.slice(1).map((t, i) => t - rec.connectedAt[i]!);
     // No `retry:` before the first open: 100, 200, 400 ms.
     expect(gaps[0]).toBeGreaterThanOrEqual(95);
