@@ -46,6 +46,9 @@ export const styles = css`
     padding: .375rem .875rem;
     white-space: nowrap;
     border-inline-end: 1px solid var(--_border);
+    /* Items off screen skip layout when their text changes (a long tape under heavy updates). */
+    content-visibility: auto;
+    contain-intrinsic-size: auto 10rem auto 2rem;
   }
   [part~=item]:focus-visible {
     outline: 2px solid var(--_accent);
