@@ -11,17 +11,9 @@ export const styles = css`
   ${themed('.board')}
   .board {
     container: price-board / inline-size;
-    background: var(--_bg);
-    color: var(--_fg);
-    font-family: var(--_font);
-    font-size: .9375rem;
-    line-height: 1.5;
-    border: 1px solid var(--_border);
-    border-radius: var(--price-board-radius, 12px);
     padding: .5rem 0;
     overflow: hidden;
   }
-
 
   /* status line */
   .top {

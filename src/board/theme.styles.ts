@@ -31,13 +31,21 @@ const darkDefaults = css`
 
 /**
  * The theme's private variables (`--_bg`, `--_fg`, …) on `root` (a fixed selector of ours, never
- * user input), by its `data-theme`: `light`, `dark`, or `auto` following the system, live.
+ * user input), by its `data-theme`: `light`, `dark`, or `auto` following the system, live; and
+ * the surface every widget shares (colours, font, border, corners).
  */
 export function themed(root: string): CSSResult {
   const r = unsafeCSS(root);
   return css`
     ${r} {
       ${lightDefaults}
+      background: var(--_bg);
+      color: var(--_fg);
+      font-family: var(--_font);
+      font-size: .9375rem;
+      line-height: 1.5;
+      border: 1px solid var(--_border);
+      border-radius: var(--price-board-radius, 12px);
     }
     ${r}[data-theme=dark] {
       ${darkDefaults}

@@ -6,13 +6,6 @@ export const styles = css`
   ${hostStyles}
   ${themed('.converter')}
   .converter {
-    background: var(--_bg);
-    color: var(--_fg);
-    font-family: var(--_font);
-    font-size: .9375rem;
-    line-height: 1.5;
-    border: 1px solid var(--_border);
-    border-radius: var(--price-board-radius, 12px);
     padding: .75rem;
     display: grid;
     gap: .5rem;

@@ -8,13 +8,7 @@ export const styles = css`
   .ticker {
     display: flex;
     align-items: stretch;
-    background: var(--_bg);
-    color: var(--_fg);
-    font-family: var(--_font);
     font-size: .875rem;
-    line-height: 1.5;
-    border: 1px solid var(--_border);
-    border-radius: var(--price-board-radius, 12px);
     overflow: hidden;
   }
   .viewport {
