@@ -32,12 +32,11 @@ const root = document.documentElement;
 
 /** Puts the element, configured from the URL, on the page once its module is there. */
 function show(): void {
-  const tag = WIDGET_TAGS[widget];
+  const element = document.createElement(WIDGET_TAGS[widget]);
   // The element's own attributes (Lit's observedAttributes) decide which parameters apply.
-  const observed = (customElements.get(tag) as unknown as { observedAttributes: string[] }).observedAttributes;
+  const observed = (element.constructor as unknown as { observedAttributes: string[] }).observedAttributes;
   const settings = readEmbedParams(location.search, observed);
   root.toggleAttribute('data-transparent', settings.transparent);
-  const element = document.createElement(tag);
   for (const [name, value] of settings.attributes) element.setAttribute(name, value);
   document.body.replaceChildren(element);
 }

@@ -90,7 +90,7 @@ export class PriceTicker extends PriceWidget {
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     const speed = Number(this.speed);
-    this.#tape.speed = Number.isFinite(speed) && speed > 0 ? speed : 40;
+    this.#tape.speed = Number.isFinite(speed) && speed > 0 ? speed : 40; // the default, as documented
   }
 
   protected override updated(): void {
@@ -101,8 +101,9 @@ export class PriceTicker extends PriceWidget {
   protected override render() {
     const tape = this.#tape;
     const items = this.#items();
-    const hasData = items.some((item) => !item.loading && item.price !== emptyRow('', false, false).price);
     const error = this.error;
+    // An error replaces the tape only while it has nothing to show.
+    const hasData = this.live.snapshot().size > 0;
     return html`<div part="ticker" class="ticker" dir="rtl" lang="fa" data-theme=${this.settings.theme}>
       ${tape.reduced
         ? nothing

@@ -145,4 +145,13 @@ describe('<price-ticker>', () => {
     await ticker();
     await until(() => statuses.some((e) => e.detail.status === 'live'), 'no live status');
   });
+
+  it('shows a Persian error instead of an empty tape, and fires price-board-error', async () => {
+    const errors = collect<{ code: string; message: string }>(document, 'price-board-error');
+    const el = await fixture<PriceTicker>(html`<price-ticker base-url=${base()} api-key="no-such-key" symbols="usd"></price-ticker>`);
+    await until(() => q(el, '[part~="error"]')?.dataset.code === 'unauthorized', 'no error shown');
+    expect(q(el, '[part~="error"]')!.textContent).toMatch(/[\u0600-\u06FF]/);
+    expect(errors.some((e) => e.detail.code === 'unauthorized' && e.target === el)).toBe(true);
+    expect(JSON.stringify(errors.map((e) => e.detail))).not.toContain('no-such-key');
+  });
 });
