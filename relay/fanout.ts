@@ -1,0 +1,120 @@
+/**
+ * Downstream streams: every event from the Broker is written to the clients subscribed to its
+ * symbol. Frames are the sandbox's (`sseFrame`), one shared heartbeat timer serves every client,
+ * and a client whose unsent bytes pass `maxBufferedBytes` is disconnected rather than buffered
+ * without bound.
+ */
+import type { ServerResponse } from 'node:http';
+import { openEventStream, sseFrame, SSE_PING } from '../sandbox/http';
+import type { Quote } from '../src/api/types';
+import type { Broker, RelayEvent } from './engine/types';
+import type { Logger } from './log';
+import type { Metrics } from './metrics';
+
+export interface FanOutOptions {
+  broker: Broker;
+  metrics: Metrics;
+  log: Logger;
+  heartbeatMs?: number;
+  retryMs?: number;
+  maxBufferedBytes?: number;
+  now?: () => number;
+}
+
+interface Client {
+  res: ServerResponse;
+  symbols: ReadonlySet<string>;
+  release: () => void;
+}
+
+export class FanOut {
+  private readonly bySymbol = new Map<string, Set<Client>>();
+  private readonly clients = new Set<Client>();
+  private readonly heartbeat: NodeJS.Timeout;
+  private readonly unsubscribe: () => void;
+  private readonly maxBuffered: number;
+  private readonly now: () => number;
+
+  constructor(private readonly options: FanOutOptions) {
+    this.maxBuffered = options.maxBufferedBytes ?? 64 * 1024;
+    this.now = options.now ?? Date.now;
+    this.unsubscribe = options.broker.subscribe((events) => this.deliver(events));
+    this.heartbeat = setInterval(() => this.ping(), options.heartbeatMs ?? 15_000);
+    this.heartbeat.unref();
+    options.metrics.gauge('relay_stream_clients', 'Open downstream streams.', () => this.clients.size);
+  }
+
+  get size(): number {
+    return this.clients.size;
+  }
+
+  /**
+   * Opens a stream: `retry:`, then either the missed events (resume) or a `quotes` snapshot.
+   * `release` runs once when the client goes (e.g. to free its per-address slot).
+   */
+  open(res: ServerResponse, symbols: readonly string[], first: { snapshot: { id: number; at: string; quotes: Quote[] } } | { missed: RelayEvent[] }, release: () => void): void {
+    openEventStream(res, this.options.retryMs ?? 3_000);
+    const client: Client = { res, symbols: new Set(symbols), release };
+    this.clients.add(client);
+    for (const s of client.symbols) {
+      let set = this.bySymbol.get(s);
+      if (!set) this.bySymbol.set(s, (set = new Set()));
+      set.add(client);
+    }
+    res.on('close', () => this.forget(client));
+    if ('snapshot' in first) {
+      const { id, at, quotes } = first.snapshot;
+      this.write(client, sseFrame('quotes', id, JSON.stringify({ at, quotes })));
+    } else {
+      for (const e of first.missed) this.write(client, sseFrame('quote', e.id, JSON.stringify(e.quote)));
+    }
+  }
+
+  /** Shutdown: every client is told to come back soon (elsewhere) and closed. */
+  closeAll(retryMs = 1_000): void {
+    clearInterval(this.heartbeat);
+    this.unsubscribe();
+    for (const client of [...this.clients]) {
+      client.res.end(`retry: ${retryMs}\n\n`);
+      this.forget(client);
+    }
+  }
+
+  private deliver(events: readonly RelayEvent[]): void {
+    for (const e of events) {
+      const set = this.bySymbol.get(e.quote.symbol);
+      if (set && set.size > 0) {
+        // One string per event, shared by every client's write.
+        const frame = sseFrame('quote', e.id, JSON.stringify(e.quote));
+        for (const client of set) this.write(client, frame);
+        this.options.metrics.inc('relay_events_fanned_out_total', 'Event writes to downstream streams.', {}, set.size);
+      }
+      this.options.metrics.observeLag((this.now() - e.receivedAt) / 1000);
+    }
+  }
+
+  private ping(): void {
+    for (const client of this.clients) this.write(client, SSE_PING);
+  }
+
+  private write(client: Client, chunk: string): void {
+    if (!this.clients.has(client)) return;
+    client.res.write(chunk);
+    if (client.res.writableLength > this.maxBuffered) {
+      this.options.metrics.inc('relay_slow_clients_dropped_total', 'Streams closed because the client did not read.');
+      this.options.log('slow_client_dropped', { buffered: client.res.writableLength });
+      this.forget(client);
+      client.res.destroy();
+    }
+  }
+
+  private forget(client: Client): void {
+    if (!this.clients.delete(client)) return;
+    for (const s of client.symbols) {
+      const set = this.bySymbol.get(s);
+      set?.delete(client);
+      if (set?.size === 0) this.bySymbol.delete(s);
+    }
+    client.release();
+  }
+}
