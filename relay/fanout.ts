@@ -1,8 +1,10 @@
 /**
  * Downstream streams: every event from the Broker is written to the clients subscribed to its
- * symbol. Frames are the sandbox's (`sseFrame`), one shared heartbeat timer serves every client,
- * and a client whose unsent bytes pass `maxBufferedBytes` is disconnected rather than buffered
- * without bound.
+ * symbol. Frames are the sandbox's (`sseFrame`) and one shared heartbeat timer serves every client.
+ * Backpressure: once a client has `softBufferBytes` unsent, its further changes are conflated
+ * (the latest frame per symbol, so at most one per subscribed symbol is held) until the socket
+ * drains; a client still not draining after `stallMs`, or past `maxBufferedBytes`, is
+ * disconnected. A burst is thus absorbed, and a client that never reads costs bounded memory.
  */
 import type { ServerResponse } from 'node:http';
 import { openEventStream, sseFrame, SSE_PING } from '../sandbox/http';
@@ -17,7 +19,9 @@ export interface FanOutOptions {
   log: Logger;
   heartbeatMs?: number;
   retryMs?: number;
+  softBufferBytes?: number;
   maxBufferedBytes?: number;
+  stallMs?: number;
   now?: () => number;
 }
 
@@ -25,6 +29,9 @@ interface Client {
   res: ServerResponse;
   symbols: ReadonlySet<string>;
   release: () => void;
+  /** While the socket is backed up: the latest unsent frame per symbol, and since when. */
+  pending?: Map<string, string>;
+  stalledSince?: number;
 }
 
 export class FanOut {
@@ -32,11 +39,15 @@ export class FanOut {
   private readonly clients = new Set<Client>();
   private readonly heartbeat: NodeJS.Timeout;
   private readonly unsubscribe: () => void;
+  private readonly softBuffer: number;
   private readonly maxBuffered: number;
+  private readonly stallMs: number;
   private readonly now: () => number;
 
   constructor(private readonly options: FanOutOptions) {
-    this.maxBuffered = options.maxBufferedBytes ?? 64 * 1024;
+    this.softBuffer = options.softBufferBytes ?? 16 * 1024;
+    this.maxBuffered = options.maxBufferedBytes ?? 256 * 1024;
+    this.stallMs = options.stallMs ?? 30_000;
     this.now = options.now ?? Date.now;
     this.unsubscribe = options.broker.subscribe((events) => this.deliver(events));
     this.heartbeat = setInterval(() => this.ping(), options.heartbeatMs ?? 15_000);
@@ -86,7 +97,7 @@ export class FanOut {
       if (set && set.size > 0) {
         // One string per event, shared by every client's write.
         const frame = sseFrame('quote', e.id, JSON.stringify(e.quote));
-        for (const client of set) this.write(client, frame);
+        for (const client of set) this.write(client, frame, e.quote.symbol);
         this.options.metrics.inc('relay_events_fanned_out_total', 'Event writes to downstream streams.', {}, set.size);
       }
       this.options.metrics.observeLag((this.now() - e.receivedAt) / 1000);
@@ -97,15 +108,39 @@ export class FanOut {
     for (const client of this.clients) this.write(client, SSE_PING);
   }
 
-  private write(client: Client, chunk: string): void {
+  /** Writes now, or (backed up) keeps the latest frame of `symbol` for the drain; heartbeats are skipped then. */
+  private write(client: Client, chunk: string, symbol?: string): void {
     if (!this.clients.has(client)) return;
-    client.res.write(chunk);
-    if (client.res.writableLength > this.maxBuffered) {
-      this.options.metrics.inc('relay_slow_clients_dropped_total', 'Streams closed because the client did not read.');
-      this.options.log('slow_client_dropped', { buffered: client.res.writableLength });
-      this.forget(client);
-      client.res.destroy();
+    if (client.pending) {
+      if (this.now() - client.stalledSince! > this.stallMs) return this.drop(client);
+      if (symbol !== undefined) {
+        client.pending.delete(symbol);
+        client.pending.set(symbol, chunk);
+      }
+      return;
     }
+    client.res.write(chunk);
+    const buffered = client.res.writableLength;
+    if (buffered > this.maxBuffered) return this.drop(client);
+    if (buffered > this.softBuffer) {
+      client.pending = new Map();
+      client.stalledSince = this.now();
+      client.res.once('drain', () => this.flush(client));
+    }
+  }
+
+  private flush(client: Client): void {
+    const frames = client.pending;
+    client.pending = undefined;
+    client.stalledSince = undefined;
+    if (frames && frames.size > 0) this.write(client, [...frames.values()].join(''));
+  }
+
+  private drop(client: Client): void {
+    this.options.metrics.inc('relay_slow_clients_dropped_total', 'Streams closed because the client did not read.');
+    this.options.log('slow_client_dropped', { buffered: client.res.writableLength });
+    this.forget(client);
+    client.res.destroy();
   }
 
   private forget(client: Client): void {

@@ -29,6 +29,8 @@ export interface RelayOptions {
   retryMs?: number;
   /** Unsent bytes after which a stream client is dropped. */
   maxBufferedBytes?: number;
+  /** How long a backed-up stream client may go without draining. */
+  stallMs?: number;
   /** Receiving a request's headers and body. */
   requestTimeoutMs?: number;
 }
@@ -51,7 +53,7 @@ export async function startRelay(config: RelayConfig & { upstreamUrl: string }, 
   const budget = new Budget(engine.budget, { perMinute: config.perMinute, perDay: config.perDay }, config.budgetShare, now);
   const gate = new UpstreamGate({ budget, leader: engine.leader, metrics, log, now });
   const feed = new Feed({ baseUrl: config.upstreamUrl, apiKey: config.upstreamKey, engine, gate, budget, log, metrics, allow: config.symbols, now });
-  const fanout = new FanOut({ broker: engine.broker, metrics, log, now, heartbeatMs: options.heartbeatMs, retryMs: options.retryMs, maxBufferedBytes: options.maxBufferedBytes });
+  const fanout = new FanOut({ broker: engine.broker, metrics, log, now, heartbeatMs: options.heartbeatMs, retryMs: options.retryMs, maxBufferedBytes: options.maxBufferedBytes, stallMs: options.stallMs });
   const endpoints = new RelayApi({ engine, feed, fanout, gate, baseUrl: config.upstreamUrl, apiKey: config.upstreamKey, spanDays: PLAN_BUDGETS[config.plan].spanDays, now });
   const limiter = new RequestLimiter(config.clientRpm, now);
   const slots = new StreamSlots(config.clientStreams);
