@@ -28,7 +28,9 @@ const HASHED = /[-.][A-Za-z0-9_-]{8,}\.(js|css|woff2?)$/;
 export async function serveStatic(req: IncomingMessage, res: ServerResponse, pathname: string, root = DIST_DIR): Promise<boolean> {
   let relative: string;
   try {
-    relative = normalize(decodeURIComponent(pathname === '/' ? '/index.html' : pathname));
+    // Browsers ask for /favicon.ico on their own; the built favicon is an SVG.
+    const aliased = pathname === '/' ? '/index.html' : pathname === '/favicon.ico' ? '/favicon.svg' : pathname;
+    relative = normalize(decodeURIComponent(aliased));
   } catch {
     return false;
   }
