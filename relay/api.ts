@@ -161,13 +161,13 @@ export class RelayApi {
     const ids = known && requestedSymbols(res, url, (id) => known.has(id));
     if (!ids) return release();
     this.deps.feed.use(ids);
+    // Registered before its first events are read, so no change falls in between.
+    const start = this.deps.fanout.open(res, ids, release);
     const lastId = req.headers['last-event-id'];
     let missed: RelayEvent[] | undefined;
     if (typeof lastId === 'string' && /^\d{1,15}$/.test(lastId)) missed = await this.deps.engine.state.since(Number(lastId), new Set(ids));
-    if (res.destroyed) return release();
-    if (missed) return this.deps.fanout.open(res, ids, { missed }, release);
+    if (missed) return start({ missed });
     const snap = await this.deps.feed.ready(ids, READY_TIMEOUT_MS);
-    if (res.destroyed) return release();
-    this.deps.fanout.open(res, ids, { snapshot: { ...snap, at: new Date(this.deps.now()).toISOString() } }, release);
+    start({ snapshot: { ...snap, at: new Date(this.deps.now()).toISOString() } });
   }
 }

@@ -29,10 +29,17 @@ interface Client {
   res: ServerResponse;
   symbols: ReadonlySet<string>;
   release: () => void;
+  /** Before its first events: changes held, latest per symbol. */
+  holding?: Map<string, { id: number; frame: string }>;
+  /** The id of the last event written (resume and held changes are sent only when newer). */
+  lastId: number;
   /** While the socket is backed up: the latest unsent frame per symbol, and since when. */
   pending?: Map<string, string>;
   stalledSince?: number;
 }
+
+/** What a stream starts with. */
+export type FirstEvents = { snapshot: { id: number; at: string; quotes: Quote[] } } | { missed: RelayEvent[] };
 
 export class FanOut {
   private readonly bySymbol = new Map<string, Set<Client>>();
@@ -60,12 +67,13 @@ export class FanOut {
   }
 
   /**
-   * Opens a stream: `retry:`, then either the missed events (resume) or a `quotes` snapshot.
-   * `release` runs once when the client goes (e.g. to free its per-address slot).
+   * Registers a stream and returns the function that starts it with its first events: the missed
+   * ones (resume) or a `quotes` snapshot. Registering first means no change can fall between the
+   * snapshot and the stream: changes meanwhile are held (latest per symbol) and sent after the
+   * first events when newer. `release` runs once when the client goes.
    */
-  open(res: ServerResponse, symbols: readonly string[], first: { snapshot: { id: number; at: string; quotes: Quote[] } } | { missed: RelayEvent[] }, release: () => void): void {
-    openEventStream(res, this.options.retryMs ?? 3_000);
-    const client: Client = { res, symbols: new Set(symbols), release };
+  open(res: ServerResponse, symbols: readonly string[], release: () => void): (first: FirstEvents) => void {
+    const client: Client = { res, symbols: new Set(symbols), release, holding: new Map(), lastId: -1 };
     this.clients.add(client);
     for (const s of client.symbols) {
       let set = this.bySymbol.get(s);
@@ -73,12 +81,19 @@ export class FanOut {
       set.add(client);
     }
     res.on('close', () => this.forget(client));
-    if ('snapshot' in first) {
-      const { id, at, quotes } = first.snapshot;
-      this.write(client, sseFrame('quotes', id, JSON.stringify({ at, quotes })));
-    } else {
-      for (const e of first.missed) this.write(client, sseFrame('quote', e.id, JSON.stringify(e.quote)));
-    }
+    return (first) => {
+      if (!this.clients.has(client)) return;
+      openEventStream(res, this.options.retryMs ?? 3_000);
+      const held = client.holding!;
+      client.holding = undefined;
+      if ('snapshot' in first) {
+        const { id, at, quotes } = first.snapshot;
+        this.write(client, sseFrame('quotes', id, JSON.stringify({ at, quotes })), undefined, id);
+      } else {
+        for (const e of first.missed) this.write(client, sseFrame('quote', e.id, JSON.stringify(e.quote)), e.quote.symbol, e.id);
+      }
+      for (const [symbol, e] of held) if (e.id > client.lastId) this.write(client, e.frame, symbol, e.id);
+    };
   }
 
   /** Shutdown: every client is told to come back soon (elsewhere) and closed. */
@@ -97,7 +112,7 @@ export class FanOut {
       if (set && set.size > 0) {
         // One string per event, shared by every client's write.
         const frame = sseFrame('quote', e.id, JSON.stringify(e.quote));
-        for (const client of set) this.write(client, frame, e.quote.symbol);
+        for (const client of set) this.write(client, frame, e.quote.symbol, e.id);
         this.options.metrics.inc('relay_events_fanned_out_total', 'Event writes to downstream streams.', {}, set.size);
       }
       this.options.metrics.observeLag((this.now() - e.receivedAt) / 1000);
@@ -108,9 +123,17 @@ export class FanOut {
     for (const client of this.clients) this.write(client, SSE_PING);
   }
 
-  /** Writes now, or (backed up) keeps the latest frame of `symbol` for the drain; heartbeats are skipped then. */
-  private write(client: Client, chunk: string, symbol?: string): void {
+  /**
+   * Writes now, or keeps the latest frame of `symbol` until the stream starts or (backed up)
+   * drains; heartbeats are skipped meanwhile.
+   */
+  private write(client: Client, chunk: string, symbol?: string, id?: number): void {
     if (!this.clients.has(client)) return;
+    if (client.holding) {
+      if (symbol !== undefined && id !== undefined) client.holding.set(symbol, { id, frame: chunk });
+      return;
+    }
+    if (id !== undefined) client.lastId = Math.max(client.lastId, id);
     if (client.pending) {
       if (this.now() - client.stalledSince! > this.stallMs) return this.drop(client);
       if (symbol !== undefined) {

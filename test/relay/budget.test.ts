@@ -135,3 +135,39 @@ describe('upstream failures', () => {
     expect(after401).toHaveLength(1);
   });
 });
+
+describe('without an upstream stream', () => {
+  let pair: Pair;
+  afterEach(() => pair.close());
+
+  it('falls back to one batched /v1/prices poll, and changes still reach the streams', async () => {
+    pair = await startPair({}, {}, (sandbox) => control(sandbox.url, 'faults', { rules: [{ path: '/v1/stream', kind: 'status', status: 404 }] }));
+    const stream = new Stream(pair.relay.url, 'usd,eur');
+    await stream.event((e) => e.event === 'quotes', 0, 20_000);
+    expect(pair.relay.feed.mode).toBe('poll');
+    await control(pair.sandbox.url, 'market', { set: [{ symbol: 'eur', price: '1444440' }] });
+    await stream.event((e) => e.event === 'quote' && JSON.parse(e.data).price === '1444440', 0, 10_000);
+    const health = JSON.parse((await get(pair.relay.url, '/healthz')).body);
+    expect(health).toMatchObject({ status: 'ok', upstream: 'poll' });
+    // Every poll asks for all the symbols in use at once.
+    const polls = (await upstreamRequests(pair.sandbox)).filter((r) => r.path === '/v1/prices');
+    expect(polls.length).toBeGreaterThan(0);
+    stream.close();
+  });
+});
+
+describe('SYMBOLS', () => {
+  let pair: Pair;
+  afterEach(() => pair.close());
+
+  it('serves only the allowed symbols and lists only them', async () => {
+    pair = await startPair({ SYMBOLS: 'usd,eur' });
+    const list = JSON.parse((await get(pair.relay.url, '/v1/symbols')).body).data.symbols.map((s: { symbol: string }) => s.symbol);
+    expect(list).toEqual(['usd', 'eur']);
+    const other = await get(pair.relay.url, '/v1/prices?symbols=usd,gbp');
+    expect([other.status, JSON.parse(other.body).error.symbols]).toEqual([404, ['gbp']]);
+    expect((await get(pair.relay.url, '/v1/history/gbp?days=7')).status).toBe(404);
+    // Not even an upstream request for it.
+    expect((await upstreamRequests(pair.sandbox)).some((r) => r.url.includes('gbp'))).toBe(false);
+  });
+});

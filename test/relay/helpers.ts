@@ -16,9 +16,13 @@ export interface Pair {
   close(): Promise<void>;
 }
 
-/** A frozen sandbox (no market timer) and a relay on it, configured as by environment variables. */
-export async function startPair(env: Record<string, string> = {}, options: RelayOptions = {}): Promise<Pair> {
+/**
+ * A frozen sandbox (no market timer) and a relay on it, configured as by environment variables;
+ * `beforeRelay` prepares the sandbox (e.g. faults) before the relay first calls it.
+ */
+export async function startPair(env: Record<string, string> = {}, options: RelayOptions = {}, beforeRelay?: (sandbox: StartedSandbox) => Promise<unknown>): Promise<Pair> {
   const sandbox = await start();
+  await beforeRelay?.(sandbox);
   const logs: string[] = [];
   const config = readConfig({ UPSTREAM_URL: sandbox.url, UPSTREAM_KEY: 'enterprise-key', PORT: '0', ...env });
   const relay = await startRelay({ ...config, upstreamUrl: sandbox.url }, { logSink: (line) => logs.push(line), ...options });
@@ -114,9 +118,9 @@ export class Stream {
 }
 
 /** The /v1 requests the sandbox answered, as it counts them. */
-export async function upstreamRequests(sandbox: StartedSandbox): Promise<{ path: string; status: number | null }[]> {
+export async function upstreamRequests(sandbox: StartedSandbox): Promise<{ path: string; url: string; status: number | null }[]> {
   const res = await fetch(`${sandbox.url}/__sandbox/stats`);
-  return ((await res.json()) as { requests: { path: string; status: number | null }[] }).requests;
+  return ((await res.json()) as { requests: { path: string; url: string; status: number | null }[] }).requests;
 }
 
 /** Distinct loopback addresses for `n` visitors: 127.0.1.1, 127.0.1.2, ... */
