@@ -30,13 +30,17 @@ interface Client {
   symbols: ReadonlySet<string>;
   release: () => void;
   /** Before its first events: changes held, latest per symbol. */
-  holding?: Map<string, { id: number; frame: string }>;
+  holding?: Map<string, { id: number; frame: Chunk }>;
   /** The id of the last event written (resume and held changes are sent only when newer). */
   lastId: number;
   /** While the socket is backed up: the latest unsent frame per symbol, and since when. */
-  pending?: Map<string, string>;
+  pending?: Map<string, Chunk>;
   stalledSince?: number;
 }
+
+/** Frames are encoded once per event and the same bytes written to every client. */
+type Chunk = string | Buffer;
+const PING = Buffer.from(SSE_PING);
 
 /** What a stream starts with. */
 export type FirstEvents = { snapshot: { id: number; at: string; quotes: Quote[] } } | { missed: RelayEvent[] };
@@ -83,7 +87,7 @@ export class FanOut {
     res.on('close', () => this.forget(client));
     return (first) => {
       if (!this.clients.has(client)) return;
-      openEventStream(res, this.options.retryMs ?? 3_000);
+      openEventStream(res, this.options.retryMs ?? 3_000, true);
       const held = client.holding!;
       client.holding = undefined;
       if ('snapshot' in first) {
@@ -110,8 +114,8 @@ export class FanOut {
     for (const e of events) {
       const set = this.bySymbol.get(e.quote.symbol);
       if (set && set.size > 0) {
-        // One string per event, shared by every client's write.
-        const frame = sseFrame('quote', e.id, JSON.stringify(e.quote));
+        // Encoded once: 10,000 writes of one Buffer, not 10,000 UTF-8 encodings of one string.
+        const frame = Buffer.from(sseFrame('quote', e.id, JSON.stringify(e.quote)));
         for (const client of set) this.write(client, frame, e.quote.symbol, e.id);
         this.options.metrics.inc('relay_events_fanned_out_total', 'Event writes to downstream streams.', {}, set.size);
       }
@@ -120,14 +124,14 @@ export class FanOut {
   }
 
   private ping(): void {
-    for (const client of this.clients) this.write(client, SSE_PING);
+    for (const client of this.clients) this.write(client, PING);
   }
 
   /**
    * Writes now, or keeps the latest frame of `symbol` until the stream starts or (backed up)
    * drains; heartbeats are skipped meanwhile.
    */
-  private write(client: Client, chunk: string, symbol?: string, id?: number): void {
+  private write(client: Client, chunk: Chunk, symbol?: string, id?: number): void {
     if (!this.clients.has(client)) return;
     if (client.holding) {
       if (symbol !== undefined && id !== undefined) client.holding.set(symbol, { id, frame: chunk });
@@ -156,7 +160,7 @@ export class FanOut {
     const frames = client.pending;
     client.pending = undefined;
     client.stalledSince = undefined;
-    if (frames && frames.size > 0) this.write(client, [...frames.values()].join(''));
+    if (frames && frames.size > 0) this.write(client, Buffer.concat([...frames.values()].map((f) => (typeof f === 'string' ? Buffer.from(f) : f))));
   }
 
   private drop(client: Client): void {

@@ -86,12 +86,17 @@ export function requestedSymbols(res: ServerResponse, url: URL, known: (id: stri
   return [...new Set(ids)];
 }
 
-/** Starts an SSE answer: headers that keep proxies from buffering it, then the `retry:` block. */
-export function openEventStream(res: ServerResponse, retryMs: number): void {
+/**
+ * Starts an SSE answer: headers that keep proxies from buffering it, then the `retry:` block.
+ * `closeDelimited`: the body ends when the connection does, without chunked framing, so each
+ * event is one plain socket write (what a server writing to thousands of streams wants).
+ */
+export function openEventStream(res: ServerResponse, retryMs: number, closeDelimited = false): void {
+  if (closeDelimited) res.useChunkedEncodingByDefault = false;
   res.writeHead(200, {
     'Content-Type': 'text/event-stream; charset=utf-8',
     'Cache-Control': 'no-cache, no-transform',
-    Connection: 'keep-alive',
+    Connection: closeDelimited ? 'close' : 'keep-alive',
     'X-Accel-Buffering': 'no',
   });
   res.socket?.setNoDelay(true);

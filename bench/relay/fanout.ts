@@ -27,10 +27,12 @@ export interface Latency {
   p99: number;
   /** p99 over changes of the time until the last client had it. */
   lastClientP99: number;
+  /** The relay's own mean time from receiving a change to having written it to every client (its /metrics). */
+  relayWriteMs?: number;
 }
 export interface FanoutResults {
-  relay: { points: FanoutPoint[]; latency: Latency };
-  sandbox: { points: FanoutPoint[]; latency: Latency };
+  relay: { points: FanoutPoint[]; latency: Latency[] };
+  sandbox: { points: FanoutPoint[]; latency: Latency[] };
   upstream: { requests: number; seconds: number; peakPerMinute: number; planPerMinute: number; share: number };
   gc: boolean;
 }
@@ -62,10 +64,14 @@ async function memory(server: Child): Promise<{ rss: number; heapUsed: number; g
   return server.ask({ type: 'mem' });
 }
 
-/** Connects clients up to each count, measuring the server's memory per client at each. */
-async function hold(server: Child, clients: Child, url: string, counts: number[], keyPrefix?: string): Promise<FanoutPoint[]> {
+/**
+ * Connects clients up to each count, measuring the server's memory per client at each, and the
+ * fan-out latency at the first and the last count.
+ */
+async function hold(server: Child, clients: Child, url: string, counts: number[], measure: (count: number) => Promise<Latency>, keyPrefix?: string): Promise<{ points: FanoutPoint[]; latency: Latency[] }> {
   const base = await memory(server);
   const points: FanoutPoint[] = [];
+  const latency: Latency[] = [];
   let total = 0;
   for (const count of counts) {
     const answer = await clients.ask<{ total: number; snapshots: number; failed: number }>({ type: 'connect', url, symbols: 'usd,eur', count: count - total, keyPrefix });
@@ -73,8 +79,16 @@ async function hold(server: Child, clients: Child, url: string, counts: number[]
     await sleep(500); // let the last writes leave before measuring
     const mem = await memory(server);
     points.push({ clients: count, connected: answer.snapshots, failed: answer.failed, rssPerClient: (mem.rss - base.rss) / count, heapPerClient: (mem.heapUsed - base.heapUsed) / count });
+    if (count === counts[0] || count === counts.at(-1)) latency.push(await measure(count));
   }
-  return points;
+  return { points, latency };
+}
+
+/** Sum and count of the relay's fan-out lag histogram. */
+async function relayLag(relayUrl: string): Promise<{ sum: number; count: number }> {
+  const text = await (await fetch(`${relayUrl}/metrics`)).text();
+  const read = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  return { sum: read('relay_fanout_lag_seconds_sum'), count: read('relay_fanout_lag_seconds_count') };
 }
 
 /** 10 changes a second for `seconds`, each price the epoch ms it was made at. */
@@ -115,10 +129,13 @@ export async function runRelayFanout(log: (s: string) => void, counts = [1_000, 
   try {
     const sandboxUrl = ready.sandbox as string;
     const relayUrl = ready.relay as string;
-    log(`  relay: holding ${counts.join(' / ')} clients`);
-    const relayPoints = await hold(server, clients, relayUrl, counts);
-    log(`  relay: ${seconds * 10} changes at 10/s to ${counts.at(-1)} clients`);
-    const relayLatency = await drive(sandboxUrl, clients, seconds, counts.at(-1)!);
+    log(`  relay: holding ${counts.join(' / ')} clients; ${seconds * 10} changes at 10/s at ${counts[0]} and ${counts.at(-1)}`);
+    const relayRun = await hold(server, clients, relayUrl, counts, async (count) => {
+      const before = await relayLag(relayUrl);
+      const latency = await drive(sandboxUrl, clients, seconds, count);
+      const after = await relayLag(relayUrl);
+      return { ...latency, relayWriteMs: ((after.sum - before.sum) / Math.max(1, after.count - before.count)) * 1000 };
+    });
     await clients.ask({ type: 'close' });
     const stats = (await (await fetch(`${sandboxUrl}/__sandbox/stats`)).json()) as SandboxStats;
     const spent = stats.requests.filter((r) => r.key === RELAY_KEY).map((r) => (typeof r.at === 'number' ? r.at : Date.parse(String(r.at))));
@@ -126,11 +143,10 @@ export async function runRelayFanout(log: (s: string) => void, counts = [1_000, 
 
     await until('relay clients gone', async () => ((await (await fetch(`${relayUrl}/healthz`)).json()) as { clients: number }).clients === 0 || undefined, 20_000, 200);
     log(`  baseline: the sandbox's own stream with the same clients`);
-    const sandboxPoints = await hold(server, clients, sandboxUrl, counts, 'enterprise-key:bench-direct-');
-    const sandboxLatency = await drive(sandboxUrl, clients, seconds, counts.at(-1)!);
+    const sandboxRun = await hold(server, clients, sandboxUrl, counts, (count) => drive(sandboxUrl, clients, seconds, count), 'enterprise-key:bench-direct-');
     await clients.ask({ type: 'close' });
     const gc = (await memory(server)).gc;
-    return { relay: { points: relayPoints, latency: relayLatency }, sandbox: { points: sandboxPoints, latency: sandboxLatency }, upstream, gc };
+    return { relay: relayRun, sandbox: sandboxRun, upstream, gc };
   } finally {
     server.stop();
     clients.stop();
