@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { clientAddress } from '../../relay/protect';
 import { control, get, startPair, Stream, until, type Pair } from './helpers';
 import type { IncomingMessage } from 'node:http';
+import { connect } from 'node:net';
 
 let pair: Pair;
 afterEach(() => pair.close());
@@ -99,5 +100,32 @@ describe('the upstream key', () => {
     seen.push(stream.raw);
     expect(pair.logs.length).toBeGreaterThan(2);
     for (const text of [...seen, ...pair.logs]) expect(text).not.toContain('s3cret');
+  });
+});
+
+describe('connections', () => {
+  it('caps the open connections of the process', async () => {
+    pair = await startPair({ MAX_CONNECTIONS: '2' });
+    const a = new Stream(pair.relay.url, 'usd', { from: '127.0.22.1' });
+    const b = new Stream(pair.relay.url, 'usd', { from: '127.0.22.2' });
+    await a.event();
+    await b.event();
+    const c = new Stream(pair.relay.url, 'usd', { from: '127.0.22.3' });
+    await until(() => c.ended);
+    expect(c.status).toBe(0);
+    expect(pair.relay.metrics.value('relay_refused_total', { reason: 'connections' })).toBe(1);
+    a.close();
+    b.close();
+  });
+
+  it('closes a connection whose request does not arrive in time', async () => {
+    pair = await startPair({}, { requestTimeoutMs: 300 });
+    const { port } = new URL(pair.relay.url);
+    const socket = connect({ host: '127.0.0.1', port: Number(port) });
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+    socket.write('GET /v1/prices?symbols=usd HTTP/1.1\r\nHost: relay\r\n'); // headers never finished
+    await new Promise((resolve) => socket.on('close', resolve));
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
   });
 });
