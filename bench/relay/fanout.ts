@@ -94,11 +94,9 @@ async function relayLag(relayUrl: string): Promise<{ sum: number; count: number 
 /** 10 changes a second for `seconds`, each price the epoch ms it was made at. */
 async function drive(sandboxUrl: string, clients: Child, seconds: number, expected: number): Promise<Latency> {
   await clients.ask({ type: 'reset' });
-  let last = '';
   for (let i = 0; i < seconds * 10; i++) {
     const tick = Date.now();
-    last = String(tick);
-    await fetch(`${sandboxUrl}/__sandbox/market`, { method: 'POST', body: JSON.stringify({ set: [{ symbol: 'usd', price: last }] }) });
+    await fetch(`${sandboxUrl}/__sandbox/market`, { method: 'POST', body: JSON.stringify({ set: [{ symbol: 'usd', price: String(tick) }] }) });
     await sleep(Math.max(0, 100 - (Date.now() - tick)));
   }
   const stats = await until(
