@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Budget } from '../../relay/budget';
 import { MemoryBudget } from '../../relay/engine/memory';
-import { control, get, startPair, Stream, upstreamRequests, visitorAddress, type Pair } from './helpers';
+import { control, get, startPair, Stream, until, upstreamRequests, visitorAddress, type Pair } from './helpers';
 
 const PAGE_SYMBOLS = 'usd,eur,gold_18,coin_emami,ons';
 
@@ -133,6 +133,27 @@ describe('upstream failures', () => {
     expect(refusals).toHaveLength(1);
     const after401 = (await upstreamRequests(pair.sandbox)).filter((r) => r.status === 401);
     expect(after401).toHaveLength(1);
+  });
+});
+
+describe('when upstream goes away', () => {
+  let pair: Pair;
+  afterEach(() => pair.close());
+
+  it('serves the last prices marked stale (Age, Warning) and reports unhealthy', async () => {
+    let skew = 0;
+    pair = await startPair({}, { now: () => Date.now() + skew });
+    expect((await get(pair.relay.url, '/v1/prices?symbols=usd')).status).toBe(200);
+    await control(pair.sandbox.url, 'faults', { rules: [{ path: '/v1/stream', kind: 'status', status: 503 }] });
+    pair.sandbox.sandbox.streams.closeAll();
+    await until(async () => (await upstreamRequests(pair.sandbox)).some((r) => r.path === '/v1/stream' && r.status === 503), 10_000);
+    skew = 2 * 60_000;
+    const stale = await get(pair.relay.url, '/v1/prices?symbols=usd');
+    expect(stale.status).toBe(200);
+    expect(Number(stale.headers.age)).toBeGreaterThanOrEqual(120);
+    expect(stale.headers.warning).toMatch(/^110 /);
+    const health = await get(pair.relay.url, '/healthz');
+    expect([health.status, JSON.parse(health.body).status]).toEqual([503, 'unhealthy']);
   });
 });
 
