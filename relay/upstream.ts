@@ -75,6 +75,8 @@ export class UpstreamGate {
       res = await (this.options.fetch ?? globalThis.fetch)(input, init);
     } catch (error) {
       this.options.metrics.inc('relay_upstream_requests_total', 'Upstream requests by path and status.', { path, status: 'network' });
+      // Unreachable is treated as 5xx; an abort is the caller's (a re-subscribe, a timeout).
+      if (!init.signal?.aborted) this.backOff(path, 'network');
       throw error;
     }
     this.options.metrics.inc('relay_upstream_requests_total', 'Upstream requests by path and status.', { path, status: String(res.status) });
@@ -101,13 +103,18 @@ export class UpstreamGate {
       const ms = parseRetryAfter(res.headers.get('retry-after'), this.now()) ?? MIN_PAUSE_MS * 5;
       this.pause(Math.min(MAX_PAUSE_MS, Math.max(MIN_PAUSE_MS, ms)), path, res.status);
     } else if (res.status >= 500) {
-      this.failures5xx += 1;
-      const cap = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.min(this.failures5xx - 1, 16));
-      this.pause(cap / 2 + (cap / 2) * Math.random(), path, res.status);
+      this.backOff(path, res.status);
     }
   }
 
-  private pause(ms: number, path: UpstreamPath, status: number): void {
+  /** Capped exponential backoff with equal jitter over consecutive failures. */
+  private backOff(path: UpstreamPath, status: number | 'network'): void {
+    this.failures5xx += 1;
+    const cap = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.min(this.failures5xx - 1, 16));
+    this.pause(cap / 2 + (cap / 2) * Math.random(), path, status);
+  }
+
+  private pause(ms: number, path: UpstreamPath, status: number | 'network'): void {
     this.pausedUntil = Math.max(this.pausedUntil, this.now() + ms);
     this.options.log('upstream_backoff', { path, status, wait_ms: Math.round(ms) });
   }

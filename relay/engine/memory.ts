@@ -42,20 +42,35 @@ export class MemoryQuoteState implements QuoteState {
   }
 }
 
+/** Bounded by entries and by bytes (a year of history is about 100 KB): the oldest go first. */
 export class MemoryCache implements Cache {
   // A Map keeps insertion order: re-inserting on set makes the first key the oldest.
   private readonly entries = new Map<string, CacheEntry>();
+  private bytes = 0;
 
-  constructor(private readonly maxEntries = 2_000) {}
+  constructor(
+    private readonly maxEntries = 2_000,
+    private readonly maxBytes = 32 * 1024 * 1024,
+  ) {}
 
   async get(key: string): Promise<CacheEntry | undefined> {
     return this.entries.get(key);
   }
 
   async set(key: string, entry: CacheEntry): Promise<void> {
-    this.entries.delete(key);
+    this.remove(key);
     this.entries.set(key, entry);
-    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.bytes += entry.body.length;
+    while (this.entries.size > this.maxEntries || (this.bytes > this.maxBytes && this.entries.size > 1)) {
+      this.remove(this.entries.keys().next().value!);
+    }
+  }
+
+  private remove(key: string): void {
+    const old = this.entries.get(key);
+    if (!old) return;
+    this.bytes -= old.body.length;
+    this.entries.delete(key);
   }
 }
 
