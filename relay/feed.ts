@@ -155,7 +155,8 @@ export class Feed {
       symbols: [...this.inUse],
       apiKey: this.options.apiKey,
       fetch: this.options.gate.fetchFor('quotes'),
-      onQuotes: (quotes) => void this.ingest(quotes),
+      // A failing engine (e.g. a shared store away) is logged, never an unhandled rejection.
+      onQuotes: (quotes) => void this.ingest(quotes).catch((error: unknown) => log('ingest_failed', { error })),
       onState: (state) => log('upstream_stream', { state }),
       onError: (error) => log('upstream_stream_error', { code: error.code, status: error.status }),
       onUnknownSymbols: (symbols) => {
@@ -199,6 +200,8 @@ export class Feed {
         this.options.log('upstream_poll_error', { code: error.code, status: error.status });
         if (this.options.gate.halted) return;
         wait = Math.max(wait, error.retryAfterMs ?? 0);
+      } else {
+        this.options.log('ingest_failed', { error });
       }
     }
     this.pollTimer = undefined;
