@@ -71,6 +71,8 @@ export async function startRelay(config: RelayConfig & { upstreamUrl: string }, 
     const url = new URL(req.url ?? '/', 'http://relay.invalid');
     const path = url.pathname;
     if (path === '/healthz') return health(res);
+    // Shutting down: a request on a connection still open is not started.
+    if (closing) return sendError(res, 503, 'unavailable', 'the relay is shutting down', {}, { Connection: 'close', 'Retry-After': '1' });
     if (path === '/metrics') {
       spent = await budget.spent();
       res.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4', 'Cache-Control': 'no-store' });
