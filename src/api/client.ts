@@ -3,7 +3,7 @@ import { backoffDelay, sleep, type BackoffOptions } from './backoff';
 import { PriceBoardError } from './errors';
 import { getJson, globalFetch, type FetchLike, type RequestContext } from './request';
 import { SharedRequests } from './shared-requests';
-import type { PricesData } from './types';
+import type { PricesData } from '../shared/types';
 import { endpointUrl, symbolsQuery } from './urls';
 import { parsePricesBody } from './validate';
 

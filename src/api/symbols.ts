@@ -5,7 +5,7 @@
 import { DEFAULT_TIMEOUT_MS } from './client';
 import { PriceBoardError } from './errors';
 import { getJson, globalFetch, type FetchLike } from './request';
-import type { SymbolInfo } from './types';
+import type { SymbolInfo } from '../shared/types';
 import { endpointUrl } from './urls';
 import { isObject } from './validate';
 

@@ -6,8 +6,12 @@ import { PriceBoardError } from './errors';
  * trailing slashes of `baseUrl` are ignored so that `https://x/api/` and `https://x/api` agree.
  */
 export function endpointUrl(baseUrl: string, path: string, query?: string): URL {
-  const base = baseUrl.trim().replace(/\/+$/, '');
-  return absoluteUrl(base + path + (query ? `?${query}` : ''));
+  return absoluteUrl(trimBaseUrl(baseUrl) + path + (query ? `?${query}` : ''));
+}
+
+/** A service address as written, without surrounding spaces and trailing slashes (`/v1/...` follows). */
+export function trimBaseUrl(baseUrl: string): string {
+  return baseUrl.trim().replace(/\/+$/, '');
 }
 
 /** `url` (absolute, or relative to the page) with `query` appended to any query it already has. */

@@ -3,7 +3,7 @@
  * the whole answer with `bad_response`, so the board never shows half of a bad answer.
  */
 import { PriceBoardError } from './errors';
-import type { PricesData, Quote } from './types';
+import type { PricesData, Quote } from '../shared/types';
 
 /** True for a plain (non-array) object. */
 export function isObject(x: unknown): x is Record<string, unknown> {

@@ -8,12 +8,12 @@ import type { ReactiveControllerHost } from 'lit';
 import { backoffDelay } from '../api/backoff';
 import { PriceBoardError } from '../api/errors';
 import { startTimer } from '../api/tracking';
-import { DOLLAR_SYMBOLS } from '../api/types';
-import type { Candle, Quote } from '../api/types';
+import { DOLLAR_SYMBOLS } from '../shared/types';
+import type { Candle, Quote } from '../shared/types';
 import type { ChartTheme, PriceChart } from '../chart/types';
 import { formatAxisNumber, toPersianDigits } from '../format/number';
 import { applyQuoteToCandles, intervalFor } from '../model/history';
-import type { HistoryDays } from './attributes';
+import type { HistoryDays } from '../shared/attributes';
 import type { ChartHooks, ChartModule, ChartSettings, ChartState } from './chart-controller';
 import { loadHistory, sourceFor, type HistorySource } from './history-source';
 

@@ -7,8 +7,8 @@
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { PriceBoardError } from '../api/errors';
-import type { DisplayUnit, Quote } from '../api/types';
-import type { ChartMode, HistoryDays } from './attributes';
+import type { DisplayUnit, Quote } from '../shared/types';
+import type { ChartMode, HistoryDays } from '../shared/attributes';
 import type { ChartArea } from './chart-area';
 
 /** What the chart shows; the board passes it on every update. */

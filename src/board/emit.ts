@@ -3,7 +3,7 @@
  * a listener on the embedding page (outside the shadow root) hears it.
  */
 import type { ErrorDetail } from '../api/errors';
-import type { ConnectionStatus, Quote } from '../api/types';
+import type { ConnectionStatus, Quote } from '../shared/types';
 
 /** `detail` of each public event, by event name. */
 export interface PriceBoardEventDetails {

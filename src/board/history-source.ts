@@ -5,9 +5,9 @@
  */
 import { PriceClient } from '../api/client';
 import { PriceBoardError } from '../api/errors';
-import type { Candle } from '../api/types';
+import type { Candle } from '../shared/types';
 import { intervalFor, normalizeHistory, toCandles } from '../model/history';
-import { DAY_OPTIONS, type HistoryDays } from './attributes';
+import { DAY_OPTIONS, type HistoryDays } from '../shared/attributes';
 
 /** Fetched history stays fresh this long when the user switches symbols or spans back and forth. */
 const HISTORY_TTL_MS = 5 * 60_000;

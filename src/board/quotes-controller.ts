@@ -6,7 +6,7 @@
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { PriceBoardError } from '../api/errors';
-import type { ConnectionStatus, Quote } from '../api/types';
+import type { ConnectionStatus, Quote } from '../shared/types';
 import { subscribe, type HubOptions, type Subscription } from '../live/hub';
 
 /** What the board does with what the hub reports. */

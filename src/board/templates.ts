@@ -4,9 +4,9 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { PriceBoardError } from '../api/errors';
-import type { ConnectionStatus, DisplayUnit } from '../api/types';
+import type { ConnectionStatus, DisplayUnit } from '../shared/types';
 import { toPersianDigits } from '../format/number';
-import { DAY_OPTIONS, type HistoryDays } from './attributes';
+import { DAY_OPTIONS, type HistoryDays } from '../shared/attributes';
 import type { ChartStatus } from './chart-controller';
 import type { RowView } from './row-view';
 

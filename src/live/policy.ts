@@ -1,10 +1,11 @@
 /** Decisions shared by the stream, the poller and the hub: what an error means, how often to poll. */
 import { PriceBoardError } from '../api/errors';
+import { CONNECTION_ATTRIBUTES, MIN_POLL_SECONDS } from '../shared/attributes';
 
 /** The fastest polling allowed, whatever `poll-interval` says: plans count requests per minute. */
-export const MIN_POLL_MS = 5_000;
-/** `poll-interval` default (DESIGN.md §2): 30 s. */
-export const DEFAULT_POLL_MS = 30_000;
+export const MIN_POLL_MS = MIN_POLL_SECONDS * 1000;
+/** `poll-interval`'s default, in ms. */
+export const DEFAULT_POLL_MS = CONNECTION_ATTRIBUTES.pollInterval.default * 1000;
 
 /** A usable interval: non-numbers give the default, small ones the minimum. */
 export function clampPollMs(ms: number): number {

@@ -5,7 +5,7 @@
 import { PriceClient, type RetryOptions } from '../api/client';
 import { PriceBoardError } from '../api/errors';
 import type { FetchLike } from '../api/request';
-import type { ConnectionStatus, Quote } from '../api/types';
+import type { ConnectionStatus, Quote } from '../shared/types';
 import type { PricesOutcome } from '../api/unknown-symbols';
 import { QuoteStore } from '../model/quote-store';
 import { HubStatus } from './hub-status';
@@ -14,15 +14,12 @@ import type { OnlineSource } from './online';
 import { clampPollMs, endsRetries, isNetworkFailure } from './policy';
 import { QuoteFetcher } from './quote-fetcher';
 import { Subscriber } from './subscriber';
-import type { StreamMode, Transport, TransportState } from './transport';
+// Ids as SERVICE-SPEC 2.3 spells them (SYMBOL_ID): anything else is treated as unknown without
+// asking, as one malformed id would make the service reject (400) every board's request.
+import { SYMBOL_ID, type StreamMode } from '../shared/attributes';
+import type { Transport, TransportState } from './transport';
 import type { VisibilitySource } from './visibility';
 
-/**
- * Ids as SERVICE-SPEC 2.3 spells them. Anything else is treated as unknown without asking: one
- * malformed id would otherwise make the service reject (400) the request of every board sharing
- * the hub.
- */
-const SYMBOL_ID = /^[a-z0-9_]+$/;
 
 function unknownSymbolError(symbols: string[]): PriceBoardError {
   return new PriceBoardError('unknown_symbol', `Unknown symbols: ${symbols.join(', ')}`, {

@@ -8,7 +8,7 @@ import { backoffDelay } from '../api/backoff';
 import { PriceBoardError } from '../api/errors';
 import type { FetchLike } from '../api/request';
 import { startTimer } from '../api/tracking';
-import type { Quote } from '../api/types';
+import type { Quote } from '../shared/types';
 import { unknownSymbolsOf } from '../api/unknown-symbols';
 import { absoluteUrl, symbolsQuery } from '../api/urls';
 import { openSse } from './sse';

@@ -7,17 +7,16 @@
  * {@link SSE_RETRY_MS} (doubling up to {@link MAX_SSE_RETRY_MS}), and at once when the browser
  * comes back online; a try that opens takes over from polling, one that fails just waits again.
  */
+import type { StreamMode } from '../shared/attributes';
 import type { PriceBoardError } from '../api/errors';
 import type { FetchLike } from '../api/request';
 import { startTimer } from '../api/tracking';
-import type { Quote } from '../api/types';
+import type { Quote } from '../shared/types';
 import { Poller } from './poller';
 import { suggestsNoStream } from './policy';
 import { LiveStream, type StreamFailure, type StreamState } from './stream';
 import { documentVisibility, type VisibilitySource } from './visibility';
 
-/** The `stream` attribute. */
-export type StreamMode = 'auto' | 'sse' | 'poll' | 'off';
 /** What the transport is doing (the hub turns it into a `ConnectionStatus`). */
 export type TransportState = 'connecting' | 'live' | 'reconnecting' | 'polling' | 'idle';
 

@@ -4,7 +4,7 @@
  * boundaries (a daily candle starts at Tehran midnight, 20:30 UTC of the day before).
  */
 import { PriceBoardError } from '../api/errors';
-import type { Candle } from '../api/types';
+import type { Candle } from '../shared/types';
 import { tehranOffsetSeconds } from '../format/date';
 import { type HistoryPoint, isRecord, parsePoint } from './history-point';
 

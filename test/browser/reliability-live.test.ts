@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { PriceBoardError } from '../../src/api/errors';
 import type { FetchLike } from '../../src/api/request';
 import { pendingWork } from '../../src/api/tracking';
-import type { Quote } from '../../src/api/types';
+import type { Quote } from '../../src/shared/types';
 import { Transport, type TransportState } from '../../src/live/transport';
 import { until } from './helpers/board';
 

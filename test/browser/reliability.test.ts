@@ -14,7 +14,7 @@ import '../../src/price-board';
 import type { PriceBoard } from '../../src/price-board';
 import type { ErrorDetail } from '../../src/api/errors';
 import { pendingWork } from '../../src/api/tracking';
-import type { ConnectionStatus, DisplayUnit, Quote } from '../../src/api/types';
+import type { ConnectionStatus, DisplayUnit, Quote } from '../../src/shared/types';
 import { formatQuoteValue } from '../../src/format/number';
 import { formatPercent } from '../../src/format/percent';
 import { hubCount } from '../../src/live/hub';

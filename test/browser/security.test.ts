@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../../src/price-board';
 import type { PriceBoard } from '../../src/price-board';
 import { PERSIAN_MESSAGES, type ErrorDetail } from '../../src/api/errors';
-import type { Quote } from '../../src/api/types';
+import type { Quote } from '../../src/shared/types';
 import type { FaultRule } from '../../sandbox/faults';
 import { base, cell, collect, part, row, sandbox, stopCollecting, until, untilLoaded } from './helpers/board';
 

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PriceBoardError } from '../../../src/api/errors';
 import { pendingWork } from '../../../src/api/tracking';
-import type { ConnectionStatus, Quote } from '../../../src/api/types';
+import type { ConnectionStatus, Quote } from '../../../src/shared/types';
 import { flushSubscriptions, hubCount, subscribe, type HubListener, type HubOptions, type QuotesMeta, type Subscription } from '../../../src/live/hub';
 import { ManualOnline } from '../../../src/live/online';
 import { ManualVisibility } from '../../../src/live/visibility';
