@@ -11,7 +11,7 @@ export { PriceBoard };
 export type { PriceBoardEventDetails, PriceBoardEventMap, PriceBoardEventName } from './board/emit';
 export type { ChartMode, HistoryDays, StreamMode, ThemeMode } from './shared/attributes';
 export type { ConnectionStatus, DisplayUnit, Quote } from './shared/types';
-export type { ErrorCode, ErrorDetail } from './api/errors';
+export type { ErrorCode, ErrorDetail } from './shared/errors';
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -3,7 +3,7 @@
  * Only failures need it: `http-error.ts` loads it when a response fails, so it is a chunk of its
  * own, out of the initial module and of the live transport.
  */
-import { PriceBoardError, type ErrorCode } from './errors';
+import { PriceBoardError, type ErrorCode } from '../shared/errors';
 import { parseRetryAfter } from './retry-after';
 import { isObject } from './validate';
 

@@ -1,6 +1,6 @@
 /** One GET of a JSON resource with a timeout, classified into `PriceBoardError`s. */
 import { abortReason } from './backoff';
-import { PriceBoardError } from './errors';
+import { PriceBoardError } from '../shared/errors';
 import { errorFromResponse } from './http-error';
 import { startTimer, trackRequest } from './tracking';
 

@@ -1,6 +1,6 @@
 /** Asking for quotes when some requested ids may not exist. */
 import type { PriceClient } from './client';
-import { PriceBoardError } from './errors';
+import { PriceBoardError } from '../shared/errors';
 import type { PricesData } from '../shared/types';
 
 /** What {@link pricesSkippingUnknown} found. */

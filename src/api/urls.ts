@@ -1,5 +1,5 @@
 /** Service addresses. The API key never goes into a URL: it travels only in `X-API-Key`. */
-import { PriceBoardError } from './errors';
+import { PriceBoardError } from '../shared/errors';
 
 /**
  * `baseUrl` + `path` as a URL. A relative `baseUrl` resolves against the page (browser only);
@@ -20,7 +20,8 @@ export function absoluteUrl(url: string, query?: string): URL {
   try {
     out = new URL(url, (globalThis as { location?: { href?: string } }).location?.href);
   } catch (cause) {
-    throw new PriceBoardError('invalid_attribute', `Bad service address: ${JSON.stringify(url)}`, { cause });
+    // The request cannot be made (the board validates its attributes before they get here).
+    throw new PriceBoardError('bad_request', `Bad service address: ${JSON.stringify(url)}`, { cause });
   }
   if (query) out.search = out.search ? `${out.search}&${query}` : `?${query}`;
   return out;

@@ -6,7 +6,7 @@
  */
 import type { ReactiveControllerHost } from 'lit';
 import { backoffDelay } from '../api/backoff';
-import { PriceBoardError } from '../api/errors';
+import { PriceBoardError } from '../shared/errors';
 import { startTimer } from '../api/tracking';
 import { DOLLAR_SYMBOLS } from '../shared/types';
 import type { Candle, Quote } from '../shared/types';
@@ -18,11 +18,10 @@ import type { ChartHooks, ChartModule, ChartSettings, ChartState } from './chart
 import { loadHistory, sourceFor, type HistorySource } from './history-source';
 
 /**
- * A history load that failed for one of these is tried again while the board shows the same chart:
- * 2.5 s, 5 s, 10 s… up to a minute (equal jitter, so boards of a page spread out), never before a
- * `Retry-After`. Other failures (401, 403 beyond the span fallback, 404) are final.
+ * A history load that failed for a reason that is not final (`ERROR_POLICY`) is tried again while
+ * the board shows the same chart: 2.5 s, 5 s, 10 s… up to a minute (equal jitter, so boards of a
+ * page spread out), never before a `Retry-After`.
  */
-const RETRIED: ReadonlySet<string> = new Set(['network', 'timeout', 'server', 'rate_limited', 'bad_response']);
 const HISTORY_RETRY = { baseMs: 2_500, maxMs: 60_000 };
 
 const isAbort = (error: unknown, signal: AbortSignal): boolean => signal.aborted || (error as Error)?.name === 'AbortError';
@@ -154,7 +153,7 @@ export class ChartArea {
     } catch (error) {
       if (isAbort(error, abort.signal)) return;
       if (!(retry && error instanceof PriceBoardError && error.code === state.error?.code)) this.fail(error);
-      if (error instanceof PriceBoardError && RETRIED.has(error.code)) this.#retryLater(error);
+      if (error instanceof PriceBoardError && !error.final) this.#retryLater(error);
       return;
     }
     if (abort.signal.aborted) return;

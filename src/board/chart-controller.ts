@@ -6,7 +6,7 @@
  * `rowsShown`). Nothing of the chart is loaded while `chart="none"`.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { PriceBoardError } from '../api/errors';
+import { PriceBoardError } from '../shared/errors';
 import type { DisplayUnit, Quote } from '../shared/types';
 import type { ChartMode, HistoryDays } from '../shared/attributes';
 import type { ChartArea } from './chart-area';

@@ -4,7 +4,7 @@
  * learnt), and the span fallback 365 → 30 → 7 when the plan rejects a span.
  */
 import { PriceClient } from '../api/client';
-import { PriceBoardError } from '../api/errors';
+import { PriceBoardError } from '../shared/errors';
 import type { Candle } from '../shared/types';
 import { intervalFor, normalizeHistory, toCandles } from '../model/history';
 import { DAY_OPTIONS, type HistoryDays } from '../shared/attributes';

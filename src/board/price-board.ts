@@ -1,5 +1,5 @@
 import { html, LitElement, nothing } from 'lit';
-import { PriceBoardError } from '../api/errors';
+import { PriceBoardError } from '../shared/errors';
 import type { ConnectionStatus, Quote } from '../shared/types';
 import { flushSubscriptions } from '../live/hub';
 import { BOARD_ATTRIBUTES, type BoardProperties, type BoardProperty, type HistoryDays } from '../shared/attributes';

@@ -5,7 +5,7 @@
  * microtask); after that, applied quotes are batched: one render and one `onQuotes` per frame.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { PriceBoardError } from '../api/errors';
+import type { PriceBoardError } from '../shared/errors';
 import type { ConnectionStatus, Quote } from '../shared/types';
 import { subscribe, type HubOptions, type Subscription } from '../live/hub';
 
@@ -16,9 +16,6 @@ export interface QuotesHooks {
   onStatus(status: ConnectionStatus): void;
   onError(error: PriceBoardError): void;
 }
-
-/** Failures that fresh data proves over; the others stay shown until the settings change. */
-const TRANSIENT: ReadonlySet<string> = new Set(['network', 'timeout', 'server', 'rate_limited', 'bad_response']);
 
 /** A hidden page runs no animation frames; events still go out, just less often. */
 const HIDDEN_FLUSH_MS = 250;
@@ -135,7 +132,7 @@ export class QuotesController implements ReactiveController {
         this.#hooks.onError(error);
       },
       recovered: () => {
-        if (!current() || !this.error || !TRANSIENT.has(this.error.code)) return;
+        if (!current() || !this.error || this.error.final) return;
         this.error = undefined;
         this.host.requestUpdate();
       },
@@ -159,7 +156,7 @@ export class QuotesController implements ReactiveController {
       this.missing.delete(q.symbol);
       this.#pending.set(q.symbol, q);
     }
-    if (quotes.length > 0 && this.error && TRANSIENT.has(this.error.code)) this.error = undefined;
+    if (quotes.length > 0 && this.error && !this.error.final) this.error = undefined;
     if (firstOfARow && !this.#scheduled()) this.#flushNow();
     else this.#scheduleFlush();
   }

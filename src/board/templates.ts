@@ -3,7 +3,7 @@
  * never HTML), no inline styles (strict CSP), and the stable parts/data attributes of DESIGN.md.
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import type { PriceBoardError } from '../api/errors';
+import type { PriceBoardError } from '../shared/errors';
 import type { ConnectionStatus, DisplayUnit } from '../shared/types';
 import { toPersianDigits } from '../format/number';
 import { DAY_OPTIONS, type HistoryDays } from '../shared/attributes';

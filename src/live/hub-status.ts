@@ -1,5 +1,5 @@
 /** A hub's `ConnectionStatus`, derived from what it has learned (DESIGN.md §2, events). */
-import type { PriceBoardError } from '../api/errors';
+import type { PriceBoardError } from '../shared/errors';
 import type { ConnectionStatus } from '../shared/types';
 import type { OnlineSource } from './online';
 import type { TransportState } from './transport';

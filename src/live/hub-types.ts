@@ -1,5 +1,5 @@
 /** The contract between the hub and its subscribers (docs/ARCHITECTURE.md, live/). */
-import type { PriceBoardError } from '../api/errors';
+import type { PriceBoardError } from '../shared/errors';
 import type { RetryOptions } from '../api/client';
 import type { FetchLike } from '../api/request';
 import type { ConnectionStatus, Quote } from '../shared/types';

@@ -2,9 +2,9 @@
  * Polling: one poll every interval (never under `MIN_POLL_MS` of policy.ts), never before a
  * `Retry-After` has passed, paused while the page is hidden, and once at once when it shows again.
  */
-import type { PriceBoardError } from '../api/errors';
+import { endsRetries, type PriceBoardError } from '../shared/errors';
 import { startTimer } from '../api/tracking';
-import { asPriceBoardError, clampPollMs, endsRetries } from './policy';
+import { asPriceBoardError, clampPollMs } from './policy';
 import { ALWAYS_VISIBLE, type VisibilitySource } from './visibility';
 
 /** Options of {@link Poller}. */

@@ -3,7 +3,7 @@
  * poller, one prices request per tick for the union of its subscribers' symbols.
  */
 import { PriceClient, type RetryOptions } from '../api/client';
-import { PriceBoardError } from '../api/errors';
+import { endsRetries, PriceBoardError } from '../shared/errors';
 import type { FetchLike } from '../api/request';
 import type { ConnectionStatus, Quote } from '../shared/types';
 import type { PricesOutcome } from '../api/unknown-symbols';
@@ -11,7 +11,7 @@ import { QuoteStore } from '../model/quote-store';
 import { HubStatus } from './hub-status';
 import type { HubListener, QuotesMeta } from './hub-types';
 import type { OnlineSource } from './online';
-import { clampPollMs, endsRetries, isNetworkFailure } from './policy';
+import { clampPollMs, isNetworkFailure } from './policy';
 import { QuoteFetcher } from './quote-fetcher';
 import { Subscriber } from './subscriber';
 // Ids as SERVICE-SPEC 2.3 spells them (SYMBOL_ID): anything else is treated as unknown without

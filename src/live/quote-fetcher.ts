@@ -6,7 +6,7 @@
  */
 import { backoffDelay } from '../api/backoff';
 import type { PriceClient } from '../api/client';
-import type { PriceBoardError } from '../api/errors';
+import type { PriceBoardError } from '../shared/errors';
 import { startTimer } from '../api/tracking';
 import { pricesSkippingUnknown, type PricesOutcome } from '../api/unknown-symbols';
 import { asPriceBoardError } from './policy';

@@ -4,7 +4,7 @@
  */
 import { createParser } from 'eventsource-parser';
 import { abortReason } from '../api/backoff';
-import { PriceBoardError } from '../api/errors';
+import { PriceBoardError } from '../shared/errors';
 import { errorFromResponse } from '../api/http-error';
 import { globalFetch, requestHeaders, type FetchLike } from '../api/request';
 import { trackRequest } from '../api/tracking';

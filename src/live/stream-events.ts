@@ -1,5 +1,5 @@
 /** Reading the stream's event payloads (DESIGN.md §4: `quote` and `quotes`). */
-import { PriceBoardError } from '../api/errors';
+import { PriceBoardError } from '../shared/errors';
 import { isObject } from '../api/validate';
 import type { Quote } from '../shared/types';
 import { parseQuote, parseQuotes } from '../api/validate';

@@ -5,7 +5,7 @@
  * reports malformed event data once without dropping the connection. 401/403 end it for good.
  */
 import { backoffDelay } from '../api/backoff';
-import { PriceBoardError } from '../api/errors';
+import { endsStream, PriceBoardError } from '../shared/errors';
 import type { FetchLike } from '../api/request';
 import { startTimer } from '../api/tracking';
 import type { Quote } from '../shared/types';
@@ -64,9 +64,6 @@ export interface LiveStreamOptions {
   /** It stopped for good: a final error (401/403/400), or `giveUp` said so (`gaveUp`). */
   onStop?(error: PriceBoardError, gaveUp: boolean): void;
 }
-
-/** Codes after which reconnecting cannot help. */
-const STREAM_FINAL = new Set(['unauthorized', 'forbidden', 'bad_request']);
 
 interface Attempt {
   error?: PriceBoardError;
@@ -170,7 +167,7 @@ export class LiveStream {
       this.eventless = attempt.delivered ? 0 : this.eventless + 1;
       const failure: StreamFailure = { failures: this.eventless, opened: attempt.opened };
       if (this.dropUnknown(error, attempt.symbols)) continue;
-      if (STREAM_FINAL.has(error.code)) return this.stop(error, false);
+      if (endsStream(error)) return this.stop(error, false);
       if (this.options.giveUp?.(error, failure)) return this.stop(error, true);
       this.options.onError?.(error, failure);
       if (this.closed) return; // the owner closed it while hearing of the failure

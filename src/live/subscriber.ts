@@ -1,5 +1,5 @@
 /** One subscriber of a hub: its symbols, and delivery filtered to them. */
-import type { PriceBoardError } from '../api/errors';
+import type { PriceBoardError } from '../shared/errors';
 import type { ConnectionStatus, Quote } from '../shared/types';
 import type { HubListener, QuotesMeta } from './hub-types';
 

@@ -8,7 +8,7 @@
  * comes back online; a try that opens takes over from polling, one that fails just waits again.
  */
 import type { StreamMode } from '../shared/attributes';
-import type { PriceBoardError } from '../api/errors';
+import type { PriceBoardError } from '../shared/errors';
 import type { FetchLike } from '../api/request';
 import { startTimer } from '../api/tracking';
 import type { Quote } from '../shared/types';

@@ -2,7 +2,7 @@
 // answers what each test needs, fast and deterministic): when `stream="auto"` gives up SSE for
 // polling, and when it must not.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PriceBoardError } from '../../src/api/errors';
+import type { PriceBoardError } from '../../src/shared/errors';
 import type { FetchLike } from '../../src/api/request';
 import { pendingWork } from '../../src/api/tracking';
 import type { Quote } from '../../src/shared/types';

@@ -12,7 +12,7 @@ import { fixture, fixtureCleanup, html } from '@open-wc/testing/pure';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import '../../src/price-board';
 import type { PriceBoard } from '../../src/price-board';
-import type { ErrorDetail } from '../../src/api/errors';
+import type { ErrorDetail } from '../../src/shared/errors';
 import { pendingWork } from '../../src/api/tracking';
 import type { ConnectionStatus, DisplayUnit, Quote } from '../../src/shared/types';
 import { formatQuoteValue } from '../../src/format/number';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PriceBoardError } from '../../../src/api/errors';
+import { PriceBoardError } from '../../../src/shared/errors';
 import type { Quote } from '../../../src/shared/types';
 import {
   formatAxisNumber,

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { PriceBoardError } from '../../../src/api/errors';
+import type { PriceBoardError } from '../../../src/shared/errors';
 import { pendingWork } from '../../../src/api/tracking';
 import type { ConnectionStatus, Quote } from '../../../src/shared/types';
 import { flushSubscriptions, hubCount, subscribe, type HubListener, type HubOptions, type QuotesMeta, type Subscription } from '../../../src/live/hub';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PriceBoardError } from '../../../src/api/errors';
+import { PriceBoardError } from '../../../src/shared/errors';
 import { pendingWork } from '../../../src/api/tracking';
 import { Poller } from '../../../src/live/poller';
 import { MIN_POLL_MS, clampPollMs } from '../../../src/live/policy';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PriceBoardError } from '../../../src/api/errors';
+import { PriceBoardError } from '../../../src/shared/errors';
 import { pendingWork } from '../../../src/api/tracking';
 import { openSse } from '../../../src/live/sse';
 import { startTestSandbox, type TestSandbox } from '../api/sandbox-control';

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { PriceBoardError } from '../../../src/api/errors';
+import type { PriceBoardError } from '../../../src/shared/errors';
 import type { FetchLike } from '../../../src/api/request';
 import { pendingWork } from '../../../src/api/tracking';
 import type { Quote } from '../../../src/shared/types';

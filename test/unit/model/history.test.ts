@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PriceBoardError } from '../../../src/api/errors';
+import { PriceBoardError } from '../../../src/shared/errors';
 import type { Candle } from '../../../src/shared/types';
 import { applyQuoteToCandles, type HistoryPoint, intervalFor, normalizeHistory, toCandles } from '../../../src/model/history';
 
