@@ -1,8 +1,7 @@
 /** Reading the stream's event payloads (DESIGN.md §4: `quote` and `quotes`). */
 import { PriceBoardError } from '../shared/errors';
-import { isObject } from '../api/validate';
+import { isObject, parseQuote, parseQuotes } from '../api/validate';
 import type { Quote } from '../shared/types';
-import { parseQuote, parseQuotes } from '../api/validate';
 
 /** The quotes an event carries, with the snapshot time of a `quotes` event. */
 export interface StreamBatch {
