@@ -234,6 +234,7 @@ export class PriceBoard extends LitElement {
     const s = this.#settings;
     const rows = this.#rows();
     const selected = rows.find((r) => r.symbol === s.chartSymbol);
+    const chart = this.#chartArea.view;
     const focus = this.#focusSymbol && s.symbols.includes(this.#focusSymbol) ? this.#focusSymbol : s.chartSymbol;
     return html`<div part="board" class="board" dir="rtl" lang="fa" data-theme=${s.theme}>
       <div class="top">
@@ -256,12 +257,9 @@ export class PriceBoard extends LitElement {
       ${s.chart === 'none'
         ? nothing
         : renderChart({
+            ...chart,
             title: selected && !selected.loading ? selected.title : s.chartSymbol,
-            status: this.#chartArea.status,
-            days: this.#chartArea.status === 'ready' ? (this.#chartArea.shownDays ?? s.days) : s.days,
-            note: this.#chartArea.note,
-            error: this.#chartArea.error,
-            description: this.#chartArea.description,
+            days: chart.status === 'ready' ? (chart.shownDays ?? s.days) : s.days,
             onSpan: this.#onSpanClick,
           })}
       <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">${this.#announcer.text}</div>
