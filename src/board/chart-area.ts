@@ -7,7 +7,7 @@
 import type { ReactiveControllerHost } from 'lit';
 import { backoffDelay } from '../api/backoff';
 import { PriceBoardError } from '../shared/errors';
-import { startTimer } from '../api/tracking';
+import { startTimer } from '../api/timer';
 import { DOLLAR_SYMBOLS } from '../shared/types';
 import type { Candle, Quote } from '../shared/types';
 import type { ChartTheme, PriceChart } from '../chart/types';

@@ -3,7 +3,7 @@
  * `Retry-After` has passed, paused while the page is hidden, and once at once when it shows again.
  */
 import { endsRetries, type PriceBoardError } from '../shared/errors';
-import { startTimer } from '../api/tracking';
+import { startTimer } from '../api/timer';
 import { asPriceBoardError, clampPollMs } from './policy';
 import { ALWAYS_VISIBLE, type VisibilitySource } from './visibility';
 

@@ -7,7 +7,7 @@
 import { backoffDelay } from '../api/backoff';
 import type { PriceClient } from '../api/client';
 import type { PriceBoardError } from '../shared/errors';
-import { startTimer } from '../api/tracking';
+import { startTimer } from '../api/timer';
 import { pricesSkippingUnknown, type PricesOutcome } from '../api/unknown-symbols';
 import { asPriceBoardError } from './policy';
 

@@ -7,7 +7,7 @@
 import { backoffDelay } from '../api/backoff';
 import { endsStream, PriceBoardError } from '../shared/errors';
 import type { FetchLike } from '../api/request';
-import { startTimer } from '../api/tracking';
+import { startTimer } from '../api/timer';
 import type { Quote } from '../shared/types';
 import { unknownSymbolsOf } from '../api/unknown-symbols';
 import { absoluteUrl, symbolsQuery } from '../api/urls';

@@ -10,7 +10,7 @@
 import type { StreamMode } from '../shared/attributes';
 import type { PriceBoardError } from '../shared/errors';
 import type { FetchLike } from '../api/request';
-import { startTimer } from '../api/tracking';
+import { startTimer } from '../api/timer';
 import type { Quote } from '../shared/types';
 import { Poller } from './poller';
 import { suggestsNoStream } from './policy';

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PriceBoardError } from '../../src/shared/errors';
 import type { FetchLike } from '../../src/api/request';
-import { pendingWork } from '../../src/api/tracking';
+import { pendingWork } from '../helpers/pending-work';
 import type { Quote } from '../../src/shared/types';
 import { Transport, type TransportState } from '../../src/live/transport';
 import { until } from './helpers/board';

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import '../../src/price-board';
 import type { PriceBoard } from '../../src/price-board';
 import type { ErrorDetail } from '../../src/shared/errors';
-import { pendingWork } from '../../src/api/tracking';
+import { pendingWork } from '../helpers/pending-work';
 import type { ConnectionStatus, DisplayUnit, Quote } from '../../src/shared/types';
 import { formatQuoteValue } from '../../src/format/number';
 import { formatPercent } from '../../src/format/percent';

@@ -1,9 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PriceBoardError } from '../../../src/shared/errors';
-import { pendingWork } from '../../../src/api/tracking';
 import { Poller } from '../../../src/live/poller';
 import { MIN_POLL_MS, clampPollMs } from '../../../src/live/policy';
-import { ManualVisibility } from '../../../src/live/visibility';
+import { ManualVisibility } from '../../helpers/manual-sources';
 
 // The poller's own logic (timing, Retry-After, visibility) under fake timers; the hub tests run
 // polling against the sandbox.
@@ -89,7 +88,7 @@ describe('Poller', () => {
     visibility.set(false);
     await vi.advanceTimersByTimeAsync(60_000);
     expect(polls).toEqual([0]);
-    expect(pendingWork().timers).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
     visibility.set(true);
     await vi.advanceTimersByTimeAsync(10_000);
     expect(polls).toEqual([0, 62_000, 72_000]);
@@ -138,7 +137,6 @@ describe('Poller', () => {
     await vi.advanceTimersByTimeAsync(1);
     p.stop();
     expect(vi.getTimerCount()).toBe(0);
-    expect(pendingWork().timers).toBe(0);
     await vi.advanceTimersByTimeAsync(60_000);
     expect(polls).toEqual([0]);
   });
