@@ -5,7 +5,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 
 /** Price changes are announced at most this often. */
-export const ANNOUNCE_INTERVAL_MS = 10_000;
+const ANNOUNCE_INTERVAL_MS = 10_000;
 
 export class Announcer implements ReactiveController {
   /** The live region's current text. */

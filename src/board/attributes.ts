@@ -65,7 +65,7 @@ const isBlank = (raw: unknown): boolean => isUnset(raw) || String(raw).trim() ==
 const DEFAULT_SYMBOLS = BOARD_ATTRIBUTES.symbols.default.split(',');
 
 /** Comma-separated ids: trimmed, lower-cased, order kept, duplicates and empty pieces dropped. */
-export function parseSymbols(raw: unknown): Parsed<string[]> {
+function parseSymbols(raw: unknown): Parsed<string[]> {
   if (isUnset(raw)) return ok(DEFAULT_SYMBOLS);
   const text = Array.isArray(raw) ? raw.join(',') : String(raw);
   const seen = new Set<string>();
@@ -111,7 +111,7 @@ function toHttpUrl(raw: string): URL | undefined {
  * The service address, resolved against the page (a relative `/prices` works), without query,
  * fragment or trailing slash: the client appends `/v1/...`.
  */
-export function parseBaseUrl(raw: unknown, fallback: string): Parsed<string> {
+function parseBaseUrl(raw: unknown, fallback: string): Parsed<string> {
   if (isBlank(raw)) return ok(fallback);
   const url = toHttpUrl(String(raw).trim());
   if (!url) return bad(fallback);

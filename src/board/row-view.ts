@@ -9,7 +9,7 @@ import { formatQuoteValue, unitLabel } from '../format/number';
 import { formatPercent } from '../format/percent';
 import { direction, isStale, type Direction } from '../model/quote';
 
-export const DASH = '—';
+const DASH = '—';
 
 /** One row's display state. */
 export interface RowView {

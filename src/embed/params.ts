@@ -13,7 +13,7 @@
 import { BOARD_ATTRIBUTES } from '../shared/attributes';
 
 /** Attributes of `<price-board>` an embed may set: all of its table (DESIGN.md section 2). */
-export const EMBED_ATTRIBUTES: readonly string[] = Object.values(BOARD_ATTRIBUTES).map((spec) => spec.attribute);
+const EMBED_ATTRIBUTES: readonly string[] = Object.values(BOARD_ATTRIBUTES).map((spec) => spec.attribute);
 
 /** Short parameter names accepted for an attribute. */
 const ALIASES: Readonly<Record<string, string>> = { key: 'api-key' };
@@ -37,14 +37,14 @@ export interface EmbedSettings {
 }
 
 /** Maps a parameter name (or alias) to the attribute it sets, or `undefined` when unknown. */
-export function attributeFor(name: string): string | undefined {
+function attributeFor(name: string): string | undefined {
   const lower = name.toLowerCase();
   if (EMBED_ATTRIBUTES.includes(lower)) return lower;
   return ALIASES[lower];
 }
 
 /** `1`, `true`, `yes` and an empty value (`?transparent`) turn a flag on. */
-export function isTruthyFlag(value: string | null | undefined): boolean {
+function isTruthyFlag(value: string | null | undefined): boolean {
   if (value == null) return false;
   return ['', '1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase());
 }

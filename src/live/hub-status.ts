@@ -5,7 +5,7 @@ import type { OnlineSource } from './online';
 import type { TransportState } from './transport';
 
 /** Consecutive network failures (failed fetches or stream connects) after which we say offline. */
-export const OFFLINE_AFTER_FAILURES = 3;
+const OFFLINE_AFTER_FAILURES = 3;
 
 /** The facts behind a status, and the status they give. */
 export class HubStatus {

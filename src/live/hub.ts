@@ -14,7 +14,7 @@ export type { HubListener, HubOptions, QuotesMeta, Subscription } from './hub-ty
 const hubs = new Map<string, PriceHub>();
 
 /** Ids as the service knows them: trimmed, lower case, no empties, no duplicates, order kept. */
-export function normalizeSymbols(symbols: readonly string[]): string[] {
+function normalizeSymbols(symbols: readonly string[]): string[] {
   return [...new Set(symbols.map((s) => s.trim().toLowerCase()).filter((s) => s !== ''))];
 }
 

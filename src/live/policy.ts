@@ -5,7 +5,7 @@ import { CONNECTION_ATTRIBUTES, MIN_POLL_SECONDS } from '../shared/attributes';
 /** The fastest polling allowed, whatever `poll-interval` says: plans count requests per minute. */
 export const MIN_POLL_MS = MIN_POLL_SECONDS * 1000;
 /** `poll-interval`'s default, in ms. */
-export const DEFAULT_POLL_MS = CONNECTION_ATTRIBUTES.pollInterval.default * 1000;
+const DEFAULT_POLL_MS = CONNECTION_ATTRIBUTES.pollInterval.default * 1000;
 
 /** A usable interval: non-numbers give the default, small ones the minimum. */
 export function clampPollMs(ms: number): number {

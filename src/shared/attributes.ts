@@ -17,9 +17,9 @@ export type ChartMode = 'candles' | 'line' | 'none';
 export type HistoryDays = 7 | 30 | 365;
 
 export const STREAM_MODES: readonly StreamMode[] = ['auto', 'sse', 'poll', 'off'];
-export const THEMES: readonly ThemeMode[] = ['light', 'dark', 'auto'];
-export const CHART_MODES: readonly ChartMode[] = ['candles', 'line', 'none'];
-export const UNITS: readonly DisplayUnit[] = ['toman', 'rial'];
+const THEMES: readonly ThemeMode[] = ['light', 'dark', 'auto'];
+const CHART_MODES: readonly ChartMode[] = ['candles', 'line', 'none'];
+const UNITS: readonly DisplayUnit[] = ['toman', 'rial'];
 /** The span buttons, shortest first; the plan fallback walks them backwards. */
 export const DAY_OPTIONS: readonly HistoryDays[] = [7, 30, 365];
 
