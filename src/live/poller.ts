@@ -5,6 +5,7 @@
 import { endsRetries, type PriceBoardError } from '../shared/errors';
 import { startTimer } from '../api/timer';
 import { asPriceBoardError, clampPollMs } from './policy';
+import { RateLimit } from './rate-limit';
 import { ALWAYS_VISIBLE, type VisibilitySource } from './visibility';
 
 /** Options of {@link Poller}. */
@@ -14,8 +15,8 @@ export interface PollerOptions {
   /** One poll; rejects with a `PriceBoardError`. */
   poll(signal: AbortSignal): Promise<void>;
   visibility?: VisibilitySource;
-  /** Earliest time (epoch ms) the next poll may start: a `Retry-After` others learned of. */
-  notBefore?(): number;
+  /** The `Retry-After` in force, shared with whoever else asks the service (default: its own). */
+  rateLimit?: RateLimit;
   /** A failure it will poll again after. */
   onError?(error: PriceBoardError): void;
   /** A final failure (401, 403...): polling stopped. */
@@ -32,7 +33,7 @@ export class Poller {
   private intervalMs: number;
   private cancelTimer: (() => void) | undefined;
   private inFlight: Promise<void> | undefined;
-  private rateLimitedUntil = 0;
+  private readonly rateLimit: RateLimit;
   private unwatch: (() => void) | undefined;
 
   constructor(options: PollerOptions) {
@@ -40,6 +41,7 @@ export class Poller {
     this.intervalMs = clampPollMs(options.intervalMs);
     this.visibility = options.visibility ?? ALWAYS_VISIBLE;
     this.now = options.now ?? Date.now;
+    this.rateLimit = options.rateLimit ?? new RateLimit(this.now);
   }
 
   /** The interval in use (clamped). */
@@ -79,7 +81,7 @@ export class Poller {
   }
 
   private gate(): number {
-    return Math.max(this.rateLimitedUntil, this.options.notBefore?.() ?? 0);
+    return this.rateLimit.until;
   }
 
   private schedule(delayMs: number): void {
@@ -128,9 +130,7 @@ export class Poller {
       this.options.onStop?.(error);
       return;
     }
-    if (error.code === 'rate_limited') {
-      this.rateLimitedUntil = this.now() + (error.retryAfterMs ?? this.intervalMs);
-    }
+    this.rateLimit.note(error);
     this.options.onError?.(error);
     this.schedule(this.intervalMs);
   }

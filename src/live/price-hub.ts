@@ -17,6 +17,7 @@ import { Subscriber } from './subscriber';
 // Ids as SERVICE-SPEC 2.3 spells them (SYMBOL_ID): anything else is treated as unknown without
 // asking, as one malformed id would make the service reject (400) every board's request.
 import { SYMBOL_ID, type StreamMode } from '../shared/attributes';
+import { RateLimit } from './rate-limit';
 import type { Transport, TransportState } from './transport';
 import type { VisibilitySource } from './visibility';
 
@@ -50,6 +51,8 @@ export class PriceHub {
   readonly #store = new QuoteStore();
   readonly #subscribers = new Set<Subscriber>();
   readonly #fetcher: QuoteFetcher;
+  /** The service's `Retry-After`, for the fetcher, the poller and the stream's failures alike. */
+  readonly #rateLimit = new RateLimit();
   readonly #config: HubConfig;
   /** The stream or poller; undefined while its code loads (see `#loadTransport`). */
   #transport: Transport | undefined;
@@ -91,6 +94,7 @@ export class PriceHub {
         covered: () => this.#transport !== undefined,
       },
       this.#stopper.signal,
+      this.#rateLimit,
     );
     this.#config = config;
     // stream="off": nothing follows the quotes after the first answer (refresh() asks again).
@@ -189,6 +193,7 @@ export class PriceHub {
             visibility: c.visibility,
             pollMs: this.#pollMs,
             sseRetryMs: c.sseRetryMs,
+            rateLimit: this.#rateLimit,
           },
           {
             streamQuotes: (quotes, at) => this.#streamQuotes(quotes, at),
@@ -197,7 +202,6 @@ export class PriceHub {
             failure: (error, source, connectFailed) => this.#failure(error, source, connectFailed),
             stopped: (error) => this.#fail(error),
             unknownSymbols: (symbols) => this.#markUnknown(symbols),
-            notBefore: () => this.#fetcher.notBefore,
             firstPollDelay: (ms) => this.#fetcher.untilNextPoll(ms),
           },
         );
@@ -325,7 +329,7 @@ export class PriceHub {
       this.#fail(error);
       return;
     }
-    this.#fetcher.noteFailure(error);
+    this.#rateLimit.note(error); // the one Retry-After record (a poller has noted its own already: same time)
     if (isNetworkFailure(error) && (source === 'poll' || connectFailed)) this.#state.networkFailed();
     this.#updateStatus();
     // A dropped stream shows as 'reconnecting' (or 'offline'); an event per attempt would be noise.

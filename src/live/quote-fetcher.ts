@@ -10,11 +10,10 @@ import type { PriceBoardError } from '../shared/errors';
 import { startTimer } from '../api/timer';
 import { pricesSkippingUnknown, type PricesOutcome } from '../api/unknown-symbols';
 import { asPriceBoardError } from './policy';
+import type { RateLimit } from './rate-limit';
 
 /** Re-asking for quotes a failed fetch did not get (the client already retried quickly). */
 const FETCH_RETRY = { baseMs: 2_000, maxMs: 60_000 };
-/** Pause after a 429 that named no `Retry-After`. */
-const DEFAULT_RATE_LIMIT_MS = 60_000;
 
 /** What the fetcher needs from its hub. */
 export interface FetchHost {
@@ -43,12 +42,12 @@ export class QuoteFetcher {
   #retries = 0;
   #cancelRetry: (() => void) | undefined;
   #lastOk = 0;
-  /** No request before this time (epoch ms): a `Retry-After` is running. */
-  notBefore = 0;
+  readonly #rateLimit: RateLimit;
 
-  /** `signal` aborts every fetch for good (the hub stopped). */
-  constructor(client: PriceClient, host: FetchHost, signal: AbortSignal) {
+  /** `signal` aborts every fetch for good (the hub stopped); `rateLimit` is the hub's. */
+  constructor(client: PriceClient, host: FetchHost, signal: AbortSignal, rateLimit: RateLimit) {
     this.#client = client;
+    this.#rateLimit = rateLimit;
     this.#host = host;
     this.#signal = signal;
     signal.addEventListener('abort', () => this.#cancelRetry?.(), { once: true });
@@ -57,12 +56,6 @@ export class QuoteFetcher {
   /** Time until one poll interval has passed since the last answer (a full one before any). */
   untilNextPoll(intervalMs: number): number {
     return this.#lastOk ? Math.max(0, this.#lastOk + intervalMs - Date.now()) : intervalMs;
-  }
-
-  /** Remembers a 429 so that no request goes out before its `Retry-After`. */
-  noteFailure(error: PriceBoardError): void {
-    if (error.code !== 'rate_limited') return;
-    this.notBefore = Math.max(this.notBefore, Date.now() + (error.retryAfterMs ?? DEFAULT_RATE_LIMIT_MS));
   }
 
   /** Fetches the symbols that have no quote yet (new subscribers, added symbols). */
@@ -75,7 +68,7 @@ export class QuoteFetcher {
   /** Re-fetches every symbol now, shared by concurrent callers; skipped during a `Retry-After`. */
   refresh(): Promise<void> {
     const symbols = this.#host.symbols();
-    if (this.#signal.aborted || this.notBefore > Date.now() || symbols.length === 0) return Promise.resolve();
+    if (this.#signal.aborted || this.#rateLimit.active || symbols.length === 0) return Promise.resolve();
     this.#unionFetch ??= this.#fetch(symbols).finally(() => {
       this.#unionFetch = undefined;
     });
@@ -110,7 +103,7 @@ export class QuoteFetcher {
 
   #retryLater(): void {
     if (this.#cancelRetry || this.#signal.aborted || this.#host.covered()) return;
-    const delay = Math.max(backoffDelay(this.#retries++, FETCH_RETRY), this.notBefore - Date.now());
+    const delay = Math.max(backoffDelay(this.#retries++, FETCH_RETRY), this.#rateLimit.until - Date.now());
     this.#cancelRetry = startTimer(() => {
       this.#cancelRetry = undefined;
       if (!this.#host.covered()) this.fetchUnsettled();

@@ -13,6 +13,7 @@ import type { FetchLike } from '../api/request';
 import { startTimer } from '../api/timer';
 import type { Quote } from '../shared/types';
 import { Poller } from './poller';
+import type { RateLimit } from './rate-limit';
 import { suggestsNoStream } from './policy';
 import { LiveStream, type StreamFailure, type StreamState } from './stream';
 import { documentVisibility, type VisibilitySource } from './visibility';
@@ -40,8 +41,6 @@ export interface TransportHost {
   stopped(error: PriceBoardError): void;
   /** The stream rejected these ids as unknown. */
   unknownSymbols(symbols: string[]): void;
-  /** Earliest time (epoch ms) a request may go out (`Retry-After`). */
-  notBefore(): number;
   /** Delay of the first poll: the hub fetched already, so usually one interval. */
   firstPollDelay(intervalMs: number): number;
 }
@@ -57,6 +56,8 @@ export interface TransportConfig {
   visibility?: VisibilitySource;
   pollMs: number;
   sseRetryMs?: number;
+  /** The hub's `Retry-After` record: polls wait for it (default: the poller's own). */
+  rateLimit?: RateLimit;
 }
 
 /** The stream or the poller of one hub, switched by mode and failures. */
@@ -137,7 +138,7 @@ export class Transport {
       intervalMs: this.config.pollMs,
       visibility: this.config.visibility ?? documentVisibility(),
       poll: (signal) => this.host.poll(signal),
-      notBefore: () => this.host.notBefore(),
+      rateLimit: this.config.rateLimit,
       onError: (error) => this.host.failure(error, 'poll', false),
       onStop: (error) => this.fail(error),
     });

@@ -72,7 +72,6 @@ function start(scripts: Script[]) {
       failure: (error) => failures.push(error),
       stopped: (error) => failures.push(error),
       unknownSymbols: () => {},
-      notBefore: () => 0,
       firstPollDelay: () => 60_000,
     },
   );

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PriceBoardError } from '../../../src/shared/errors';
 import { Poller } from '../../../src/live/poller';
 import { MIN_POLL_MS, clampPollMs } from '../../../src/live/policy';
+import { RateLimit } from '../../../src/live/rate-limit';
 import { ManualVisibility } from '../../helpers/manual-sources';
 
 // The poller's own logic (timing, Retry-After, visibility) under fake timers; the hub tests run
@@ -66,12 +67,12 @@ describe('Poller', () => {
     p.stop();
   });
 
-  it('honours a gate set by others (notBefore) and keeps it for pollNow', async () => {
-    let gate = 0;
-    const p = poller({ notBefore: () => gate });
+  it('honours a Retry-After others noted in the shared record and keeps it for pollNow', async () => {
+    const rateLimit = new RateLimit();
+    const p = poller({ rateLimit });
     p.start();
     await vi.advanceTimersByTimeAsync(1);
-    gate = 30_000;
+    rateLimit.note(new PriceBoardError('rate_limited', '429', { status: 429, retryAfterMs: 29_999 }));
     await p.pollNow();
     await vi.advanceTimersByTimeAsync(29_000);
     expect(polls).toEqual([0]);
