@@ -16,7 +16,7 @@ import type { RateLimit } from './rate-limit';
 const FETCH_RETRY = { baseMs: 2_000, maxMs: 60_000 };
 
 /** What the fetcher needs from its hub. */
-export interface FetchHost {
+export interface FetcherHooks {
   /** Every symbol followed (the union), without rejected ones. */
   symbols(): string[];
   /** Whether `symbol` needs no fetch: a quote is held, or the service is known to leave it out. */
@@ -35,7 +35,7 @@ export interface FetchHost {
 /** `/v1/prices` on behalf of one hub. */
 export class QuoteFetcher {
   readonly #client: PriceClient;
-  readonly #host: FetchHost;
+  readonly #hooks: FetcherHooks;
   readonly #signal: AbortSignal;
   readonly #fetching = new Set<string>();
   #unionFetch: Promise<void> | undefined;
@@ -45,10 +45,10 @@ export class QuoteFetcher {
   readonly #rateLimit: RateLimit;
 
   /** `signal` aborts every fetch for good (the hub stopped); `rateLimit` is the hub's. */
-  constructor(client: PriceClient, host: FetchHost, signal: AbortSignal, rateLimit: RateLimit) {
+  constructor(client: PriceClient, hooks: FetcherHooks, signal: AbortSignal, rateLimit: RateLimit) {
     this.#client = client;
     this.#rateLimit = rateLimit;
-    this.#host = host;
+    this.#hooks = hooks;
     this.#signal = signal;
     signal.addEventListener('abort', () => this.#cancelRetry?.(), { once: true });
   }
@@ -61,13 +61,13 @@ export class QuoteFetcher {
   /** Fetches the symbols that have no quote yet (new subscribers, added symbols). */
   fetchUnsettled(): void {
     if (this.#signal.aborted) return;
-    const wanted = this.#host.symbols().filter((s) => !this.#host.settled(s) && !this.#fetching.has(s));
+    const wanted = this.#hooks.symbols().filter((s) => !this.#hooks.settled(s) && !this.#fetching.has(s));
     if (wanted.length > 0) void this.#fetch(wanted);
   }
 
   /** Re-fetches every symbol now, shared by concurrent callers; skipped during a `Retry-After`. */
   refresh(): Promise<void> {
-    const symbols = this.#host.symbols();
+    const symbols = this.#hooks.symbols();
     if (this.#signal.aborted || this.#rateLimit.active || symbols.length === 0) return Promise.resolve();
     this.#unionFetch ??= this.#fetch(symbols).finally(() => {
       this.#unionFetch = undefined;
@@ -77,7 +77,7 @@ export class QuoteFetcher {
 
   /** One poll of every symbol; rejects on failure (the poller decides what comes next). */
   async poll(signal: AbortSignal): Promise<void> {
-    const symbols = this.#host.symbols();
+    const symbols = this.#hooks.symbols();
     if (symbols.length > 0) this.#succeeded(await pricesSkippingUnknown(this.#client, symbols, signal));
   }
 
@@ -87,7 +87,7 @@ export class QuoteFetcher {
       this.#succeeded(await pricesSkippingUnknown(this.#client, symbols, this.#signal));
     } catch (error) {
       if (this.#signal.aborted) return;
-      this.#host.failed(asPriceBoardError(error));
+      this.#hooks.failed(asPriceBoardError(error));
       this.#retryLater();
     } finally {
       for (const s of symbols) this.#fetching.delete(s);
@@ -98,15 +98,15 @@ export class QuoteFetcher {
     if (this.#signal.aborted) return;
     this.#lastOk = Date.now();
     this.#retries = 0;
-    this.#host.received(outcome);
+    this.#hooks.received(outcome);
   }
 
   #retryLater(): void {
-    if (this.#cancelRetry || this.#signal.aborted || this.#host.covered()) return;
+    if (this.#cancelRetry || this.#signal.aborted || this.#hooks.covered()) return;
     const delay = Math.max(backoffDelay(this.#retries++, FETCH_RETRY), this.#rateLimit.until - Date.now());
     this.#cancelRetry = startTimer(() => {
       this.#cancelRetry = undefined;
-      if (!this.#host.covered()) this.fetchUnsettled();
+      if (!this.#hooks.covered()) this.fetchUnsettled();
     }, delay);
   }
 }

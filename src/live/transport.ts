@@ -29,7 +29,7 @@ export const SSE_RETRY_MS = 5 * 60_000;
 export const MAX_SSE_RETRY_MS = 30 * 60_000;
 
 /** What the transport needs from its hub. */
-export interface TransportHost {
+export interface TransportHooks {
   /** Quotes from the stream. */
   streamQuotes(quotes: Quote[], at: string | undefined): void;
   /** One poll of every symbol; rejects with a `PriceBoardError`. */
@@ -63,7 +63,7 @@ export interface TransportConfig {
 /** The stream or the poller of one hub, switched by mode and failures. */
 export class Transport {
   private readonly config: TransportConfig;
-  private readonly host: TransportHost;
+  private readonly hooks: TransportHooks;
   private symbols: string[] = [];
   private stream: LiveStream | undefined;
   private probing = false;
@@ -74,9 +74,9 @@ export class Transport {
   private closed = false;
   private current: TransportState | undefined;
 
-  constructor(config: TransportConfig, host: TransportHost) {
+  constructor(config: TransportConfig, hooks: TransportHooks) {
     this.config = config;
-    this.host = host;
+    this.hooks = hooks;
     this.retryMs = config.sseRetryMs ?? SSE_RETRY_MS;
   }
 
@@ -129,7 +129,7 @@ export class Transport {
   private setState(state: TransportState): void {
     if (state === this.current) return;
     this.current = state;
-    this.host.state(state);
+    this.hooks.state(state);
   }
 
   private ensurePoller(): void {
@@ -137,12 +137,12 @@ export class Transport {
     this.poller = new Poller({
       intervalMs: this.config.pollMs,
       visibility: this.config.visibility ?? documentVisibility(),
-      poll: (signal) => this.host.poll(signal),
+      poll: (signal) => this.hooks.poll(signal),
       rateLimit: this.config.rateLimit,
-      onError: (error) => this.host.failure(error, 'poll', false),
+      onError: (error) => this.hooks.failure(error, 'poll', false),
       onStop: (error) => this.fail(error),
     });
-    this.poller.start(this.host.firstPollDelay(this.poller.interval));
+    this.poller.start(this.hooks.firstPollDelay(this.poller.interval));
     if (!this.probing) this.setState('polling');
   }
 
@@ -160,9 +160,9 @@ export class Transport {
       watchdogMs: this.config.watchdogMs,
       giveUp: (error, failure) => this.shouldGiveUp(error, failure),
       onState: (state) => this.onStreamState(state),
-      onQuotes: (quotes, at) => this.host.streamQuotes(quotes, at),
-      onError: (error, failure) => this.host.failure(error, 'stream', !failure.opened),
-      onUnknownSymbols: (symbols) => this.host.unknownSymbols(symbols),
+      onQuotes: (quotes, at) => this.hooks.streamQuotes(quotes, at),
+      onError: (error, failure) => this.hooks.failure(error, 'stream', !failure.opened),
+      onUnknownSymbols: (symbols) => this.hooks.unknownSymbols(symbols),
       onStop: (error, gaveUp) => {
         if (this.stream === stream) this.stream = undefined;
         if (gaveUp) this.fallBack();
@@ -215,7 +215,7 @@ export class Transport {
 
   private fail(error: PriceBoardError): void {
     this.close();
-    this.host.stopped(error);
+    this.hooks.stopped(error);
   }
 
   private stopStream(): void {
