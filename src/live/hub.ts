@@ -32,6 +32,7 @@ function resolve(options: HubOptions): HubConfig {
     retry: options.retry,
     watchdogMs: options.watchdogMs,
     sseRetryMs: options.sseRetryMs,
+    fetchRetry: options.fetchRetry,
   };
 }
 

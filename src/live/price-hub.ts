@@ -2,6 +2,7 @@
  * The shared hub of one (baseUrl, apiKey, stream, streamUrl): one quote store, one stream or
  * poller, one prices request per tick for the union of its subscribers' symbols.
  */
+import type { BackoffOptions } from '../api/backoff';
 import { PriceClient, type RetryOptions } from '../api/client';
 import { endsRetries, PriceBoardError } from '../shared/errors';
 import type { FetchLike } from '../api/request';
@@ -43,6 +44,7 @@ export interface HubConfig {
   retry?: RetryOptions;
   watchdogMs?: number;
   sseRetryMs?: number;
+  fetchRetry?: BackoffOptions;
 }
 
 /** One shared feed of quotes. */
@@ -95,6 +97,7 @@ export class PriceHub {
       },
       this.#stopper.signal,
       this.#rateLimit,
+      config.fetchRetry,
     );
     this.#config = config;
     // stream="off": nothing follows the quotes after the first answer (refresh() asks again).

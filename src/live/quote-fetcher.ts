@@ -4,7 +4,7 @@
  * follows those symbols anyway, `refresh` is shared, and nothing goes out while a `Retry-After`
  * runs.
  */
-import { backoffDelay } from '../api/backoff';
+import { backoffDelay, type BackoffOptions } from '../api/backoff';
 import type { PriceClient } from '../api/client';
 import type { PriceBoardError } from '../shared/errors';
 import { startTimer } from '../api/timer';
@@ -13,7 +13,7 @@ import { asPriceBoardError } from './policy';
 import type { RateLimit } from './rate-limit';
 
 /** Re-asking for quotes a failed fetch did not get (the client already retried quickly). */
-const FETCH_RETRY = { baseMs: 2_000, maxMs: 60_000 };
+export const FETCH_RETRY: Readonly<BackoffOptions> = { baseMs: 2_000, maxMs: 60_000 };
 
 /** What the fetcher needs from its hub. */
 export interface FetcherHooks {
@@ -37,6 +37,7 @@ export class QuoteFetcher {
   readonly #client: PriceClient;
   readonly #hooks: FetcherHooks;
   readonly #signal: AbortSignal;
+  readonly #retry: BackoffOptions;
   readonly #fetching = new Set<string>();
   #unionFetch: Promise<void> | undefined;
   #retries = 0;
@@ -44,12 +45,16 @@ export class QuoteFetcher {
   #lastOk = 0;
   readonly #rateLimit: RateLimit;
 
-  /** `signal` aborts every fetch for good (the hub stopped); `rateLimit` is the hub's. */
-  constructor(client: PriceClient, hooks: FetcherHooks, signal: AbortSignal, rateLimit: RateLimit) {
+  /**
+   * `signal` aborts every fetch for good (the hub stopped); `rateLimit` is the hub's; `retry` paces
+   * re-asking after a failure.
+   */
+  constructor(client: PriceClient, hooks: FetcherHooks, signal: AbortSignal, rateLimit: RateLimit, retry: BackoffOptions = FETCH_RETRY) {
     this.#client = client;
     this.#rateLimit = rateLimit;
     this.#hooks = hooks;
     this.#signal = signal;
+    this.#retry = retry;
     signal.addEventListener('abort', () => this.#cancelRetry?.(), { once: true });
   }
 
@@ -103,7 +108,7 @@ export class QuoteFetcher {
 
   #retryLater(): void {
     if (this.#cancelRetry || this.#signal.aborted || this.#hooks.covered()) return;
-    const delay = Math.max(backoffDelay(this.#retries++, FETCH_RETRY), this.#rateLimit.until - Date.now());
+    const delay = Math.max(backoffDelay(this.#retries++, this.#retry), this.#rateLimit.until - Date.now());
     this.#cancelRetry = startTimer(() => {
       this.#cancelRetry = undefined;
       if (!this.#hooks.covered()) this.fetchUnsettled();
