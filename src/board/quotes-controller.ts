@@ -45,12 +45,11 @@ export class QuotesController implements ReactiveController {
   #generation = 0;
   #connected = false;
 
+  readonly #host: ReactiveControllerHost;
   readonly #hooks: QuotesHooks;
 
-  constructor(
-    private readonly host: ReactiveControllerHost,
-    hooks: QuotesHooks,
-  ) {
+  constructor(host: ReactiveControllerHost, hooks: QuotesHooks) {
+    this.#host = host;
     this.#hooks = hooks;
     host.addController(this);
   }
@@ -128,20 +127,20 @@ export class QuotesController implements ReactiveController {
       error: (error) => {
         if (!current()) return;
         this.error = error;
-        this.host.requestUpdate();
+        this.#host.requestUpdate();
         this.#hooks.onError(error);
       },
       recovered: () => {
         if (!current() || !this.error || this.error.final) return;
         this.error = undefined;
-        this.host.requestUpdate();
+        this.#host.requestUpdate();
       },
       missing: (symbols) => {
         if (!current()) return;
         // The hub sends the full current list each time.
         this.missing.clear();
         for (const s of symbols) if (this.#symbols.includes(s)) this.missing.add(s);
-        this.host.requestUpdate();
+        this.#host.requestUpdate();
       },
     });
   }
@@ -197,14 +196,14 @@ export class QuotesController implements ReactiveController {
     if (this.#pending.size === 0) return;
     const batch = [...this.#pending.values()];
     this.#pending.clear();
-    this.host.requestUpdate();
+    this.#host.requestUpdate();
     this.#hooks.onQuotes(batch);
   }
 
   #setStatus(status: ConnectionStatus): void {
     if (status === this.status) return;
     this.status = status;
-    this.host.requestUpdate();
+    this.#host.requestUpdate();
     this.#hooks.onStatus(status);
   }
 }

@@ -15,7 +15,7 @@ async function lintAs(fixture: string, asFile: string): Promise<{ ruleId: string
   return result!.messages.map(({ ruleId, message }) => ({ ruleId, message }));
 }
 
-describe('eslint layer rules', () => {
+describe('eslint rules that keep the structure', () => {
   it('reports format/ importing live/ or lit', async () => {
     const messages = await lintAs('format-imports-live.txt', 'src/format/fixture.ts');
     expect(messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports').map((m) => m.message)).toEqual([
@@ -31,6 +31,11 @@ describe('eslint layer rules', () => {
   it('reports a run-time import in the loader', async () => {
     const messages = await lintAs('loader-imports-value.txt', 'src/embed/loader.ts');
     expect(messages.map((m) => m.ruleId)).toContain('@typescript-eslint/no-restricted-imports');
+  });
+
+  it('reports a TypeScript private member (src/ uses #private)', async () => {
+    const messages = await lintAs('private-keyword.txt', 'src/model/fixture.ts');
+    expect(messages.map((m) => m.ruleId)).toEqual(['no-restricted-syntax']);
   });
 
   it('reports two import statements of one module', async () => {
