@@ -196,16 +196,15 @@ export class PriceHub {
             visibility: c.visibility,
             pollMs: this.#pollMs,
             sseRetryMs: c.sseRetryMs,
+            quotes: this.#fetcher,
             rateLimit: this.#rateLimit,
           },
           {
             streamQuotes: (quotes, at) => this.#streamQuotes(quotes, at),
-            poll: (signal) => this.#fetcher.poll(signal),
             state: (state) => this.#transportChanged(state),
             failure: (error, source, connectFailed) => this.#failure(error, source, connectFailed),
             stopped: (error) => this.#fail(error),
             unknownSymbols: (symbols) => this.#markUnknown(symbols),
-            firstPollDelay: (ms) => this.#fetcher.untilNextPoll(ms),
           },
         );
         this.#transport = transport;

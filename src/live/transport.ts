@@ -28,12 +28,10 @@ export const SSE_RETRY_MS = 5 * 60_000;
 /** `auto`: longest wait between SSE retries. */
 export const MAX_SSE_RETRY_MS = 30 * 60_000;
 
-/** What the transport needs from its hub. */
+/** What the transport tells its hub (notifications only; it asks `TransportConfig.quotes`). */
 export interface TransportHooks {
   /** Quotes from the stream. */
   streamQuotes(quotes: Quote[], at: string | undefined): void;
-  /** One poll of every symbol; rejects with a `PriceBoardError`. */
-  poll(signal: AbortSignal): Promise<void>;
   state(state: TransportState): void;
   /** A failure that will be retried; `connectFailed` when a connection could not even be made. */
   failure(error: PriceBoardError, source: 'stream' | 'poll', connectFailed: boolean): void;
@@ -41,8 +39,14 @@ export interface TransportHooks {
   stopped(error: PriceBoardError): void;
   /** The stream rejected these ids as unknown. */
   unknownSymbols(symbols: string[]): void;
+}
+
+/** Where polls go: the hub's `QuoteFetcher`, called directly rather than through the hub. */
+export interface QuoteSource {
+  /** One poll of every symbol; rejects with a `PriceBoardError`. */
+  poll(signal: AbortSignal): Promise<void>;
   /** Delay of the first poll: the hub fetched already, so usually one interval. */
-  firstPollDelay(intervalMs: number): number;
+  untilNextPoll(intervalMs: number): number;
 }
 
 /** Settings of a transport. */
@@ -56,6 +60,7 @@ export interface TransportConfig {
   visibility?: VisibilitySource;
   pollMs: number;
   sseRetryMs?: number;
+  quotes: QuoteSource;
   /** The hub's `Retry-After` record: polls wait for it (default: the poller's own). */
   rateLimit?: RateLimit;
 }
@@ -137,12 +142,12 @@ export class Transport {
     this.#poller = new Poller({
       intervalMs: this.#config.pollMs,
       visibility: this.#config.visibility ?? documentVisibility(),
-      poll: (signal) => this.#hooks.poll(signal),
+      poll: (signal) => this.#config.quotes.poll(signal),
       rateLimit: this.#config.rateLimit,
       onError: (error) => this.#hooks.failure(error, 'poll', false),
       onStop: (error) => this.#fail(error),
     });
-    this.#poller.start(this.#hooks.firstPollDelay(this.#poller.interval));
+    this.#poller.start(this.#config.quotes.untilNextPoll(this.#poller.interval));
     if (!this.#probing) this.#setState('polling');
   }
 

@@ -62,17 +62,26 @@ function start(scripts: Script[]) {
   const failures: PriceBoardError[] = [];
   let polls = 0;
   const transport = new Transport(
-    { mode: 'auto', streamUrl: 'https://prices.test/v1/stream', apiKey: 'pro-key', fetch, pollMs: 60_000, sseRetryMs: 60_000 },
+    {
+      mode: 'auto',
+      streamUrl: 'https://prices.test/v1/stream',
+      apiKey: 'pro-key',
+      fetch,
+      pollMs: 60_000,
+      sseRetryMs: 60_000,
+      quotes: {
+        poll: async () => {
+          polls++;
+        },
+        untilNextPoll: () => 60_000,
+      },
+    },
     {
       streamQuotes: () => {},
-      poll: async () => {
-        polls++;
-      },
       state: (state) => states.push(state),
       failure: (error) => failures.push(error),
       stopped: (error) => failures.push(error),
       unknownSymbols: () => {},
-      firstPollDelay: () => 60_000,
     },
   );
   transports.push(transport);
