@@ -16,7 +16,7 @@ import './styles.css';
 import '../src/price-board';
 import '../src/price-ticker';
 import '../src/price-converter';
-import type { SymbolInfo } from '../src/api/types';
+import type { SymbolInfo } from '../src/shared/types';
 import { readEmbedParams, readWidget, WIDGET_TAGS } from '../src/embed/params';
 import { Configurator, wireTabs } from './configurator';
 import { wireCopyButtons } from './copy';

@@ -2,8 +2,8 @@
  * The converter's arithmetic, pure: an amount of a symbol ↔ toman (or rial), exact on decimal
  * strings. Dollar-priced symbols go through the `usd` quote. Every failure is a Persian message.
  */
-import type { DisplayUnit, Quote } from '../api/types';
-import { DOLLAR_SYMBOLS } from '../api/types';
+import type { DisplayUnit, Quote } from '../shared/types';
+import { DOLLAR_SYMBOLS } from '../shared/types';
 import { decimalToString, divideDecimal, isZero, multiplyDecimal, parseDecimal, type Decimal } from '../format/decimal';
 import { readAmount } from '../format/number';
 

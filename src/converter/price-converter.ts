@@ -1,6 +1,6 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
-import type { Quote } from '../api/types';
-import { DOLLAR_SYMBOLS } from '../api/types';
+import type { Quote } from '../shared/types';
+import { DOLLAR_SYMBOLS } from '../shared/types';
 import type { BoardSettings } from '../board/attributes';
 import { defineOnce } from '../board/define';
 import { renderError } from '../board/templates';

@@ -1,33 +1,29 @@
 /**
  * Settings of the iframe embed page (`embed.html`) from its URL. The loader (`embed.js`) does not
- * import this file, to stay one small file: it forwards a placeholder's `data-*` attributes as
- * they are, and this file decides what they mean.
+ * import this file, to stay one small file with no shared chunk: it forwards a placeholder's
+ * `data-*` settings as they are, and this file decides what they mean.
+ *
+ * The loader gets its list of parameters from here at build time (`EMBED_PARAMETERS`, a Vite
+ * `define`), so it imports nothing.
  *
  * The URL parameters carry the element's attribute names (`symbols`, `api-key`, ...), `key` as a
  * short alias of `api-key`, and `transparent=1`. Values are passed through untouched: the element
  * validates them itself, so a bad value shows the element's own `invalid_attribute` error.
  */
+import { BOARD_ATTRIBUTES } from '../shared/attributes';
 
-/** Attributes of `<price-board>` an embed may set (DESIGN.md section 2). */
-export const EMBED_ATTRIBUTES = [
-  'symbols',
-  'api-key',
-  'base-url',
-  'stream',
-  'stream-url',
-  'poll-interval',
-  'unit',
-  'theme',
-  'chart',
-  'chart-symbol',
-  'days',
-] as const;
-
-export type EmbedAttribute = (typeof EMBED_ATTRIBUTES)[number];
+/** Attributes of `<price-board>` an embed may set: all of its table (DESIGN.md section 2). */
+const EMBED_ATTRIBUTES: readonly string[] = Object.values(BOARD_ATTRIBUTES).map((spec) => spec.attribute);
 
 /** `widget=`: which element the page shows (DESIGN.md §8), and its tag. */
 export const WIDGET_TAGS = { board: 'price-board', ticker: 'price-ticker', converter: 'price-converter' } as const;
 export type EmbedWidget = keyof typeof WIDGET_TAGS;
+
+/**
+ * The ticker's and the converter's own attributes (beyond the connection ones), for the loader's
+ * list; the embed page itself asks each element for its attributes (`observedAttributes`).
+ */
+const WIDGET_OWN_ATTRIBUTES = ['speed', 'symbol', 'amount', 'reverse'];
 
 /** The `widget` parameter: `board` (the default, also for an unknown value), `ticker` or `converter`. */
 export function readWidget(search: string | URLSearchParams): EmbedWidget {
@@ -37,7 +33,15 @@ export function readWidget(search: string | URLSearchParams): EmbedWidget {
 }
 
 /** Short parameter names accepted for an attribute. */
-const ALIASES: Readonly<Record<string, EmbedAttribute>> = { key: 'api-key' };
+const ALIASES: Readonly<Record<string, string>> = { key: 'api-key' };
+
+/** Every parameter the embed page reads, and those holding an address: the loader's lists. */
+export const EMBED_PARAMETERS = {
+  names: ['widget', ...EMBED_ATTRIBUTES, ...WIDGET_OWN_ATTRIBUTES, ...Object.keys(ALIASES), 'transparent'],
+  addresses: Object.values(BOARD_ATTRIBUTES)
+    .filter((spec) => spec.kind === 'base-url' || spec.kind === 'url')
+    .map((spec) => spec.attribute),
+};
 
 /** Longest value we forward; a longer one is certainly not a setting (and keeps URLs sane). */
 const MAX_VALUE_LENGTH = 2000;
@@ -53,7 +57,7 @@ export interface EmbedSettings {
  * Maps a parameter name (or alias) to the attribute it sets, or `undefined` when unknown.
  * `allowed`: the attributes of the element shown (the board's by default).
  */
-export function attributeFor(name: string, allowed: readonly string[] = EMBED_ATTRIBUTES): string | undefined {
+function attributeFor(name: string, allowed: readonly string[]): string | undefined {
   const lower = name.toLowerCase();
   if (allowed.includes(lower)) return lower;
   const alias = ALIASES[lower];
@@ -61,7 +65,7 @@ export function attributeFor(name: string, allowed: readonly string[] = EMBED_AT
 }
 
 /** `1`, `true`, `yes` and an empty value (`?transparent`) turn a flag on. */
-export function isTruthyFlag(value: string | null | undefined): boolean {
+function isTruthyFlag(value: string | null | undefined): boolean {
   if (value == null) return false;
   return ['', '1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase());
 }

@@ -1,5 +1,5 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
-import type { Quote } from '../api/types';
+import type { Quote } from '../shared/types';
 import { defineOnce } from '../board/define';
 import { dayOf, emptyRow, quoteRow, type RowView } from '../board/row-view';
 import { renderError } from '../board/templates';

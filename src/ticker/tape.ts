@@ -38,10 +38,12 @@ export class Tape implements ReactiveController {
   readonly #resize = new ResizeObserver(() => this.#measure());
   #observed: HTMLElement[] = [];
 
-  constructor(
-    private readonly host: ReactiveControllerHost,
-    private readonly parts: TapeParts,
-  ) {
+  readonly #host: ReactiveControllerHost;
+  readonly #parts: TapeParts;
+
+  constructor(host: ReactiveControllerHost, parts: TapeParts) {
+    this.#host = host;
+    this.#parts = parts;
     host.addController(this);
   }
 
@@ -73,7 +75,7 @@ export class Tape implements ReactiveController {
   }
 
   hostUpdated(): void {
-    const observe = [this.parts.viewport(), this.parts.group()].filter((el): el is HTMLElement => !!el);
+    const observe = [this.#parts.viewport(), this.#parts.group()].filter((el): el is HTMLElement => !!el);
     if (observe.length === this.#observed.length && observe.every((el, i) => el === this.#observed[i])) return;
     this.#resize.disconnect();
     for (const el of observe) this.#resize.observe(el);
@@ -83,7 +85,7 @@ export class Tape implements ReactiveController {
   setUserPaused(paused: boolean): void {
     this.userPaused = paused;
     this.#applyPause();
-    this.host.requestUpdate();
+    this.#host.requestUpdate();
   }
 
   setHovered(hovered: boolean): void {
@@ -97,7 +99,7 @@ export class Tape implements ReactiveController {
    */
   setFocused(focused: boolean): void {
     this.#focused = focused;
-    const viewport = this.parts.viewport();
+    const viewport = this.#parts.viewport();
     if (!focused && viewport && viewport.scrollLeft !== 0 && !this.reduced) {
       const offset = this.#offset() - viewport.scrollLeft;
       viewport.scrollLeft = 0;
@@ -115,20 +117,20 @@ export class Tape implements ReactiveController {
       this.#animation = undefined;
       this.copies = 1;
     }
-    this.host.requestUpdate();
+    this.#host.requestUpdate();
     this.#measure();
   };
 
   #measure(): void {
-    const viewport = this.parts.viewport();
-    const group = this.parts.group();
+    const viewport = this.#parts.viewport();
+    const group = this.#parts.group();
     if (!viewport || !group || this.reduced) return;
     const width = group.offsetWidth;
     if (width === 0) return;
     const copies = Math.ceil(viewport.clientWidth / width) + 1;
     if (copies !== this.copies) {
       this.copies = copies;
-      this.host.requestUpdate();
+      this.#host.requestUpdate();
     }
     if (width !== this.#width || !this.#animation) this.#restart(width);
   }
@@ -141,7 +143,7 @@ export class Tape implements ReactiveController {
 
   /** Rebuilds the loop for `width` at the current offset. */
   #restart(width = this.#width): void {
-    const track = this.parts.track();
+    const track = this.#parts.track();
     if (!track || width === 0 || this.reduced) return;
     const offset = this.#offset();
     this.#animation?.cancel();

@@ -4,71 +4,27 @@
  * `price-board-quotes` / `-status` / `-error` events.
  */
 import { LitElement, type PropertyDeclarations, type PropertyValues } from 'lit';
-import type { PriceBoardError } from '../api/errors';
-import type { ConnectionStatus, DisplayUnit, Quote } from '../api/types';
-import { DEFAULTS, invalidAttributeMessage, readSettings, type BoardAttributes, type BoardSettings, type StreamMode, type ThemeMode } from '../board/attributes';
+import type { PriceBoardError } from '../shared/errors';
+import type { ConnectionStatus, Quote } from '../shared/types';
+import { CONNECTION_ATTRIBUTES, type AttributeProperties } from '../shared/attributes';
+import { defaultsOf, invalidAttributeMessage, litProperties, readSettings, type BoardAttributes, type BoardSettings } from '../board/attributes';
 import { emit } from '../board/emit';
 import { DEFAULT_BASE_URL } from '../board/module-origin';
 import { QuotesController } from '../board/quotes-controller';
 import { startTogether } from '../live/start-together';
-import { CONNECTION_KEYS, CONNECTION_PROPERTIES, type ConnectionKey } from './connection';
 
+type ConnectionKey = keyof typeof CONNECTION_ATTRIBUTES;
+const CONNECTION_KEYS = Object.keys(CONNECTION_ATTRIBUTES) as ConnectionKey[];
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the table's properties (interface below)
 export abstract class PriceWidget extends LitElement {
-  static override properties: PropertyDeclarations = CONNECTION_PROPERTIES;
+  // The connection attributes, from the attribute table (their docs are the table's).
+  static override properties: PropertyDeclarations = litProperties(CONNECTION_ATTRIBUTES);
 
-  /**
-   * Comma-separated symbol ids, in this order; spaces and upper case tolerated, duplicates dropped.
-   * @default 'usd,eur,gold_18,coin_emami,ons'
-   * @attr symbols
-   */
-  symbols: string = DEFAULTS.symbols;
-
-  /**
-   * API key, sent only as the `X-API-Key` header (never in a URL, a log line or an event). Not reflected.
-   * @attr api-key
-   */
-  apiKey: string | undefined = undefined;
-
-  /**
-   * Service address; `/v1/...` is appended.
-   * @default the origin this module was loaded from
-   * @attr base-url
-   */
-  baseUrl: string = DEFAULT_BASE_URL;
-
-  /**
-   * Live updates: `auto` (SSE, falling back to polling), `sse`, `poll` or `off`.
-   * @default 'auto'
-   * @attr stream
-   */
-  stream: StreamMode = DEFAULTS.stream;
-
-  /**
-   * SSE address. Default `{base-url}/v1/stream`.
-   * @attr stream-url
-   */
-  streamUrl: string | undefined = undefined;
-
-  /**
-   * Seconds between polls when polling (at least 5); never faster than the plan allows.
-   * @default 30
-   * @attr poll-interval
-   */
-  pollInterval: number = DEFAULTS.pollInterval;
-
-  /**
-   * `toman` or `rial`; `ons` and `silver_ounce` are priced in US dollars.
-   * @default 'toman'
-   * @attr unit
-   */
-  unit: DisplayUnit = DEFAULTS.unit;
-
-  /**
-   * `light`, `dark` or `auto` (follows `prefers-color-scheme`, live).
-   * @default 'auto'
-   * @attr theme
-   */
-  theme: ThemeMode = DEFAULTS.theme;
+  constructor() {
+    super();
+    Object.assign(this, defaultsOf(CONNECTION_ATTRIBUTES), { baseUrl: DEFAULT_BASE_URL });
+  }
 
   /** The latest quote per symbol, in `symbols` order (a read-only snapshot). */
   get quotes(): ReadonlyMap<string, Quote> {
@@ -123,15 +79,15 @@ export abstract class PriceWidget extends LitElement {
     return this.live.error;
   }
 
-  #values(): Pick<BoardAttributes, ConnectionKey> {
-    return Object.fromEntries(CONNECTION_KEYS.map((key) => [key, this[key]])) as Pick<BoardAttributes, ConnectionKey>;
+  #values(): Record<ConnectionKey, unknown> {
+    return Object.fromEntries(CONNECTION_KEYS.map((key) => [key, this[key]])) as Record<ConnectionKey, unknown>;
   }
 
   #readSettings(): void {
     const before = this.#read;
     const changed = new Set(CONNECTION_KEYS.filter((key) => !before || !Object.is(before[key], this[key])));
     if (before && changed.size === 0) return;
-    const attrs = { chart: null, chartSymbol: null, days: null, ...this.#values() };
+    const attrs: BoardAttributes = { chart: null, chartSymbol: null, days: null, ...this.#values() };
     const { settings, invalid } = readSettings(attrs, DEFAULT_BASE_URL, this.settings, changed);
     this.settings = settings;
     this.#read = this.#values();
@@ -140,3 +96,7 @@ export abstract class PriceWidget extends LitElement {
     this.live.configure({ baseUrl, apiKey, stream, streamUrl, pollInterval }, this.liveSymbols(settings));
   }
 }
+
+// The connection properties (`symbols`, `apiKey`, ...) as typed by the attribute table.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type -- the table declares them; Lit defines them
+export interface PriceWidget extends AttributeProperties<typeof CONNECTION_ATTRIBUTES> {}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Quote } from '../../../src/api/types';
+import type { Quote } from '../../../src/shared/types';
 import { convert } from '../../../src/converter/convert';
 
 function quote(over: Partial<Quote>): Quote {
