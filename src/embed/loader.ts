@@ -31,10 +31,19 @@ const MAX_HEIGHT = 20_000;
 /** Shared across copies of this script, so a second copy neither converts nor listens again. */
 const GLOBAL_KEY = Symbol.for('price-board.embed-loader');
 
-// The embed page sits next to this file in dist/; during development, at the project root.
-// (Paths in variables: Vite must not treat them as assets of this module.)
-const EMBED_PAGE_PATH = import.meta.env.DEV ? '/embed.html' : './embed.html';
-const EMBED_PAGE = new URL(EMBED_PAGE_PATH, import.meta.url);
+/**
+ * `embed.html`, the file next to this script. Built as a classic script, so it cannot read
+ * `import.meta.url`: a classic copy (also async/defer) is `document.currentScript` while it runs;
+ * a copy pasted as `type="module"` is not, and is found by its stable file name instead.
+ */
+function embedPage(): URL {
+  const self =
+    (document.currentScript as HTMLScriptElement | null)?.src ||
+    [...document.querySelectorAll<HTMLScriptElement>('script[src]')].find((s) => /\/embed\.js$/.test(new URL(s.src).pathname))?.src ||
+    document.baseURI;
+  return new URL('embed.html', self);
+}
+const EMBED_PAGE = embedPage();
 
 /** The iframes this loader made (weak: a removed placeholder leaves nothing behind). */
 const frames = new WeakSet<HTMLIFrameElement>();
