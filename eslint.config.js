@@ -5,7 +5,7 @@ import wc from 'eslint-plugin-wc';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'bench/tmp/', 'test-results/', 'playwright-report/', 'custom-elements.json'] },
+  { ignores: ['dist/', 'node_modules/', 'bench/tmp/', 'test-results/', 'playwright-report/', 'custom-elements.json', 'tmp/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
