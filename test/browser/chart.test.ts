@@ -62,10 +62,11 @@ let charts: PriceChart[] = [];
 function mount(
   type: 'candles' | 'line' = 'candles',
   format: (v: number) => string = formatPrice,
+  width = 640,
 ): { chart: PriceChart; container: HTMLElement; internals: () => PriceChartInternals } {
   const container = document.createElement('div');
   container.dir = 'rtl';
-  Object.assign(container.style, { width: '640px', height: '320px' });
+  Object.assign(container.style, { width: `${width}px`, height: '320px' });
   document.body.append(container);
   const chart = createPriceChart({ container, type, theme: light, formatPrice: format });
   containers.push(container);
@@ -194,6 +195,34 @@ describe('createPriceChart', () => {
     for (const label of labels) expect(label).not.toMatch(LATIN_DIGIT);
     const monthTicks = format.mock.calls.filter(([mark]) => mark.weight >= TickWeight.Month);
     expect(monthTicks.map(([mark]) => mark.time)).toEqual([AZAR_1]);
+  });
+
+  it('draws every time-axis label whole, at any width a board has', async () => {
+    // Where each label is drawn, read at the draw call itself: [text, left, right, axis width].
+    const drawn: Array<[string, number, number, number]> = [];
+    const fillText = CanvasRenderingContext2D.prototype.fillText;
+    vi.spyOn(CanvasRenderingContext2D.prototype, 'fillText').mockImplementation(function (this: CanvasRenderingContext2D, text, x, y) {
+      if (this.canvas.closest('tr:last-of-type') && this.textAlign === 'center') {
+        const half = this.measureText(text).width / 2;
+        drawn.push([text, x - half, x + half, this.canvas.getBoundingClientRect().width]);
+      }
+      fillText.call(this, text, x, y);
+    });
+    const spans: Array<[number, number]> = [[168, 3_600], [180, 14_400], [365, DAY]]; // 7, 30 and 365 days
+    for (const width of [300, 360, 420, 540, 720, 900]) {
+      for (const [count, step] of spans) {
+        drawn.length = 0;
+        const { chart, container } = mount('candles', formatPrice, width);
+        chart.setData(candles(AZAR_1 - count * step, count, step));
+        await painted(container);
+        await vi.waitFor(() => expect(drawn.length).toBeGreaterThan(1));
+        for (const [text, left, right, axis] of drawn) {
+          // Within the axis, give or take the pixel lightweight-charts rounds an aligned label to.
+          expect({ width, count, text, left: left > -1, right: right < axis + 1 }).toEqual({ width, count, text, left: true, right: true });
+        }
+        chart.destroy();
+      }
+    }
   });
 
   it('redraws in the web font once it has loaded, and stops listening when destroyed', async () => {
