@@ -80,45 +80,47 @@ function plainDynamicImports(): Plugin {
   };
 }
 
+/**
+ * The builds beside the script-tag one (the top-level `build`). Each replaces that `build` rather
+ * than inheriting it: environments otherwise merge the top-level options into their own.
+ */
+const OTHER_BUILDS: Record<string, BuildEnvironmentOptions> = {
+  lib: {
+    outDir: 'dist/lib',
+    // Readable modules: the app's bundler minifies.
+    minify: false,
+    lib: { entry: ENTRIES, formats: ['es'], fileName: (_format, name) => `${name}.js` },
+    rolldownOptions: { external: (id) => DEPENDENCIES.test(id) },
+  },
+  loader: {
+    outDir: 'dist',
+    // A classic script (IIFE), so that it runs pasted as `<script src>` (also async/defer) as
+    // well as `<script type="module" src>`: no import/export, no import.meta.
+    lib: { entry: 'src/embed/loader.ts', formats: ['iife'], name: 'priceBoardEmbed', fileName: () => 'embed.js' },
+  },
+};
+
+function otherBuilds(): Plugin {
+  return {
+    name: 'price-board-other-builds',
+    configEnvironment(name, config) {
+      const own = OTHER_BUILDS[name];
+      if (own) config.build = { target: 'es2022', emptyOutDir: false, copyPublicDir: false, ...own };
+    },
+  };
+}
+
 export default defineConfig({
   // Every URL inside dist/ is relative, so it works under any path prefix (a CDN folder).
   base: './',
-  plugins: [minifyLitLiterals(), plainDynamicImports()],
-  build: { target: 'es2022' },
-  // `vite build` builds three environments: the script-tag files and pages first (they empty
-  // dist/), then the npm modules and the loader beside them.
+  plugins: [minifyLitLiterals(), plainDynamicImports(), otherBuilds()],
+  build: scriptTagBuild(),
+  // `vite build` builds the script-tag files and pages first (they empty dist/), then the npm
+  // modules and the loader beside them.
+  environments: { lib: { consumer: 'client' }, loader: { consumer: 'client' } },
   builder: {
     async buildApp(builder) {
-      const { client, lib, loader } = builder.environments;
-      await builder.build(client!);
-      await builder.build(lib!);
-      await builder.build(loader!);
-    },
-  },
-  environments: {
-    client: { build: scriptTagBuild() },
-    lib: {
-      consumer: 'client',
-      build: {
-        outDir: 'dist/lib',
-        emptyOutDir: true,
-        copyPublicDir: false,
-        // Readable modules: the app's bundler minifies.
-        minify: false,
-        lib: { entry: ENTRIES, formats: ['es'], fileName: (_format, name) => `${name}.js` },
-        rolldownOptions: { external: (id) => DEPENDENCIES.test(id) },
-      },
-    },
-    loader: {
-      consumer: 'client',
-      build: {
-        outDir: 'dist',
-        emptyOutDir: false,
-        copyPublicDir: false,
-        // A classic script (IIFE), so that it runs pasted as `<script src>` (also async/defer)
-        // as well as `<script type="module" src>`: no import/export, no import.meta.
-        lib: { entry: 'src/embed/loader.ts', formats: ['iife'], name: 'priceBoardEmbed', fileName: () => 'embed.js' },
-      },
+      for (const name of ['client', 'lib', 'loader']) await builder.build(builder.environments[name]!);
     },
   },
 });
@@ -126,6 +128,7 @@ export default defineConfig({
 /** dist/: the script-tag modules, the pages (demo, embed.html), their chunks and assets. */
 function scriptTagBuild(): BuildEnvironmentOptions {
   return {
+    target: 'es2022',
     outDir: 'dist',
     emptyOutDir: true,
     // No inline polyfill script: the pages must run under script-src 'self'.
