@@ -29,10 +29,10 @@ test.beforeAll(() => {
     execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', app], {
       cwd: root,
       encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
+      stdio: 'pipe', // npm's notices stay out of the report; a failure's stderr is in the error
     }),
   ) as Array<{ filename: string }>;
-  execFileSync('tar', ['-xzf', join(app, packed!.filename), '-C', installed, '--strip-components=1']);
+  execFileSync('tar', ['-xzf', join(app, packed!.filename), '-C', installed, '--strip-components=1'], { stdio: 'pipe' });
 });
 
 test('the package holds every file its package.json names', () => {
