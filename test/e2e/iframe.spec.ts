@@ -5,6 +5,7 @@
  * violation.
  */
 import type { Page } from '@playwright/test';
+import { axisLabels, cutLabels, recordAxisLabels } from '../support/axis-labels';
 import { expect, htmlPage, persianGrouped, priceCell, rows, sandboxBase, setPrices, test, type Servers } from './support/fixtures';
 
 function embedUrl(servers: Servers, params: Record<string, string>): string {
@@ -136,33 +137,15 @@ test('transparent=1 removes the backgrounds', async ({ page, servers, key }) => 
   expect(styles).toEqual({ flag: true, page: 'rgba(0, 0, 0, 0)', body: 'rgba(0, 0, 0, 0)', board: 'transparent' });
 });
 
-/** A time-axis label as drawn: its text, its extent, the axis width, whether its font had loaded. */
-type AxisLabel = { text: string; left: number; right: number; axis: number; webFont: boolean };
-
 test('a 360 px frame draws its time-axis labels whole, in the web font too', async ({ page, servers, key, problems }) => {
-  // Each label as drawn on the time axis (textAlign center), and whether its font had loaded.
-  await page.addInitScript(() => {
-    const drawn: AxisLabel[] = [];
-    (window as unknown as { __axisLabels: typeof drawn }).__axisLabels = drawn;
-    const fillText = CanvasRenderingContext2D.prototype.fillText;
-    CanvasRenderingContext2D.prototype.fillText = function (text, x, y, maxWidth) {
-      if (this.canvas.closest('tr:last-of-type') && this.textAlign === 'center') {
-        const half = this.measureText(text).width / 2;
-        const axis = this.canvas.getBoundingClientRect().width;
-        drawn.push({ text, left: x - half, right: x + half, axis, webFont: document.fonts.check(this.font, text) });
-      }
-      fillText.call(this, text, x, y, maxWidth);
-    };
-  });
+  await page.addInitScript(recordAxisLabels);
   await page.setViewportSize({ width: 360, height: 800 });
   const src = embedUrl(servers, { symbols: 'usd', key, 'base-url': sandboxBase(servers), days: '30', stream: 'off' });
   const frameHtml = `<iframe id="board" src="${src.replace(/&/g, '&amp;')}" title="قیمت" width="360" height="500"></iframe>`;
   await page.goto(servers.site.page('/iframe-narrow.html', htmlPage(frameHtml)));
   await expect(rows(page.frameLocator('#board'))).toHaveCount(1);
   const frame = page.frame({ url: /embed\.html/ })!;
-  const labels = () => frame.evaluate(() => (window as unknown as { __axisLabels: AxisLabel[] }).__axisLabels);
-  await expect.poll(async () => (await labels()).filter((l) => l.webFont).length).toBeGreaterThan(2);
-  // Within the axis, give or take the pixel lightweight-charts rounds an aligned label to.
-  expect((await labels()).filter(({ left, right, axis }) => left <= -1 || right >= axis + 1)).toEqual([]);
+  await expect.poll(async () => (await frame.evaluate(axisLabels)).filter((l) => l.webFont).length).toBeGreaterThan(2);
+  expect(cutLabels(await frame.evaluate(axisLabels))).toEqual([]);
   expect(problems.all()).toEqual([]);
 });
