@@ -15,6 +15,9 @@ export default defineConfig({
           include: ['test/unit/**/*.test.ts', 'test/sandbox/**/*.test.ts'],
           testTimeout: 20_000,
           hookTimeout: 20_000,
+          // expect.poll waits on state; its timeout only bounds a failure, so a busy machine gets
+          // 5 s instead of the default 1 s before a wait counts as failed.
+          expect: { poll: { timeout: 5_000 } },
         },
       },
       {
@@ -31,6 +34,7 @@ export default defineConfig({
           globalSetup: ['test/browser/global-setup.ts'],
           testTimeout: 20_000,
           hookTimeout: 20_000,
+          expect: { poll: { timeout: 5_000 } },
           // Tests share one sandbox and switch its faults: one file at a time.
           fileParallelism: false,
           browser: {

@@ -1,5 +1,6 @@
 /** The contract between the hub and its subscribers (docs/ARCHITECTURE.md, live/). */
 import type { PriceBoardError } from '../api/errors';
+import type { BackoffOptions } from '../api/backoff';
 import type { RetryOptions } from '../api/client';
 import type { FetchLike } from '../api/request';
 import type { ConnectionStatus, Quote } from '../api/types';
@@ -32,6 +33,8 @@ export interface HubOptions {
   watchdogMs?: number;
   /** `auto`: wait before trying SSE again after falling back to polling; default 5 min. */
   sseRetryMs?: number;
+  /** Backoff of re-asking for quotes a failed fetch did not get; default `{ baseMs: 2000, maxMs: 60000 }`. */
+  fetchRetry?: BackoffOptions;
 }
 
 /** Meta data delivered with quotes. */

@@ -33,6 +33,7 @@ function resolve(options: HubOptions): HubConfig {
     retry: options.retry,
     watchdogMs: options.watchdogMs,
     sseRetryMs: options.sseRetryMs,
+    fetchRetry: options.fetchRetry,
   };
 }
 

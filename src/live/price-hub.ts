@@ -2,6 +2,7 @@
  * The shared hub of one (baseUrl, apiKey, stream, streamUrl): one quote store, one stream or
  * poller, one prices request per tick for the union of its subscribers' symbols.
  */
+import type { BackoffOptions } from '../api/backoff';
 import { PriceClient, type RetryOptions } from '../api/client';
 import { PriceBoardError } from '../api/errors';
 import type { FetchLike } from '../api/request';
@@ -45,6 +46,7 @@ export interface HubConfig {
   retry?: RetryOptions;
   watchdogMs?: number;
   sseRetryMs?: number;
+  fetchRetry?: BackoffOptions;
 }
 
 /** One shared feed of quotes. */
@@ -94,6 +96,7 @@ export class PriceHub {
         covered: () => this.#transport !== undefined,
       },
       this.#stopper.signal,
+      config.fetchRetry,
     );
     this.#config = config;
     // stream="off": nothing follows the quotes after the first answer (refresh() asks again).

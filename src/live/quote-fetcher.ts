@@ -4,7 +4,7 @@
  * follows those symbols anyway, `refresh` is shared, and nothing goes out while a `Retry-After`
  * runs.
  */
-import { backoffDelay } from '../api/backoff';
+import { backoffDelay, type BackoffOptions } from '../api/backoff';
 import type { PriceClient } from '../api/client';
 import type { PriceBoardError } from '../api/errors';
 import { startTimer } from '../api/tracking';
@@ -12,7 +12,7 @@ import { pricesSkippingUnknown, type PricesOutcome } from '../api/unknown-symbol
 import { asPriceBoardError } from './policy';
 
 /** Re-asking for quotes a failed fetch did not get (the client already retried quickly). */
-const FETCH_RETRY = { baseMs: 2_000, maxMs: 60_000 };
+export const FETCH_RETRY: Readonly<BackoffOptions> = { baseMs: 2_000, maxMs: 60_000 };
 /** Pause after a 429 that named no `Retry-After`. */
 const DEFAULT_RATE_LIMIT_MS = 60_000;
 
@@ -38,6 +38,7 @@ export class QuoteFetcher {
   readonly #client: PriceClient;
   readonly #host: FetchHost;
   readonly #signal: AbortSignal;
+  readonly #retry: BackoffOptions;
   readonly #fetching = new Set<string>();
   #unionFetch: Promise<void> | undefined;
   #retries = 0;
@@ -46,11 +47,12 @@ export class QuoteFetcher {
   /** No request before this time (epoch ms): a `Retry-After` is running. */
   notBefore = 0;
 
-  /** `signal` aborts every fetch for good (the hub stopped). */
-  constructor(client: PriceClient, host: FetchHost, signal: AbortSignal) {
+  /** `signal` aborts every fetch for good (the hub stopped); `retry` paces re-asking after a failure. */
+  constructor(client: PriceClient, host: FetchHost, signal: AbortSignal, retry: BackoffOptions = FETCH_RETRY) {
     this.#client = client;
     this.#host = host;
     this.#signal = signal;
+    this.#retry = retry;
     signal.addEventListener('abort', () => this.#cancelRetry?.(), { once: true });
   }
 
@@ -110,7 +112,7 @@ export class QuoteFetcher {
 
   #retryLater(): void {
     if (this.#cancelRetry || this.#signal.aborted || this.#host.covered()) return;
-    const delay = Math.max(backoffDelay(this.#retries++, FETCH_RETRY), this.notBefore - Date.now());
+    const delay = Math.max(backoffDelay(this.#retries++, this.#retry), this.notBefore - Date.now());
     this.#cancelRetry = startTimer(() => {
       this.#cancelRetry = undefined;
       if (!this.#host.covered()) this.fetchUnsettled();

@@ -11,7 +11,6 @@ import {
   cell,
   collect,
   part,
-  pause,
   row,
   rows,
   sandbox,
@@ -19,7 +18,9 @@ import {
   until,
   untilLoaded,
   useSandbox,
+  watchFetch,
 } from './helpers/board';
+import { flushSubscriptions } from '../../src/live/hub';
 
 const KEY = 'pro-key:board-attrs';
 
@@ -76,12 +77,15 @@ describe('symbols', () => {
     await until(() => el.status === 'live', 'not live');
     const rowElements = rows(el);
     const before = (await sandbox.requests(`${KEY}-sym`)).length;
+    const sent = watchFetch();
     el.symbols = 'eur,usd';
     await elementUpdated(el);
     expect(symbolsShown(el)).toEqual(['eur', 'usd']);
     // Rows are rendered by position: the same elements take the other symbols, none re-created.
     expect(rows(el).every((r, i) => r === rowElements[i])).toBe(true);
-    await pause(300);
+    // A request for the change would leave in the update or in this flush of the subscriptions.
+    flushSubscriptions();
+    expect(sent).toEqual([]);
     expect((await sandbox.requests(`${KEY}-sym`)).length).toBe(before);
 
     el.setAttribute('symbols', 'eur,gbp');
@@ -104,6 +108,7 @@ describe('unit', () => {
     expect(cell(el, 'usd', 'price')).toBe('۱۰۰٬۰۰۰٫۵');
     const onsToman = cell(el, 'ons', 'price');
     const before = (await sandbox.requests(`${KEY}-unit`)).length;
+    const sent = watchFetch();
 
     el.unit = 'rial';
     await elementUpdated(el);
@@ -115,7 +120,9 @@ describe('unit', () => {
     el.setAttribute('unit', 'toman');
     await elementUpdated(el);
     expect(cell(el, 'usd', 'price')).toBe('۱۰۰٬۰۰۰٫۵');
-    await pause(400);
+    // A request (prices or history) for the change would leave in the update or in this flush.
+    flushSubscriptions();
+    expect(sent).toEqual([]);
     expect((await sandbox.requests(`${KEY}-unit`)).length).toBe(before);
   });
 

@@ -6,7 +6,7 @@ import { cdp } from 'vitest/browser';
 import '../../src/price-board';
 import type { PriceBoard } from '../../src/price-board';
 import type { ErrorDetail } from '../../src/api/errors';
-import { base, collect, LATIN_DIGIT, part, pause, row, sandbox, until, untilLoaded, useSandbox } from './helpers/board';
+import { base, collect, LATIN_DIGIT, part, row, sandbox, until, untilLoaded, useSandbox, watchFetch } from './helpers/board';
 
 const KEY = 'pro-key:board-chart';
 const JALALI_MONTHS = /فروردین|اردیبهشت|خرداد|تیر|مرداد|شهریور|مهر|آبان|آذر|دی|بهمن|اسفند/;
@@ -39,19 +39,24 @@ describe('chart', () => {
 
   it('chart="none" shows no chart area and fetches no history; switching types happens in place', async () => {
     const key = `${KEY}-none`;
+    const sent = watchFetch();
     const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} chart="none" symbols="usd"></price-board>`);
     await untilLoaded(el);
+    // A history load starts in the update that shows the chart area (its code loads first): no
+    // chart area, nothing asked.
     expect(part(el, 'chart')).toBeNull();
-    await pause(200);
+    expect(sent.filter((u) => u.startsWith('/v1/history/'))).toEqual([]);
     expect(await history(key)).toEqual([]);
 
     el.chart = 'line';
     await untilChart(el);
     expect(await history(key)).toEqual(['usd?30:200']);
     const drawn = canvas(el);
+    const sentAfterLine = sent.length;
     el.setAttribute('chart', 'candles');
     await elementUpdated(el);
-    await pause(100);
+    // A reload would start its request in this update.
+    expect(sent.slice(sentAfterLine)).toEqual([]);
     expect(canvas(el)).toBe(drawn);
     expect(await history(key)).toEqual(['usd?30:200']);
 
@@ -117,10 +122,11 @@ describe('chart', () => {
     el.setAttribute('days', '365');
     await until(async () => (await history(key)).length === 3, 'no 365-day history');
     expect(await history(key)).toEqual(['usd?30:200', 'usd?7:200', 'usd?365:200']);
-    // back to 30: fetched before, so no request
+    // back to 30: fetched before, so no request (it would leave in the click's update)
+    const sent = watchFetch();
     spanButton(el, 30).click();
     await untilChart(el);
-    await pause(200);
+    expect(sent).toEqual([]);
     expect((await history(key)).length).toBe(3);
   });
 

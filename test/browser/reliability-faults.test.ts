@@ -2,7 +2,7 @@
 // doing what sandbox/README.md says. (Node's fetch is more forgiving than Chromium's, so these
 // checks run here rather than in test/sandbox.)
 import { afterEach, describe, expect, it } from 'vitest';
-import { base, sandbox } from './helpers/board';
+import { base, sandbox, until } from './helpers/board';
 
 const KEY = `pro-key:reliability-faults-${Date.now().toString(36)}`;
 
@@ -43,8 +43,11 @@ describe('sandbox stream faults in Chromium', () => {
   it('drop_stream after two events: the snapshot and one change arrive, then the break', { timeout: 30_000 }, async () => {
     await sandbox.faults([{ path: '/v1/stream', kind: 'drop_stream', afterEvents: 2, key: KEY }]);
     for (let i = 0; i < 4; i++) {
+      const opened = async () => (await sandbox.requests(KEY, '/v1/stream')).filter((r) => r.status === 200).length;
+      const before = await opened();
       const reading = readStream(KEY);
-      await new Promise((r) => setTimeout(r, 100));
+      // The change must come after the snapshot: once the sandbox has opened this stream.
+      await until(async () => (await opened()) > before, 'the stream did not open');
       await sandbox.market({ set: [{ symbol: 'eur', price: String(1_230_000 + i * 10) }] });
       expect(await reading, `connection ${i + 1}`).toEqual({ events: ['quotes', 'quote'], ending: 'error' });
     }

@@ -368,6 +368,7 @@ describe(`reliability under faults (${CHAOS ? 'full chaos' : 'short'} schedule)`
       while (marketBusy) {
         const symbol = pick(SYMBOLS);
         if (!marketPaused) await sandbox.market({ set: [{ symbol, price: nextPrice(symbol) }] });
+        // Deliberate pacing (time is the subject): a market that changes every 0.4–1 s.
         await pause(400 + random() * 600);
       }
     })();
@@ -376,6 +377,7 @@ describe(`reliability under faults (${CHAOS ? 'full chaos' : 'short'} schedule)`
         for (const phase of PHASES) {
           await sandbox.faults(phase.rules());
           await phase.start?.();
+          // Deliberate (time is the subject): the boards must ride out a fault for this long.
           await pause(PHASE_MS);
           await phase.end?.();
         }
@@ -481,10 +483,7 @@ describe(`reliability under faults (${CHAOS ? 'full chaos' : 'short'} schedule)`
       20_000,
     );
     expect(open).toBe(0);
-    // Nothing goes out any more.
-    const before = (await sandbox.stats()).requests.filter((r) => r.key === KEY_A || r.key === KEY_B).length;
-    await pause(CHAOS ? 15_000 : 3_000);
-    const after = (await sandbox.stats()).requests.filter((r) => r.key === KEY_A || r.key === KEY_B).length;
-    expect(after).toBe(before);
+    // Nothing goes out any more: every timer that can lead to a request is a counted one
+    // (api/tracking's startTimer), and none is left (above).
   });
 });

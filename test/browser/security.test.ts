@@ -9,7 +9,8 @@ import type { PriceBoard } from '../../src/price-board';
 import { PERSIAN_MESSAGES, type ErrorDetail } from '../../src/api/errors';
 import type { Quote } from '../../src/api/types';
 import type { FaultRule } from '../../sandbox/faults';
-import { base, cell, collect, part, row, sandbox, stopCollecting, until, untilLoaded } from './helpers/board';
+import { base, cell, collect, part, row, sandbox, stopCollecting, until, untilLoaded, watchFetch } from './helpers/board';
+import { pendingWork } from '../../src/api/tracking';
 
 const RUN = Date.now().toString(36);
 const PERSIAN = /[\u0600-\u06FF]/;
@@ -232,15 +233,19 @@ describe('the API key goes only into the X-API-Key header', () => {
     for (const rules of phases) {
       await sandbox.faults([...rules, { path: '/v1/stream', kind: 'drop_stream', afterEvents: 1, key }]);
       await sandbox.market({ set: [{ symbol: 'usd', price: String(1_010_000 + Math.floor(Math.random() * 1000) * 10) }] });
+      // The refresh meets the phase's fault on /v1/prices (with the client's own retries) and
+      // settles after its failure was reported.
       await el.refresh().catch(() => {});
-      await new Promise((r) => setTimeout(r, 1_500));
     }
     // Malformed stream data that contains the key.
     await push({ event: 'quote', data: `{"symbol":"usd","key":"${key}"` });
     // A user selects a row (price-board-select), and changes the chart span (history requests).
     row(el, 'eur')!.click();
     el.days = 30;
-    await new Promise((r) => setTimeout(r, 500));
+    await until(
+      async () => (await sandbox.requests(key, '/v1/history/eur')).some((r) => r.url.includes('days=30')),
+      'no history of eur over 30 days asked for',
+    );
     // Finally the service rejects the key, echoing it: 401 is final.
     await sandbox.faults([{ kind: 'status', status: 401, key, body: echo('unauthorized') }]);
     el.symbols = 'usd,eur,ons,gold_18'; // a new symbol: a new request meets the 401
@@ -291,12 +296,7 @@ describe('the API key goes only into the X-API-Key header', () => {
   it('a key that cannot be a header value (non-Latin-1) is unauthorized at once: no retry loop, never echoed', async () => {
     const key = 'کلید-محرمانه-s3cr3t';
     const errors = collect<ErrorDetail>(document, 'price-board-error');
-    const realFetch = globalThis.fetch;
-    let attempts = 0;
-    globalThis.fetch = (input, init) => {
-      if (String(input instanceof Request ? input.url : input).startsWith(`${base()}/v1/`)) attempts++;
-      return realFetch(input, init);
-    };
+    const attempts = watchFetch();
     try {
       const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} symbols="usd"></price-board>`);
       await until(() => el.status === 'error', `status ${el.status}, not error`, 15_000);
@@ -304,9 +304,10 @@ describe('the API key goes only into the X-API-Key header', () => {
       expect(part(el, 'error')!.textContent).toBe(PERSIAN_MESSAGES.unauthorized);
       expect(errors.map((e) => e.detail.code)).toContain('unauthorized');
       expect(errors.map((e) => e.detail.code)).not.toContain('network');
-      const settled = attempts;
-      await new Promise((r) => setTimeout(r, 3_000));
-      expect(attempts, 'requests tried after the final error').toBe(settled);
+      // No timer or request of the data layer is left (every retry is one): none can follow.
+      await until(() => pendingWork().timers === 0 && pendingWork().requests === 0, `work pending: ${JSON.stringify(pendingWork())}`);
+      const tried = attempts.map((u) => u.split('?')[0]);
+      expect(tried, 'each endpoint tried once, no retry').toEqual([...new Set(tried)]);
       expect(JSON.stringify(errors.map((e) => e.detail))).not.toContain('s3cr3t');
       expect(consoleText()).not.toContain('s3cr3t');
       expect(el.shadowRoot!.innerHTML).not.toContain('s3cr3t');
@@ -314,7 +315,7 @@ describe('the API key goes only into the X-API-Key header', () => {
       expect(keyInUrl).toBe(0);
       expect(requests.filter((r) => decodeURIComponent(r.url).includes('s3cr3t'))).toEqual([]);
     } finally {
-      globalThis.fetch = realFetch;
+      stopCollecting();
     }
   });
 });

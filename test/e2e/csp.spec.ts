@@ -37,10 +37,14 @@ test('the script-tag embed with a chart works under a strict CSP', async ({ page
   await expect(rows(page)).toHaveCount(3);
   await expect(page.locator('price-board [part~="chart"] canvas').first()).toBeVisible();
   // Switch the chart's symbol and type at run time: new styles and series under the same policy.
+  const eurHistory = page.waitForResponse((r) => new URL(r.url()).pathname === '/v1/history/eur');
   await rows(page).nth(1).click();
   await page.locator('price-board').evaluate((el) => el.setAttribute('chart', 'line'));
   await expect(page.locator('price-board')).toHaveAttribute('chart-symbol', 'eur');
-  await page.waitForTimeout(500);
+  await eurHistory;
+  await expect(page.locator('price-board [part~="chart"]')).toHaveAttribute('data-status', 'ready');
+  // The line of eur is painted in the next frames; a violation would be reported by then.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   expect(problems.cspViolations).toEqual([]);
   expect(problems.all()).toEqual([]);
 });

@@ -4,7 +4,7 @@
  * nobody else's.
  */
 import type { Frame, Page } from '@playwright/test';
-import { expect, htmlPage, rows, sandboxBase, test, type Servers } from './support/fixtures';
+import { expect, hasHeight, htmlPage, recordMessages, rows, sandboxBase, test, type Servers } from './support/fixtures';
 
 function placeholder(servers: Servers, key: string, id: string, symbols: string): string {
   return `<div id="${id}" data-price-board data-symbols="${symbols}" data-key="${key}" data-base-url="${sandboxBase(servers)}" data-chart="none"><a href="#">قیمت‌ها</a></div>`;
@@ -58,9 +58,9 @@ ${placeholder(servers, key, 'after', 'gold_18,coin_emami,ons,eur')}
   await expect(page.locator('#later > iframe')).toHaveCount(1);
   await expectSizedToContent(page, 'later');
 
-  // Loading the loader once more converts nothing twice.
+  // Loading the loader once more converts nothing twice (a copy scans at once when it runs: the
+  // import has run it).
   await page.evaluate((src) => import(`${src}?copy=3`), loader);
-  await page.waitForTimeout(200);
   await expect(page.locator('iframe')).toHaveCount(3);
   expect(problems.all()).toEqual([]);
 });
@@ -75,6 +75,7 @@ test('ignores resize messages from another origin or another window', async ({ p
   await page.goto(url);
   await expectSizedToContent(page, 'real');
   const sized = (await heights(page, 'real')).outer;
+  const messages = await recordMessages(page);
 
   // The page itself (wrong origin) ...
   await page.evaluate(() => window.postMessage({ type: 'price-board:resize', height: 777 }, '*'));
@@ -88,7 +89,9 @@ test('ignores resize messages from another origin or another window', async ({ p
     parent.postMessage({ type: 'something-else', height: 777 }, '*');
     parent.postMessage('price-board:resize', '*');
   });
-  await page.waitForTimeout(300);
+  // All five reached the page (and so the loader's listener).
+  const spoofed = (d: unknown) => hasHeight(d, 777) || hasHeight(d, 'tall') || d === 'price-board:resize';
+  await expect.poll(async () => (await messages()).filter(spoofed).length).toBe(5);
   expect((await heights(page, 'real')).outer).toBe(sized);
 
   // The real frame's own message does resize (the check above is not vacuous).

@@ -1,6 +1,7 @@
 /**
  * Screenshots of the board for the README, light and dark: the iframe host page, which loads
- * Vazirmatn (Chromium here has no Persian font of its own). Written to docs/.
+ * Vazirmatn (Chromium here has no Persian font of its own). Written to docs/ by
+ * `npm run screenshots` only (playwright.config.ts leaves this file out of `npm test`).
  */
 import { fileURLToPath } from 'node:url';
 import { expect, rows, sandboxBase, test } from './support/fixtures';
@@ -29,8 +30,9 @@ for (const theme of ['light', 'dark'] as const) {
       const loaded = [...document.fonts].some((f) => f.family.replace(/["']/g, '') === 'Vazirmatn' && f.status === 'loaded');
       if (!loaded) throw new Error('Vazirmatn did not load');
     });
-    // Let the chart draw its history and any flash settle.
-    await page.waitForTimeout(800);
+    // The chart paints on the next animation frames; flashes are off (reduced motion, and
+    // animations disabled in the screenshot).
+    await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
     await page.locator('price-board').screenshot({ path: `${DOCS}screenshot-${theme}.png`, animations: 'disabled' });
     expect(problems.all()).toEqual([]);
   });

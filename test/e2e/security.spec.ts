@@ -14,7 +14,7 @@
  */
 import type { Frame, Page } from '@playwright/test';
 import { startSite } from './support/servers';
-import { expect, htmlPage, rows, sandboxBase, test, type Servers } from './support/fixtures';
+import { expect, hasHeight, htmlPage, recordMessages, rows, sandboxBase, test, type Servers } from './support/fixtures';
 
 const RESIZE = 'price-board:resize';
 
@@ -116,12 +116,14 @@ ${placeholder(servers, key, 'hijacked')}
     const nested = realFrame.childFrames()[0]!;
     await nested.waitForLoadState();
     expect(new URL(nested.url()).origin).toBe(servers.cdn.origin);
+    const messages = await recordMessages(page);
     await nested.evaluate((type) => {
       top!.postMessage({ type, height: 9999 }, '*');
       parent.parent.postMessage({ type, height: 9999 }, '*');
     }, RESIZE);
 
-    await page.waitForTimeout(500);
+    // Both spoofed messages reached the top window (and so its loader's listener).
+    await expect.poll(async () => (await messages()).filter((d) => hasHeight(d, 9999)).length).toBe(2);
     const height = (id: string) => page.locator(`#${id} > iframe`).evaluate((el) => el.getBoundingClientRect().height);
     expect(await height('real')).toBe(real);
     expect(await realFrame.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height))).toBe(real);
@@ -147,6 +149,7 @@ ${placeholder(servers, key, 'hijacked')}
     await page.goto(url);
     const sized = await sizedHeight(page, 'p');
     expect(await page.evaluate(() => location.origin)).toBe(servers.cdn.origin);
+    const messages = await recordMessages(page);
     await page.evaluate((type) => {
       window.postMessage({ type, height: 9999 }, '*');
       window.postMessage({ type, height: 9999 }, location.origin);
@@ -158,7 +161,8 @@ ${placeholder(servers, key, 'hijacked')}
     ]);
     await popup.waitForLoadState();
     await popup.evaluate((type) => opener.postMessage({ type, height: 9999 }, '*'), RESIZE);
-    await page.waitForTimeout(500);
+    // All three reached the page (and so its loader's listener).
+    await expect.poll(async () => (await messages()).filter((d) => hasHeight(d, 9999)).length).toBe(3);
     expect(await page.locator('#p > iframe').evaluate((el) => el.getBoundingClientRect().height)).toBe(sized);
     expect(problems.pageErrors).toEqual([]);
   });
@@ -219,7 +223,7 @@ test.describe('embed.html with markup in its URL parameters', () => {
       // The message names the attribute; it never echoes the value.
       expect(e.message).not.toMatch(/<|>|alert|javascript/);
     }
-    await page.waitForTimeout(300);
+    // No element of the markup is in the page (above), so nothing is left that could open a dialog later.
     expect(dialogs).toEqual([]);
     expect(problems.pageErrors).toEqual([]);
     expect(problems.cspViolations).toEqual([]);

@@ -67,8 +67,13 @@ describe('fault injection', () => {
     await faults({ kind: 'slow', delayMs: 200, path: '/v1/stream' });
     const request = call(s.url, '/v1/stream?symbols=usd', { key: 'pro-key', signal: AbortSignal.timeout(50) });
     await expect(request).rejects.toThrow();
-    await new Promise((r) => setTimeout(r, 300));
-    expect(await stats()).toMatchObject({ openStreams: 0, streamsOpened: 0 });
+    // A second request, delayed the same way, is served after the first one's delay has run out.
+    const controller = new AbortController();
+    const second = await call(s.url, '/v1/stream?symbols=usd', { key: 'pro-key', signal: controller.signal });
+    expect(second.status).toBe(200);
+    expect(await stats()).toMatchObject({ openStreams: 1, streamsOpened: 1 });
+    controller.abort();
+    await until(async () => (await stats()).openStreams === 0);
   });
 
   it('hangs until the client gives up', async () => {
@@ -119,8 +124,9 @@ describe('fault injection', () => {
     const snapshot = JSON.parse((await c.event()).data) as PricesBody['data'];
     expect(snapshot.quotes.map((q) => q.symbol)).toEqual(['usd']);
     await control(s.url, 'market', { set: [{ symbol: 'eur', price: '1240000' }, { symbol: 'usd', price: '1068000' }] });
-    await c.event((e) => e.event === 'quote');
-    await new Promise((r) => setTimeout(r, 30));
+    // Events on a stream arrive in order: once a marker pushed after the change is in, so is any eur quote.
+    await control(s.url, 'push', { event: 'marker', data: 'm' });
+    await c.event((e) => e.event === 'marker');
     expect(c.events.filter((e) => e.event === 'quote').map((e) => JSON.parse(e.data).symbol)).toEqual(['usd']);
     c.close();
   });

@@ -1,4 +1,5 @@
 // Shared helpers of the sandbox tests: a started sandbox, requests over real HTTP, an SSE reader.
+import { vi } from 'vitest';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { startSandbox, type Quote, type SandboxOptions, type SandboxStats, type StartedSandbox } from '../../sandbox/server';
 
@@ -55,14 +56,8 @@ export async function control<T = Record<string, unknown>>(base: string, path: s
 }
 
 /** Polls until `check` returns a value other than undefined/false. */
-export async function until<T>(check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 3000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 10));
-  }
+export function until<T>(check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 5000): Promise<T> {
+  return vi.waitUntil(check, { timeout: timeoutMs, interval: 10 }) as Promise<T>;
 }
 
 /** An SSE connection read with fetch and eventsource-parser, recording everything it gets. */

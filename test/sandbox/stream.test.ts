@@ -123,8 +123,10 @@ describe('GET /v1/stream', () => {
     const result = await control<{ open: boolean; changed: string[] }>(s.url, 'market', { open: false, tick: true });
     expect(result).toMatchObject({ open: false, changed: [] });
     for (let i = 0; i < 5; i++) expect((await control<{ changed: string[] }>(s.url, 'market', { tick: true })).changed).toEqual([]);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(c.events).toHaveLength(1);
+    // Events on a stream arrive in order: once a marker pushed after the ticks is in, so is any change.
+    await control(s.url, 'push', { event: 'marker', data: 'm' });
+    await c.event((e) => e.event === 'marker');
+    expect(c.events.map((e) => e.event)).toEqual(['quotes', 'marker']);
     const now = await call(s.url, '/v1/prices?symbols=usd,eur,gold_18,coin_emami,ons', { key: 'pro-key' });
     const quotes = ((await now.json()) as { data: { quotes: Quote[] } }).data.quotes;
     expect(quotes).toEqual((JSON.parse(snapshot.data) as { quotes: Quote[] }).quotes);

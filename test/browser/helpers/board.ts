@@ -1,6 +1,6 @@
 // Helpers of the <price-board> tests: the sandbox's test controls and lookups in the shadow DOM.
 import { fixtureCleanup } from '@open-wc/testing/pure';
-import { afterEach, beforeEach, inject } from 'vitest';
+import { afterEach, beforeEach, inject, vi } from 'vitest';
 import type { FaultRule } from '../../../sandbox/faults';
 import type { PriceSetting } from '../../../sandbox/market';
 import type { RequestEntry, SandboxStats } from '../../../sandbox/stats';
@@ -50,11 +50,10 @@ export const symbolsShown = (el: PriceBoard): string[] => rows(el).map((r) => r.
  * (@open-wc/testing's `waitUntil` takes no async predicate.)
  */
 export async function until(predicate: () => boolean | Promise<boolean>, message: string, timeout = 8000): Promise<void> {
-  const end = Date.now() + timeout;
-  for (;;) {
-    if (await predicate()) return;
-    if (Date.now() > end) throw new Error(`Timed out after ${timeout} ms: ${message}`);
-    await new Promise((r) => setTimeout(r, 30));
+  try {
+    await vi.waitUntil(predicate, { timeout, interval: 30 });
+  } catch (error) {
+    throw new Error(`Timed out after ${timeout} ms: ${message}`, { cause: error });
   }
 }
 
@@ -80,12 +79,45 @@ export function collect<T = unknown>(target: EventTarget, name: string): CustomE
 
 /** Removes every listener added by {@link collect} (call in `afterEach`). */
 export function stopCollecting(): void {
+  unwatch?.();
   listening.abort();
   listening = new AbortController();
 }
 
-/** A quiet pause for things that must NOT happen. */
+/**
+ * A fixed pause. Only where time itself is the subject (the chaos test paces its market and its
+ * fault phases); a check that something did NOT happen waits for the event or state that would
+ * precede it instead (see {@link watchFetch}, `flushSubscriptions`, `pendingWork`).
+ */
 export const pause = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+let unwatch: (() => void) | undefined;
+
+/**
+ * Records the path and query of every `/v1/` request the page hands to `fetch` from now on, at the
+ * moment it is sent (the data layer looks `fetch` up per call). Requests leave synchronously in the
+ * update or flush that causes them, so right after `elementUpdated` and `flushSubscriptions()` a
+ * request that was going to be made is already in the list. Undone by {@link stopCollecting}.
+ */
+export function watchFetch(): string[] {
+  unwatch?.();
+  const sent: string[] = [];
+  const real = globalThis.fetch;
+  globalThis.fetch = (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    if (url.pathname.startsWith('/v1/')) sent.push(url.pathname + url.search);
+    return real(input, init);
+  };
+  unwatch = () => {
+    globalThis.fetch = real;
+    unwatch = undefined;
+  };
+  return sent;
+}
+
+/** Resolves after the next two animation frames: whatever was due for the next paint has happened. */
+export const nextPaint = (): Promise<void> =>
+  new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())));
 
 export const LATIN_DIGIT = /[0-9]/;
 

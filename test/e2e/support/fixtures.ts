@@ -115,3 +115,21 @@ export function persianDigits(value: string): string {
 export function persianGrouped(digits: string): string {
   return persianDigits(digits.replace(/\B(?=(\d{3})+(?!\d))/g, '\u066c'));
 }
+
+/**
+ * Starts recording the data of every message the page's window receives; returns a reader. The
+ * loader's own `message` listener runs in the same dispatch, so once a message is in this list the
+ * loader has handled it too: a check that a message was ignored waits for it here, not for a time.
+ */
+export async function recordMessages(page: Page): Promise<() => Promise<unknown[]>> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __messages: unknown[] };
+    w.__messages = [];
+    window.addEventListener('message', (event) => w.__messages.push(event.data));
+  });
+  return () => page.evaluate(() => (window as unknown as { __messages: unknown[] }).__messages);
+}
+
+/** Whether a message's data is a `{ height }` object with this height. */
+export const hasHeight = (data: unknown, height: unknown): boolean =>
+  typeof data === 'object' && data !== null && (data as { height?: unknown }).height === height;

@@ -224,7 +224,8 @@ describe('in-flight sharing and cancelling', () => {
     const c = client();
     const controller = new AbortController();
     const work = c.prices(['usd'], controller.signal);
-    await new Promise((r) => setTimeout(r, 50));
+    // Abort once the request has reached the service (and hangs there).
+    await expect.poll(async () => (await sb.requests('/v1/prices', key)).length).toBe(1);
     controller.abort();
     const error = await work.catch((e: unknown) => e);
     expect(error).not.toBeInstanceOf(PriceBoardError);

@@ -19,6 +19,8 @@ class Recorder implements HubListener {
   errors: PriceBoardError[] = [];
   missings: string[][] = [];
   recoveries = 0;
+  /** Errors and recoveries in the order they came. */
+  log: string[] = [];
   quotes(quotes: Quote[], meta: QuotesMeta): void {
     this.batches.push(quotes);
     this.metas.push(meta);
@@ -28,12 +30,14 @@ class Recorder implements HubListener {
   }
   error(error: PriceBoardError): void {
     this.errors.push(error);
+    this.log.push(`error:${error.code}`);
   }
   missing(symbols: string[]): void {
     this.missings.push(symbols);
   }
   recovered(): void {
     this.recoveries++;
+    this.log.push('recovered');
   }
   get symbols(): string[] {
     return this.batches.flat().map((q) => q.symbol);
@@ -56,7 +60,24 @@ function sub(symbols: string[], rec: Recorder, extra: Partial<HubOptions> = {}):
   return s;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** Quick retries, so that no test waits out the production backoff (2 retries, 0.5 s base; 2 s base for the fetcher's). */
+const QUICK = { retry: { retries: 2, baseMs: 1, maxMs: 1 }, fetchRetry: { baseMs: 1, maxMs: 1 } } satisfies Partial<HubOptions>;
+
+/** A `fetch` that records each request (URL and signal) the moment it is sent. */
+function recordingFetch(): { fetch: NonNullable<HubOptions['fetch']>; sent: { url: string; signal: AbortSignal | null | undefined }[] } {
+  const sent: { url: string; signal: AbortSignal | null | undefined }[] = [];
+  return {
+    sent,
+    fetch: (input, init) => {
+      const url = new URL(input);
+      sent.push({ url: url.pathname + url.search, signal: init.signal });
+      return globalThis.fetch(input, init);
+    },
+  };
+}
+
+/** Resolves once no timer or request of the data layer is pending: from then on nothing more can happen. */
+const settled = (): Promise<void> => expect.poll(() => pendingWork(), { timeout: 5_000 }).toEqual({ timers: 0, requests: 0 });
 const prices = async (): Promise<string[]> => (await sb.requests('/v1/prices', key)).map((r) => r.url);
 const streamUrls = async (): Promise<string[]> => (await sb.requests('/v1/stream', key)).map((r) => r.url);
 
@@ -118,29 +139,37 @@ describe('hub sharing', () => {
   });
 
   it('gives a later subscriber the known quotes at once, without a new request', async () => {
+    const { fetch, sent } = recordingFetch();
     const a = new Recorder();
-    sub(['usd', 'eur'], a);
+    sub(['usd', 'eur'], a, { fetch });
     await expect.poll(() => a.last).toBe('live');
+    expect(sent.map((r) => r.url)).toEqual(['/v1/prices?symbols=usd,eur', '/v1/stream?symbols=usd,eur']);
     const b = new Recorder();
     sub(['eur'], b);
-    await Promise.resolve();
-    await Promise.resolve();
+    // A request for b would leave in this flush (see the test above): none does, the stream stays.
+    flushSubscriptions();
     expect(b.symbols).toEqual(['eur']);
     expect(b.statuses).toEqual(['live']);
     expect(b.metas[0]?.delaySeconds).toBe(0);
-    await sleep(100);
+    expect(sent).toHaveLength(2);
+    expect(sent[1]?.signal?.aborted).toBe(false);
     expect(await prices()).toHaveLength(1);
     expect((await sb.stats()).streamsOpened).toBe(1);
   });
 
   it('reopens the stream only when the union grows', async () => {
+    const { fetch, sent } = recordingFetch();
     const a = new Recorder();
     const b = new Recorder();
-    sub(['usd'], a);
+    sub(['usd'], a, { fetch });
     const sb2 = sub(['usd', 'eur'], b);
     await expect.poll(() => a.last).toBe('live');
+    const stream = sent.find((r) => r.url.startsWith('/v1/stream'));
     sb2.close();
-    await sleep(100);
+    // The union shrinks in this flush; a reopen would abort the open stream right here.
+    flushSubscriptions();
+    expect(stream?.signal?.aborted).toBe(false);
+    expect(sent.filter((r) => r.url.startsWith('/v1/stream'))).toHaveLength(1);
     expect((await sb.stats()).streamsOpened).toBe(1);
     const c = new Recorder();
     const subC = sub(['gold_18'], c);
@@ -159,20 +188,27 @@ describe('hub sharing', () => {
   it('closes the stream and every timer when the last subscriber leaves', async () => {
     const a = new Recorder();
     const b = new Recorder();
-    const sa = sub(['usd'], a);
+    const { fetch, sent } = recordingFetch();
+    const sa = sub(['usd'], a, { fetch });
     const sbb = sub(['eur'], b);
     await expect.poll(async () => (await sb.stats()).openStreams).toBe(1);
     sa.close();
-    await sleep(50);
+    // The hub would close in this flush (or the microtask after a last close): it stays, stream open.
+    flushSubscriptions();
+    await Promise.resolve();
     expect(hubCount()).toBe(1);
+    expect(sent.find((r) => r.url.startsWith('/v1/stream'))?.signal?.aborted).toBe(false);
+    await sb.market({ set: [{ symbol: 'eur', price: '1300000' }] });
+    await expect.poll(() => b.price('eur')).toBe('1300000');
     expect((await sb.stats()).openStreams).toBe(1);
     sbb.close();
     await expect.poll(() => hubCount()).toBe(0);
     await expect.poll(async () => (await sb.stats()).openStreams).toBe(0);
     await expect.poll(() => pendingWork()).toEqual({ timers: 0, requests: 0 });
     const before = a.batches.length + b.batches.length;
-    await sb.market({ set: [{ symbol: 'usd', price: '1010100' }] });
-    await sleep(50);
+    // No stream is left to carry a change: the sandbox writes it to none.
+    const pushed = await sb.push({ event: 'quote', data: { symbol: 'usd', price: '1010100' } });
+    expect(pushed.streams).toBe(0);
     expect(a.batches.length + b.batches.length).toBe(before);
   });
 
@@ -253,7 +289,8 @@ describe('hub errors and missing symbols', () => {
     sub(['usd'], a);
     sub(['eur'], b);
     await expect.poll(() => [a.last, b.last]).toEqual(['error', 'error']);
-    await sleep(300);
+    // Nothing pending any more: no retry can come later.
+    await settled();
     expect(a.errors.map((e) => e.code)).toEqual(['unauthorized']);
     expect(b.errors.map((e) => e.code)).toEqual(['unauthorized']);
     expect(a.errors[0]?.messageFa).toMatch(/[\u0600-\u06FF]/);
@@ -327,12 +364,12 @@ describe('hub errors and missing symbols', () => {
     await sb.faults([{ path: '/v1/prices', kind: 'status', status: 500, count: 3 }]);
     const a = new Recorder();
     const b = new Recorder();
-    sub(['usd'], a, { stream: 'off' });
+    sub(['usd'], a, { stream: 'off', ...QUICK });
     sub(['eur'], b, { stream: 'off' });
-    await expect.poll(() => a.errors.map((e) => e.code)).toEqual(['server']);
-    expect(a.recoveries).toBe(0);
-    await expect.poll(() => a.recoveries, { timeout: 8_000 }).toBe(1);
-    expect(b.recoveries).toBe(1);
+    // The error is reported before the recovery, and the recovery comes once.
+    await expect.poll(() => a.log).toEqual(['error:server', 'recovered']);
+    expect(b.log).toEqual(['error:server', 'recovered']);
+    expect(await prices()).toHaveLength(4);
     expect(a.symbols).toEqual(['usd']);
     // A later success with nothing reported in between is no recovery.
     await subs[0]!.refresh();
@@ -354,7 +391,8 @@ describe('hub errors and missing symbols', () => {
 
   it('does not retry a failed fetch of an added symbol on its own while the stream follows it', async () => {
     const a = new Recorder();
-    const s = sub(['usd'], a);
+    // With a 1 ms fetch retry, a retry of its own would go out long before the stream's reconnects.
+    const s = sub(['usd'], a, QUICK);
     await expect.poll(() => a.last).toBe('live');
     await sb.faults([
       { path: '/v1/prices', kind: 'status', status: 500 },
@@ -362,8 +400,10 @@ describe('hub errors and missing symbols', () => {
     ]);
     s.setSymbols(['usd', 'eur']);
     await expect.poll(() => a.errors.map((e) => e.code), { timeout: 5_000 }).toEqual(['server']);
-    // One fetch of eur (the client's own quick retries: 3 requests), then only the stream's reconnects.
-    await sleep(4_000);
+    // One fetch of eur (the client's own quick retries: 3 requests), then only the stream's reconnects:
+    // wait for two of those, each after the moment a retry of the fetch would have gone out.
+    const failedStreams = async (): Promise<number> => (await sb.requests('/v1/stream', key)).filter((r) => r.status === 500).length;
+    await expect.poll(failedStreams, { timeout: 8_000 }).toBeGreaterThanOrEqual(2);
     expect(await prices()).toEqual(['/v1/prices?symbols=usd', ...Array<string>(3).fill('/v1/prices?symbols=eur')]);
     await sb.faults([]);
     await expect.poll(() => a.symbols, { timeout: 8_000 }).toContain('eur');
@@ -395,7 +435,8 @@ describe('hub stream modes', () => {
     const a = new Recorder();
     sub(['usd', 'eur'], a, { stream: 'auto' });
     await expect.poll(() => a.last).toBe('polling');
-    await sleep(200);
+    // Once no request is in flight, only the poll timer (30 s) and the SSE retry (5 min) are left.
+    await expect.poll(() => pendingWork().requests).toBe(0);
     expect(a.statuses).toEqual(['loading', 'polling']);
     expect(await streamUrls()).toHaveLength(1);
     expect(await prices()).toHaveLength(1);
@@ -425,7 +466,7 @@ describe('hub stream modes', () => {
     await sb.faults([{ path: '/v1/stream', kind: 'status', status: 503, count: 1 }]);
     const a = new Recorder();
     sub(['usd'], a, { stream: 'auto' });
-    await expect.poll(() => a.last, { timeout: 3_000 }).toBe('live');
+    await expect.poll(() => a.last, { timeout: 8_000 }).toBe('live');
     expect(a.statuses).toContain('reconnecting');
   });
 
@@ -437,8 +478,7 @@ describe('hub stream modes', () => {
     expect(await streamUrls()).toEqual([]);
     expect(await prices()).toHaveLength(1);
     visibility.set(false);
-    await sleep(100);
-    expect(pendingWork().timers).toBe(0);
+    await expect.poll(() => pendingWork()).toEqual({ timers: 0, requests: 0 });
     await sb.market({ set: [{ symbol: 'usd', price: '1010100' }] });
     visibility.set(true);
     await expect.poll(() => a.price('usd')).toBe('1010100');
@@ -459,7 +499,8 @@ describe('hub stream modes', () => {
     const a = new Recorder();
     const s = sub(['usd'], a, { stream: 'off' });
     await expect.poll(() => a.symbols).toEqual(['usd']);
-    await sleep(200);
+    // Nothing pending: nothing more can go out on its own.
+    await settled();
     expect(await prices()).toHaveLength(1);
     expect(await streamUrls()).toEqual([]);
     await s.refresh();

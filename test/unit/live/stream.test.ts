@@ -19,10 +19,14 @@ interface Recorder {
   stops: PriceBoardError[];
   headers: Record<string, string>[];
   connectedAt: number[];
+  /** The abort signal of each connection, in order. */
+  signals: AbortSignal[];
+  /** Heartbeat comments (`: ping`) read on the first connection. */
+  heartbeats: number;
 }
 
 function record(): Recorder {
-  return { quotes: [], batches: 0, states: [], errors: [], stops: [], headers: [], connectedAt: [] };
+  return { quotes: [], batches: 0, states: [], errors: [], stops: [], headers: [], connectedAt: [], signals: [], heartbeats: 0 };
 }
 
 function live(rec: Recorder, options: Partial<LiveStreamOptions> = {}, fetchHook?: FetchLike): LiveStream {
@@ -33,6 +37,7 @@ function live(rec: Recorder, options: Partial<LiveStreamOptions> = {}, fetchHook
     fetch: (input, init) => {
       rec.headers.push({ ...(init.headers as Record<string, string>) });
       rec.connectedAt.push(Date.now());
+      if (init.signal) rec.signals.push(init.signal);
       return (fetchHook ?? fetch)(input, init);
     },
     onQuotes: (quotes) => {
@@ -49,7 +54,28 @@ function live(rec: Recorder, options: Partial<LiveStreamOptions> = {}, fetchHook
   return stream;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** A `fetch` that counts the heartbeat comments of the first response into `rec.heartbeats`. */
+function countingHeartbeats(rec: Recorder): FetchLike {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    if (!response.body || rec.connectedAt.length > 1) return response;
+    const [mine, theirs] = response.body.tee();
+    void (async () => {
+      const decoder = new TextDecoder();
+      const reader = mine.getReader();
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return;
+          rec.heartbeats += decoder.decode(value, { stream: true }).split(': ping').length - 1;
+        }
+      } catch {
+        /* the connection was closed */
+      }
+    })();
+    return new Response(theirs, response);
+  };
+}
 
 beforeAll(async () => {
   sb = await startTestSandbox({ heartbeatMs: 200, retryMs: 50 });
@@ -130,9 +156,12 @@ describe('LiveStream', () => {
 
   it('heartbeats keep the watchdog quiet', async () => {
     const rec = record();
-    live(rec, { watchdogMs: 700 });
-    await sleep(1_600);
+    // Heartbeats every 200 ms; 8 of them on the first connection span more than the watchdog's 1 s,
+    // which would have cut it (and so ended the count) after 1 s of silence.
+    live(rec, { watchdogMs: 1_000 }, countingHeartbeats(rec));
+    await expect.poll(() => rec.heartbeats, { timeout: 5_000 }).toBeGreaterThanOrEqual(8);
     expect(rec.errors).toEqual([]);
+    expect(rec.signals[0]?.aborted).toBe(false);
     expect((await sb.stats()).streamsOpened).toBe(1);
   });
 
@@ -158,7 +187,8 @@ describe('LiveStream', () => {
     key = 'bad-key';
     live(rec);
     await expect.poll(() => rec.stops.length).toBe(1);
-    await sleep(300);
+    // Nothing pending: no retry can come later.
+    await expect.poll(() => pendingWork()).toEqual({ timers: 0, requests: 0 });
     expect(rec.stops[0]).toMatchObject({ code: 'unauthorized', status: 401 });
     expect((await sb.requests('/v1/stream', 'bad-key')).length).toBe(1);
     expect(rec.states).toEqual(['stopped']);
@@ -176,7 +206,7 @@ describe('LiveStream', () => {
     await sb.faults([{ path: '/v1/stream', kind: 'rate_limit', retryAfter: 1, count: 1 }]);
     const rec = record();
     live(rec);
-    await expect.poll(() => rec.batches, { timeout: 3_000 }).toBe(1);
+    await expect.poll(() => rec.batches, { timeout: 8_000 }).toBe(1);
     expect(rec.errors.map((e) => e.code)).toEqual(['rate_limited']);
     expect(rec.connectedAt[1]! - rec.connectedAt[0]!).toBeGreaterThanOrEqual(950);
   });
@@ -185,7 +215,7 @@ describe('LiveStream', () => {
     await sb.faults([{ path: '/v1/stream', kind: 'status', status: 503, count: 3 }]);
     const rec = record();
     live(rec, { random: () => 1, initialRetryMs: 100 });
-    await expect.poll(() => rec.batches, { timeout: 3_000 }).toBe(1);
+    await expect.poll(() => rec.batches, { timeout: 8_000 }).toBe(1);
     const gaps = rec.connectedAt.slice(1).map((t, i) => t - rec.connectedAt[i]!);
     // No `retry:` before the first open: 100, 200, 400 ms.
     expect(gaps[0]).toBeGreaterThanOrEqual(95);
@@ -208,7 +238,8 @@ describe('LiveStream', () => {
     const stream = live(rec);
     await expect.poll(() => rec.batches).toBe(1);
     stream.setSymbols(['usd']);
-    await sleep(100);
+    // A reconnect would abort the connection right here, in setSymbols.
+    expect(rec.signals.map((s) => s.aborted)).toEqual([false]);
     expect((await sb.stats()).streamsOpened).toBe(1);
     stream.setSymbols(['usd', 'gold_18']);
     await expect.poll(() => rec.quotes.some((q) => q.symbol === 'gold_18')).toBe(true);
