@@ -54,8 +54,6 @@ export default tseslint.config(
   {
     // One private-member style: ECMAScript `#private`, as most of src/ (truly private at run time).
     files: ['src/**/*.ts'],
-    // jalali-scale.ts is being reworked on another branch (issue 15); it follows after that lands.
-    ignores: ['src/chart/jalali-scale.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
