@@ -1,7 +1,17 @@
 // Fault injection for tests: rules scoped by path prefix and key, each applying to the next
 // `count` matching requests (or forever). With no rules the normal path is untouched.
 
-export const FAULT_KINDS = ['status', 'rate_limit', 'slow', 'hang', 'malformed', 'drop_stream', 'omit_symbol'] as const;
+export const FAULT_KINDS = [
+  'status',
+  'rate_limit',
+  'slow',
+  'hang',
+  'malformed',
+  'drop_stream',
+  'omit_symbol',
+  'redirect',
+  'huge_history',
+] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultRule {
@@ -16,6 +26,12 @@ export interface FaultRule {
   body?: string;
   afterEvents?: number;
   symbol?: string;
+  /** 'redirect': the `Location` (default: the same path on the same origin). */
+  location?: string;
+  /** 'huge_history': how many `[t, v]` points (default 1,000,000)... */
+  points?: number;
+  /** ...spread evenly over this many days up to now (default 365). */
+  spanDays?: number;
   count?: number;
 }
 
@@ -29,7 +45,7 @@ export interface FaultPlan {
   dropAfter?: number;
 }
 
-const TERMINAL: ReadonlySet<FaultKind> = new Set(['status', 'rate_limit', 'hang', 'malformed']);
+const TERMINAL: ReadonlySet<FaultKind> = new Set(['status', 'rate_limit', 'hang', 'malformed', 'redirect', 'huge_history']);
 
 /** JSON types allowed for each field of a rule. */
 const FIELD_TYPES: Record<string, string[]> = {
@@ -42,6 +58,9 @@ const FIELD_TYPES: Record<string, string[]> = {
   body: ['string'],
   afterEvents: ['number'],
   symbol: ['string'],
+  location: ['string'],
+  points: ['number'],
+  spanDays: ['number'],
   count: ['number'],
 };
 

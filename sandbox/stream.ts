@@ -6,6 +6,7 @@ import type { Quote } from './types';
 
 interface Connection {
   res: ServerResponse;
+  key: string;
   symbols: string[];
   omit: Set<string>;
   events: number;
@@ -14,6 +15,8 @@ interface Connection {
 }
 
 export interface StreamRequest {
+  /** The `X-API-Key` as sent: streams are capped per key. */
+  key: string;
   symbols: string[];
   lastEventId?: string;
   /** Symbols left out (fault `omit_symbol`). */
@@ -48,6 +51,13 @@ export class StreamHub {
     return this.connections.size;
   }
 
+  /** Streams open with this key. */
+  openFor(key: string): number {
+    let n = 0;
+    for (const conn of this.connections) if (conn.key === key) n += 1;
+    return n;
+  }
+
   open(res: ServerResponse, request: StreamRequest): void {
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
@@ -58,7 +68,7 @@ export class StreamHub {
     res.socket?.setNoDelay(true);
     const heartbeat = setInterval(() => res.write(': ping\n\n'), this.options.heartbeatMs);
     heartbeat.unref();
-    const conn: Connection = { res, symbols: request.symbols, omit: request.omit, events: 0, heartbeat };
+    const conn: Connection = { res, key: request.key, symbols: request.symbols, omit: request.omit, events: 0, heartbeat };
     if (request.dropAfter !== undefined) conn.dropAfter = request.dropAfter;
     this.connections.add(conn);
     this.opened += 1;
@@ -79,11 +89,14 @@ export class StreamHub {
     for (const conn of this.connections) if (this.wants(conn, quote)) this.send(conn, 'quote', id, data);
   }
 
-  /** A test event to every stream (not buffered): `data` is sent as is when a string, else as JSON. */
-  push(event: string, data: unknown): number {
-    const id = ++this.seq;
+  /**
+   * A test event to every stream (not buffered): `data` is sent as is when a string, else as JSON;
+   * `id` replaces the next sequence number (hostile ids: Persian digits, a megabyte).
+   */
+  push(event: string, data: unknown, id?: string): number {
+    const eventId = id ?? String(++this.seq);
     const text = typeof data === 'string' ? data : (JSON.stringify(data) ?? '');
-    for (const conn of this.connections) this.send(conn, event, id, text);
+    for (const conn of this.connections) this.send(conn, event, eventId, text);
     return this.connections.size;
   }
 
@@ -127,7 +140,7 @@ export class StreamHub {
     this.send(conn, 'quotes', this.seq, JSON.stringify(data));
   }
 
-  private send(conn: Connection, event: string, id: number, data: string): void {
+  private send(conn: Connection, event: string, id: number | string, data: string): void {
     if (!this.connections.has(conn)) return;
     const lines = data.split(/\r\n|\r|\n/).map((line) => `data: ${line}\n`).join('');
     const frame = `id: ${id}\nevent: ${event}\n${lines}\n`;
