@@ -91,11 +91,11 @@ function parseChoice(raw: unknown, spec: AttributeSpec): Parsed<unknown> {
   return spec.values!.includes(value) ? ok(value) : bad(fallback);
 }
 
-/** Seconds: a finite number of at least `spec.min`. */
+/** Seconds: a finite number from `spec.min` to `spec.max`. */
 function parseSeconds(raw: unknown, spec: AttributeSpec): Parsed<unknown> {
   if (isUnset(raw)) return ok(spec.default);
   const n = toNumber(raw);
-  return Number.isFinite(n) && n >= (spec.min ?? 0) ? ok(n) : bad(spec.default);
+  return Number.isFinite(n) && n >= (spec.min ?? 0) && n <= (spec.max ?? Infinity) ? ok(n) : bad(spec.default);
 }
 
 function toHttpUrl(raw: string): URL | undefined {

@@ -9,6 +9,7 @@ import { endsStream, PriceBoardError } from '../shared/errors';
 import type { FetchLike } from '../api/request';
 import { startTimer } from '../api/timer';
 import type { Quote } from '../shared/types';
+import { clampWait } from '../shared/waits';
 import { unknownSymbolsOf } from '../api/unknown-symbols';
 import { absoluteUrl, symbolsQuery } from '../api/urls';
 import { openSse } from './sse';
@@ -20,7 +21,7 @@ export const DEFAULT_WATCHDOG_MS = 45_000;
 export const DEFAULT_RECONNECT_MS = 1_000;
 /** Upper bound of the reconnect delay. */
 export const MAX_RECONNECT_MS = 30_000;
-/** Lower bound for a server `retry:`, so that `retry: 0` cannot make a tight loop. */
+/** Lower bound for a server `retry:`, so that `retry: 0` cannot make a tight loop (upper: {@link MAX_RECONNECT_MS}). */
 const MIN_RECONNECT_MS = 100;
 
 /** Where the stream is: first connect, open, waiting/trying again, or given up. */
@@ -249,7 +250,7 @@ export class LiveStream {
           disarm = arm();
         },
         onRetry: (ms) => {
-          this.#baseDelayMs = Math.max(MIN_RECONNECT_MS, ms);
+          this.#baseDelayMs = clampWait(ms, MIN_RECONNECT_MS, MAX_RECONNECT_MS);
         },
         onEvent: (name, data, id) => {
           if (id !== undefined) this.#lastIdSymbols = new Set(symbols);
