@@ -18,8 +18,12 @@ function bad(message: string): PriceBoardError {
   return new PriceBoardError('bad_response', message);
 }
 
-/** A decimal string as sent; a plain JSON number is tolerated when it prints as a decimal. */
+/**
+ * A decimal string as sent; a plain JSON number is tolerated when it prints as a decimal and is
+ * exact: beyond 2^53 JSON.parse has already rounded it, and a rounded price must not be shown.
+ */
 function decimalField(value: unknown, where: string): string {
+  if (typeof value === 'number' && Math.abs(value) > Number.MAX_SAFE_INTEGER) throw bad(`${where}: a number too large to be exact`);
   const text = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : undefined;
   if (text === undefined || !DECIMAL.test(text)) throw bad(`${where}: not a decimal`);
   return text;
