@@ -171,6 +171,6 @@ function stream(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, 
   const ids = requestedSymbols(res, url);
   if (!ids) return false;
   const lastEventId = header(req, 'last-event-id');
-  ctx.streams.open(res, { key: header(req, 'x-api-key') ?? '', symbols: ids, lastEventId, omit: faults.omit, dropAfter: faults.dropAfter });
+  ctx.streams.open(res, { key: header(req, 'x-api-key') ?? '', symbols: ids, lastEventId, omit: faults.omit, dropAfter: faults.dropAfter, poison: faults.poison });
   return true;
 }

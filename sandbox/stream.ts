@@ -23,6 +23,8 @@ export interface StreamRequest {
   omit: Set<string>;
   /** Destroy the connection after this many events (fault `drop_stream`). */
   dropAfter?: number;
+  /** Raw bytes right after the snapshot (fault `poison_stream`). */
+  poison?: string;
 }
 
 export interface StreamOptions {
@@ -78,6 +80,7 @@ export class StreamHub {
     const missed = this.missedSince(request.lastEventId);
     if (!missed) this.sendSnapshot(conn);
     else for (const e of missed) if (this.wants(conn, e.quote)) this.send(conn, 'quote', e.id, JSON.stringify(e.quote));
+    if (request.poison !== undefined) res.write(request.poison);
   }
 
   /** A changed quote: buffered for resume and sent to the streams subscribed to it. */

@@ -77,6 +77,30 @@ describe('event ids that cannot be sent back', () => {
   });
 });
 
+describe('a poison event (over the 4 MB event limit) after a valid snapshot', () => {
+  it('keeps backing off instead of reconnecting at the base delay for ever', async () => {
+    await sb.faults([{ path: '/v1/stream', key, kind: 'poison_stream' }]);
+    const at: number[] = [];
+    const live = new LiveStream({
+      url: `${sb.url}/v1/stream`,
+      symbols: ['usd'],
+      apiKey: key,
+      random: () => 1,
+      fetch: (input, init) => {
+        at.push(performance.now());
+        return fetch(input, init);
+      },
+      onQuotes: () => {},
+    });
+    closers.push(() => live.close());
+    live.start();
+    await expect.poll(() => at.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(6);
+    // The sandbox's retry: is 50 ms; doubling per poisoned connection, the 5th wait is 50 × 2^4 ms
+    // at least (a timer never fires early). Before, every wait was 50 ms.
+    expect(at[5]! - at[4]!).toBeGreaterThanOrEqual(800);
+  });
+});
+
 describe('quotes for symbols nobody asked for', () => {
   it('are dropped unread: only subscribed symbols reach the store and the listeners', async () => {
     const got: Quote[] = [];
