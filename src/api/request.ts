@@ -39,6 +39,22 @@ export function requestHeaders(apiKey: string | undefined, accept: string): Reco
 }
 
 /**
+ * How every request treats redirects: not followed. A followed redirect re-sends `X-API-Key` to
+ * wherever the `Location` points (another origin included); the service never redirects, so an
+ * answer that does is refused. (In a browser a manual redirect is an opaque response of status 0.)
+ */
+export const NO_REDIRECT: RequestRedirect = 'manual';
+
+/** Throws `bad_response` when `response` is a redirect (see {@link NO_REDIRECT}). */
+export function refuseRedirect(response: Response, what: string): void {
+  if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
+    throw new PriceBoardError('bad_response', `${what}: the service answered with a redirect, which is not followed`, {
+      status: response.status,
+    });
+  }
+}
+
+/**
  * GETs `url` and parses its JSON body. Rejects with `timeout` after `timeoutMs` (headers and body
  * together), `network` when the fetch fails, the mapped HTTP error for a non-2xx status,
  * `bad_response` for a body that is not JSON, and the caller's abort reason when `signal` aborts.
@@ -71,7 +87,9 @@ export async function getJson(url: URL, ctx: RequestContext, signal?: AbortSigna
         method: 'GET',
         headers: requestHeaders(ctx.apiKey, 'application/json'),
         signal: controller.signal,
+        redirect: NO_REDIRECT,
       });
+      refuseRedirect(response, what);
       if (!response.ok) throw await errorFromResponse(response, { what, apiKey: ctx.apiKey });
       text = await response.text();
     } catch (cause) {
