@@ -98,7 +98,7 @@ function isSetting(x: unknown): x is PriceSetting {
   );
 }
 
-/** `{ event, data, id? }` or `{ raw }`. */
+/** `{ event, data, id?, times? }` or `{ raw }`: `times` sends the event that often (a flood). */
 function push(ctx: SandboxContext, body: unknown): unknown {
   if (!isObject(body)) throw new Error('body must be an object');
   if (typeof body.raw === 'string') return { streams: ctx.streams.pushRaw(body.raw) };
@@ -106,5 +106,13 @@ function push(ctx: SandboxContext, body: unknown): unknown {
   if (body.id !== undefined && (typeof body.id !== 'string' || /[\r\n\0]/.test(body.id))) {
     throw new Error('"id" must be a string without line breaks or NUL');
   }
-  return { streams: ctx.streams.push(body.event, body.data, body.id) };
+  const { times = 1 } = body;
+  if (typeof times !== 'number' || !Number.isInteger(times) || times < 1 || times > 1_000_000) throw new Error('"times" must be an integer from 1 to 1,000,000');
+  if (times > 1 && typeof body.data !== 'string') throw new Error('"times" needs "data" as a string (its "{n}" becomes 0, 1, ...)');
+  let streams = 0;
+  for (let i = 0; i < times; i++) {
+    const data = times > 1 ? (body.data as string).replaceAll('{n}', String(i)) : body.data;
+    streams = ctx.streams.push(body.event, data, body.id);
+  }
+  return { streams };
 }

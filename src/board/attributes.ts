@@ -98,9 +98,14 @@ function parseSeconds(raw: unknown, spec: AttributeSpec): Parsed<unknown> {
   return Number.isFinite(n) && n >= (spec.min ?? 0) && n <= (spec.max ?? Infinity) ? ok(n) : bad(spec.default);
 }
 
+/**
+ * An http(s) address without credentials: `fetch` refuses a URL with `user:password@` (the board
+ * then never made a request and said nothing), and a secret does not belong in an attribute.
+ */
 function toHttpUrl(raw: string): URL | undefined {
   try {
     const url = new URL(raw, globalThis.document?.baseURI);
+    if (url.username !== '' || url.password !== '') return undefined;
     return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
   } catch {
     return undefined;

@@ -34,7 +34,7 @@ export const MAX_POLL_SECONDS = MAX_WAIT_MS / 1000;
 /**
  * How a value is read: `symbols` a comma-separated id list; `key` a secret (never validated, so
  * never echoed); `base-url` an http(s) address without query or trailing slash; `url` an http(s)
- * address; `choice` one of `values`; `seconds` a number from `min` to `max`; `symbol` one id of
+ * address; neither with credentials (`user:password@`); `choice` one of `values`; `seconds` a number from `min` to `max`; `symbol` one id of
  * `symbols`.
  */
 export type AttributeKind = 'symbols' | 'key' | 'base-url' | 'url' | 'choice' | 'seconds' | 'symbol';

@@ -29,7 +29,7 @@ export const sandbox = {
   faults: (rules: FaultRule[]) => control('faults', 'POST', { rules }),
   clearFaults: () => control('faults', 'DELETE'),
   /** Pushes an event (or raw bytes) to every open stream. */
-  push: (body: { event?: string; data?: unknown; raw?: string }) => control('push', 'POST', body),
+  push: (body: { event?: string; data?: unknown; raw?: string; id?: string; times?: number }) => control('push', 'POST', body),
   market: (body: { open?: boolean; tick?: true; set?: PriceSetting[] }) => control('market', 'POST', body),
   stats: async () => (await control('stats', 'GET')) as SandboxStats,
   /** The /v1 requests made with `key`, optionally under a path prefix. */
