@@ -1,12 +1,17 @@
 /**
  * The relay bench's server process: a sandbox (frozen market, changes only on request) and a relay
  * on a basic plan in front of it, alone in their process so that their memory is measured alone
- * and their sockets have this process's file descriptors. Answers IPC: `mem` (after a full GC),
- * `stop`.
+ * and their sockets have this process's file descriptors. It also makes the changes (`drive`):
+ * each price is the epoch ms of the change, taken right before the sandbox publishes it, so a
+ * receipt's latency counts the whole path, upstream → relay → client. IPC: `mem` (after a full
+ * GC), `drive`, `stop`.
  */
+import { loadavg } from 'node:os';
 import { readConfig } from '../../relay/config';
+import { createMemoryEngine } from '../../relay/engine/memory';
 import { startRelay } from '../../relay/server';
 import { startSandbox } from '../../sandbox/server';
+import type { DriveResult } from './fanout';
 
 const sandbox = await startSandbox({ port: 0, market: 'open', tickMs: 0 });
 const config = readConfig({
@@ -18,15 +23,68 @@ const config = readConfig({
   CLIENT_STREAMS: '100000',
   MAX_CONNECTIONS: '19000',
 });
-const relay = await startRelay({ ...config, upstreamUrl: sandbox.url }, { logSink: () => {} });
+const engine = createMemoryEngine();
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+const relay = await startRelay({ ...config, upstreamUrl: sandbox.url }, { logSink: () => {}, engine });
+
+/** Per change of the current drive (by its price): when the relay received it and had written it to every client. */
+let relayTimes = new Map<number, { received: number; written: number; cpu: number }>();
+// Subscribed after the relay's fan-out, so this runs once the fan-out has written the change.
+engine.broker.subscribe((events) => {
+  const written = Date.now();
+  const cpu = cpuMs();
+  for (const e of events) relayTimes.set(Number(e.quote.price), { received: e.receivedAt, written, cpu });
+});
+
+/** `perSecond` changes a second for `seconds`; the prices are the changes' epoch ms. */
+async function drive(target: 'relay' | 'sandbox', seconds: number, perSecond: number): Promise<DriveResult> {
+  relayTimes = new Map();
+  const made: number[] = [];
+  const sandboxWrite: number[] = [];
+  const cpuAt = new Map<number, number>();
+  const sandboxCpu: number[] = [];
+  const cpu = process.cpuUsage();
+  const start = Date.now();
+  for (let i = 0; i < seconds * perSecond; i++) {
+    const due = start + (i * 1000) / perSecond;
+    await new Promise((r) => setTimeout(r, Math.max(0, due - Date.now())));
+    const t0 = Math.max(Date.now(), (made.at(-1) ?? 0) + 1);
+    made.push(t0);
+    const cpu0 = cpuMs();
+    cpuAt.set(t0, cpu0);
+    // The sandbox writes to its own streams synchronously.
+    sandbox.sandbox.market.set([{ symbol: 'usd', price: String(t0) }]);
+    sandboxWrite.push(Date.now() - t0);
+    sandboxCpu.push(cpuMs() - cpu0);
+  }
+  if (target === 'relay') await new Promise((r) => setTimeout(r, 1_000)); // the last change's way through the relay
+  const used = process.cpuUsage(cpu);
+  const relayed = made.flatMap((t0) => {
+    const t = relayTimes.get(t0);
+    return t ? [{ t0, ...t }] : [];
+  });
+  return {
+    changes: made.length,
+    upstream: target === 'relay' ? relayed.map((t) => t.received - t.t0) : [],
+    write: target === 'relay' ? relayed.map((t) => t.written - t.received) : sandboxWrite,
+    writeCpu: target === 'relay' ? relayed.map((t) => t.cpu - cpuAt.get(t.t0)!) : sandboxCpu,
+    cpuShare: (used.user + used.system) / 1000 / (Date.now() - start),
+    load: loadavg()[0]!,
+  };
+}
 
 const gc = (globalThis as { gc?: () => void }).gc;
-process.on('message', (message: { type: string }) => {
+process.on('message', (message: { type: string; target?: 'relay' | 'sandbox'; seconds?: number; perSecond?: number }) => {
   if (message.type === 'mem') {
     gc?.();
     gc?.();
     const m = process.memoryUsage();
     process.send!({ type: 'mem', rss: m.rss, heapUsed: m.heapUsed, external: m.external, gc: gc !== undefined });
+  } else if (message.type === 'drive') {
+    void drive(message.target!, message.seconds!, message.perSecond!).then((r) => process.send!({ type: 'driven', ...r }));
   } else if (message.type === 'stop') {
     void relay.close().then(() => sandbox.close()).then(() => process.exit(0));
   }
