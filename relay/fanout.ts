@@ -7,6 +7,7 @@
  * disconnected. A burst is thus absorbed, and a client that never reads costs bounded memory.
  */
 import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { openEventStream, sseFrame, SSE_PING } from '../sandbox/http';
 import type { Quote } from './from-src';
 import type { Broker, RelayEvent } from './engine/types';
@@ -27,6 +28,13 @@ export interface FanOutOptions {
 
 interface Client {
   res: ServerResponse;
+  /**
+   * Where its events go once the stream has started. The response is close-delimited (no chunked
+   * framing), so its bytes are the socket's: writing there skips http's per-write work (a cork
+   * and a tick per write; about 10 % of a change's CPU at 5,000 clients, measured) and the bytes
+   * leave within the fan-out loop, so its lag metric counts them.
+   */
+  socket?: Socket;
   symbols: ReadonlySet<string>;
   release: () => void;
   /** Before its first events: changes held, latest per symbol. */
@@ -88,6 +96,8 @@ export class FanOut {
     return (first) => {
       if (!this.clients.has(client)) return;
       openEventStream(res, this.options.retryMs ?? 3_000, true);
+      // Headers and `retry:` went through `res`; from here on the socket carries the bytes.
+      if (res.socket && !res.writableLength) client.socket = res.socket;
       const held = client.holding!;
       client.holding = undefined;
       if ('snapshot' in first) {
@@ -111,6 +121,9 @@ export class FanOut {
   }
 
   private deliver(events: readonly RelayEvent[]): void {
+    // A batch of changes leaves each socket in one write (writev), not one per change.
+    const cork = events.length > 1;
+    if (cork) for (const client of this.clients) client.socket?.cork();
     for (const e of events) {
       const set = this.bySymbol.get(e.quote.symbol);
       if (set && set.size > 0) {
@@ -119,8 +132,10 @@ export class FanOut {
         for (const client of set) this.write(client, frame, e.quote.symbol, e.id);
         this.options.metrics.inc('relay_events_fanned_out_total', 'Event writes to downstream streams.', {}, set.size);
       }
-      this.options.metrics.observeLag((this.now() - e.receivedAt) / 1000);
     }
+    if (cork) for (const client of this.clients) client.socket?.uncork();
+    const now = this.now();
+    for (const e of events) this.options.metrics.observeLag((now - e.receivedAt) / 1000);
   }
 
   private ping(): void {
@@ -146,13 +161,14 @@ export class FanOut {
       }
       return;
     }
-    client.res.write(chunk);
-    const buffered = client.res.writableLength;
+    const out = client.socket ?? client.res;
+    out.write(chunk);
+    const buffered = out.writableLength;
     if (buffered > this.maxBuffered) return this.drop(client);
     if (buffered > this.softBuffer) {
       client.pending = new Map();
       client.stalledSince = this.now();
-      client.res.once('drain', () => this.flush(client));
+      out.once('drain', () => this.flush(client));
     }
   }
 
@@ -165,7 +181,7 @@ export class FanOut {
 
   private drop(client: Client): void {
     this.options.metrics.inc('relay_slow_clients_dropped_total', 'Streams closed because the client did not read.');
-    this.options.log('slow_client_dropped', { buffered: client.res.writableLength });
+    this.options.log('slow_client_dropped', { buffered: (client.socket ?? client.res).writableLength });
     this.forget(client);
     client.res.destroy();
   }

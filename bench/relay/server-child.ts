@@ -32,12 +32,15 @@ const relay = await startRelay({ ...config, upstreamUrl: sandbox.url }, { logSin
 
 /** Per change of the current drive (by its price): when the relay received it and had written it to every client. */
 let relayTimes = new Map<number, { received: number; written: number; cpu: number }>();
-// Subscribed after the relay's fan-out, so this runs once the fan-out has written the change.
-engine.broker.subscribe((events) => {
-  const written = Date.now();
-  const cpu = cpuMs();
-  for (const e of events) relayTimes.set(Number(e.quote.price), { received: e.receivedAt, written, cpu });
-});
+// Subscribed after the relay's fan-out, so this runs once the fan-out has written the change;
+// timed on the next tick, after any writes that http's `res.write` corks until then.
+engine.broker.subscribe((events) =>
+  process.nextTick(() => {
+    const written = Date.now();
+    const cpu = cpuMs();
+    for (const e of events) relayTimes.set(Number(e.quote.price), { received: e.receivedAt, written, cpu });
+  }),
+);
 
 /** `perSecond` changes a second for `seconds`; the prices are the changes' epoch ms. */
 async function drive(target: 'relay' | 'sandbox', seconds: number, perSecond: number): Promise<DriveResult> {
@@ -55,10 +58,12 @@ async function drive(target: 'relay' | 'sandbox', seconds: number, perSecond: nu
     made.push(t0);
     const cpu0 = cpuMs();
     cpuAt.set(t0, cpu0);
-    // The sandbox writes to its own streams synchronously.
+    // The sandbox writes to its own streams in this call, and the corked writes on the next tick.
     sandbox.sandbox.market.set([{ symbol: 'usd', price: String(t0) }]);
-    sandboxWrite.push(Date.now() - t0);
-    sandboxCpu.push(cpuMs() - cpu0);
+    process.nextTick(() => {
+      sandboxWrite.push(Date.now() - t0);
+      sandboxCpu.push(cpuMs() - cpu0);
+    });
   }
   if (target === 'relay') await new Promise((r) => setTimeout(r, 1_000)); // the last change's way through the relay
   const used = process.cpuUsage(cpu);
