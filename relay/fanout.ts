@@ -41,6 +41,8 @@ interface Client {
   holding?: Map<string, { id: number; frame: Chunk }>;
   /** The id of the last event written (resume and held changes are sent only when newer). */
   lastId: number;
+  /** The heartbeat half-period of its last write. */
+  wroteIn: number;
   /** While the socket is backed up: the latest unsent frame per symbol, and since when. */
   pending?: Map<string, Chunk>;
   stalledSince?: number;
@@ -57,6 +59,8 @@ export class FanOut {
   private readonly bySymbol = new Map<string, Set<Client>>();
   private readonly clients = new Set<Client>();
   private readonly heartbeat: NodeJS.Timeout;
+  /** Heartbeat half-periods since start. */
+  private period = 0;
   private readonly unsubscribe: () => void;
   private readonly softBuffer: number;
   private readonly maxBuffered: number;
@@ -69,7 +73,7 @@ export class FanOut {
     this.stallMs = options.stallMs ?? 30_000;
     this.now = options.now ?? Date.now;
     this.unsubscribe = options.broker.subscribe((events) => this.deliver(events));
-    this.heartbeat = setInterval(() => this.ping(), options.heartbeatMs ?? 15_000);
+    this.heartbeat = setInterval(() => this.ping(), (options.heartbeatMs ?? 15_000) / 2);
     this.heartbeat.unref();
     options.metrics.gauge('relay_stream_clients', 'Open downstream streams.', () => this.clients.size);
   }
@@ -85,7 +89,7 @@ export class FanOut {
    * first events when newer. `release` runs once when the client goes.
    */
   open(res: ServerResponse, symbols: readonly string[], release: () => void): (first: FirstEvents) => void {
-    const client: Client = { res, symbols: new Set(symbols), release, holding: new Map(), lastId: -1 };
+    const client: Client = { res, symbols: new Set(symbols), release, holding: new Map(), lastId: -1, wroteIn: this.period };
     this.clients.add(client);
     for (const s of client.symbols) {
       let set = this.bySymbol.get(s);
@@ -138,8 +142,14 @@ export class FanOut {
     for (const e of events) this.options.metrics.observeLag((now - e.receivedAt) / 1000);
   }
 
+  /**
+   * Every half heartbeat, a ping to each client that got nothing in this half and the last: no
+   * stream is silent longer than a heartbeat, and while the market moves (any bytes keep a stream
+   * alive) the relay spends no burst of 10,000 writes on pings that would delay a change.
+   */
   private ping(): void {
-    for (const client of this.clients) this.write(client, PING);
+    this.period += 1;
+    for (const client of this.clients) if (this.period - client.wroteIn >= 2) this.write(client, PING);
   }
 
   /**
@@ -163,6 +173,7 @@ export class FanOut {
     }
     const out = client.socket ?? client.res;
     out.write(chunk);
+    client.wroteIn = this.period;
     const buffered = out.writableLength;
     if (buffered > this.maxBuffered) return this.drop(client);
     if (buffered > this.softBuffer) {

@@ -32,7 +32,8 @@ export interface Latency {
   upstream?: [number, number];
   /** Per change, ms, p50/p99: the server's own time from having the change to having written it to every client. */
   write: [number, number];
-  writeCpu: [number, number];
+  /** The server process's CPU time per change, ms (all of it during the changes, divided by their number). */
+  cpuPerChange: number;
   /** Shares of one core used during the changes: the server process, and the client processes together. */
   serverCpu: number;
   clientsCpu: number;
@@ -47,10 +48,9 @@ export interface DriveResult {
   upstream: number[];
   /** Per change, ms: the server's own time until it has written the change to every client. */
   write: number[];
-  /** Per change, ms: the server process's CPU time from the change to having written it (relay: including upstream). */
-  writeCpu: number[];
-  /** Share of one core this process used meanwhile. */
+  /** Share of one core this process used meanwhile, over `seconds`. */
   cpuShare: number;
+  seconds: number;
   load: number;
 }
 
@@ -199,7 +199,7 @@ async function drive(server: Child, clients: Clients, target: 'relay' | 'sandbox
     lastClientP99: percentile(slowest, 0.99),
     upstream: target === 'relay' ? p50p99(driven.upstream) : undefined,
     write: p50p99(driven.write),
-    writeCpu: p50p99(driven.writeCpu),
+    cpuPerChange: (driven.cpuShare * driven.seconds * 1000) / driven.changes,
     serverCpu: driven.cpuShare,
     clientsCpu: stats.cpu,
     clientProcesses: clients.processes,

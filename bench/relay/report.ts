@@ -36,8 +36,8 @@ export function relayRows(r: RelayResults | undefined, failed: (section: string,
       rows.push({
         section: 'relay',
         metric: `fan-out latency, upstream change → receipt by every client, ${l.clients} clients, 10 changes/s`,
-        measured: `${latency(l)}; of which change → relay p50 ${l.upstream?.[0]} / p99 ${l.upstream?.[1]} ms, relay writing to all p50 ${l.write[0]} / p99 ${l.write[1]} ms (CPU ${round(l.writeCpu[0], 1)} / ${round(l.writeCpu[1], 1)} ms)`,
-        baseline: b ? `sandbox stream: ${latency(b)}; writing to all p50 ${b.write[0]} / p99 ${b.write[1]} ms` : '',
+        measured: `${latency(l)}; of which change → relay p50 ${l.upstream?.[0]} / p99 ${l.upstream?.[1]} ms, relay writing to all p50 ${l.write[0]} / p99 ${l.write[1]} ms (server CPU ${round(l.cpuPerChange, 1)} ms per change)`,
+        baseline: b ? `sandbox stream: ${latency(b)}; writing to all p50 ${b.write[0]} / p99 ${b.write[1]} ms (server CPU ${round(b.cpuPerChange, 1)} ms per change)` : '',
         target: last ? 'p99 ≤ 100 ms' : '(step)',
         verdict: last ? (l.p99 <= 100 && l.completeChanges === l.changes ? 'met' : 'NOT met') : 'info',
       });

@@ -24,21 +24,16 @@ const config = readConfig({
   MAX_CONNECTIONS: '19000',
 });
 const engine = createMemoryEngine();
-const cpuMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
 const relay = await startRelay({ ...config, upstreamUrl: sandbox.url }, { logSink: () => {}, engine });
 
 /** Per change of the current drive (by its price): when the relay received it and had written it to every client. */
-let relayTimes = new Map<number, { received: number; written: number; cpu: number }>();
+let relayTimes = new Map<number, { received: number; written: number }>();
 // Subscribed after the relay's fan-out, so this runs once the fan-out has written the change;
 // timed on the next tick, after any writes that http's `res.write` corks until then.
 engine.broker.subscribe((events) =>
   process.nextTick(() => {
     const written = Date.now();
-    const cpu = cpuMs();
-    for (const e of events) relayTimes.set(Number(e.quote.price), { received: e.receivedAt, written, cpu });
+    for (const e of events) relayTimes.set(Number(e.quote.price), { received: e.receivedAt, written });
   }),
 );
 
@@ -47,8 +42,6 @@ async function drive(target: 'relay' | 'sandbox', seconds: number, perSecond: nu
   relayTimes = new Map();
   const made: number[] = [];
   const sandboxWrite: number[] = [];
-  const cpuAt = new Map<number, number>();
-  const sandboxCpu: number[] = [];
   const cpu = process.cpuUsage();
   const start = Date.now();
   for (let i = 0; i < seconds * perSecond; i++) {
@@ -56,14 +49,9 @@ async function drive(target: 'relay' | 'sandbox', seconds: number, perSecond: nu
     await new Promise((r) => setTimeout(r, Math.max(0, due - Date.now())));
     const t0 = Math.max(Date.now(), (made.at(-1) ?? 0) + 1);
     made.push(t0);
-    const cpu0 = cpuMs();
-    cpuAt.set(t0, cpu0);
     // The sandbox writes to its own streams in this call, and the corked writes on the next tick.
     sandbox.sandbox.market.set([{ symbol: 'usd', price: String(t0) }]);
-    process.nextTick(() => {
-      sandboxWrite.push(Date.now() - t0);
-      sandboxCpu.push(cpuMs() - cpu0);
-    });
+    process.nextTick(() => sandboxWrite.push(Date.now() - t0));
   }
   if (target === 'relay') await new Promise((r) => setTimeout(r, 1_000)); // the last change's way through the relay
   const used = process.cpuUsage(cpu);
@@ -75,8 +63,8 @@ async function drive(target: 'relay' | 'sandbox', seconds: number, perSecond: nu
     changes: made.length,
     upstream: target === 'relay' ? relayed.map((t) => t.received - t.t0) : [],
     write: target === 'relay' ? relayed.map((t) => t.written - t.received) : sandboxWrite,
-    writeCpu: target === 'relay' ? relayed.map((t) => t.cpu - cpuAt.get(t.t0)!) : sandboxCpu,
     cpuShare: (used.user + used.system) / 1000 / (Date.now() - start),
+    seconds: (Date.now() - start) / 1000,
     load: loadavg()[0]!,
   };
 }
