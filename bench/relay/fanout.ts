@@ -21,6 +21,8 @@ export interface FanoutPoint {
 export interface Latency {
   clients: number;
   changes: number;
+  /** Changes a second actually made (10 asked). */
+  rate: number;
   completeChanges: number;
   /** Receipts counted, of `changes × clients` expected. */
   receipts: number;
@@ -44,6 +46,8 @@ export interface Latency {
 /** What the server process answers to `drive`. */
 export interface DriveResult {
   changes: number;
+  /** Changes a second actually made. */
+  rate: number;
   /** Per change, ms: change → the relay has it (relay only). */
   upstream: number[];
   /** Per change, ms: the server's own time until it has written the change to every client. */
@@ -192,6 +196,7 @@ async function drive(server: Child, clients: Clients, target: 'relay' | 'sandbox
   return {
     clients: expected,
     changes: driven.changes,
+    rate: driven.rate,
     completeChanges: complete(stats).length,
     receipts: sum([...stats.histogram]),
     p50: percentile(stats.histogram, 0.5),

@@ -53,6 +53,8 @@ async function drive(target: 'relay' | 'sandbox', seconds: number, perSecond: nu
     sandbox.sandbox.market.set([{ symbol: 'usd', price: String(t0) }]);
     process.nextTick(() => sandboxWrite.push(Date.now() - t0));
   }
+  // A server short of CPU makes its changes late: the rate achieved is reported beside the figure.
+  const rate = made.length / Math.max(0.001, (made.at(-1)! - made[0]!) / 1000 + 1 / perSecond);
   if (target === 'relay') await new Promise((r) => setTimeout(r, 1_000)); // the last change's way through the relay
   const used = process.cpuUsage(cpu);
   const relayed = made.flatMap((t0) => {
@@ -61,6 +63,7 @@ async function drive(target: 'relay' | 'sandbox', seconds: number, perSecond: nu
   });
   return {
     changes: made.length,
+    rate,
     upstream: target === 'relay' ? relayed.map((t) => t.received - t.t0) : [],
     write: target === 'relay' ? relayed.map((t) => t.written - t.received) : sandboxWrite,
     cpuShare: (used.user + used.system) / 1000 / (Date.now() - start),
