@@ -233,6 +233,7 @@ export interface FanoutOptions {
 export async function runRelayFanout(log: (s: string) => void, options: FanoutOptions = {}): Promise<FanoutResults> {
   const { counts = [1_000, 5_000, 10_000], seconds = 10, clientProcesses = 4, baseline = true } = options;
   const started = Date.now();
+  // BENCH_TRACE_GC=1: the server's collections on stderr (a debugging aid: are pauses GC?).
   const [server, ready] = await Child.start('server-child.ts', ['--expose-gc', ...(process.env.BENCH_TRACE_GC ? ['--trace-gc'] : [])], { BENCH_RELAY_KEY: RELAY_KEY });
   const clients = await Clients.start(clientProcesses);
   try {
