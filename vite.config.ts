@@ -83,6 +83,13 @@ function plainDynamicImports(): Plugin {
 }
 
 /**
+ * Rolldown's build-timing check warns when plugins take a large share of a build over 3 s: on a
+ * busy machine it fires for any build, which says nothing about this config and would break
+ * `npm start`'s one-line greeting. Every build turns it off.
+ */
+const QUIET_CHECKS = { checks: { bundlerTimings: false } } as const;
+
+/**
  * The builds beside the script-tag one (the top-level `build`). Each replaces that `build` rather
  * than inheriting it: environments otherwise merge the top-level options into their own.
  */
@@ -92,13 +99,14 @@ const OTHER_BUILDS: Record<string, BuildEnvironmentOptions> = {
     // Readable modules: the app's bundler minifies.
     minify: false,
     lib: { entry: ENTRIES, formats: ['es'], fileName: (_format, name) => `${name}.js` },
-    rolldownOptions: { external: (id) => DEPENDENCIES.test(id) },
+    rolldownOptions: { ...QUIET_CHECKS, external: (id) => DEPENDENCIES.test(id) },
   },
   loader: {
     outDir: 'dist',
     // A classic script (IIFE), so that it runs pasted as `<script src>` (also async/defer) as
     // well as `<script type="module" src>`: no import/export, no import.meta.
     lib: { entry: 'src/embed/loader.ts', formats: ['iife'], name: 'priceBoardEmbed', fileName: () => 'embed.js' },
+    rolldownOptions: QUIET_CHECKS,
   },
 };
 
@@ -141,6 +149,7 @@ function scriptTagBuild(): BuildEnvironmentOptions {
     // dist/: the minified chunks lose their banners.
     license: { fileName: 'THIRD-PARTY-LICENSES.md' },
     rolldownOptions: {
+      ...QUIET_CHECKS,
       input: { index: 'index.html', 'embed-page': 'embed.html', ...ENTRIES },
       // dist/price-board.js holds the element's code itself, so a script-tag embed loads one
       // file before the element upgrades (not a re-export of a hashed chunk: one more round trip).
