@@ -23,6 +23,8 @@ export interface RedisLeaderOptions {
   /** The lock's TTL: at most 5 s (DESIGN.md §7); a dead leader is replaced within it. */
   ttlMs: number;
   onError?: (error: unknown) => void;
+  /** False while this process may not take the lead (resynchronising after Redis returned). */
+  mayLead?: () => boolean;
   now?: () => number;
 }
 
@@ -99,6 +101,7 @@ export class RedisLeader implements Leader {
         else this.lost();
         return;
       }
+      if (this.options.mayLead?.() === false) return;
       const value = await redis.run(ACQUIRE, [lockKey, fenceKey], [ttlMs, this.processId, this.highestToken]);
       if (typeof value !== 'string' || this.closed) return;
       this.highestToken = Math.max(this.highestToken, Number(value.split(':')[0]));

@@ -56,6 +56,8 @@ export class RedisEngine implements Engine, ClusterStatus {
   readonly cluster = this;
   leaderFresh = false;
   feedFresh: () => boolean = () => false;
+  /** False from Redis going away until this process has resynchronised with it. */
+  private synced = true;
   private readonly timer: NodeJS.Timeout;
 
   private constructor(
@@ -66,7 +68,7 @@ export class RedisEngine implements Engine, ClusterStatus {
   ) {
     const ttl = options.lockTtlMs ?? 4_000;
     const runner = { run: (script: string, k: string[], a: (string | number)[]) => run(cmd, script, k, a) };
-    this.leader = new RedisLeader({ redis: runner, lockKey: keys('leader'), fenceKey: keys('fence'), ttlMs: ttl, onError: options.onError });
+    this.leader = new RedisLeader({ redis: runner, lockKey: keys('leader'), fenceKey: keys('fence'), ttlMs: ttl, onError: options.onError, mayLead: () => this.synced });
     this.state = new RedisQuoteState(this, options.bufferSize ?? 1_000);
     this.broker = new RedisBroker(this);
     this.cache = new RedisCache(this, options.cacheTtlMs ?? 24 * 60 * 60_000);
@@ -84,6 +86,7 @@ export class RedisEngine implements Engine, ClusterStatus {
     const prefix = options.prefix ?? 'price-relay:';
     const engine = new RedisEngine(cmd, sub, (name) => prefix + name, options);
     await engine.broker.listen();
+    engine.watch();
     return engine;
   }
 
@@ -95,10 +98,34 @@ export class RedisEngine implements Engine, ClusterStatus {
     return run(this.cmd, script, keys, args);
   }
 
+  /**
+   * Redis went away: until this process has written back what it holds, it does not try to lead,
+   * so a new leader's first upstream snapshot is merged into the quotes held, not replayed as new.
+   */
+  private watch(): void {
+    const down = (): void => {
+      this.synced = false;
+      this.leaderFresh = false;
+    };
+    for (const client of [this.cmd, this.sub]) {
+      client.on('end', down);
+      client.on('reconnecting', down);
+      client.on('ready', () => {
+        if (!this.synced && this.connected) void this.rejoin();
+      });
+    }
+  }
+
   /** Redis came back: write back what this process holds, then catch up on missed events. */
-  async rejoin(): Promise<void> {
-    await this.state.seed().catch(this.options.onError);
-    await this.broker.catchUp().catch(this.options.onError);
+  private async rejoin(): Promise<void> {
+    try {
+      await this.state.seed();
+      await this.broker.catchUp();
+      this.synced = true;
+    } catch (error) {
+      // Redis went again: the next 'ready' retries.
+      this.options.onError?.(error);
+    }
   }
 
   async close(): Promise<void> {
@@ -127,7 +154,6 @@ export class RedisBroker implements Broker {
   private lastSeen = 0;
   /** Deliveries in order, one at a time (a gap is filled before what follows it). */
   private queue: Promise<void> = Promise.resolve();
-  private wasDown = false;
 
   constructor(private readonly engine: RedisEngine) {}
 
@@ -137,20 +163,6 @@ export class RedisBroker implements Broker {
     await sub.subscribe(keys('events'), (message) => {
       this.enqueue(() => this.receive(JSON.parse(message) as RelayEvent[]));
     });
-    const down = (): void => {
-      this.wasDown = true;
-      this.engine.cluster.leaderFresh = false;
-    };
-    for (const client of [sub, cmd]) {
-      client.on('end', down);
-      client.on('reconnecting', down);
-      client.on('ready', () => {
-        if (this.wasDown && this.engine.connected) {
-          this.wasDown = false;
-          void this.engine.rejoin();
-        }
-      });
-    }
   }
 
   async publish(events: readonly RelayEvent[]): Promise<void> {
@@ -241,7 +253,10 @@ export class RedisQuoteState implements QuoteState {
     try {
       const { cmd, keys } = this.engine;
       const [seq, jsons] = (await cmd.multi().get(keys('seq')).hmGet(keys('quotes'), [...symbols]).exec()) as unknown as [string | null, (string | null)[]];
-      return { id: Number(seq ?? 0), quotes: jsons.filter((j): j is string => j !== null).map((j) => JSON.parse(j) as Quote) };
+      const quotes = jsons.filter((j): j is string => j !== null).map((j) => JSON.parse(j) as Quote);
+      this.local.apply(quotes);
+      this.localSeq = Math.max(this.localSeq, Number(seq ?? 0));
+      return { id: Number(seq ?? 0), quotes };
     } catch {
       // Redis is away: what this process last knew.
       const quotes = symbols.map((s) => this.local.get(s)).filter((q): q is Quote => q !== undefined);

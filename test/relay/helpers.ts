@@ -3,6 +3,7 @@
 import { request, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { readConfig } from '../../relay/config';
+import type { RequestEntry } from '../../sandbox/stats';
 import { startRelay, type Relay, type RelayOptions } from '../../relay/server';
 import { start, until, type StartedSandbox } from '../sandbox/helpers';
 
@@ -118,9 +119,9 @@ export class Stream {
 }
 
 /** The /v1 requests the sandbox answered, as it counts them. */
-export async function upstreamRequests(sandbox: StartedSandbox): Promise<{ path: string; url: string; status: number | null }[]> {
+export async function upstreamRequests(sandbox: StartedSandbox): Promise<RequestEntry[]> {
   const res = await fetch(`${sandbox.url}/__sandbox/stats`);
-  return ((await res.json()) as { requests: { path: string; url: string; status: number | null }[] }).requests;
+  return ((await res.json()) as { requests: RequestEntry[] }).requests;
 }
 
 /** Distinct loopback addresses for `n` visitors: 127.0.1.1, 127.0.1.2, ... */
