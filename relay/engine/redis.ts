@@ -268,7 +268,7 @@ export class RedisQuoteState implements QuoteState {
   async since(lastId: number, symbols: ReadonlySet<string> | undefined): Promise<RelayEvent[] | undefined> {
     if (!Number.isSafeInteger(lastId)) return undefined;
     const { keys } = this.engine;
-    const [seq, oldest, ...raw] = (await this.engine.run(SINCE, [keys('seq'), keys('events')], [lastId])) as [number, number, ...string[]];
+    const [seq, oldest, ...raw] = (await this.engine.run(SINCE, [keys('seq'), keys('buffer')], [lastId])) as [number, number, ...string[]];
     const first = oldest || seq + 1;
     if (lastId > seq || lastId < first - 1) return undefined;
     const events = raw.map((r) => JSON.parse(r) as RelayEvent);
