@@ -1,3 +1,38 @@
+import { readAttributeTable } from './scripts/attribute-table.mjs';
+
+/**
+ * The element's attributes come from the attribute table (src/shared/attributes.ts), which the
+ * analyzer cannot see through `litProperties(...)`: they are written into the manifest here.
+ */
+function attributeTablePlugin() {
+  return {
+    name: 'price-board-attribute-table',
+    packageLinkPhase({ customElementsManifest }) {
+      const table = readAttributeTable('BOARD_ATTRIBUTES');
+      for (const mod of customElementsManifest.modules) {
+        for (const d of mod.declarations ?? []) {
+          if (d.tagName !== 'price-board') continue;
+          const common = (a) => ({
+            type: { text: a.type },
+            description: a.description,
+            ...(a.default === undefined ? {} : { default: a.default }),
+          });
+          d.attributes = table.map((a) => ({ name: a.attribute, ...common(a), fieldName: a.property }));
+          const fields = table.map((a) => ({
+            kind: 'field',
+            name: a.property,
+            privacy: 'public',
+            ...common(a),
+            attribute: a.attribute,
+            ...(a.reflects ? { reflects: true } : {}),
+          }));
+          d.members = [...fields, ...(d.members ?? []).filter((m) => !table.some((a) => a.property === m.name))];
+        }
+      }
+    },
+  };
+}
+
 export default {
   globs: ['src/board/**/*.ts', 'src/price-board.ts'],
   outdir: 'dist',
@@ -5,4 +40,5 @@ export default {
   dependencies: false,
   // package.json already points at dist/custom-elements.json; do not let the analyzer rewrite it.
   packagejson: false,
+  plugins: [attributeTablePlugin()],
 };

@@ -4,6 +4,40 @@ import lit from 'eslint-plugin-lit';
 import wc from 'eslint-plugin-wc';
 import globals from 'globals';
 
+/**
+ * The layers of docs/ARCHITECTURE.md, kept by the linter: for each folder of src/, the folders
+ * (and packages) it must never import. Data flows one way: service → api/live → model → board →
+ * chart; `shared` (types, the attribute table, the error policy) is below everything.
+ */
+const LIT = ['lit', 'lit/*', '@lit/*'];
+const NEVER = {
+  shared: ['../*', ...LIT, 'lightweight-charts', 'eventsource-parser'],
+  format: ['../api/*', '../model/*', '../live/*', '../chart/*', '../board/*', '../embed/*', ...LIT, 'lightweight-charts'],
+  api: ['../model/*', '../live/*', '../chart/*', '../board/*', '../embed/*', ...LIT, 'lightweight-charts'],
+  model: ['../live/*', '../chart/*', '../board/*', '../embed/*', ...LIT, 'lightweight-charts'],
+  live: ['../chart/*', '../board/*', '../embed/*', ...LIT, 'lightweight-charts'],
+  chart: ['../api/*', '../model/*', '../live/*', '../board/*', '../embed/*', ...LIT],
+  board: ['../embed/*'],
+  embed: ['../api/*', '../model/*', '../live/*', '../chart/*', '../board/*', '../format/*'],
+};
+/** src/ never imports the Node side. */
+const NODE_SIDE = ['**/sandbox/*', '**/relay/*', 'node:*'];
+
+const layerRules = Object.entries(NEVER).map(([layer, never]) => ({
+  files: [`src/${layer}/**/*.ts`],
+  rules: {
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          { group: never, message: `${layer}/ must not import this (docs/ARCHITECTURE.md, the layers).` },
+          { group: NODE_SIDE, message: 'src/ runs in the browser: it never imports the sandbox, the relay or Node.' },
+        ],
+      },
+    ],
+  },
+}));
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'bench/tmp/', 'test-results/', 'playwright-report/', 'custom-elements.json'] },
   js.configs.recommended,
@@ -12,6 +46,34 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // One import statement per module (a type-only one beside it is fine).
+      'no-duplicate-imports': ['error', { allowSeparateTypeImports: true }],
+    },
+  },
+  ...layerRules,
+  {
+    // One private-member style: ECMAScript `#private`, as most of src/ (truly private at run time).
+    files: ['src/**/*.ts'],
+    // jalali-scale.ts is being reworked on another branch (issue 15); it follows after that lands.
+    ignores: ['src/chart/jalali-scale.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: ":matches(PropertyDefinition, MethodDefinition, TSParameterProperty)[accessibility='private']",
+          message: 'Use a #private member (one private-member style in src/).',
+        },
+      ],
+    },
+  },
+  {
+    // The loader is one small file with no shared chunk: it imports nothing but types.
+    files: ['src/embed/loader.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['*', './*', '../*'], allowTypeImports: true, message: 'embed.js imports nothing but types (it stays one small file).' }] },
+      ],
     },
   },
   {

@@ -1,5 +1,6 @@
 import { defineConfig, parseAst, type Plugin } from 'vite';
 import { createSandbox } from './sandbox/server';
+import { EMBED_PARAMETERS } from './src/embed/params';
 
 /**
  * Serves the sandbox price service (`/v1/...` and its `/__sandbox/...` test controls) from the
@@ -97,6 +98,8 @@ export default defineConfig({
   // Every URL inside dist/ is relative, so it works under any path prefix (a CDN folder).
   base: './',
   plugins: [sandboxPlugin(), minifyLitLiterals(), plainDynamicImports()],
+  // The loader's parameter lists, from the attribute table, without a shared chunk (loader.ts).
+  define: { __EMBED_PARAMETERS__: JSON.stringify(EMBED_PARAMETERS) },
   server: { host: '127.0.0.1', port: Number(process.env.PORT ?? 5173) },
   preview: { host: '127.0.0.1', port: Number(process.env.PORT ?? 4173) },
   build: {

@@ -14,7 +14,7 @@
 import 'vazirmatn/Vazirmatn-Variable-font-face.css';
 import './styles.css';
 import '../src/price-board';
-import type { SymbolInfo } from '../src/api/types';
+import type { SymbolInfo } from '../src/shared/types';
 import { readEmbedParams } from '../src/embed/params';
 import { Configurator, wireTabs } from './configurator';
 import { wireCopyButtons } from './copy';

@@ -3,7 +3,7 @@
  * and the chosen ones as removable chips, in the order they were chosen. Text goes in through
  * `textContent` only.
  */
-import type { SymbolInfo } from '../src/api/types';
+import type { SymbolInfo } from '../src/shared/types';
 
 /** Persian names of the service's categories, in display order. */
 export const CATEGORY_LABELS: ReadonlyArray<[string, string]> = [

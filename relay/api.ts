@@ -7,8 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requestedSymbols, sendError, sendRaw } from '../sandbox/http';
-import { PriceClient } from '../src/api/client';
-import { PriceBoardError } from '../src/api/errors';
+import { PriceBoardError, PriceClient } from './from-src';
 import type { Engine, RelayEvent } from './engine/types';
 import type { FanOut } from './fanout';
 import type { Feed } from './feed';

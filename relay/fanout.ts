@@ -8,7 +8,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { openEventStream, sseFrame, SSE_PING } from '../sandbox/http';
-import type { Quote } from '../src/api/types';
+import type { Quote } from './from-src';
 import type { Broker, RelayEvent } from './engine/types';
 import type { Logger } from './log';
 import type { Metrics } from './metrics';

@@ -4,11 +4,7 @@
  * `/v1/prices` poll at the interval the budget allows. Changes go into the QuoteState and out
  * through the Broker. Only the leader runs the stream or the poll.
  */
-import { PriceClient } from '../src/api/client';
-import { PriceBoardError } from '../src/api/errors';
-import { fetchSymbols, parseSymbolsBody } from '../src/api/symbols';
-import type { Quote, SymbolInfo } from '../src/api/types';
-import { LiveStream } from '../src/live/stream';
+import { LiveStream, PriceBoardError, PriceClient, fetchSymbols, parseSymbolsBody, type Quote, type SymbolInfo } from './from-src';
 import type { Budget } from './budget';
 import type { Engine } from './engine/types';
 import type { Logger } from './log';

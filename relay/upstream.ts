@@ -5,8 +5,7 @@
  * gets a local answer shaped like the service's (429 with Retry-After, or the final 401/403), so
  * the clients' own error handling applies and nothing retries in a storm.
  */
-import type { FetchLike } from '../src/api/request';
-import { parseRetryAfter } from '../src/api/retry-after';
+import { parseRetryAfter, type FetchLike } from './from-src';
 import type { Budget, Priority } from './budget';
 import type { Leader } from './engine/types';
 import type { Logger } from './log';

@@ -1,24 +1,16 @@
-// Types shared by the sandbox modules. The sandbox never imports from src/ (and src/ never
-// imports the sandbox), so the wire types are restated here.
+// Types shared by the sandbox modules. The wire types are the widget's own (src/shared, plain
+// types every layer may import); src/ never imports the sandbox.
+import type { Category, PriceUnit, Quote as WireQuote } from '../src/shared/types';
 
-export type Category = 'currency' | 'gold' | 'coin' | 'silver' | 'global';
-export type PriceUnit = 'unit' | 'gram' | 'mesghal' | 'count' | 'usd_ounce';
+export type { Category, PriceUnit };
 
 /** `auto` follows Tehran trading hours; `open`/`closed` force the state. */
 export type MarketMode = 'auto' | 'open' | 'closed';
 
-/** A quote as served on the wire: every number is a decimal string. */
-export interface Quote {
-  symbol: string;
-  title: string;
+/** A quote as served on the wire (every number a decimal string), of a known category and unit. */
+export interface Quote extends WireQuote {
   category: Category;
   unit: PriceUnit;
-  price: string;
-  price_toman: string;
-  change_pct: string;
-  high: string;
-  low: string;
-  updated_at: string;
 }
 
 export interface SandboxOptions {

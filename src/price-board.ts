@@ -9,9 +9,9 @@ PriceBoard.define();
 
 export { PriceBoard };
 export type { PriceBoardEventDetails, PriceBoardEventMap, PriceBoardEventName } from './board/emit';
-export type { ChartMode, HistoryDays, StreamMode, ThemeMode } from './board/attributes';
-export type { ConnectionStatus, DisplayUnit, Quote } from './api/types';
-export type { ErrorCode, ErrorDetail } from './api/errors';
+export type { ChartMode, HistoryDays, StreamMode, ThemeMode } from './shared/attributes';
+export type { ConnectionStatus, DisplayUnit, Quote } from './shared/types';
+export type { ErrorCode, ErrorDetail } from './shared/errors';
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -1,6 +1,5 @@
 /** The engine of one process: everything in memory, this process always the leader. */
-import type { Quote } from '../../src/api/types';
-import { QuoteStore } from '../../src/model/quote-store';
+import { QuoteStore, type Quote } from '../from-src';
 import type { Broker, BudgetStore, Cache, CacheEntry, Engine, Leader, Limits, QuoteState, RelayEvent, Take } from './types';
 
 export class MemoryBroker implements Broker {

@@ -4,7 +4,7 @@
  * interface and `memory.ts` holds the in-process implementations. Every method that a networked
  * implementation would have to wait on returns a Promise.
  */
-import type { Quote } from '../../src/api/types';
+import type { Quote } from '../from-src';
 
 /** One change as fanned out to visitors. `id` comes from one rising sequence (the SSE `id:`). */
 export interface RelayEvent {

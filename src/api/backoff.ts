@@ -1,5 +1,5 @@
 /** Capped exponential backoff with jitter, and an abortable sleep. */
-import { startTimer } from './tracking';
+import { startTimer } from './timer';
 
 /** Backoff settings: `baseMs` doubles per attempt up to `maxMs`. */
 export interface BackoffOptions {

@@ -1,9 +1,9 @@
 /** The HTTP client of the price service (SERVICE-SPEC §4): validated, shared, retried. */
 import { backoffDelay, sleep, type BackoffOptions } from './backoff';
-import { PriceBoardError } from './errors';
+import { isRetried } from '../shared/errors';
 import { getJson, globalFetch, type FetchLike, type RequestContext } from './request';
 import { SharedRequests } from './shared-requests';
-import type { PricesData } from './types';
+import type { PricesData } from '../shared/types';
 import { endpointUrl, symbolsQuery } from './urls';
 import { parsePricesBody } from './validate';
 
@@ -32,11 +32,6 @@ export interface PriceClientOptions {
 export const DEFAULT_TIMEOUT_MS = 10_000;
 /** Default retry policy for network errors and 5xx. */
 export const DEFAULT_RETRY: Readonly<RetryOptions> = { retries: 2, baseMs: 500, maxMs: 5_000 };
-
-/** True for failures that another attempt of the same request may fix. */
-function retryable(error: unknown): error is PriceBoardError {
-  return error instanceof PriceBoardError && (error.code === 'network' || error.code === 'server');
-}
 
 /**
  * Client of `/v1/prices` and `/v1/history/{symbol}` (`/v1/symbols`: `fetchSymbols` in `./symbols`).
@@ -88,7 +83,7 @@ export class PriceClient {
       try {
         return await getJson(url, this.#ctx, signal);
       } catch (error) {
-        if (!retryable(error) || attempt >= this.#retry.retries) throw error;
+        if (!isRetried(error) || attempt >= this.#retry.retries) throw error;
         const wait = Math.max(backoffDelay(attempt, this.#retry, 'full', this.#random), error.retryAfterMs ?? 0);
         // A server asking for a long pause is the caller's to schedule, not ours to sit on.
         if (wait > this.#retry.maxMs) throw error;

@@ -3,7 +3,7 @@
  * Only failures need it: `http-error.ts` loads it when a response fails, so it is a chunk of its
  * own, out of the initial module and of the live transport.
  */
-import { PriceBoardError, type ErrorCode } from './errors';
+import { PriceBoardError, type ErrorCode } from '../shared/errors';
 import { parseRetryAfter } from './retry-after';
 import { isObject } from './validate';
 
@@ -31,7 +31,7 @@ export function readServiceError(text: string): ServiceError {
 }
 
 /** Removes the key from text that came from elsewhere, and keeps it short: it may reach a log. */
-export function scrub(text: string, apiKey: string | undefined): string {
+function scrub(text: string, apiKey: string | undefined): string {
   const short = text.length > 200 ? `${text.slice(0, 200)}…` : text;
   return apiKey ? short.split(apiKey).join('[key]') : short;
 }
@@ -70,7 +70,7 @@ export async function errorFromResponse(
 }
 
 /** The error code for an HTTP status (DESIGN.md section 4). */
-export function codeForStatus(status: number): ErrorCode {
+function codeForStatus(status: number): ErrorCode {
   if (status === 401) return 'unauthorized';
   if (status === 403) return 'forbidden';
   if (status === 404) return 'not_found';

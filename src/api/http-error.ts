@@ -4,7 +4,7 @@
  * `Retry-After`) loads only when a response fails; if it cannot load, the promise rejects and the
  * caller sees a network failure.
  */
-import type { PriceBoardError } from './errors';
+import type { PriceBoardError } from '../shared/errors';
 
 /** See `http-error-map.ts`. */
 export async function errorFromResponse(

@@ -1,8 +1,8 @@
 /** One GET of a JSON resource with a timeout, classified into `PriceBoardError`s. */
 import { abortReason } from './backoff';
-import { PriceBoardError } from './errors';
+import { PriceBoardError } from '../shared/errors';
 import { errorFromResponse } from './http-error';
-import { startTimer, trackRequest } from './tracking';
+import { startTimer } from './timer';
 
 /** The `fetch` signature the data layer needs (injectable for tests and other runtimes). */
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
@@ -43,11 +43,7 @@ export function requestHeaders(apiKey: string | undefined, accept: string): Reco
  * together), `network` when the fetch fails, the mapped HTTP error for a non-2xx status,
  * `bad_response` for a body that is not JSON, and the caller's abort reason when `signal` aborts.
  */
-export function getJson(url: URL, ctx: RequestContext, signal?: AbortSignal): Promise<unknown> {
-  return trackRequest(getJsonUntracked(url, ctx, signal));
-}
-
-async function getJsonUntracked(url: URL, ctx: RequestContext, signal?: AbortSignal): Promise<unknown> {
+export async function getJson(url: URL, ctx: RequestContext, signal?: AbortSignal): Promise<unknown> {
   if (signal?.aborted) throw abortReason(signal);
   const what = `GET ${url.pathname}`;
   const controller = new AbortController();

@@ -3,9 +3,9 @@
  * symbols it is given), so it is not part of `PriceClient`: only the demo's picker asks for it.
  */
 import { DEFAULT_TIMEOUT_MS } from './client';
-import { PriceBoardError } from './errors';
+import { PriceBoardError } from '../shared/errors';
 import { getJson, globalFetch, type FetchLike } from './request';
-import type { SymbolInfo } from './types';
+import type { SymbolInfo } from '../shared/types';
 import { endpointUrl } from './urls';
 import { isObject } from './validate';
 

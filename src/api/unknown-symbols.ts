@@ -1,7 +1,7 @@
 /** Asking for quotes when some requested ids may not exist. */
 import type { PriceClient } from './client';
-import { PriceBoardError } from './errors';
-import type { PricesData } from './types';
+import { PriceBoardError } from '../shared/errors';
+import type { PricesData } from '../shared/types';
 
 /** What {@link pricesSkippingUnknown} found. */
 export interface PricesOutcome {

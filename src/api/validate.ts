@@ -2,8 +2,8 @@
  * Runtime validation of service bodies. Validation is all-or-nothing: one malformed quote fails
  * the whole answer with `bad_response`, so the board never shows half of a bad answer.
  */
-import { PriceBoardError } from './errors';
-import type { PricesData, Quote } from './types';
+import { PriceBoardError } from '../shared/errors';
+import type { PricesData, Quote } from '../shared/types';
 
 /** True for a plain (non-array) object. */
 export function isObject(x: unknown): x is Record<string, unknown> {

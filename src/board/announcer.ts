@@ -5,7 +5,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 
 /** Price changes are announced at most this often. */
-export const ANNOUNCE_INTERVAL_MS = 10_000;
+const ANNOUNCE_INTERVAL_MS = 10_000;
 
 export class Announcer implements ReactiveController {
   /** The live region's current text. */
@@ -14,12 +14,11 @@ export class Announcer implements ReactiveController {
   #queued: string | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
 
+  readonly #host: ReactiveControllerHost;
   readonly #intervalMs: number;
 
-  constructor(
-    private readonly host: ReactiveControllerHost,
-    intervalMs = ANNOUNCE_INTERVAL_MS,
-  ) {
+  constructor(host: ReactiveControllerHost, intervalMs = ANNOUNCE_INTERVAL_MS) {
+    this.#host = host;
     this.#intervalMs = intervalMs;
     host.addController(this);
   }
@@ -47,6 +46,6 @@ export class Announcer implements ReactiveController {
     this.#queued = undefined;
     this.#last = Date.now();
     this.text = message;
-    this.host.requestUpdate();
+    this.#host.requestUpdate();
   }
 }

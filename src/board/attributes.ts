@@ -1,52 +1,40 @@
 /**
- * The board's attributes: their defaults, and parsing of what users write into the settings the
- * board runs on. Every value is tolerated: an invalid one falls back to its default and is
- * reported (`invalid_attribute`), so a typo never leaves a broken box on the page.
+ * Reading the attributes of `shared/attributes.ts` into the settings an element runs on. Every
+ * value is tolerated: an invalid one falls back to its default and is reported
+ * (`invalid_attribute`), so a typo never leaves a broken box on the page.
  */
-import type { DisplayUnit } from '../api/types';
+import { trimBaseUrl } from '../api/urls';
+import type { DisplayUnit } from '../shared/types';
+import {
+  BOARD_ATTRIBUTES,
+  SYMBOL_ID,
+  type AttributeSpec,
+  type BoardProperty,
+  type ChartMode,
+  type HistoryDays,
+  type StreamMode,
+  type ThemeMode,
+} from '../shared/attributes';
 
-export type StreamMode = 'auto' | 'sse' | 'poll' | 'off';
-export type ThemeMode = 'light' | 'dark' | 'auto';
-export type ChartMode = 'candles' | 'line' | 'none';
-/** History spans the board offers. */
-export type HistoryDays = 7 | 30 | 365;
+/** Lit's `static properties` for an attribute table. */
+export function litProperties(table: Record<string, AttributeSpec>): Record<string, { attribute: string; reflect: boolean; type?: NumberConstructor }> {
+  const out: Record<string, { attribute: string; reflect: boolean; type?: NumberConstructor }> = {};
+  for (const [property, spec] of Object.entries(table)) {
+    const numeric = typeof spec.default === 'number';
+    out[property] = { attribute: spec.attribute, reflect: spec.reflect ?? true, ...(numeric ? { type: Number } : {}) };
+  }
+  return out;
+}
 
-export const STREAM_MODES: readonly StreamMode[] = ['auto', 'sse', 'poll', 'off'];
-export const THEMES: readonly ThemeMode[] = ['light', 'dark', 'auto'];
-export const CHART_MODES: readonly ChartMode[] = ['candles', 'line', 'none'];
-export const UNITS: readonly DisplayUnit[] = ['toman', 'rial'];
-/** The span buttons, shortest first; the plan fallback walks them backwards. */
-export const DAY_OPTIONS: readonly HistoryDays[] = [7, 30, 365];
-
-/** Polling faster than this would eat the smallest plan's request budget. */
-export const MIN_POLL_INTERVAL = 5;
-
-export const DEFAULTS = {
-  symbols: 'usd,eur,gold_18,coin_emami,ons',
-  stream: 'auto',
-  pollInterval: 30,
-  unit: 'toman',
-  theme: 'auto',
-  chart: 'candles',
-  days: 30,
-} as const satisfies Partial<Record<keyof BoardAttributes, unknown>>;
-
-const SYMBOL_ID = /^[a-z0-9_]+$/;
+/** The default of each property of a table that has one. */
+export function defaultsOf(table: Record<string, AttributeSpec>): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  for (const [property, spec] of Object.entries(table)) if (spec.default !== undefined) out[property] = spec.default;
+  return out;
+}
 
 /** The attribute-backed properties as users may set them (any value may arrive at run time). */
-export interface BoardAttributes {
-  symbols: string | null | undefined;
-  apiKey: string | null | undefined;
-  baseUrl: string | null | undefined;
-  stream: string | null | undefined;
-  streamUrl: string | null | undefined;
-  pollInterval: number | string | null | undefined;
-  unit: string | null | undefined;
-  theme: string | null | undefined;
-  chart: string | null | undefined;
-  chartSymbol: string | null | undefined;
-  days: number | string | null | undefined;
-}
+export type BoardAttributes = Record<BoardProperty, unknown>;
 
 /** What the board runs on: every value valid. */
 export interface BoardSettings {
@@ -65,21 +53,6 @@ export interface BoardSettings {
   days: HistoryDays;
 }
 
-/** Property name → attribute name, for messages and the manifest. */
-export const ATTRIBUTE_NAMES: Readonly<Record<keyof BoardAttributes, string>> = {
-  symbols: 'symbols',
-  apiKey: 'api-key',
-  baseUrl: 'base-url',
-  stream: 'stream',
-  streamUrl: 'stream-url',
-  pollInterval: 'poll-interval',
-  unit: 'unit',
-  theme: 'theme',
-  chart: 'chart',
-  chartSymbol: 'chart-symbol',
-  days: 'days',
-};
-
 interface Parsed<T> {
   value: T;
   invalid: boolean;
@@ -88,11 +61,12 @@ interface Parsed<T> {
 const ok = <T>(value: T): Parsed<T> => ({ value, invalid: false });
 const bad = <T>(value: T): Parsed<T> => ({ value, invalid: true });
 const isUnset = (raw: unknown): raw is null | undefined => raw === null || raw === undefined;
+const isBlank = (raw: unknown): boolean => isUnset(raw) || String(raw).trim() === '';
+const DEFAULT_SYMBOLS = BOARD_ATTRIBUTES.symbols.default.split(',');
 
 /** Comma-separated ids: trimmed, lower-cased, order kept, duplicates and empty pieces dropped. */
-export function parseSymbols(raw: unknown): Parsed<string[]> {
-  const fallback = DEFAULTS.symbols.split(',');
-  if (isUnset(raw)) return ok(fallback);
+function parseSymbols(raw: unknown): Parsed<string[]> {
+  if (isUnset(raw)) return ok(DEFAULT_SYMBOLS);
   const text = Array.isArray(raw) ? raw.join(',') : String(raw);
   const seen = new Set<string>();
   let invalid = false;
@@ -102,28 +76,26 @@ export function parseSymbols(raw: unknown): Parsed<string[]> {
     if (SYMBOL_ID.test(id)) seen.add(id);
     else invalid = true;
   }
-  if (seen.size === 0) return bad(fallback);
+  if (seen.size === 0) return bad(DEFAULT_SYMBOLS);
   return { value: [...seen], invalid };
 }
 
-/** One of `allowed`, case and surrounding spaces tolerated. */
-export function parseChoice<T extends string>(raw: unknown, allowed: readonly T[], fallback: T): Parsed<T> {
+/** A number from a number or its text; `NaN` for anything else. */
+const toNumber = (raw: unknown): number => (typeof raw === 'number' ? raw : Number(String(raw).trim() || NaN));
+
+/** One of `spec.values`, case and surrounding spaces tolerated (numbers compared as numbers). */
+function parseChoice(raw: unknown, spec: AttributeSpec): Parsed<unknown> {
+  const fallback = spec.default;
   if (isUnset(raw)) return ok(fallback);
-  const value = String(raw).trim().toLowerCase();
-  return (allowed as readonly string[]).includes(value) ? ok(value as T) : bad(fallback);
+  const value = typeof fallback === 'number' ? toNumber(raw) : String(raw).trim().toLowerCase();
+  return spec.values!.includes(value) ? ok(value) : bad(fallback);
 }
 
-/** Seconds between polls: a finite number of at least {@link MIN_POLL_INTERVAL}. */
-export function parsePollInterval(raw: unknown): Parsed<number> {
-  if (isUnset(raw)) return ok(DEFAULTS.pollInterval);
-  const n = typeof raw === 'number' ? raw : Number(String(raw).trim() || NaN);
-  return Number.isFinite(n) && n >= MIN_POLL_INTERVAL ? ok(n) : bad(DEFAULTS.pollInterval);
-}
-
-export function parseDays(raw: unknown): Parsed<HistoryDays> {
-  if (isUnset(raw)) return ok(DEFAULTS.days);
-  const n = typeof raw === 'number' ? raw : Number(String(raw).trim() || NaN);
-  return (DAY_OPTIONS as readonly number[]).includes(n) ? ok(n as HistoryDays) : bad(DEFAULTS.days);
+/** Seconds: a finite number of at least `spec.min`. */
+function parseSeconds(raw: unknown, spec: AttributeSpec): Parsed<unknown> {
+  if (isUnset(raw)) return ok(spec.default);
+  const n = toNumber(raw);
+  return Number.isFinite(n) && n >= (spec.min ?? 0) ? ok(n) : bad(spec.default);
 }
 
 function toHttpUrl(raw: string): URL | undefined {
@@ -139,34 +111,51 @@ function toHttpUrl(raw: string): URL | undefined {
  * The service address, resolved against the page (a relative `/prices` works), without query,
  * fragment or trailing slash: the client appends `/v1/...`.
  */
-export function parseBaseUrl(raw: unknown, fallback: string): Parsed<string> {
-  if (isUnset(raw) || String(raw).trim() === '') return ok(fallback);
+function parseBaseUrl(raw: unknown, fallback: string): Parsed<string> {
+  if (isBlank(raw)) return ok(fallback);
   const url = toHttpUrl(String(raw).trim());
   if (!url) return bad(fallback);
-  return ok(`${url.origin}${url.pathname}`.replace(/\/+$/, ''));
+  return ok(trimBaseUrl(`${url.origin}${url.pathname}`));
 }
 
-/** The SSE address, resolved against the page; unset → `undefined` (the hub's default). */
-export function parseStreamUrl(raw: unknown): Parsed<string | undefined> {
-  if (isUnset(raw) || String(raw).trim() === '') return ok(undefined);
+/** An address resolved against the page; unset → `undefined` (the consumer's default). */
+function parseUrl(raw: unknown): Parsed<string | undefined> {
+  if (isBlank(raw)) return ok(undefined);
   const url = toHttpUrl(String(raw).trim());
   return url ? ok(url.href) : bad(undefined);
 }
 
 /** The key is sent as a header only; it is never validated here, so it never lands in a message. */
-export function parseApiKey(raw: unknown): string | undefined {
-  if (isUnset(raw)) return undefined;
-  const key = String(raw).trim();
-  return key === '' ? undefined : key;
+function parseKey(raw: unknown): Parsed<string | undefined> {
+  return ok(isBlank(raw) ? undefined : String(raw).trim());
 }
 
 /** The chart symbol: a well-formed id; one not on the board falls back to the first symbol. */
-export function parseChartSymbol(raw: unknown, symbols: readonly string[]): Parsed<string> {
-  const first = symbols[0] ?? DEFAULTS.symbols.split(',')[0]!;
-  if (isUnset(raw) || String(raw).trim() === '') return ok(first);
+function parseChartSymbol(raw: unknown, symbols: readonly string[]): Parsed<string> {
+  const first = symbols[0] ?? DEFAULT_SYMBOLS[0]!;
+  if (isBlank(raw)) return ok(first);
   const id = String(raw).trim().toLowerCase();
-  if (!SYMBOL_ID.test(id)) return bad(first);
-  return symbols.includes(id) ? ok(id) : bad(first);
+  return SYMBOL_ID.test(id) && symbols.includes(id) ? ok(id) : bad(first);
+}
+
+/** Reads one attribute by its kind (`symbol` needs the symbols read first). */
+function parse(spec: AttributeSpec, raw: unknown, context: { baseUrl: string; symbols: readonly string[] }): Parsed<unknown> {
+  switch (spec.kind) {
+    case 'symbols':
+      return parseSymbols(raw);
+    case 'key':
+      return parseKey(raw);
+    case 'base-url':
+      return parseBaseUrl(raw, context.baseUrl);
+    case 'url':
+      return parseUrl(raw);
+    case 'choice':
+      return parseChoice(raw, spec);
+    case 'seconds':
+      return parseSeconds(raw, spec);
+    case 'symbol':
+      return parseChartSymbol(raw, context.symbols);
+  }
 }
 
 /** The result of {@link readSettings}: the settings and the attributes that fell back to defaults. */
@@ -179,8 +168,8 @@ export interface SettingsRead {
 /**
  * Parses the attributes that changed (all of them when there are no previous settings) and keeps
  * the rest from `previous`, so an invalid value is reported once, when it is set, not on every
- * update. A chart symbol that drops out of a changed symbol list follows the first symbol quietly;
- * one set explicitly to a symbol not on the board is reported.
+ * update. The chart symbol is always read again (the symbols may have changed): one that drops out of the
+ * list follows the first symbol quietly; one set explicitly to a symbol not on the board is reported.
  */
 export function readSettings(
   attrs: BoardAttributes,
@@ -189,30 +178,18 @@ export function readSettings(
   changed?: { has(key: PropertyKey): boolean },
 ): SettingsRead {
   const invalid: string[] = [];
-  const has = (key: keyof BoardAttributes) => !previous || !changed || changed.has(key);
-  const take = <T>(key: keyof BoardAttributes, parsed: Parsed<T>): T => {
-    if (parsed.invalid) invalid.push(ATTRIBUTE_NAMES[key]);
-    return parsed.value;
-  };
-  const p = previous;
-  const symbols = p && !has('symbols') ? p.symbols : take('symbols', parseSymbols(attrs.symbols));
-  const settings: BoardSettings = {
-    symbols,
-    apiKey: p && !has('apiKey') ? p.apiKey : parseApiKey(attrs.apiKey),
-    baseUrl: p && !has('baseUrl') ? p.baseUrl : take('baseUrl', parseBaseUrl(attrs.baseUrl, defaultBaseUrl)),
-    stream: p && !has('stream') ? p.stream : take('stream', parseChoice(attrs.stream, STREAM_MODES, DEFAULTS.stream)),
-    streamUrl: p && !has('streamUrl') ? p.streamUrl : take('streamUrl', parseStreamUrl(attrs.streamUrl)),
-    pollInterval: p && !has('pollInterval') ? p.pollInterval : take('pollInterval', parsePollInterval(attrs.pollInterval)),
-    unit: p && !has('unit') ? p.unit : take('unit', parseChoice(attrs.unit, UNITS, DEFAULTS.unit)),
-    theme: p && !has('theme') ? p.theme : take('theme', parseChoice(attrs.theme, THEMES, DEFAULTS.theme)),
-    chart: p && !has('chart') ? p.chart : take('chart', parseChoice(attrs.chart, CHART_MODES, DEFAULTS.chart)),
-    chartSymbol: symbols[0]!,
-    days: p && !has('days') ? p.days : take('days', parseDays(attrs.days)),
-  };
-  const chartSymbol = parseChartSymbol(attrs.chartSymbol, symbols);
-  settings.chartSymbol = chartSymbol.value;
-  if (chartSymbol.invalid && has('chartSymbol')) invalid.push(ATTRIBUTE_NAMES.chartSymbol);
-  return { settings, invalid };
+  const settings = { ...previous } as Record<BoardProperty, unknown>;
+  const context = { baseUrl: defaultBaseUrl, symbols: previous?.symbols ?? DEFAULT_SYMBOLS };
+  for (const key of Object.keys(BOARD_ATTRIBUTES) as BoardProperty[]) {
+    const spec: AttributeSpec = BOARD_ATTRIBUTES[key];
+    const has = !previous || !changed || changed.has(key);
+    if (!has && key !== 'chartSymbol') continue;
+    const parsed = parse(spec, attrs[key], context);
+    settings[key] = parsed.value;
+    if (key === 'symbols') context.symbols = parsed.value as string[];
+    if (parsed.invalid && has) invalid.push(spec.attribute);
+  }
+  return { settings: settings as unknown as BoardSettings, invalid };
 }
 
 /** The Persian message of an `invalid_attribute` error: names the attribute, never echoes its value. */

@@ -6,23 +6,22 @@
  */
 import type { ReactiveControllerHost } from 'lit';
 import { backoffDelay } from '../api/backoff';
-import { PriceBoardError } from '../api/errors';
-import { startTimer } from '../api/tracking';
-import { DOLLAR_SYMBOLS } from '../api/types';
-import type { Candle, Quote } from '../api/types';
+import { PriceBoardError } from '../shared/errors';
+import { startTimer } from '../api/timer';
+import { DOLLAR_SYMBOLS } from '../shared/types';
+import type { Candle, Quote } from '../shared/types';
 import type { ChartTheme, PriceChart } from '../chart/types';
 import { formatAxisNumber, toPersianDigits } from '../format/number';
 import { applyQuoteToCandles, intervalFor } from '../model/history';
-import type { HistoryDays } from './attributes';
-import type { ChartHooks, ChartModule, ChartSettings, ChartState } from './chart-controller';
+import type { HistoryDays } from '../shared/attributes';
+import type { ChartHooks, ChartModule, ChartSettings, ChartView } from './chart-view';
 import { loadHistory, sourceFor, type HistorySource } from './history-source';
 
 /**
- * A history load that failed for one of these is tried again while the board shows the same chart:
- * 2.5 s, 5 s, 10 s… up to a minute (equal jitter, so boards of a page spread out), never before a
- * `Retry-After`. Other failures (401, 403 beyond the span fallback, 404) are final.
+ * A history load that failed for a reason that is not final (`ERROR_POLICY`) is tried again while
+ * the board shows the same chart: 2.5 s, 5 s, 10 s… up to a minute (equal jitter, so boards of a
+ * page spread out), never before a `Retry-After`.
  */
-const RETRIED: ReadonlySet<string> = new Set(['network', 'timeout', 'server', 'rate_limited', 'bad_response']);
 const HISTORY_RETRY = { baseMs: 2_500, maxMs: 60_000 };
 
 const isAbort = (error: unknown, signal: AbortSignal): boolean => signal.aborted || (error as Error)?.name === 'AbortError';
@@ -31,8 +30,17 @@ function spanNote(wanted: HistoryDays, shown: HistoryDays): string {
   return `طرح این کلید تاریخچهٔ ${toPersianDigits(String(wanted))} روزه را نمی‌دهد؛ نمودار ${toPersianDigits(String(shown))} روز اخیر را نشان می‌دهد.`;
 }
 
-/** The chart area of one board; its controller forwards settings, quotes and the host's lifecycle. */
+/**
+ * The chart area of one board; its controller forwards settings, quotes and the host's lifecycle,
+ * and reads `view`, which only this writes.
+ */
 export class ChartArea {
+  /** What the template shows (the controller's view, handed over when this was made). */
+  readonly view: ChartView;
+  readonly #host: ReactiveControllerHost;
+  readonly #hooks: ChartHooks;
+  /** The chart chunk, whose import started together with this one's. */
+  readonly #chartModule: () => Promise<ChartModule>;
   #settings: ChartSettings | undefined;
   #connected = false;
   #source: HistorySource | undefined;
@@ -50,14 +58,12 @@ export class ChartArea {
   readonly #colorScheme = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
   readonly #onSchemeChange = (): void => this.#applyTheme();
 
-  constructor(
-    private readonly host: ReactiveControllerHost,
-    private readonly hooks: ChartHooks,
-    /** What the template shows; written here, read by the board. */
-    private readonly state: ChartState,
-    /** The chart chunk, whose import started together with this one's. */
-    private readonly chartModule: () => Promise<ChartModule>,
-  ) {}
+  constructor(host: ReactiveControllerHost, hooks: ChartHooks, view: ChartView, chartModule: () => Promise<ChartModule>) {
+    this.#host = host;
+    this.#hooks = hooks;
+    this.view = view;
+    this.#chartModule = chartModule;
+  }
 
   /** Takes the board's current settings; fetches only what changed. */
   configure(next: ChartSettings): void {
@@ -67,7 +73,7 @@ export class ChartArea {
       this.#stopRetrying();
       this.#loadAbort?.abort();
       this.#destroyChart();
-      this.state.status = 'idle';
+      this.view.status = 'idle';
       return;
     }
     const sourceChanged = !prev || !this.#source || prev.baseUrl !== next.baseUrl || prev.apiKey !== next.apiKey;
@@ -86,7 +92,7 @@ export class ChartArea {
   /** Live quotes: the chart symbol's one moves the last candle (`update`, never a full redraw). */
   applyQuotes(quotes: readonly Quote[]): void {
     const symbol = this.#settings?.symbol;
-    if (!symbol || this.state.status !== 'ready' || !this.#candles) return;
+    if (!symbol || this.view.status !== 'ready' || !this.#candles) return;
     let quote: Quote | undefined;
     for (const q of quotes) if (q.symbol === symbol) quote = q;
     if (!quote || !this.#applyQuote(quote)) return;
@@ -102,7 +108,7 @@ export class ChartArea {
     this.#colorScheme?.addEventListener('change', this.#onSchemeChange);
     if (!this.#settings || this.#settings.mode === 'none') return;
     // Rebuilt after a re-mount: the candles kept (and the history cache) spare a request.
-    if (this.state.status === 'ready' && this.#candles) this.host.requestUpdate();
+    if (this.view.status === 'ready' && this.#candles) this.#host.requestUpdate();
     else void this.#load();
   }
 
@@ -114,14 +120,14 @@ export class ChartArea {
   hostDisconnected(): void {
     this.#connected = false;
     this.#colorScheme?.removeEventListener('change', this.#onSchemeChange);
-    if (this.state.status === 'error') {
+    if (this.view.status === 'error') {
       // Nothing is retried while detached; a re-mount loads again at once (hostConnected).
       this.#stopRetrying();
       this.#loadAbort?.abort();
     }
-    if (this.state.status === 'loading') {
+    if (this.view.status === 'loading') {
       this.#loadAbort?.abort();
-      this.state.status = 'idle';
+      this.view.status = 'idle';
     }
     this.#destroyChart();
   }
@@ -140,12 +146,12 @@ export class ChartArea {
     this.#loadAbort?.abort();
     const abort = new AbortController();
     this.#loadAbort = abort;
-    const state = this.state;
+    const state = this.view;
     if (!retry) {
       state.status = 'loading';
       state.error = undefined;
       state.note = undefined;
-      this.host.requestUpdate();
+      this.#host.requestUpdate();
     }
 
     let loaded: { candles: Candle[]; days: HistoryDays };
@@ -154,7 +160,7 @@ export class ChartArea {
     } catch (error) {
       if (isAbort(error, abort.signal)) return;
       if (!(retry && error instanceof PriceBoardError && error.code === state.error?.code)) this.fail(error);
-      if (error instanceof PriceBoardError && RETRIED.has(error.code)) this.#retryLater(error);
+      if (error instanceof PriceBoardError && !error.final) this.#retryLater(error);
       return;
     }
     if (abort.signal.aborted) return;
@@ -164,10 +170,10 @@ export class ChartArea {
     state.shownDays = loaded.days;
     state.note = loaded.days < s.days ? spanNote(s.days, loaded.days) : undefined;
     state.status = 'ready';
-    const latest = this.hooks.latest(s.symbol);
+    const latest = this.#hooks.latest(s.symbol);
     if (latest) this.#applyQuote(latest);
     this.#draw();
-    this.host.requestUpdate();
+    this.#host.requestUpdate();
   }
 
   /** Shows `error` in the chart area (the board fires `price-board-error`). */
@@ -176,13 +182,13 @@ export class ChartArea {
       error instanceof PriceBoardError
         ? error
         : new PriceBoardError('bad_response', `Chart failed: ${(error as Error)?.message ?? String(error)}`, { cause: error });
-    this.state.status = 'error';
-    this.state.error = e;
+    this.view.status = 'error';
+    this.view.error = e;
     this.#candles = undefined;
-    this.state.description = '';
+    this.view.description = '';
     this.#chart?.setData([]);
-    this.hooks.onError(e);
-    this.host.requestUpdate();
+    this.#hooks.onError(e);
+    this.#host.requestUpdate();
   }
 
   /** Loads again later, while the board stays connected and shows the same chart. */
@@ -204,7 +210,7 @@ export class ChartArea {
   /** Moves the candles to `quote`; false when it changed nothing drawable. */
   #applyQuote(quote: Quote): boolean {
     const candles = this.#candles;
-    const days = this.state.shownDays;
+    const days = this.view.shownDays;
     if (!candles?.length || !days) return false;
     try {
       const time = Date.parse(quote.updated_at) / 1000;
@@ -233,7 +239,7 @@ export class ChartArea {
 
   /** Full replace: history loaded, span or unit changed. */
   #draw(): void {
-    if (!this.#chart || !this.#candles || this.state.status !== 'ready') return;
+    if (!this.#chart || !this.#candles || this.view.status !== 'ready') return;
     const formatKey = `${this.#isDollar()}|${this.#settings?.unit}`;
     if (formatKey !== this.#formatKey) {
       this.#formatKey = formatKey;
@@ -245,25 +251,25 @@ export class ChartArea {
 
   #describe(): void {
     const text = this.#chart?.describeLast() ?? '';
-    if (text !== this.state.description) {
-      this.state.description = text;
-      this.host.requestUpdate();
+    if (text !== this.view.description) {
+      this.view.description = text;
+      this.#host.requestUpdate();
     }
   }
 
   #ensureChart(): void {
     const s = this.#settings;
     if (!this.#connected || !s || s.mode === 'none' || this.#chart || this.#creating) return;
-    const container = this.hooks.container();
+    const container = this.#hooks.container();
     if (!container) return;
     this.#creating = true;
-    this.chartModule().then(
+    this.#chartModule().then(
       (mod) => {
         this.#creating = false;
         const now = this.#settings;
         if (!this.#connected || !now || now.mode === 'none' || this.#chart) return;
-        if (!container.isConnected || this.hooks.container() !== container) {
-          this.host.requestUpdate(); // re-rendered meanwhile: try again with the new container
+        if (!container.isConnected || this.#hooks.container() !== container) {
+          this.#host.requestUpdate(); // re-rendered meanwhile: try again with the new container
           return;
         }
         const theme = this.#readTheme();
@@ -294,7 +300,7 @@ export class ChartArea {
 
   /** Colours from the computed custom properties, so page overrides and the theme both apply. */
   #readTheme(): ChartTheme {
-    const source = this.hooks.themeSource();
+    const source = this.#hooks.themeSource();
     const style = source ? getComputedStyle(source) : undefined;
     const read = (name: string, fallback: string) => style?.getPropertyValue(name).trim() || fallback;
     return {

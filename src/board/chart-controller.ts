@@ -6,49 +6,10 @@
  * `rowsShown`). Nothing of the chart is loaded while `chart="none"`.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { PriceBoardError } from '../api/errors';
-import type { DisplayUnit, Quote } from '../api/types';
-import type { ChartMode, HistoryDays } from './attributes';
+import { PriceBoardError } from '../shared/errors';
+import type { Quote } from '../shared/types';
 import type { ChartArea } from './chart-area';
-
-/** What the chart shows; the board passes it on every update. */
-export interface ChartSettings {
-  mode: ChartMode;
-  symbol: string;
-  days: HistoryDays;
-  unit: DisplayUnit;
-  theme: string;
-  baseUrl: string;
-  apiKey: string | undefined;
-}
-
-/** What the board needs from its template. */
-export interface ChartHooks {
-  /** The element the chart fills (inside `part="chart"`), once rendered. */
-  container(): HTMLElement | null | undefined;
-  /** The element whose computed `--_*` custom properties give the chart its colours. */
-  themeSource(): HTMLElement | null | undefined;
-  /** The latest quote of a symbol, to bring fresh history up to now. */
-  latest(symbol: string): Quote | undefined;
-  /** A failure the user should know of (the board fires `price-board-error`). */
-  onError(error: PriceBoardError): void;
-}
-
-export type ChartStatus = 'idle' | 'loading' | 'ready' | 'error';
-
-/** What the template shows of the chart area. */
-export interface ChartState {
-  status: ChartStatus;
-  /** The span shown, which may be shorter than asked when the plan rejects a longer one. */
-  shownDays: HistoryDays | undefined;
-  /** A visible Persian note, e.g. about the span fallback. */
-  note: string | undefined;
-  error: PriceBoardError | undefined;
-  /** Text alternative of the chart (the latest candle in Persian words). */
-  description: string;
-}
-
-export type ChartModule = typeof import('../chart/price-chart');
+import type { ChartHooks, ChartSettings, ChartView } from './chart-view';
 
 /** An import done once per page; a failed one may be tried again later. */
 function once<T>(load: () => Promise<T>): () => Promise<T> {
@@ -77,13 +38,11 @@ function whenIdle(fn: () => void): void {
   else setTimeout(fn, 0);
 }
 
-export class ChartController implements ReactiveController, ChartState {
-  status: ChartStatus = 'idle';
-  shownDays: HistoryDays | undefined;
-  note: string | undefined;
-  error: PriceBoardError | undefined;
-  description = '';
-
+export class ChartController implements ReactiveController {
+  readonly #host: ReactiveControllerHost;
+  readonly #hooks: ChartHooks;
+  /** The view until the chart area is loaded; from then on the area owns its own. */
+  readonly #view: ChartView = { status: 'idle', shownDays: undefined, note: undefined, error: undefined, description: '' };
   #settings: ChartSettings | undefined;
   #connected = false;
   #area: ChartArea | undefined;
@@ -95,12 +54,16 @@ export class ChartController implements ReactiveController, ChartState {
   #frame = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(
-    private readonly host: ReactiveControllerHost,
-    private readonly hooks: ChartHooks,
-  ) {
+  constructor(host: ReactiveControllerHost, hooks: ChartHooks) {
+    this.#host = host;
+    this.#hooks = hooks;
     this.#rowsPainted = new Promise((resolve) => (this.#releaseChart = resolve));
     host.addController(this);
+  }
+
+  /** What the template shows of the chart area. */
+  get view(): Readonly<ChartView> {
+    return this.#area?.view ?? this.#view;
   }
 
   /**
@@ -118,7 +81,7 @@ export class ChartController implements ReactiveController, ChartState {
   configure(next: ChartSettings): void {
     this.#settings = next;
     if (this.#area) this.#area.configure(next);
-    else if (next.mode === 'none') this.status = 'idle';
+    else if (next.mode === 'none') this.#view.status = 'idle';
     else this.#start();
   }
 
@@ -142,7 +105,7 @@ export class ChartController implements ReactiveController, ChartState {
     // Nothing left waiting: a board shown again later makes its chart without waiting.
     this.#release();
     if (this.#area) this.#area.hostDisconnected();
-    else if (this.status === 'loading') this.status = 'idle';
+    else if (this.#view.status === 'loading') this.#view.status = 'idle';
   }
 
   #release(): void {
@@ -157,25 +120,26 @@ export class ChartController implements ReactiveController, ChartState {
   #start(): void {
     if (!this.#connected || this.#loading || !this.#settings || this.#settings.mode === 'none') return;
     this.#loading = true;
-    this.status = 'loading';
-    this.error = undefined;
+    this.#view.status = 'loading';
+    this.#view.error = undefined;
     if (!this.#released) this.#timer ??= setTimeout(() => this.#release(), ROWS_FIRST_MAX_WAIT_MS);
     loadChartModule().catch(() => {}); // in parallel; the chart area reports a failure when it needs the chunk
     loadChartArea().then(
       ({ ChartArea }) => {
         this.#loading = false;
         // The chart is made when both its chunk and the board's first rows are there.
-        this.#area = new ChartArea(this.host, this.hooks, this, () => this.#rowsPainted.then(loadChartModule));
+        this.#area = new ChartArea(this.#host, this.#hooks, { ...this.#view }, () => this.#rowsPainted.then(loadChartModule));
         if (this.#settings) this.#area.configure(this.#settings);
         if (this.#connected) this.#area.hostConnected();
       },
       (error: unknown) => {
         this.#loading = false;
         if (!this.#connected) return;
-        this.status = 'error';
-        this.error = new PriceBoardError('network', 'The chart module failed to load', { cause: error });
-        this.hooks.onError(this.error);
-        this.host.requestUpdate();
+        const failure = new PriceBoardError('network', 'The chart module failed to load', { cause: error });
+        this.#view.status = 'error';
+        this.#view.error = failure;
+        this.#hooks.onError(failure);
+        this.#host.requestUpdate();
       },
     );
   }

@@ -7,9 +7,11 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 const TICK_MS = 30_000;
 
 export class Clock implements ReactiveController {
+  readonly #host: ReactiveControllerHost;
   #timer: ReturnType<typeof setInterval> | undefined;
 
-  constructor(private readonly host: ReactiveControllerHost) {
+  constructor(host: ReactiveControllerHost) {
+    this.#host = host;
     host.addController(this);
   }
 
@@ -19,7 +21,7 @@ export class Clock implements ReactiveController {
   }
 
   hostConnected(): void {
-    this.#timer ??= setInterval(() => this.host.requestUpdate(), TICK_MS);
+    this.#timer ??= setInterval(() => this.#host.requestUpdate(), TICK_MS);
   }
 
   hostDisconnected(): void {

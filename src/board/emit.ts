@@ -2,8 +2,8 @@
  * The board's public events and one helper to fire them. Every event bubbles and is composed, so
  * a listener on the embedding page (outside the shadow root) hears it.
  */
-import type { ErrorDetail } from '../api/errors';
-import type { ConnectionStatus, Quote } from '../api/types';
+import type { ErrorDetail } from '../shared/errors';
+import type { ConnectionStatus, Quote } from '../shared/types';
 
 /** `detail` of each public event, by event name. */
 export interface PriceBoardEventDetails {

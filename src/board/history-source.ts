@@ -4,10 +4,10 @@
  * learnt), and the span fallback 365 → 30 → 7 when the plan rejects a span.
  */
 import { PriceClient } from '../api/client';
-import { PriceBoardError } from '../api/errors';
-import type { Candle } from '../api/types';
+import { PriceBoardError } from '../shared/errors';
+import type { Candle } from '../shared/types';
 import { intervalFor, normalizeHistory, toCandles } from '../model/history';
-import { DAY_OPTIONS, type HistoryDays } from './attributes';
+import { DAY_OPTIONS, type HistoryDays } from '../shared/attributes';
 
 /** Fetched history stays fresh this long when the user switches symbols or spans back and forth. */
 const HISTORY_TTL_MS = 5 * 60_000;

@@ -1,18 +1,9 @@
 import { html, LitElement, nothing } from 'lit';
-import { PriceBoardError } from '../api/errors';
-import type { ConnectionStatus, Quote } from '../api/types';
+import { PriceBoardError } from '../shared/errors';
+import type { ConnectionStatus, Quote } from '../shared/types';
 import { flushSubscriptions } from '../live/hub';
-import {
-  ATTRIBUTE_NAMES,
-  DEFAULTS,
-  invalidAttributeMessage,
-  readSettings,
-  type BoardSettings,
-  type ChartMode,
-  type HistoryDays,
-  type StreamMode,
-  type ThemeMode,
-} from './attributes';
+import { BOARD_ATTRIBUTES, type BoardProperties, type BoardProperty, type HistoryDays } from '../shared/attributes';
+import { defaultsOf, invalidAttributeMessage, litProperties, readSettings, type BoardSettings } from './attributes';
 import { Announcer } from './announcer';
 import { ChartController } from './chart-controller';
 import { Clock } from './clock';
@@ -35,20 +26,7 @@ function moduleOrigin(): string {
 }
 const DEFAULT_BASE_URL = moduleOrigin();
 
-const ATTRIBUTE_KEYS = [
-  'symbols',
-  'apiKey',
-  'baseUrl',
-  'stream',
-  'streamUrl',
-  'pollInterval',
-  'unit',
-  'theme',
-  'chart',
-  'chartSymbol',
-  'days',
-] as const;
-type AttributeKey = (typeof ATTRIBUTE_KEYS)[number];
+const ATTRIBUTE_KEYS = Object.keys(BOARD_ATTRIBUTES) as BoardProperty[];
 
 /**
  * A live price board for the Iranian market: Persian, right to left, with a candlestick chart.
@@ -88,23 +66,13 @@ type AttributeKey = (typeof ATTRIBUTE_KEYS)[number];
  * @cssprop [--price-board-accent=#1d5fc4] - Selection, focus ring, line chart (dark theme: #7fb0ff).
  * @cssprop [--price-board-radius=12px] - Corner radius of the board.
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- typed by the interface below
 export class PriceBoard extends LitElement {
   static override styles = styles;
 
-  // Reactive properties (static rather than decorators: the decorators' helper code is not needed).
-  static override properties = {
-    symbols: { reflect: true },
-    apiKey: { attribute: 'api-key' },
-    baseUrl: { attribute: 'base-url', reflect: true },
-    stream: { reflect: true },
-    streamUrl: { attribute: 'stream-url', reflect: true },
-    pollInterval: { attribute: 'poll-interval', type: Number, reflect: true },
-    unit: { reflect: true },
-    theme: { reflect: true },
-    chart: { reflect: true },
-    chartSymbol: { attribute: 'chart-symbol', reflect: true },
-    days: { type: Number, reflect: true },
-  };
+  // Reactive properties from the attribute table (static rather than decorators: the decorators'
+  // helper code is not needed). Their docs are the table's: `shared/attributes.ts`.
+  static override properties = litProperties(BOARD_ATTRIBUTES);
 
   /**
    * Registers the element as `tag`; does nothing when the tag is already defined, so loading the
@@ -117,65 +85,6 @@ export class PriceBoard extends LitElement {
     const taken = registry.getName?.(this) ?? null;
     registry.define(tag, taken === null ? this : class extends this {});
   }
-
-  // ── Attributes ────────────────────────────────────────────────────────────────────────────
-
-  /**
-   * Comma-separated symbol ids, shown in this order; spaces and upper case tolerated, duplicates dropped.
-   * @default 'usd,eur,gold_18,coin_emami,ons'
-   */
-  symbols: string = DEFAULTS.symbols;
-
-  /** API key, sent only as the `X-API-Key` header (never in a URL, a log line or an event). Not reflected. */
-  apiKey: string | undefined = undefined;
-
-  /**
-   * Service address; `/v1/...` is appended.
-   * @default the origin this module was loaded from
-   */
-  baseUrl: string = DEFAULT_BASE_URL;
-
-  /**
-   * Live updates: `auto` (SSE, falling back to polling), `sse`, `poll` or `off`.
-   * @default 'auto'
-   */
-  stream: StreamMode = DEFAULTS.stream;
-
-  /** SSE address. Default `{base-url}/v1/stream`. */
-  streamUrl: string | undefined = undefined;
-
-  /**
-   * Seconds between polls when polling (at least 5); never faster than the plan allows.
-   * @default 30
-   */
-  pollInterval: number = DEFAULTS.pollInterval;
-
-  /**
-   * `toman` or `rial`; `ons` and `silver_ounce` always show US dollars.
-   * @default 'toman'
-   */
-  unit: 'toman' | 'rial' = DEFAULTS.unit;
-
-  /**
-   * `light`, `dark` or `auto` (follows `prefers-color-scheme`, live).
-   * @default 'auto'
-   */
-  theme: ThemeMode = DEFAULTS.theme;
-
-  /**
-   * `candles`, `line` or `none` (no chart: its code is not loaded).
-   * @default 'candles'
-   */
-  chart: ChartMode = DEFAULTS.chart;
-
-  /** The symbol whose chart is shown. Default: the first symbol. Set when the user selects a row. */
-  chartSymbol: string | undefined = undefined;
-
-  /**
-   * History span of the chart in days: 7, 30 or 365. Falls back 365 → 30 → 7 when the plan rejects a span.
-   * @default 30
-   */
-  days: HistoryDays = DEFAULTS.days;
 
   // ── Public state ──────────────────────────────────────────────────────────────────────────
 
@@ -195,6 +104,11 @@ export class PriceBoard extends LitElement {
   }
 
   // ── Controllers ───────────────────────────────────────────────────────────────────────────
+
+  constructor() {
+    super();
+    Object.assign(this, defaultsOf(BOARD_ATTRIBUTES), { baseUrl: DEFAULT_BASE_URL });
+  }
 
   readonly #live = new QuotesController(this, {
     onQuotes: (quotes) => {
@@ -218,7 +132,7 @@ export class PriceBoard extends LitElement {
 
   #settings!: BoardSettings;
   /** The attribute values `#settings` were read from. */
-  #read: Partial<Record<AttributeKey, unknown>> | undefined;
+  #read: Partial<Record<BoardProperty, unknown>> | undefined;
   /**
    * Attributes (their names) whose current value is invalid and fell back to a default, in the
    * order they were set: the first is shown in `part="error"` while no live error is.
@@ -273,15 +187,15 @@ export class PriceBoard extends LitElement {
    */
   #readSettings(): boolean {
     const before = this.#read;
-    const changed = new Set<AttributeKey>(ATTRIBUTE_KEYS.filter((key) => !before || !Object.is(before[key], this[key])));
+    const changed = new Set<BoardProperty>(ATTRIBUTE_KEYS.filter((key) => !before || !Object.is(before[key], this[key])));
     if (before && changed.size === 0) return false;
     const { settings, invalid } = readSettings(this, DEFAULT_BASE_URL, this.#settings, changed);
     this.#settings = settings;
     this.#read = Object.fromEntries(ATTRIBUTE_KEYS.map((key) => [key, this[key]]));
     // A changed attribute is valid again unless reported now; a chart symbol may become valid (or
     // follow the first symbol quietly) when the symbols change.
-    for (const key of changed) this.#invalid.delete(ATTRIBUTE_NAMES[key]);
-    if (changed.has('symbols')) this.#invalid.delete(ATTRIBUTE_NAMES.chartSymbol);
+    for (const key of changed) this.#invalid.delete(BOARD_ATTRIBUTES[key].attribute);
+    if (changed.has('symbols')) this.#invalid.delete(BOARD_ATTRIBUTES.chartSymbol.attribute);
     for (const attribute of invalid) {
       this.#invalid.add(attribute);
       emit(this, 'price-board-error', { code: 'invalid_attribute', message: invalidAttributeMessage(attribute) });
@@ -320,6 +234,7 @@ export class PriceBoard extends LitElement {
     const s = this.#settings;
     const rows = this.#rows();
     const selected = rows.find((r) => r.symbol === s.chartSymbol);
+    const chart = this.#chartArea.view;
     const focus = this.#focusSymbol && s.symbols.includes(this.#focusSymbol) ? this.#focusSymbol : s.chartSymbol;
     return html`<div part="board" class="board" dir="rtl" lang="fa" data-theme=${s.theme}>
       <div class="top">
@@ -342,12 +257,9 @@ export class PriceBoard extends LitElement {
       ${s.chart === 'none'
         ? nothing
         : renderChart({
+            ...chart,
             title: selected && !selected.loading ? selected.title : s.chartSymbol,
-            status: this.#chartArea.status,
-            days: this.#chartArea.status === 'ready' ? (this.#chartArea.shownDays ?? s.days) : s.days,
-            note: this.#chartArea.note,
-            error: this.#chartArea.error,
-            description: this.#chartArea.description,
+            days: chart.status === 'ready' ? (chart.shownDays ?? s.days) : s.days,
             onSpan: this.#onSpanClick,
           })}
       <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">${this.#announcer.text}</div>
@@ -432,3 +344,7 @@ export class PriceBoard extends LitElement {
     this.#announcer.announce(`${view.title}: ${view.spokenPrice}، تغییر ${view.change}`);
   }
 }
+
+// The attribute-backed properties (`symbols`, `apiKey`, ...) as typed by the attribute table.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type -- the table declares them; Lit defines them
+export interface PriceBoard extends BoardProperties {}

@@ -5,8 +5,8 @@
  * microtask); after that, applied quotes are batched: one render and one `onQuotes` per frame.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { PriceBoardError } from '../api/errors';
-import type { ConnectionStatus, Quote } from '../api/types';
+import type { PriceBoardError } from '../shared/errors';
+import type { ConnectionStatus, Quote } from '../shared/types';
 import { subscribe, type HubOptions, type Subscription } from '../live/hub';
 
 /** What the board does with what the hub reports. */
@@ -16,9 +16,6 @@ export interface QuotesHooks {
   onStatus(status: ConnectionStatus): void;
   onError(error: PriceBoardError): void;
 }
-
-/** Failures that fresh data proves over; the others stay shown until the settings change. */
-const TRANSIENT: ReadonlySet<string> = new Set(['network', 'timeout', 'server', 'rate_limited', 'bad_response']);
 
 /** A hidden page runs no animation frames; events still go out, just less often. */
 const HIDDEN_FLUSH_MS = 250;
@@ -48,12 +45,11 @@ export class QuotesController implements ReactiveController {
   #generation = 0;
   #connected = false;
 
+  readonly #host: ReactiveControllerHost;
   readonly #hooks: QuotesHooks;
 
-  constructor(
-    private readonly host: ReactiveControllerHost,
-    hooks: QuotesHooks,
-  ) {
+  constructor(host: ReactiveControllerHost, hooks: QuotesHooks) {
+    this.#host = host;
     this.#hooks = hooks;
     host.addController(this);
   }
@@ -131,20 +127,20 @@ export class QuotesController implements ReactiveController {
       error: (error) => {
         if (!current()) return;
         this.error = error;
-        this.host.requestUpdate();
+        this.#host.requestUpdate();
         this.#hooks.onError(error);
       },
       recovered: () => {
-        if (!current() || !this.error || !TRANSIENT.has(this.error.code)) return;
+        if (!current() || !this.error || this.error.final) return;
         this.error = undefined;
-        this.host.requestUpdate();
+        this.#host.requestUpdate();
       },
       missing: (symbols) => {
         if (!current()) return;
         // The hub sends the full current list each time.
         this.missing.clear();
         for (const s of symbols) if (this.#symbols.includes(s)) this.missing.add(s);
-        this.host.requestUpdate();
+        this.#host.requestUpdate();
       },
     });
   }
@@ -159,7 +155,7 @@ export class QuotesController implements ReactiveController {
       this.missing.delete(q.symbol);
       this.#pending.set(q.symbol, q);
     }
-    if (quotes.length > 0 && this.error && TRANSIENT.has(this.error.code)) this.error = undefined;
+    if (quotes.length > 0 && this.error && !this.error.final) this.error = undefined;
     if (firstOfARow && !this.#scheduled()) this.#flushNow();
     else this.#scheduleFlush();
   }
@@ -200,14 +196,14 @@ export class QuotesController implements ReactiveController {
     if (this.#pending.size === 0) return;
     const batch = [...this.#pending.values()];
     this.#pending.clear();
-    this.host.requestUpdate();
+    this.#host.requestUpdate();
     this.#hooks.onQuotes(batch);
   }
 
   #setStatus(status: ConnectionStatus): void {
     if (status === this.status) return;
     this.status = status;
-    this.host.requestUpdate();
+    this.#host.requestUpdate();
     this.#hooks.onStatus(status);
   }
 }

@@ -2,14 +2,14 @@
  * What one row shows, as strings: formatted once per quote (and per unit, day and staleness), so a
  * frame of live updates formats only the rows whose quote changed.
  */
-import type { DisplayUnit, Quote } from '../api/types';
-import { DOLLAR_SYMBOLS } from '../api/types';
+import type { DisplayUnit, Quote } from '../shared/types';
+import { DOLLAR_SYMBOLS } from '../shared/types';
 import { formatJalaliDate, formatTime, formatUpdated } from '../format/date';
 import { formatQuoteValue, unitLabel } from '../format/number';
 import { formatPercent } from '../format/percent';
 import { direction, isStale, type Direction } from '../model/quote';
 
-export const DASH = '—';
+const DASH = '—';
 
 /** One row's display state. */
 export interface RowView {

@@ -3,11 +3,11 @@
  * never HTML), no inline styles (strict CSP), and the stable parts/data attributes of DESIGN.md.
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import type { PriceBoardError } from '../api/errors';
-import type { ConnectionStatus, DisplayUnit } from '../api/types';
+import type { PriceBoardError } from '../shared/errors';
+import type { ConnectionStatus, DisplayUnit } from '../shared/types';
 import { toPersianDigits } from '../format/number';
-import { DAY_OPTIONS, type HistoryDays } from './attributes';
-import type { ChartStatus } from './chart-controller';
+import { DAY_OPTIONS, type HistoryDays } from '../shared/attributes';
+import type { ChartView } from './chart-view';
 import type { RowView } from './row-view';
 
 const fa = (n: number): string => toPersianDigits(String(n));
@@ -178,19 +178,15 @@ export function renderTable(rows: readonly RowView[], t: TableState): TemplateRe
 
 const SPAN_LABEL: Readonly<Record<HistoryDays, string>> = { 7: '۷ روز', 30: '۳۰ روز', 365: '۱ سال' };
 
-/** What the chart area needs. */
-export interface ChartState {
+/** What the chart section shows: the chart's view, its title, the span pressed. */
+export interface ChartSection extends Omit<ChartView, 'shownDays'> {
   title: string;
-  status: ChartStatus;
   /** The span shown (pressed button); the asked one until history arrives. */
   days: HistoryDays;
-  note: string | undefined;
-  error: PriceBoardError | undefined;
-  description: string;
   onSpan(event: Event): void;
 }
 
-function chartMessage(c: ChartState): TemplateResult | typeof nothing {
+function chartMessage(c: ChartSection): TemplateResult | typeof nothing {
   if (c.status === 'error' && c.error) {
     return html`<p class="chart-message" role="alert" data-code=${c.error.code}>${c.error.messageFa}</p>`;
   }
@@ -199,7 +195,7 @@ function chartMessage(c: ChartState): TemplateResult | typeof nothing {
 }
 
 /** The chart area: span buttons, `part="chart"` (the chart fills `.chart-canvas`), a text alternative. */
-export function renderChart(c: ChartState): TemplateResult {
+export function renderChart(c: ChartSection): TemplateResult {
   return html`<section class="chart-section" aria-label=${`نمودار ${c.title}`}>
     <div class="chart-bar">
       <span class="chart-title">${c.title}</span>

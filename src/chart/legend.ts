@@ -2,7 +2,7 @@
  * The crosshair legend: a small Persian overlay with the hovered candle's Jalali date/time and
  * OHLC, and the same words as a sentence for the text alternative. Text only, never HTML.
  */
-import type { Candle } from '../api/types';
+import type { Candle } from '../shared/types';
 import type { ChartTheme } from './types';
 
 const LABELS = ['باز', 'بیشترین', 'کمترین', 'پایانی'] as const;

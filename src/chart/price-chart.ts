@@ -8,7 +8,7 @@
  */
 import { CandlestickSeries, ColorType, createChartEx, LineSeries } from 'lightweight-charts';
 import type { ChartOptionsImpl, DeepPartial, ISeriesApi, MouseEventParams } from 'lightweight-charts';
-import type { Candle } from '../api/types';
+import type { Candle } from '../shared/types';
 import { createAttribution } from './attribution';
 import { JalaliTimeScale } from './jalali-scale';
 import { createLegend, describeCandle } from './legend';

@@ -3,7 +3,7 @@
  * them without pulling lightweight-charts into its initial bundle.
  */
 import type { IChartApiBase, ISeriesApi } from 'lightweight-charts';
-import type { Candle } from '../api/types';
+import type { Candle } from '../shared/types';
 import type { JalaliTimeScale } from './jalali-scale';
 
 /** How the series is drawn. */

@@ -14,16 +14,21 @@
  */
 import type { ResizeMessage } from './protocol';
 
+// `embed/params.ts`'s EMBED_PARAMETERS, inlined at build time (vite.config.ts `define`), so this
+// file imports nothing at run time.
+declare const __EMBED_PARAMETERS__: { names: readonly string[]; addresses: readonly string[] };
+
 // A type-checked copy rather than an import: embed.js stays one file with no shared chunk.
 const RESIZE_MESSAGE: ResizeMessage['type'] = 'price-board:resize';
 
 /** Marks a converted placeholder (and lets sites style it: `[data-price-board-ready]`). */
 const READY_ATTRIBUTE = 'data-price-board-ready';
 const SELECTOR = `[data-price-board]:not([${READY_ATTRIBUTE}])`;
+const { names, addresses } = __EMBED_PARAMETERS__;
 /** The `data-*` names passed on to the embed page, which decides what they mean. */
-const SETTINGS = /^(symbols|key|api-key|base-url|stream|stream-url|poll-interval|unit|theme|chart|chart-symbol|days|transparent)$/;
+const SETTINGS = new Set(names);
 /** Settings holding an address: one written on this page means this page's address. */
-const ADDRESSES = new Set(['base-url', 'stream-url']);
+const ADDRESSES = new Set(addresses);
 /** Height before the first resize message: about a board of five rows with its chart. */
 const INITIAL_HEIGHT = 420;
 const MAX_HEIGHT = 20_000;
@@ -44,11 +49,11 @@ function frameUrl(placeholder: Element): string {
   const url = new URL(EMBED_PAGE);
   for (const name of placeholder.getAttributeNames()) {
     const setting = name.slice('data-'.length);
-    if (!name.startsWith('data-') || !SETTINGS.test(setting) || url.searchParams.has(setting)) continue;
+    if (!name.startsWith('data-') || !SETTINGS.has(setting) || url.searchParams.has(setting)) continue;
     let value = placeholder.getAttribute(name) ?? '';
     if (ADDRESSES.has(setting) && value.trim() !== '') {
       try {
-        value = new URL(value.trim(), document.baseURI).href.replace(/\/$/, '');
+        value = new URL(value.trim(), document.baseURI).href;
       } catch {
         /* left as written: the element reports it as invalid */
       }

@@ -1,52 +1,50 @@
 /**
  * Settings of the iframe embed page (`embed.html`) from its URL. The loader (`embed.js`) does not
- * import this file, to stay one small file: it forwards a placeholder's `data-*` attributes as
- * they are, and this file decides what they mean.
+ * import this file, to stay one small file with no shared chunk: it forwards a placeholder's
+ * `data-*` settings as they are, and this file decides what they mean.
+ *
+ * The loader gets its list of parameters from here at build time (`EMBED_PARAMETERS`, a Vite
+ * `define`), so it imports nothing.
  *
  * The URL parameters carry the element's attribute names (`symbols`, `api-key`, ...), `key` as a
  * short alias of `api-key`, and `transparent=1`. Values are passed through untouched: the element
  * validates them itself, so a bad value shows the element's own `invalid_attribute` error.
  */
+import { BOARD_ATTRIBUTES } from '../shared/attributes';
 
-/** Attributes of `<price-board>` an embed may set (DESIGN.md section 2). */
-export const EMBED_ATTRIBUTES = [
-  'symbols',
-  'api-key',
-  'base-url',
-  'stream',
-  'stream-url',
-  'poll-interval',
-  'unit',
-  'theme',
-  'chart',
-  'chart-symbol',
-  'days',
-] as const;
-
-export type EmbedAttribute = (typeof EMBED_ATTRIBUTES)[number];
+/** Attributes of `<price-board>` an embed may set: all of its table (DESIGN.md section 2). */
+const EMBED_ATTRIBUTES: readonly string[] = Object.values(BOARD_ATTRIBUTES).map((spec) => spec.attribute);
 
 /** Short parameter names accepted for an attribute. */
-const ALIASES: Readonly<Record<string, EmbedAttribute>> = { key: 'api-key' };
+const ALIASES: Readonly<Record<string, string>> = { key: 'api-key' };
+
+/** Every parameter the embed page reads, and those holding an address: the loader's lists. */
+export const EMBED_PARAMETERS = {
+  names: [...EMBED_ATTRIBUTES, ...Object.keys(ALIASES), 'transparent'],
+  addresses: Object.values(BOARD_ATTRIBUTES)
+    .filter((spec) => spec.kind === 'base-url' || spec.kind === 'url')
+    .map((spec) => spec.attribute),
+};
 
 /** Longest value we forward; a longer one is certainly not a setting (and keeps URLs sane). */
 const MAX_VALUE_LENGTH = 2000;
 
 export interface EmbedSettings {
   /** `[attribute, value]` pairs in `EMBED_ATTRIBUTES` order. */
-  attributes: Array<[EmbedAttribute, string]>;
+  attributes: Array<[string, string]>;
   /** `transparent=1`: no page background, the board blends into the embedding page. */
   transparent: boolean;
 }
 
 /** Maps a parameter name (or alias) to the attribute it sets, or `undefined` when unknown. */
-export function attributeFor(name: string): EmbedAttribute | undefined {
+function attributeFor(name: string): string | undefined {
   const lower = name.toLowerCase();
-  if ((EMBED_ATTRIBUTES as readonly string[]).includes(lower)) return lower as EmbedAttribute;
+  if (EMBED_ATTRIBUTES.includes(lower)) return lower;
   return ALIASES[lower];
 }
 
 /** `1`, `true`, `yes` and an empty value (`?transparent`) turn a flag on. */
-export function isTruthyFlag(value: string | null | undefined): boolean {
+function isTruthyFlag(value: string | null | undefined): boolean {
   if (value == null) return false;
   return ['', '1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase());
 }
@@ -57,7 +55,7 @@ export function isTruthyFlag(value: string | null | undefined): boolean {
  */
 export function readEmbedParams(search: string | URLSearchParams): EmbedSettings {
   const params = typeof search === 'string' ? new URLSearchParams(search) : search;
-  const found = new Map<EmbedAttribute, { value: string; exact: boolean }>();
+  const found = new Map<string, { value: string; exact: boolean }>();
   for (const [name, value] of params) {
     const attribute = attributeFor(name);
     if (!attribute || value.length > MAX_VALUE_LENGTH) continue;
@@ -65,7 +63,7 @@ export function readEmbedParams(search: string | URLSearchParams): EmbedSettings
     const previous = found.get(attribute);
     if (!previous || (exact && !previous.exact)) found.set(attribute, { value, exact });
   }
-  const attributes: Array<[EmbedAttribute, string]> = [];
+  const attributes: Array<[string, string]> = [];
   for (const name of EMBED_ATTRIBUTES) {
     const entry = found.get(name);
     if (entry) attributes.push([name, entry.value]);

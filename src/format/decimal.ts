@@ -2,7 +2,7 @@
  * Exact decimal strings, as digit strings: prices arrive as strings of any length and must never
  * pass through a float on their way to the screen.
  */
-import { PriceBoardError } from '../api/errors';
+import { PriceBoardError } from '../shared/errors';
 
 /** A decimal in canonical form: `int` has no leading zeros (`"0"` for none), `frac` no trailing zeros. */
 export interface Decimal {

@@ -6,8 +6,8 @@
  * groups of three, U+066B before the fraction, and a signed number led by LRM (U+200E) so the sign
  * stays on the left of the digits inside right-to-left text, with U+2212 as the minus.
  */
-import type { DisplayUnit, Quote } from '../api/types';
-import { DOLLAR_SYMBOLS } from '../api/types';
+import type { DisplayUnit, Quote } from '../shared/types';
+import { DOLLAR_SYMBOLS } from '../shared/types';
 import { decimalToString, divideByTen, isZero, parseDecimal, roundDecimal } from './decimal';
 import { numberFormat } from './intl-cache';
 

@@ -1,11 +1,11 @@
 /** A hub's `ConnectionStatus`, derived from what it has learned (DESIGN.md §2, events). */
-import type { PriceBoardError } from '../api/errors';
-import type { ConnectionStatus } from '../api/types';
+import type { PriceBoardError } from '../shared/errors';
+import type { ConnectionStatus } from '../shared/types';
 import type { OnlineSource } from './online';
 import type { TransportState } from './transport';
 
 /** Consecutive network failures (failed fetches or stream connects) after which we say offline. */
-export const OFFLINE_AFTER_FAILURES = 3;
+const OFFLINE_AFTER_FAILURES = 3;
 
 /** The facts behind a status, and the status they give. */
 export class HubStatus {

@@ -1,11 +1,11 @@
 /** The contract between the hub and its subscribers (docs/ARCHITECTURE.md, live/). */
-import type { PriceBoardError } from '../api/errors';
+import type { PriceBoardError } from '../shared/errors';
 import type { BackoffOptions } from '../api/backoff';
 import type { RetryOptions } from '../api/client';
 import type { FetchLike } from '../api/request';
-import type { ConnectionStatus, Quote } from '../api/types';
+import type { ConnectionStatus, Quote } from '../shared/types';
 import type { OnlineSource } from './online';
-import type { StreamMode } from './transport';
+import type { StreamMode } from '../shared/attributes';
 import type { VisibilitySource } from './visibility';
 
 /** What a subscriber asks for. Subscribers with equal (baseUrl, apiKey, stream, streamUrl) share one hub. */

@@ -6,25 +6,24 @@
 import { PriceHub, type HubConfig } from './price-hub';
 import type { HubListener, HubOptions, Subscription } from './hub-types';
 import { navigatorOnline } from './online';
-import type { StreamMode } from './transport';
+import { trimBaseUrl } from '../api/urls';
+import { STREAM_MODES } from '../shared/attributes';
 
 export type { HubListener, HubOptions, QuotesMeta, Subscription } from './hub-types';
-export type { StreamMode } from './transport';
 
 const hubs = new Map<string, PriceHub>();
-const MODES: ReadonlySet<string> = new Set<StreamMode>(['auto', 'sse', 'poll', 'off']);
 
 /** Ids as the service knows them: trimmed, lower case, no empties, no duplicates, order kept. */
-export function normalizeSymbols(symbols: readonly string[]): string[] {
+function normalizeSymbols(symbols: readonly string[]): string[] {
   return [...new Set(symbols.map((s) => s.trim().toLowerCase()).filter((s) => s !== ''))];
 }
 
 function resolve(options: HubOptions): HubConfig {
-  const baseUrl = options.baseUrl.trim().replace(/\/+$/, '');
+  const baseUrl = trimBaseUrl(options.baseUrl);
   return {
     baseUrl,
     apiKey: options.apiKey || undefined,
-    mode: MODES.has(options.stream) ? options.stream : 'auto',
+    mode: STREAM_MODES.includes(options.stream) ? options.stream : 'auto',
     streamUrl: options.streamUrl?.trim() || `${baseUrl}/v1/stream`,
     fetch: options.fetch,
     visibility: options.visibility,

@@ -3,7 +3,6 @@
  * events), injectable like page visibility. Without those APIs (Node) it is always online, and
  * offline is then inferred from persisting network errors alone.
  */
-import { ManualSwitch } from './manual-switch';
 
 /** Online state and notice of changes. */
 export interface OnlineSource {
@@ -38,11 +37,4 @@ export function navigatorOnline(): OnlineSource {
       };
     },
   };
-}
-
-/** An online source switched by hand (tests): `set(false)` goes offline. */
-export class ManualOnline extends ManualSwitch implements OnlineSource {
-  isOnline(): boolean {
-    return this.on;
-  }
 }

@@ -1,22 +1,15 @@
-/** Decisions shared by the stream, the poller and the hub: what an error means, how often to poll. */
-import { PriceBoardError } from '../api/errors';
+/** Decisions shared by the stream, the poller and the hub (what each error code means: `shared/errors.ts`). */
+import { PriceBoardError } from '../shared/errors';
+import { CONNECTION_ATTRIBUTES, MIN_POLL_SECONDS } from '../shared/attributes';
 
 /** The fastest polling allowed, whatever `poll-interval` says: plans count requests per minute. */
-export const MIN_POLL_MS = 5_000;
-/** `poll-interval` default (DESIGN.md §2): 30 s. */
-export const DEFAULT_POLL_MS = 30_000;
+export const MIN_POLL_MS = MIN_POLL_SECONDS * 1000;
+/** `poll-interval`'s default, in ms. */
+const DEFAULT_POLL_MS = CONNECTION_ATTRIBUTES.pollInterval.default * 1000;
 
 /** A usable interval: non-numbers give the default, small ones the minimum. */
 export function clampPollMs(ms: number): number {
   return Number.isFinite(ms) && ms > 0 ? Math.max(MIN_POLL_MS, ms) : DEFAULT_POLL_MS;
-}
-
-/**
- * Whether retrying cannot help and the hub must stop (401, 403, 400, 404 on the prices path...).
- * `unknown_symbol` is per symbol: those ids are dropped and the rest carries on.
- */
-export function endsRetries(error: PriceBoardError): boolean {
-  return error.final && error.code !== 'unknown_symbol';
 }
 
 /** Whether an SSE failure suggests the service has no stream here (404/405/501, not an event stream). */

@@ -2,9 +2,10 @@
  * Polling: one poll every interval (never under `MIN_POLL_MS` of policy.ts), never before a
  * `Retry-After` has passed, paused while the page is hidden, and once at once when it shows again.
  */
-import type { PriceBoardError } from '../api/errors';
-import { startTimer } from '../api/tracking';
-import { asPriceBoardError, clampPollMs, endsRetries } from './policy';
+import { endsRetries, type PriceBoardError } from '../shared/errors';
+import { startTimer } from '../api/timer';
+import { asPriceBoardError, clampPollMs } from './policy';
+import { RateLimit } from './rate-limit';
 import { ALWAYS_VISIBLE, type VisibilitySource } from './visibility';
 
 /** Options of {@link Poller}. */
@@ -14,8 +15,8 @@ export interface PollerOptions {
   /** One poll; rejects with a `PriceBoardError`. */
   poll(signal: AbortSignal): Promise<void>;
   visibility?: VisibilitySource;
-  /** Earliest time (epoch ms) the next poll may start: a `Retry-After` others learned of. */
-  notBefore?(): number;
+  /** The `Retry-After` in force, shared with whoever else asks the service (default: its own). */
+  rateLimit?: RateLimit;
   /** A failure it will poll again after. */
   onError?(error: PriceBoardError): void;
   /** A final failure (401, 403...): polling stopped. */
@@ -25,113 +26,112 @@ export interface PollerOptions {
 
 /** Polls until stopped. */
 export class Poller {
-  private readonly options: PollerOptions;
-  private readonly controller = new AbortController();
-  private readonly visibility: VisibilitySource;
-  private readonly now: () => number;
-  private intervalMs: number;
-  private cancelTimer: (() => void) | undefined;
-  private inFlight: Promise<void> | undefined;
-  private rateLimitedUntil = 0;
-  private unwatch: (() => void) | undefined;
+  readonly #options: PollerOptions;
+  readonly #controller = new AbortController();
+  readonly #visibility: VisibilitySource;
+  readonly #now: () => number;
+  #intervalMs: number;
+  #cancelTimer: (() => void) | undefined;
+  #inFlight: Promise<void> | undefined;
+  readonly #rateLimit: RateLimit;
+  #unwatch: (() => void) | undefined;
 
   constructor(options: PollerOptions) {
-    this.options = options;
-    this.intervalMs = clampPollMs(options.intervalMs);
-    this.visibility = options.visibility ?? ALWAYS_VISIBLE;
-    this.now = options.now ?? Date.now;
+    this.#options = options;
+    this.#intervalMs = clampPollMs(options.intervalMs);
+    this.#visibility = options.visibility ?? ALWAYS_VISIBLE;
+    this.#now = options.now ?? Date.now;
+    this.#rateLimit = options.rateLimit ?? new RateLimit(this.#now);
   }
 
   /** The interval in use (clamped). */
   get interval(): number {
-    return this.intervalMs;
+    return this.#intervalMs;
   }
 
   /** Whether it was stopped. */
   get stopped(): boolean {
-    return this.controller.signal.aborted;
+    return this.#controller.signal.aborted;
   }
 
   /** Starts polling; the first poll after `firstDelayMs` (0: at once). */
   start(firstDelayMs = 0): void {
-    if (this.unwatch || this.stopped) return;
-    this.unwatch = this.visibility.subscribe((visible) => this.onVisibility(visible));
-    this.schedule(firstDelayMs);
+    if (this.#unwatch || this.stopped) return;
+    this.#unwatch = this.#visibility.subscribe((visible) => this.#onVisibility(visible));
+    this.#schedule(firstDelayMs);
   }
 
   /** Changes the interval; the poll already scheduled keeps its time. */
   setInterval(ms: number): void {
-    this.intervalMs = clampPollMs(ms);
+    this.#intervalMs = clampPollMs(ms);
   }
 
   /** Polls now (sharing a poll in flight) unless a `Retry-After` forbids it; then on schedule. */
   pollNow(): Promise<void> {
     if (this.stopped) return Promise.resolve();
-    return this.inFlight ?? this.tick();
+    return this.#inFlight ?? this.#tick();
   }
 
   /** Stops polling: cancels the timer and a poll in flight. */
   stop(): void {
-    this.controller.abort();
-    this.cancelTimer?.();
-    this.cancelTimer = undefined;
-    this.unwatch?.();
+    this.#controller.abort();
+    this.#cancelTimer?.();
+    this.#cancelTimer = undefined;
+    this.#unwatch?.();
   }
 
-  private gate(): number {
-    return Math.max(this.rateLimitedUntil, this.options.notBefore?.() ?? 0);
+  #gate(): number {
+    return this.#rateLimit.until;
   }
 
-  private schedule(delayMs: number): void {
-    this.cancelTimer?.();
-    this.cancelTimer = undefined;
+  #schedule(delayMs: number): void {
+    this.#cancelTimer?.();
+    this.#cancelTimer = undefined;
     // Hidden: no timer at all; showing the page again polls (see onVisibility).
-    if (this.stopped || !this.visibility.isVisible()) return;
-    const wait = Math.max(delayMs, this.gate() - this.now());
-    this.cancelTimer = startTimer(() => {
-      this.cancelTimer = undefined;
-      void this.tick();
+    if (this.stopped || !this.#visibility.isVisible()) return;
+    const wait = Math.max(delayMs, this.#gate() - this.#now());
+    this.#cancelTimer = startTimer(() => {
+      this.#cancelTimer = undefined;
+      void this.#tick();
     }, wait);
   }
 
-  private onVisibility(visible: boolean): void {
+  #onVisibility(visible: boolean): void {
     if (!visible) {
-      this.cancelTimer?.();
-      this.cancelTimer = undefined;
-    } else if (!this.inFlight) {
-      void this.tick();
+      this.#cancelTimer?.();
+      this.#cancelTimer = undefined;
+    } else if (!this.#inFlight) {
+      void this.#tick();
     }
   }
 
-  private tick(): Promise<void> {
-    if (this.stopped || !this.visibility.isVisible()) return Promise.resolve();
-    if (this.gate() > this.now()) {
-      this.schedule(0);
+  #tick(): Promise<void> {
+    if (this.stopped || !this.#visibility.isVisible()) return Promise.resolve();
+    if (this.#gate() > this.#now()) {
+      this.#schedule(0);
       return Promise.resolve();
     }
-    this.cancelTimer?.();
-    this.cancelTimer = undefined;
-    const poll = this.options.poll(this.controller.signal).then(
-      () => this.schedule(this.intervalMs),
-      (reason: unknown) => this.failed(asPriceBoardError(reason)),
+    this.#cancelTimer?.();
+    this.#cancelTimer = undefined;
+    const poll = this.#options.poll(this.#controller.signal).then(
+      () => this.#schedule(this.#intervalMs),
+      (reason: unknown) => this.#failed(asPriceBoardError(reason)),
     );
-    this.inFlight = poll.finally(() => {
-      this.inFlight = undefined;
+    this.#inFlight = poll.finally(() => {
+      this.#inFlight = undefined;
     });
-    return this.inFlight;
+    return this.#inFlight;
   }
 
-  private failed(error: PriceBoardError): void {
+  #failed(error: PriceBoardError): void {
     if (this.stopped) return;
     if (endsRetries(error)) {
       this.stop();
-      this.options.onStop?.(error);
+      this.#options.onStop?.(error);
       return;
     }
-    if (error.code === 'rate_limited') {
-      this.rateLimitedUntil = this.now() + (error.retryAfterMs ?? this.intervalMs);
-    }
-    this.options.onError?.(error);
-    this.schedule(this.intervalMs);
+    this.#rateLimit.note(error);
+    this.#options.onError?.(error);
+    this.#schedule(this.#intervalMs);
   }
 }

@@ -4,26 +4,24 @@
  */
 import type { BackoffOptions } from '../api/backoff';
 import { PriceClient, type RetryOptions } from '../api/client';
-import { PriceBoardError } from '../api/errors';
+import { endsRetries, PriceBoardError } from '../shared/errors';
 import type { FetchLike } from '../api/request';
-import type { ConnectionStatus, Quote } from '../api/types';
+import type { ConnectionStatus, Quote } from '../shared/types';
 import type { PricesOutcome } from '../api/unknown-symbols';
 import { QuoteStore } from '../model/quote-store';
 import { HubStatus } from './hub-status';
 import type { HubListener, QuotesMeta } from './hub-types';
 import type { OnlineSource } from './online';
-import { clampPollMs, endsRetries, isNetworkFailure } from './policy';
+import { clampPollMs, isNetworkFailure } from './policy';
 import { QuoteFetcher } from './quote-fetcher';
 import { Subscriber } from './subscriber';
-import type { StreamMode, Transport, TransportState } from './transport';
+// Ids as SERVICE-SPEC 2.3 spells them (SYMBOL_ID): anything else is treated as unknown without
+// asking, as one malformed id would make the service reject (400) every board's request.
+import { SYMBOL_ID, type StreamMode } from '../shared/attributes';
+import { RateLimit } from './rate-limit';
+import type { Transport, TransportState } from './transport';
 import type { VisibilitySource } from './visibility';
 
-/**
- * Ids as SERVICE-SPEC 2.3 spells them. Anything else is treated as unknown without asking: one
- * malformed id would otherwise make the service reject (400) the request of every board sharing
- * the hub.
- */
-const SYMBOL_ID = /^[a-z0-9_]+$/;
 
 function unknownSymbolError(symbols: string[]): PriceBoardError {
   return new PriceBoardError('unknown_symbol', `Unknown symbols: ${symbols.join(', ')}`, {
@@ -55,6 +53,8 @@ export class PriceHub {
   readonly #store = new QuoteStore();
   readonly #subscribers = new Set<Subscriber>();
   readonly #fetcher: QuoteFetcher;
+  /** The service's `Retry-After`, for the fetcher, the poller and the stream's failures alike. */
+  readonly #rateLimit = new RateLimit();
   readonly #config: HubConfig;
   /** The stream or poller; undefined while its code loads (see `#loadTransport`). */
   #transport: Transport | undefined;
@@ -96,6 +96,7 @@ export class PriceHub {
         covered: () => this.#transport !== undefined,
       },
       this.#stopper.signal,
+      this.#rateLimit,
       config.fetchRetry,
     );
     this.#config = config;
@@ -195,16 +196,15 @@ export class PriceHub {
             visibility: c.visibility,
             pollMs: this.#pollMs,
             sseRetryMs: c.sseRetryMs,
+            quotes: this.#fetcher,
+            rateLimit: this.#rateLimit,
           },
           {
             streamQuotes: (quotes, at) => this.#streamQuotes(quotes, at),
-            poll: (signal) => this.#fetcher.poll(signal),
             state: (state) => this.#transportChanged(state),
             failure: (error, source, connectFailed) => this.#failure(error, source, connectFailed),
             stopped: (error) => this.#fail(error),
             unknownSymbols: (symbols) => this.#markUnknown(symbols),
-            notBefore: () => this.#fetcher.notBefore,
-            firstPollDelay: (ms) => this.#fetcher.untilNextPoll(ms),
           },
         );
         this.#transport = transport;
@@ -331,7 +331,7 @@ export class PriceHub {
       this.#fail(error);
       return;
     }
-    this.#fetcher.noteFailure(error);
+    this.#rateLimit.note(error); // the one Retry-After record (a poller has noted its own already: same time)
     if (isNetworkFailure(error) && (source === 'poll' || connectFailed)) this.#state.networkFailed();
     this.#updateStatus();
     // A dropped stream shows as 'reconnecting' (or 'offline'); an event per attempt would be noise.

@@ -6,18 +6,17 @@
  */
 import { backoffDelay, type BackoffOptions } from '../api/backoff';
 import type { PriceClient } from '../api/client';
-import type { PriceBoardError } from '../api/errors';
-import { startTimer } from '../api/tracking';
+import type { PriceBoardError } from '../shared/errors';
+import { startTimer } from '../api/timer';
 import { pricesSkippingUnknown, type PricesOutcome } from '../api/unknown-symbols';
 import { asPriceBoardError } from './policy';
+import type { RateLimit } from './rate-limit';
 
 /** Re-asking for quotes a failed fetch did not get (the client already retried quickly). */
 export const FETCH_RETRY: Readonly<BackoffOptions> = { baseMs: 2_000, maxMs: 60_000 };
-/** Pause after a 429 that named no `Retry-After`. */
-const DEFAULT_RATE_LIMIT_MS = 60_000;
 
 /** What the fetcher needs from its hub. */
-export interface FetchHost {
+export interface FetcherHooks {
   /** Every symbol followed (the union), without rejected ones. */
   symbols(): string[];
   /** Whether `symbol` needs no fetch: a quote is held, or the service is known to leave it out. */
@@ -36,7 +35,7 @@ export interface FetchHost {
 /** `/v1/prices` on behalf of one hub. */
 export class QuoteFetcher {
   readonly #client: PriceClient;
-  readonly #host: FetchHost;
+  readonly #hooks: FetcherHooks;
   readonly #signal: AbortSignal;
   readonly #retry: BackoffOptions;
   readonly #fetching = new Set<string>();
@@ -44,13 +43,16 @@ export class QuoteFetcher {
   #retries = 0;
   #cancelRetry: (() => void) | undefined;
   #lastOk = 0;
-  /** No request before this time (epoch ms): a `Retry-After` is running. */
-  notBefore = 0;
+  readonly #rateLimit: RateLimit;
 
-  /** `signal` aborts every fetch for good (the hub stopped); `retry` paces re-asking after a failure. */
-  constructor(client: PriceClient, host: FetchHost, signal: AbortSignal, retry: BackoffOptions = FETCH_RETRY) {
+  /**
+   * `signal` aborts every fetch for good (the hub stopped); `rateLimit` is the hub's; `retry` paces
+   * re-asking after a failure.
+   */
+  constructor(client: PriceClient, hooks: FetcherHooks, signal: AbortSignal, rateLimit: RateLimit, retry: BackoffOptions = FETCH_RETRY) {
     this.#client = client;
-    this.#host = host;
+    this.#rateLimit = rateLimit;
+    this.#hooks = hooks;
     this.#signal = signal;
     this.#retry = retry;
     signal.addEventListener('abort', () => this.#cancelRetry?.(), { once: true });
@@ -61,23 +63,17 @@ export class QuoteFetcher {
     return this.#lastOk ? Math.max(0, this.#lastOk + intervalMs - Date.now()) : intervalMs;
   }
 
-  /** Remembers a 429 so that no request goes out before its `Retry-After`. */
-  noteFailure(error: PriceBoardError): void {
-    if (error.code !== 'rate_limited') return;
-    this.notBefore = Math.max(this.notBefore, Date.now() + (error.retryAfterMs ?? DEFAULT_RATE_LIMIT_MS));
-  }
-
   /** Fetches the symbols that have no quote yet (new subscribers, added symbols). */
   fetchUnsettled(): void {
     if (this.#signal.aborted) return;
-    const wanted = this.#host.symbols().filter((s) => !this.#host.settled(s) && !this.#fetching.has(s));
+    const wanted = this.#hooks.symbols().filter((s) => !this.#hooks.settled(s) && !this.#fetching.has(s));
     if (wanted.length > 0) void this.#fetch(wanted);
   }
 
   /** Re-fetches every symbol now, shared by concurrent callers; skipped during a `Retry-After`. */
   refresh(): Promise<void> {
-    const symbols = this.#host.symbols();
-    if (this.#signal.aborted || this.notBefore > Date.now() || symbols.length === 0) return Promise.resolve();
+    const symbols = this.#hooks.symbols();
+    if (this.#signal.aborted || this.#rateLimit.active || symbols.length === 0) return Promise.resolve();
     this.#unionFetch ??= this.#fetch(symbols).finally(() => {
       this.#unionFetch = undefined;
     });
@@ -86,7 +82,7 @@ export class QuoteFetcher {
 
   /** One poll of every symbol; rejects on failure (the poller decides what comes next). */
   async poll(signal: AbortSignal): Promise<void> {
-    const symbols = this.#host.symbols();
+    const symbols = this.#hooks.symbols();
     if (symbols.length > 0) this.#succeeded(await pricesSkippingUnknown(this.#client, symbols, signal));
   }
 
@@ -96,7 +92,7 @@ export class QuoteFetcher {
       this.#succeeded(await pricesSkippingUnknown(this.#client, symbols, this.#signal));
     } catch (error) {
       if (this.#signal.aborted) return;
-      this.#host.failed(asPriceBoardError(error));
+      this.#hooks.failed(asPriceBoardError(error));
       this.#retryLater();
     } finally {
       for (const s of symbols) this.#fetching.delete(s);
@@ -107,15 +103,15 @@ export class QuoteFetcher {
     if (this.#signal.aborted) return;
     this.#lastOk = Date.now();
     this.#retries = 0;
-    this.#host.received(outcome);
+    this.#hooks.received(outcome);
   }
 
   #retryLater(): void {
-    if (this.#cancelRetry || this.#signal.aborted || this.#host.covered()) return;
-    const delay = Math.max(backoffDelay(this.#retries++, this.#retry), this.notBefore - Date.now());
+    if (this.#cancelRetry || this.#signal.aborted || this.#hooks.covered()) return;
+    const delay = Math.max(backoffDelay(this.#retries++, this.#retry), this.#rateLimit.until - Date.now());
     this.#cancelRetry = startTimer(() => {
       this.#cancelRetry = undefined;
-      if (!this.#host.covered()) this.fetchUnsettled();
+      if (!this.#hooks.covered()) this.fetchUnsettled();
     }, delay);
   }
 }

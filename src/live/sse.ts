@@ -4,10 +4,9 @@
  */
 import { createParser } from 'eventsource-parser';
 import { abortReason } from '../api/backoff';
-import { PriceBoardError } from '../api/errors';
+import { PriceBoardError } from '../shared/errors';
 import { errorFromResponse } from '../api/http-error';
 import { globalFetch, requestHeaders, type FetchLike } from '../api/request';
-import { trackRequest } from '../api/tracking';
 
 /** Buffered, unterminated event data beyond this is a broken stream, not a big event. */
 const MAX_BUFFER_CHARS = 4 * 1024 * 1024;
@@ -42,17 +41,15 @@ export interface SseOptions {
  * `text/event-stream` is `bad_response` with `data.contentType`) or breaks.
  */
 export function openSse(options: SseOptions): Promise<void> {
-  return trackRequest(
-    readStream(options).catch((cause: unknown) => {
-      if (options.signal?.aborted) throw abortReason(options.signal);
-      const error =
-        cause instanceof PriceBoardError
-          ? cause
-          : new PriceBoardError('network', `GET ${pathOf(options.url)} failed: network error`, { cause });
-      options.onError?.(error);
-      throw error;
-    }),
-  );
+  return readStream(options).catch((cause: unknown) => {
+    if (options.signal?.aborted) throw abortReason(options.signal);
+    const error =
+      cause instanceof PriceBoardError
+        ? cause
+        : new PriceBoardError('network', `GET ${pathOf(options.url)} failed: network error`, { cause });
+    options.onError?.(error);
+    throw error;
+  });
 }
 
 function pathOf(url: string): string {

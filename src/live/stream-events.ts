@@ -1,8 +1,7 @@
 /** Reading the stream's event payloads (DESIGN.md §4: `quote` and `quotes`). */
-import { PriceBoardError } from '../api/errors';
-import { isObject } from '../api/validate';
-import type { Quote } from '../api/types';
-import { parseQuote, parseQuotes } from '../api/validate';
+import { PriceBoardError } from '../shared/errors';
+import { isObject, parseQuote, parseQuotes } from '../api/validate';
+import type { Quote } from '../shared/types';
 
 /** The quotes an event carries, with the snapshot time of a `quotes` event. */
 export interface StreamBatch {

@@ -5,10 +5,10 @@
  * reports malformed event data once without dropping the connection. 401/403 end it for good.
  */
 import { backoffDelay } from '../api/backoff';
-import { PriceBoardError } from '../api/errors';
+import { endsStream, PriceBoardError } from '../shared/errors';
 import type { FetchLike } from '../api/request';
-import { startTimer } from '../api/tracking';
-import type { Quote } from '../api/types';
+import { startTimer } from '../api/timer';
+import type { Quote } from '../shared/types';
 import { unknownSymbolsOf } from '../api/unknown-symbols';
 import { absoluteUrl, symbolsQuery } from '../api/urls';
 import { openSse } from './sse';
@@ -65,9 +65,6 @@ export interface LiveStreamOptions {
   onStop?(error: PriceBoardError, gaveUp: boolean): void;
 }
 
-/** Codes after which reconnecting cannot help. */
-const STREAM_FINAL = new Set(['unauthorized', 'forbidden', 'bad_request']);
-
 interface Attempt {
   error?: PriceBoardError;
   opened: boolean;
@@ -78,54 +75,54 @@ interface Attempt {
 
 /** A reconnecting SSE subscription to quotes. */
 export class LiveStream {
-  private readonly options: LiveStreamOptions;
-  private readonly closer = new AbortController();
-  private symbols: string[];
+  readonly #options: LiveStreamOptions;
+  readonly #closer = new AbortController();
+  #symbols: string[];
   /** Symbols of the connection open or being opened. */
-  private attemptSymbols = new Set<string>();
-  private connection: AbortController | undefined;
-  private interruption: 'watchdog' | 'resubscribe' | undefined;
-  private wake: (() => void) | undefined;
-  private lastId: string | undefined;
+  #attemptSymbols = new Set<string>();
+  #connection: AbortController | undefined;
+  #interruption: 'watchdog' | 'resubscribe' | undefined;
+  #wake: (() => void) | undefined;
+  #lastId: string | undefined;
   /** Symbols of the connection that sent `lastId`: resuming covers only those. */
-  private lastIdSymbols = new Set<string>();
-  private baseDelayMs: number;
+  #lastIdSymbols = new Set<string>();
+  #baseDelayMs: number;
   /** Failed connections since the last valid event: the backoff's attempt number. */
-  private failures = 0;
+  #failures = 0;
   /** Connections in a row that ended without a valid event: what the owner's give-up sees. */
-  private eventless = 0;
+  #eventless = 0;
   /** Valid events received so far (tells whether a connection delivered any). */
-  private delivered = 0;
-  private reportedBadData = false;
-  private current: StreamState = 'connecting';
-  private started = false;
+  #delivered = 0;
+  #reportedBadData = false;
+  #current: StreamState = 'connecting';
+  #started = false;
 
   constructor(options: LiveStreamOptions) {
-    this.options = options;
-    this.symbols = [...options.symbols];
-    this.baseDelayMs = options.initialRetryMs ?? DEFAULT_RECONNECT_MS;
+    this.#options = options;
+    this.#symbols = [...options.symbols];
+    this.#baseDelayMs = options.initialRetryMs ?? DEFAULT_RECONNECT_MS;
   }
 
   /** The id of the last event received (sent as `Last-Event-ID` on reconnect). */
   get lastEventId(): string | undefined {
-    return this.lastId;
+    return this.#lastId;
   }
 
   /** The current state. */
   get state(): StreamState {
-    return this.current;
+    return this.#current;
   }
 
   /** Whether it stopped or was closed. */
   get closed(): boolean {
-    return this.closer.signal.aborted;
+    return this.#closer.signal.aborted;
   }
 
   /** Connects; reconnects until closed or stopped. */
   start(): void {
-    if (this.started || this.closed) return;
-    this.started = true;
-    void this.run();
+    if (this.#started || this.closed) return;
+    this.#started = true;
+    void this.#run();
   }
 
   /**
@@ -133,55 +130,55 @@ export class LiveStream {
    * connection; fewer symbols wait for the next reconnect (extra quotes are harmless).
    */
   setSymbols(symbols: readonly string[]): void {
-    this.symbols = [...symbols];
-    if (this.connection && symbols.some((s) => !this.attemptSymbols.has(s))) {
-      this.interruption = 'resubscribe';
-      this.connection.abort();
+    this.#symbols = [...symbols];
+    if (this.#connection && symbols.some((s) => !this.#attemptSymbols.has(s))) {
+      this.#interruption = 'resubscribe';
+      this.#connection.abort();
     }
   }
 
   /** Skips the current reconnect wait (e.g. the browser is back online). */
   reconnectNow(): void {
-    this.failures = 0;
-    this.eventless = 0;
-    this.wake?.();
+    this.#failures = 0;
+    this.#eventless = 0;
+    this.#wake?.();
   }
 
   /** Ends the connection and every timer; reports nothing more. */
   close(): void {
-    this.closer.abort();
-    this.wake?.();
+    this.#closer.abort();
+    this.#wake?.();
   }
 
-  private setState(state: StreamState): void {
-    if (state === this.current) return;
-    this.current = state;
-    this.options.onState?.(state);
+  #setState(state: StreamState): void {
+    if (state === this.#current) return;
+    this.#current = state;
+    this.#options.onState?.(state);
   }
 
-  private async run(): Promise<void> {
+  async #run(): Promise<void> {
     while (!this.closed) {
-      const attempt = await this.connectOnce();
+      const attempt = await this.#connectOnce();
       if (this.closed) return;
       const { error } = attempt;
       if (!error) continue; // re-subscribing: connect again at once
-      this.failures++;
+      this.#failures++;
       // A connection that delivered events and then broke is not one "without a single event".
-      this.eventless = attempt.delivered ? 0 : this.eventless + 1;
-      const failure: StreamFailure = { failures: this.eventless, opened: attempt.opened };
-      if (this.dropUnknown(error, attempt.symbols)) continue;
-      if (STREAM_FINAL.has(error.code)) return this.stop(error, false);
-      if (this.options.giveUp?.(error, failure)) return this.stop(error, true);
-      this.options.onError?.(error, failure);
+      this.#eventless = attempt.delivered ? 0 : this.#eventless + 1;
+      const failure: StreamFailure = { failures: this.#eventless, opened: attempt.opened };
+      if (this.#dropUnknown(error, attempt.symbols)) continue;
+      if (endsStream(error)) return this.#stop(error, false);
+      if (this.#options.giveUp?.(error, failure)) return this.#stop(error, true);
+      this.#options.onError?.(error, failure);
       if (this.closed) return; // the owner closed it while hearing of the failure
-      this.setState('reconnecting');
+      this.#setState('reconnecting');
       const delay = backoffDelay(
-        this.failures - 1,
-        { baseMs: this.baseDelayMs, maxMs: this.options.maxDelayMs ?? MAX_RECONNECT_MS },
+        this.#failures - 1,
+        { baseMs: this.#baseDelayMs, maxMs: this.#options.maxDelayMs ?? MAX_RECONNECT_MS },
         'equal',
-        this.options.random,
+        this.#options.random,
       );
-      await this.pause(Math.max(delay, error.retryAfterMs ?? 0));
+      await this.#pause(Math.max(delay, error.retryAfterMs ?? 0));
     }
   }
 
@@ -189,110 +186,110 @@ export class LiveStream {
    * On a 404 `unknown_symbol` naming some of our ids: forget them, say so, and (when nothing is
    * left to stream) close quietly.
    */
-  private dropUnknown(error: PriceBoardError, asked: string[]): boolean {
+  #dropUnknown(error: PriceBoardError, asked: string[]): boolean {
     const unknown = unknownSymbolsOf(error, asked);
     if (unknown.length === 0) return false;
-    this.symbols = this.symbols.filter((s) => !unknown.includes(s));
-    this.options.onUnknownSymbols?.(unknown);
-    if (this.symbols.length === 0) this.close();
+    this.#symbols = this.#symbols.filter((s) => !unknown.includes(s));
+    this.#options.onUnknownSymbols?.(unknown);
+    if (this.#symbols.length === 0) this.close();
     return true;
   }
 
-  private stop(error: PriceBoardError, gaveUp: boolean): void {
-    this.closer.abort();
-    this.setState('stopped');
-    this.options.onStop?.(error, gaveUp);
+  #stop(error: PriceBoardError, gaveUp: boolean): void {
+    this.#closer.abort();
+    this.#setState('stopped');
+    this.#options.onStop?.(error, gaveUp);
   }
 
   /** Waits `ms`, or less if woken or closed. */
-  private pause(ms: number): Promise<void> {
+  #pause(ms: number): Promise<void> {
     if (this.closed) return Promise.resolve();
     return new Promise((resolve) => {
       const cancel = startTimer(() => done(), ms);
       const done = (): void => {
         cancel();
-        this.wake = undefined;
+        this.#wake = undefined;
         resolve();
       };
-      this.wake = done;
+      this.#wake = done;
     });
   }
 
-  private async connectOnce(): Promise<Attempt> {
+  async #connectOnce(): Promise<Attempt> {
     const connection = new AbortController();
-    const symbols = [...this.symbols];
+    const symbols = [...this.#symbols];
     const attempt: Attempt = { opened: false, delivered: false, symbols };
-    const deliveredBefore = this.delivered;
-    const watchdogMs = this.options.watchdogMs ?? DEFAULT_WATCHDOG_MS;
+    const deliveredBefore = this.#delivered;
+    const watchdogMs = this.#options.watchdogMs ?? DEFAULT_WATCHDOG_MS;
     const onClose = (): void => connection.abort();
-    this.closer.signal.addEventListener('abort', onClose, { once: true });
-    this.connection = connection;
-    this.attemptSymbols = new Set(symbols);
-    this.interruption = undefined;
+    this.#closer.signal.addEventListener('abort', onClose, { once: true });
+    this.#connection = connection;
+    this.#attemptSymbols = new Set(symbols);
+    this.#interruption = undefined;
     const arm = (): (() => void) =>
       startTimer(() => {
-        this.interruption = 'watchdog';
+        this.#interruption = 'watchdog';
         connection.abort();
       }, watchdogMs);
     let disarm = arm();
     try {
       await openSse({
-        url: absoluteUrl(this.options.url, symbolsQuery(symbols)).href,
-        apiKey: this.options.apiKey,
-        fetch: this.options.fetch,
+        url: absoluteUrl(this.#options.url, symbolsQuery(symbols)).href,
+        apiKey: this.#options.apiKey,
+        fetch: this.#options.fetch,
         // Resuming replays only missed events; a new symbol needs the snapshot a fresh start sends.
-        lastEventId: symbols.every((s) => this.lastIdSymbols.has(s)) ? this.lastId : undefined,
+        lastEventId: symbols.every((s) => this.#lastIdSymbols.has(s)) ? this.#lastId : undefined,
         signal: connection.signal,
         onOpen: () => {
           attempt.opened = true;
-          this.setState('open');
+          this.#setState('open');
         },
         onActivity: () => {
           disarm();
           disarm = arm();
         },
         onRetry: (ms) => {
-          this.baseDelayMs = Math.max(MIN_RECONNECT_MS, ms);
+          this.#baseDelayMs = Math.max(MIN_RECONNECT_MS, ms);
         },
         onEvent: (name, data, id) => {
-          if (id !== undefined) this.lastIdSymbols = new Set(symbols);
-          this.onEvent(name, data, id);
+          if (id !== undefined) this.#lastIdSymbols = new Set(symbols);
+          this.#onEvent(name, data, id);
         },
       });
       attempt.error = new PriceBoardError('network', 'The stream ended');
     } catch (cause) {
-      if (this.interruption === 'watchdog') {
+      if (this.#interruption === 'watchdog') {
         attempt.error = new PriceBoardError('timeout', `The stream was silent for ${watchdogMs} ms`);
-      } else if (this.interruption !== 'resubscribe' && !this.closed) {
+      } else if (this.#interruption !== 'resubscribe' && !this.closed) {
         attempt.error =
           cause instanceof PriceBoardError ? cause : new PriceBoardError('network', 'The stream failed', { cause });
       }
     } finally {
       disarm();
-      this.closer.signal.removeEventListener('abort', onClose);
-      this.connection = undefined;
+      this.#closer.signal.removeEventListener('abort', onClose);
+      this.#connection = undefined;
     }
-    attempt.delivered = this.delivered > deliveredBefore;
+    attempt.delivered = this.#delivered > deliveredBefore;
     return attempt;
   }
 
-  private onEvent(name: string, data: string, id: string | undefined): void {
+  #onEvent(name: string, data: string, id: string | undefined): void {
     // As EventSource does: the last id seen persists across events without one.
-    if (id !== undefined) this.lastId = id;
+    if (id !== undefined) this.#lastId = id;
     if (!QUOTE_EVENTS.has(name)) return;
     let batch: StreamBatch;
     try {
       batch = parseStreamEvent(name, data);
     } catch (error) {
-      if (!this.reportedBadData && error instanceof PriceBoardError) {
-        this.reportedBadData = true;
-        this.options.onError?.(error, { failures: this.eventless, opened: true });
+      if (!this.#reportedBadData && error instanceof PriceBoardError) {
+        this.#reportedBadData = true;
+        this.#options.onError?.(error, { failures: this.#eventless, opened: true });
       }
       return;
     }
-    this.failures = 0;
-    this.eventless = 0;
-    this.delivered++;
-    this.options.onQuotes(batch.quotes, batch.at);
+    this.#failures = 0;
+    this.#eventless = 0;
+    this.#delivered++;
+    this.#options.onQuotes(batch.quotes, batch.at);
   }
 }

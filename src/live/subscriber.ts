@@ -1,6 +1,6 @@
 /** One subscriber of a hub: its symbols, and delivery filtered to them. */
-import type { PriceBoardError } from '../api/errors';
-import type { ConnectionStatus, Quote } from '../api/types';
+import type { PriceBoardError } from '../shared/errors';
+import type { ConnectionStatus, Quote } from '../shared/types';
 import type { HubListener, QuotesMeta } from './hub-types';
 
 /** A listener that throws must not break delivery to the others, nor the hub. */

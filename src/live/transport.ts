@@ -7,17 +7,17 @@
  * {@link SSE_RETRY_MS} (doubling up to {@link MAX_SSE_RETRY_MS}), and at once when the browser
  * comes back online; a try that opens takes over from polling, one that fails just waits again.
  */
-import type { PriceBoardError } from '../api/errors';
+import type { StreamMode } from '../shared/attributes';
+import type { PriceBoardError } from '../shared/errors';
 import type { FetchLike } from '../api/request';
-import { startTimer } from '../api/tracking';
-import type { Quote } from '../api/types';
+import { startTimer } from '../api/timer';
+import type { Quote } from '../shared/types';
 import { Poller } from './poller';
+import type { RateLimit } from './rate-limit';
 import { suggestsNoStream } from './policy';
 import { LiveStream, type StreamFailure, type StreamState } from './stream';
 import { documentVisibility, type VisibilitySource } from './visibility';
 
-/** The `stream` attribute. */
-export type StreamMode = 'auto' | 'sse' | 'poll' | 'off';
 /** What the transport is doing (the hub turns it into a `ConnectionStatus`). */
 export type TransportState = 'connecting' | 'live' | 'reconnecting' | 'polling' | 'idle';
 
@@ -28,12 +28,10 @@ export const SSE_RETRY_MS = 5 * 60_000;
 /** `auto`: longest wait between SSE retries. */
 export const MAX_SSE_RETRY_MS = 30 * 60_000;
 
-/** What the transport needs from its hub. */
-export interface TransportHost {
+/** What the transport tells its hub (notifications only; it asks `TransportConfig.quotes`). */
+export interface TransportHooks {
   /** Quotes from the stream. */
   streamQuotes(quotes: Quote[], at: string | undefined): void;
-  /** One poll of every symbol; rejects with a `PriceBoardError`. */
-  poll(signal: AbortSignal): Promise<void>;
   state(state: TransportState): void;
   /** A failure that will be retried; `connectFailed` when a connection could not even be made. */
   failure(error: PriceBoardError, source: 'stream' | 'poll', connectFailed: boolean): void;
@@ -41,10 +39,14 @@ export interface TransportHost {
   stopped(error: PriceBoardError): void;
   /** The stream rejected these ids as unknown. */
   unknownSymbols(symbols: string[]): void;
-  /** Earliest time (epoch ms) a request may go out (`Retry-After`). */
-  notBefore(): number;
+}
+
+/** Where polls go: the hub's `QuoteFetcher`, called directly rather than through the hub. */
+export interface QuoteSource {
+  /** One poll of every symbol; rejects with a `PriceBoardError`. */
+  poll(signal: AbortSignal): Promise<void>;
   /** Delay of the first poll: the hub fetched already, so usually one interval. */
-  firstPollDelay(intervalMs: number): number;
+  untilNextPoll(intervalMs: number): number;
 }
 
 /** Settings of a transport. */
@@ -58,174 +60,177 @@ export interface TransportConfig {
   visibility?: VisibilitySource;
   pollMs: number;
   sseRetryMs?: number;
+  quotes: QuoteSource;
+  /** The hub's `Retry-After` record: polls wait for it (default: the poller's own). */
+  rateLimit?: RateLimit;
 }
 
 /** The stream or the poller of one hub, switched by mode and failures. */
 export class Transport {
-  private readonly config: TransportConfig;
-  private readonly host: TransportHost;
-  private symbols: string[] = [];
-  private stream: LiveStream | undefined;
-  private probing = false;
-  private poller: Poller | undefined;
-  private fellBack = false;
-  private cancelRetry: (() => void) | undefined;
-  private retryMs: number;
-  private closed = false;
-  private current: TransportState | undefined;
+  readonly #config: TransportConfig;
+  readonly #hooks: TransportHooks;
+  #symbols: string[] = [];
+  #stream: LiveStream | undefined;
+  #probing = false;
+  #poller: Poller | undefined;
+  #fellBack = false;
+  #cancelRetry: (() => void) | undefined;
+  #retryMs: number;
+  #closed = false;
+  #current: TransportState | undefined;
 
-  constructor(config: TransportConfig, host: TransportHost) {
-    this.config = config;
-    this.host = host;
-    this.retryMs = config.sseRetryMs ?? SSE_RETRY_MS;
+  constructor(config: TransportConfig, hooks: TransportHooks) {
+    this.#config = config;
+    this.#hooks = hooks;
+    this.#retryMs = config.sseRetryMs ?? SSE_RETRY_MS;
   }
 
   /** The symbols to follow: opens what the mode needs; reopens the stream only for new ones. */
   setSymbols(symbols: readonly string[]): void {
-    this.symbols = [...symbols];
-    if (this.closed) return;
-    if (symbols.length === 0 || this.config.mode === 'off') {
-      this.stopStream();
-      this.stopPoller();
-      this.setState('idle');
+    this.#symbols = [...symbols];
+    if (this.#closed) return;
+    if (symbols.length === 0 || this.#config.mode === 'off') {
+      this.#stopStream();
+      this.#stopPoller();
+      this.#setState('idle');
       return;
     }
-    if (this.config.mode === 'poll' || this.fellBack) this.ensurePoller();
-    if (this.config.mode === 'sse' || (this.config.mode === 'auto' && !this.fellBack)) this.ensureStream(false);
-    else this.stream?.setSymbols(symbols); // a probe in flight
+    if (this.#config.mode === 'poll' || this.#fellBack) this.#ensurePoller();
+    if (this.#config.mode === 'sse' || (this.#config.mode === 'auto' && !this.#fellBack)) this.#ensureStream(false);
+    else this.#stream?.setSymbols(symbols); // a probe in flight
   }
 
   /** The polling interval (the fastest any subscriber asked for). */
   setPollInterval(ms: number): void {
-    this.config.pollMs = ms;
-    this.poller?.setInterval(ms);
+    this.#config.pollMs = ms;
+    this.#poller?.setInterval(ms);
   }
 
   /** When polling: poll now and return that poll; otherwise undefined (the hub fetches). */
   pollNow(): Promise<void> | undefined {
-    return this.poller?.pollNow();
+    return this.#poller?.pollNow();
   }
 
   /** Back online: reconnect, poll or retry SSE now instead of waiting. */
   kick(): void {
-    if (this.closed) return;
-    this.stream?.reconnectNow();
-    void this.poller?.pollNow();
-    if (this.fellBack && !this.stream) {
-      this.cancelRetry?.();
-      this.startProbe();
+    if (this.#closed) return;
+    this.#stream?.reconnectNow();
+    void this.#poller?.pollNow();
+    if (this.#fellBack && !this.#stream) {
+      this.#cancelRetry?.();
+      this.#startProbe();
     }
   }
 
   /** Stops everything; no timer or connection remains. */
   close(): void {
-    this.closed = true;
-    this.stopStream();
-    this.stopPoller();
-    this.cancelRetry?.();
-    this.cancelRetry = undefined;
+    this.#closed = true;
+    this.#stopStream();
+    this.#stopPoller();
+    this.#cancelRetry?.();
+    this.#cancelRetry = undefined;
   }
 
-  private setState(state: TransportState): void {
-    if (state === this.current) return;
-    this.current = state;
-    this.host.state(state);
+  #setState(state: TransportState): void {
+    if (state === this.#current) return;
+    this.#current = state;
+    this.#hooks.state(state);
   }
 
-  private ensurePoller(): void {
-    if (this.poller) return;
-    this.poller = new Poller({
-      intervalMs: this.config.pollMs,
-      visibility: this.config.visibility ?? documentVisibility(),
-      poll: (signal) => this.host.poll(signal),
-      notBefore: () => this.host.notBefore(),
-      onError: (error) => this.host.failure(error, 'poll', false),
-      onStop: (error) => this.fail(error),
+  #ensurePoller(): void {
+    if (this.#poller) return;
+    this.#poller = new Poller({
+      intervalMs: this.#config.pollMs,
+      visibility: this.#config.visibility ?? documentVisibility(),
+      poll: (signal) => this.#config.quotes.poll(signal),
+      rateLimit: this.#config.rateLimit,
+      onError: (error) => this.#hooks.failure(error, 'poll', false),
+      onStop: (error) => this.#fail(error),
     });
-    this.poller.start(this.host.firstPollDelay(this.poller.interval));
-    if (!this.probing) this.setState('polling');
+    this.#poller.start(this.#config.quotes.untilNextPoll(this.#poller.interval));
+    if (!this.#probing) this.#setState('polling');
   }
 
-  private ensureStream(probe: boolean): void {
-    if (this.stream && !this.stream.closed) {
-      this.stream.setSymbols(this.symbols);
+  #ensureStream(probe: boolean): void {
+    if (this.#stream && !this.#stream.closed) {
+      this.#stream.setSymbols(this.#symbols);
       return;
     }
-    this.probing = probe;
+    this.#probing = probe;
     const stream = new LiveStream({
-      url: this.config.streamUrl,
-      symbols: this.symbols,
-      apiKey: this.config.apiKey,
-      fetch: this.config.fetch,
-      watchdogMs: this.config.watchdogMs,
-      giveUp: (error, failure) => this.shouldGiveUp(error, failure),
-      onState: (state) => this.onStreamState(state),
-      onQuotes: (quotes, at) => this.host.streamQuotes(quotes, at),
-      onError: (error, failure) => this.host.failure(error, 'stream', !failure.opened),
-      onUnknownSymbols: (symbols) => this.host.unknownSymbols(symbols),
+      url: this.#config.streamUrl,
+      symbols: this.#symbols,
+      apiKey: this.#config.apiKey,
+      fetch: this.#config.fetch,
+      watchdogMs: this.#config.watchdogMs,
+      giveUp: (error, failure) => this.#shouldGiveUp(error, failure),
+      onState: (state) => this.#onStreamState(state),
+      onQuotes: (quotes, at) => this.#hooks.streamQuotes(quotes, at),
+      onError: (error, failure) => this.#hooks.failure(error, 'stream', !failure.opened),
+      onUnknownSymbols: (symbols) => this.#hooks.unknownSymbols(symbols),
       onStop: (error, gaveUp) => {
-        if (this.stream === stream) this.stream = undefined;
-        if (gaveUp) this.fallBack();
-        else this.fail(error);
+        if (this.#stream === stream) this.#stream = undefined;
+        if (gaveUp) this.#fallBack();
+        else this.#fail(error);
       },
     });
-    this.stream = stream;
-    if (!probe) this.setState('connecting');
+    this.#stream = stream;
+    if (!probe) this.#setState('connecting');
     stream.start();
   }
 
-  private shouldGiveUp(error: PriceBoardError, failure: StreamFailure): boolean {
-    if (this.config.mode !== 'auto') return false;
+  #shouldGiveUp(error: PriceBoardError, failure: StreamFailure): boolean {
+    if (this.#config.mode !== 'auto') return false;
     // A retry of SSE while polling gets one chance: polling is doing the work meanwhile.
-    if (this.probing) return true;
+    if (this.#probing) return true;
     return suggestsNoStream(error) || failure.failures >= AUTO_FALLBACK_FAILURES;
   }
 
-  private onStreamState(state: StreamState): void {
-    if (state === 'open' && this.probing) {
+  #onStreamState(state: StreamState): void {
+    if (state === 'open' && this.#probing) {
       // SSE works again: it takes over from polling.
-      this.probing = false;
-      this.fellBack = false;
-      this.retryMs = this.config.sseRetryMs ?? SSE_RETRY_MS;
-      this.stopPoller();
+      this.#probing = false;
+      this.#fellBack = false;
+      this.#retryMs = this.#config.sseRetryMs ?? SSE_RETRY_MS;
+      this.#stopPoller();
     }
-    if (this.probing || state === 'stopped') return;
-    this.setState(state === 'open' ? 'live' : state);
+    if (this.#probing || state === 'stopped') return;
+    this.#setState(state === 'open' ? 'live' : state);
   }
 
-  private fallBack(): void {
-    if (this.closed) return;
-    const wasProbe = this.probing;
-    this.probing = false;
-    this.fellBack = true;
-    this.ensurePoller();
-    this.setState('polling');
-    if (wasProbe) this.retryMs = Math.min(this.retryMs * 2, MAX_SSE_RETRY_MS);
-    this.cancelRetry?.();
-    this.cancelRetry = startTimer(() => {
-      this.cancelRetry = undefined;
-      this.startProbe();
-    }, this.retryMs);
+  #fallBack(): void {
+    if (this.#closed) return;
+    const wasProbe = this.#probing;
+    this.#probing = false;
+    this.#fellBack = true;
+    this.#ensurePoller();
+    this.#setState('polling');
+    if (wasProbe) this.#retryMs = Math.min(this.#retryMs * 2, MAX_SSE_RETRY_MS);
+    this.#cancelRetry?.();
+    this.#cancelRetry = startTimer(() => {
+      this.#cancelRetry = undefined;
+      this.#startProbe();
+    }, this.#retryMs);
   }
 
-  private startProbe(): void {
-    if (this.closed || this.symbols.length === 0) return;
-    this.ensureStream(true);
+  #startProbe(): void {
+    if (this.#closed || this.#symbols.length === 0) return;
+    this.#ensureStream(true);
   }
 
-  private fail(error: PriceBoardError): void {
+  #fail(error: PriceBoardError): void {
     this.close();
-    this.host.stopped(error);
+    this.#hooks.stopped(error);
   }
 
-  private stopStream(): void {
-    this.stream?.close();
-    this.stream = undefined;
-    this.probing = false;
+  #stopStream(): void {
+    this.#stream?.close();
+    this.#stream = undefined;
+    this.#probing = false;
   }
 
-  private stopPoller(): void {
-    this.poller?.stop();
-    this.poller = undefined;
+  #stopPoller(): void {
+    this.#poller?.stop();
+    this.#poller = undefined;
   }
 }

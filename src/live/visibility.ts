@@ -1,8 +1,7 @@
 /**
  * Page visibility, injectable: polling pauses while the page is hidden. Node has no document, so
- * there the page is always visible; tests inject a {@link ManualVisibility}.
+ * there the page is always visible; tests inject their own (test/helpers/manual-sources.ts).
  */
-import { ManualSwitch } from './manual-switch';
 
 /** Whether the page is visible, and notice of changes. */
 export interface VisibilitySource {
@@ -36,11 +35,4 @@ export function documentVisibility(): VisibilitySource {
       return () => doc.removeEventListener('visibilitychange', onChange);
     },
   };
-}
-
-/** A visibility source switched by hand (tests, previews): `set(false)` hides the page. */
-export class ManualVisibility extends ManualSwitch implements VisibilitySource {
-  isVisible(): boolean {
-    return this.on;
-  }
 }

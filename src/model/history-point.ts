@@ -38,7 +38,7 @@ function toNumber(x: unknown): number {
 }
 
 /** UTC epoch seconds (integer) from ISO 8601, epoch seconds or epoch ms; NaN when unreadable. */
-export function parseTime(x: unknown): number {
+function parseTime(x: unknown): number {
   let seconds = toNumber(x);
   if (Number.isFinite(seconds)) {
     if (Math.abs(seconds) >= MS_THRESHOLD) seconds /= 1000;

@@ -3,8 +3,8 @@
  * `normalizeHistory` accepts every shape of DESIGN.md section 4; candles are bucketed on Tehran
  * boundaries (a daily candle starts at Tehran midnight, 20:30 UTC of the day before).
  */
-import { PriceBoardError } from '../api/errors';
-import type { Candle } from '../api/types';
+import { PriceBoardError } from '../shared/errors';
+import type { Candle } from '../shared/types';
 import { tehranOffsetSeconds } from '../format/date';
 import { type HistoryPoint, isRecord, parsePoint } from './history-point';
 

@@ -1,5 +1,5 @@
 /** The latest quote per symbol, merged by `updated_at` so that an older quote never wins. */
-import type { Quote } from '../api/types';
+import type { Quote } from '../shared/types';
 
 interface Held {
   quote: Quote;

@@ -1,5 +1,5 @@
 /** Facts about one quote that the board shows. */
-import type { Quote } from '../api/types';
+import type { Quote } from '../shared/types';
 
 /** A quote older than this is from a closed market (or a symbol that stopped moving): 30 min. */
 export const STALE_AFTER_MS = 30 * 60 * 1000;

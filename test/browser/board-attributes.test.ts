@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cdp } from 'vitest/browser';
 import '../../src/price-board';
 import type { PriceBoard } from '../../src/price-board';
-import type { ErrorDetail } from '../../src/api/errors';
+import type { ErrorDetail } from '../../src/shared/errors';
 import {
   base,
   cell,

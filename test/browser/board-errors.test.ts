@@ -4,8 +4,8 @@ import { fixture, html } from '@open-wc/testing/pure';
 import { describe, expect, it } from 'vitest';
 import '../../src/price-board';
 import type { PriceBoard } from '../../src/price-board';
-import type { ErrorDetail } from '../../src/api/errors';
-import type { Quote } from '../../src/api/types';
+import type { ErrorDetail } from '../../src/shared/errors';
+import type { Quote } from '../../src/shared/types';
 import { base, cell, collect, part, row, sandbox, until, untilLoaded, useSandbox } from './helpers/board';
 
 const KEY = 'pro-key:board-errors';

@@ -6,7 +6,7 @@ import { cdp } from 'vitest/browser';
 import { statusText } from '../../src/board/templates';
 import '../../src/price-board';
 import type { PriceBoard } from '../../src/price-board';
-import type { Quote } from '../../src/api/types';
+import type { Quote } from '../../src/shared/types';
 import {
   base,
   cell,

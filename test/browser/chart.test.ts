@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { userEvent } from 'vitest/browser';
 import { defaultHorzScaleBehavior } from 'lightweight-charts';
 import type { Mutable, TickMarkWeightValue, TimeScalePoint, UTCTimestamp } from 'lightweight-charts';
-import type { Candle } from '../../src/api/types';
+import type { Candle } from '../../src/shared/types';
 import { tehranParts } from '../../src/format/date';
 import { formatAxisNumber } from '../../src/format/number';
 import { jalaliWeight, JalaliTimeScale, tickLabel, TickWeight } from '../../src/chart/jalali-scale';

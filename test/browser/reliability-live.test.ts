@@ -2,10 +2,10 @@
 // answers what each test needs, fast and deterministic): when `stream="auto"` gives up SSE for
 // polling, and when it must not.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PriceBoardError } from '../../src/api/errors';
+import type { PriceBoardError } from '../../src/shared/errors';
 import type { FetchLike } from '../../src/api/request';
-import { pendingWork } from '../../src/api/tracking';
-import type { Quote } from '../../src/api/types';
+import { pendingWork } from '../helpers/pending-work';
+import type { Quote } from '../../src/shared/types';
 import { Transport, type TransportState } from '../../src/live/transport';
 import { until } from './helpers/board';
 
@@ -62,18 +62,26 @@ function start(scripts: Script[]) {
   const failures: PriceBoardError[] = [];
   let polls = 0;
   const transport = new Transport(
-    { mode: 'auto', streamUrl: 'https://prices.test/v1/stream', apiKey: 'pro-key', fetch, pollMs: 60_000, sseRetryMs: 60_000 },
+    {
+      mode: 'auto',
+      streamUrl: 'https://prices.test/v1/stream',
+      apiKey: 'pro-key',
+      fetch,
+      pollMs: 60_000,
+      sseRetryMs: 60_000,
+      quotes: {
+        poll: async () => {
+          polls++;
+        },
+        untilNextPoll: () => 60_000,
+      },
+    },
     {
       streamQuotes: () => {},
-      poll: async () => {
-        polls++;
-      },
       state: (state) => states.push(state),
       failure: (error) => failures.push(error),
       stopped: (error) => failures.push(error),
       unknownSymbols: () => {},
-      notBefore: () => 0,
-      firstPollDelay: () => 60_000,
     },
   );
   transports.push(transport);

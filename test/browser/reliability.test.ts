@@ -12,9 +12,9 @@ import { fixture, fixtureCleanup, html } from '@open-wc/testing/pure';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import '../../src/price-board';
 import type { PriceBoard } from '../../src/price-board';
-import type { ErrorDetail } from '../../src/api/errors';
-import { pendingWork } from '../../src/api/tracking';
-import type { ConnectionStatus, DisplayUnit, Quote } from '../../src/api/types';
+import type { ErrorDetail } from '../../src/shared/errors';
+import { pendingWork } from '../helpers/pending-work';
+import type { ConnectionStatus, DisplayUnit, Quote } from '../../src/shared/types';
 import { formatQuoteValue } from '../../src/format/number';
 import { formatPercent } from '../../src/format/percent';
 import { hubCount } from '../../src/live/hub';
@@ -484,6 +484,6 @@ describe(`reliability under faults (${CHAOS ? 'full chaos' : 'short'} schedule)`
     );
     expect(open).toBe(0);
     // Nothing goes out any more: every timer that can lead to a request is a counted one
-    // (api/tracking's startTimer), and none is left (above).
+    // (set through api/timer's startTimer, counted by test/helpers/pending-work), and none is left (above).
   });
 });

@@ -1,7 +1,7 @@
 // The memory engine's bounds and resume rules (the contract a Redis engine must keep too).
 import { describe, expect, it } from 'vitest';
 import { MemoryCache, MemoryQuoteState } from '../../relay/engine/memory';
-import type { Quote } from '../../src/api/types';
+import type { Quote } from '../../relay/from-src';
 
 const quote = (symbol: string, minute: number): Quote => ({
   symbol,

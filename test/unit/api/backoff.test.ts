@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { backoffDelay, sleep } from '../../../src/api/backoff';
-import { pendingWork } from '../../../src/api/tracking';
+import { pendingWork } from '../../helpers/pending-work';
 
 describe('backoffDelay', () => {
   const opts = { baseMs: 500, maxMs: 5_000 };

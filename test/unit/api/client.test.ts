@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PriceClient } from '../../../src/api/client';
-import { PriceBoardError } from '../../../src/api/errors';
+import { PriceBoardError } from '../../../src/shared/errors';
 import { fetchSymbols } from '../../../src/api/symbols';
-import { pendingWork } from '../../../src/api/tracking';
+import { pendingWork } from '../../helpers/pending-work';
 import { pricesSkippingUnknown } from '../../../src/api/unknown-symbols';
 import { startTestSandbox, type TestSandbox } from './sandbox-control';
 

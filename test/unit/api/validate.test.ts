@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PriceBoardError } from '../../../src/api/errors';
+import { PriceBoardError } from '../../../src/shared/errors';
 import { readServiceError } from '../../../src/api/http-error-map';
 import { parseSymbolsBody } from '../../../src/api/symbols';
 import { parsePricesBody, parseQuote } from '../../../src/api/validate';

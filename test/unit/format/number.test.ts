@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PriceBoardError } from '../../../src/api/errors';
-import type { Quote } from '../../../src/api/types';
+import { PriceBoardError } from '../../../src/shared/errors';
+import type { Quote } from '../../../src/shared/types';
 import {
   formatAxisNumber,
   formatDecimal,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PriceBoardError } from '../../../src/api/errors';
+import { PriceBoardError } from '../../../src/shared/errors';
 import { formatPercent } from '../../../src/format/percent';
 
 const intlPercent = new Intl.NumberFormat('fa-IR', { style: 'percent', signDisplay: 'exceptZero', minimumFractionDigits: 2 });

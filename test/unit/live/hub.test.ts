@@ -1,10 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { PriceBoardError } from '../../../src/api/errors';
-import { pendingWork } from '../../../src/api/tracking';
-import type { ConnectionStatus, Quote } from '../../../src/api/types';
+import type { PriceBoardError } from '../../../src/shared/errors';
+import { pendingWork } from '../../helpers/pending-work';
+import type { ConnectionStatus, Quote } from '../../../src/shared/types';
 import { flushSubscriptions, hubCount, subscribe, type HubListener, type HubOptions, type QuotesMeta, type Subscription } from '../../../src/live/hub';
-import { ManualOnline } from '../../../src/live/online';
-import { ManualVisibility } from '../../../src/live/visibility';
+import { ManualOnline, ManualVisibility } from '../../helpers/manual-sources';
 import { startTestSandbox, type TestSandbox } from '../api/sandbox-control';
 
 let sb: TestSandbox;

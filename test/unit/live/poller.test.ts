@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PriceBoardError } from '../../../src/api/errors';
-import { pendingWork } from '../../../src/api/tracking';
+import { PriceBoardError } from '../../../src/shared/errors';
 import { Poller } from '../../../src/live/poller';
 import { MIN_POLL_MS, clampPollMs } from '../../../src/live/policy';
-import { ManualVisibility } from '../../../src/live/visibility';
+import { RateLimit } from '../../../src/live/rate-limit';
+import { ManualVisibility } from '../../helpers/manual-sources';
 
 // The poller's own logic (timing, Retry-After, visibility) under fake timers; the hub tests run
 // polling against the sandbox.
@@ -67,12 +67,12 @@ describe('Poller', () => {
     p.stop();
   });
 
-  it('honours a gate set by others (notBefore) and keeps it for pollNow', async () => {
-    let gate = 0;
-    const p = poller({ notBefore: () => gate });
+  it('honours a Retry-After others noted in the shared record and keeps it for pollNow', async () => {
+    const rateLimit = new RateLimit();
+    const p = poller({ rateLimit });
     p.start();
     await vi.advanceTimersByTimeAsync(1);
-    gate = 30_000;
+    rateLimit.note(new PriceBoardError('rate_limited', '429', { status: 429, retryAfterMs: 29_999 }));
     await p.pollNow();
     await vi.advanceTimersByTimeAsync(29_000);
     expect(polls).toEqual([0]);
@@ -89,7 +89,7 @@ describe('Poller', () => {
     visibility.set(false);
     await vi.advanceTimersByTimeAsync(60_000);
     expect(polls).toEqual([0]);
-    expect(pendingWork().timers).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
     visibility.set(true);
     await vi.advanceTimersByTimeAsync(10_000);
     expect(polls).toEqual([0, 62_000, 72_000]);
@@ -138,7 +138,6 @@ describe('Poller', () => {
     await vi.advanceTimersByTimeAsync(1);
     p.stop();
     expect(vi.getTimerCount()).toBe(0);
-    expect(pendingWork().timers).toBe(0);
     await vi.advanceTimersByTimeAsync(60_000);
     expect(polls).toEqual([0]);
   });

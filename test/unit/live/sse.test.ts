@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PriceBoardError } from '../../../src/api/errors';
-import { pendingWork } from '../../../src/api/tracking';
+import { PriceBoardError } from '../../../src/shared/errors';
+import { pendingWork } from '../../helpers/pending-work';
 import { openSse } from '../../../src/live/sse';
 import { startTestSandbox, type TestSandbox } from '../api/sandbox-control';
 

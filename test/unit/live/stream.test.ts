@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { PriceBoardError } from '../../../src/api/errors';
+import type { PriceBoardError } from '../../../src/shared/errors';
 import type { FetchLike } from '../../../src/api/request';
-import { pendingWork } from '../../../src/api/tracking';
-import type { Quote } from '../../../src/api/types';
+import { pendingWork } from '../../helpers/pending-work';
+import type { Quote } from '../../../src/shared/types';
 import { LiveStream, type LiveStreamOptions, type StreamState } from '../../../src/live/stream';
 import { startTestSandbox, type TestSandbox } from '../api/sandbox-control';
 

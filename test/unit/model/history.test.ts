@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PriceBoardError } from '../../../src/api/errors';
-import type { Candle } from '../../../src/api/types';
+import { PriceBoardError } from '../../../src/shared/errors';
+import type { Candle } from '../../../src/shared/types';
 import { applyQuoteToCandles, type HistoryPoint, intervalFor, normalizeHistory, toCandles } from '../../../src/model/history';
 
 const s = (iso: string) => Date.parse(iso) / 1000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Quote } from '../../../src/api/types';
+import type { Quote } from '../../../src/shared/types';
 import { QuoteStore } from '../../../src/model/quote-store';
 
 function quote(symbol: string, updated_at: string, price = '100'): Quote {

@@ -1,0 +1,95 @@
+/**
+ * The public attributes, declared once: each entry's key is the property, and it holds the
+ * attribute name, the kind of value (which says how it is validated: `board/attributes.ts`), the
+ * default and whether it reflects. The JSDoc beside each entry is its documentation: the
+ * manifest and the README's table are generated from this file (`scripts/attribute-table.mjs`),
+ * the element, the embed page and the loader derive their lists from it. Plain data, no DOM.
+ *
+ * `CONNECTION_ATTRIBUTES` are the ones every widget on the data layer takes; `BOARD_ATTRIBUTES`
+ * adds the board's own. Another element declares `{ ...CONNECTION_ATTRIBUTES, ...its own }`.
+ */
+import type { DisplayUnit } from './types';
+
+export type StreamMode = 'auto' | 'sse' | 'poll' | 'off';
+export type ThemeMode = 'light' | 'dark' | 'auto';
+export type ChartMode = 'candles' | 'line' | 'none';
+/** History spans the board offers. */
+export type HistoryDays = 7 | 30 | 365;
+
+export const STREAM_MODES: readonly StreamMode[] = ['auto', 'sse', 'poll', 'off'];
+const THEMES: readonly ThemeMode[] = ['light', 'dark', 'auto'];
+const CHART_MODES: readonly ChartMode[] = ['candles', 'line', 'none'];
+const UNITS: readonly DisplayUnit[] = ['toman', 'rial'];
+/** The span buttons, shortest first; the plan fallback walks them backwards. */
+export const DAY_OPTIONS: readonly HistoryDays[] = [7, 30, 365];
+
+/** A well-formed symbol id (what the service uses; anything else is never sent). */
+export const SYMBOL_ID = /^[a-z0-9_]+$/;
+/** Polling faster than this (seconds) would eat the smallest plan's request budget. */
+export const MIN_POLL_SECONDS = 5;
+
+/**
+ * How a value is read: `symbols` a comma-separated id list; `key` a secret (never validated, so
+ * never echoed); `base-url` an http(s) address without query or trailing slash; `url` an http(s)
+ * address; `choice` one of `values`; `seconds` a number of at least `min`; `symbol` one id of
+ * `symbols`.
+ */
+export type AttributeKind = 'symbols' | 'key' | 'base-url' | 'url' | 'choice' | 'seconds' | 'symbol';
+
+export interface AttributeSpec {
+  /** The HTML attribute (and embed parameter) name. */
+  readonly attribute: string;
+  readonly kind: AttributeKind;
+  /** For `choice`: the allowed values (numbers for a numeric attribute). */
+  readonly values?: readonly (string | number)[];
+  /** For `seconds`: the smallest value accepted. */
+  readonly min?: number;
+  /** The value when unset (or invalid); none: unset means "not given". */
+  readonly default?: string | number;
+  /** False: the property does not show in the attribute (the key). */
+  readonly reflect?: false;
+}
+
+export const CONNECTION_ATTRIBUTES = {
+  /** Comma-separated symbol ids, shown in this order; spaces and upper case tolerated, duplicates dropped. */
+  symbols: { attribute: 'symbols', kind: 'symbols', default: 'usd,eur,gold_18,coin_emami,ons' },
+  /** API key, sent only as the `X-API-Key` header (never in a URL, a log line or an event). Not reflected. */
+  apiKey: { attribute: 'api-key', kind: 'key', reflect: false },
+  /** Service address; `/v1/...` is appended. Default: the origin this module was loaded from. */
+  baseUrl: { attribute: 'base-url', kind: 'base-url' },
+  /** Live updates: `auto` (SSE, falling back to polling), `sse`, `poll` or `off`. */
+  stream: { attribute: 'stream', kind: 'choice', values: STREAM_MODES, default: 'auto' },
+  /** SSE address. Default `{base-url}/v1/stream`. */
+  streamUrl: { attribute: 'stream-url', kind: 'url' },
+  /** Seconds between polls when polling (at least 5); never faster than the plan allows. */
+  pollInterval: { attribute: 'poll-interval', kind: 'seconds', min: MIN_POLL_SECONDS, default: 30 },
+  /** `toman` or `rial`; `ons` and `silver_ounce` always show US dollars. */
+  unit: { attribute: 'unit', kind: 'choice', values: UNITS, default: 'toman' },
+  /** `light`, `dark` or `auto` (follows `prefers-color-scheme`, live). */
+  theme: { attribute: 'theme', kind: 'choice', values: THEMES, default: 'auto' },
+} as const satisfies Record<string, AttributeSpec>;
+
+export const BOARD_ATTRIBUTES = {
+  ...CONNECTION_ATTRIBUTES,
+  /** `candles`, `line` or `none` (no chart: its code is not loaded). */
+  chart: { attribute: 'chart', kind: 'choice', values: CHART_MODES, default: 'candles' },
+  /** The symbol whose chart is shown. Default: the first symbol. Set when the user selects a row. */
+  chartSymbol: { attribute: 'chart-symbol', kind: 'symbol' },
+  /** History span of the chart in days: 7, 30 or 365. Falls back 365 → 30 → 7 when the plan rejects a span. */
+  days: { attribute: 'days', kind: 'choice', values: DAY_OPTIONS, default: 30 },
+} as const satisfies Record<string, AttributeSpec>;
+
+/** The value type of a property, from its spec. */
+type ValueOf<S> = S extends { values: readonly (infer V)[] }
+  ? V
+  : S extends { kind: 'seconds' }
+    ? number
+    : S extends { default: string } | { kind: 'base-url' }
+      ? string
+      : string | undefined;
+
+/** The properties an attribute table gives an element, e.g. `AttributeProperties<typeof BOARD_ATTRIBUTES>`. */
+export type AttributeProperties<T> = { -readonly [K in keyof T]: ValueOf<T[K]> };
+
+export type BoardProperty = keyof typeof BOARD_ATTRIBUTES;
+export type BoardProperties = AttributeProperties<typeof BOARD_ATTRIBUTES>;
