@@ -11,8 +11,7 @@
  * writes back what it holds (without numbering anything: no burst of events, no upstream spend).
  */
 import { createClient } from '@redis/client';
-import type { Quote } from '../../src/api/types';
-import { QuoteStore } from '../../src/model/quote-store';
+import { QuoteStore, type Quote } from '../from-src';
 import { MemoryCache } from './memory';
 import { RedisLeader } from './redis-leader';
 import { APPLY, SINCE, SPENT, TAKE } from './redis-scripts';

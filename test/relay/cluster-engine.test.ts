@@ -3,9 +3,8 @@
 // not yet noticed (paused, cut off) is refused by Redis itself when it spends or numbers events.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RedisEngine } from '../../relay/engine/redis';
-import type { Quote } from '../../src/api/types';
 import { startRedis, stopAll, type RedisServer } from './cluster-helpers';
-import { until } from './helpers';
+import { quote, until } from './helpers';
 
 let redis: RedisServer;
 let engines: RedisEngine[] = [];
@@ -27,18 +26,6 @@ async function member(options: { bufferSize?: number; lockTtlMs?: number } = {})
   return engine;
 }
 
-const quote = (symbol: string, minute: number): Quote => ({
-  symbol,
-  title: symbol,
-  category: 'currency',
-  unit: 'unit',
-  price: String(1000 + minute),
-  price_toman: String(100 + minute),
-  change_pct: '0.00',
-  high: '1',
-  low: '1',
-  updated_at: new Date(Date.UTC(2026, 10, 23, 8, minute)).toISOString(),
-});
 
 describe('the Redis engine', () => {
   it('numbers only real changes cluster-wide, and resumes on any member only from ids still held', async () => {
