@@ -13,6 +13,7 @@ import { runLive } from './live';
 import { runLoaded } from './loaded';
 import { runMemory } from './memory';
 import { runPaint } from './paint';
+import { runRelayCluster } from './relay/cluster';
 import { runRelayFanout } from './relay/fanout';
 import { runRelayPages } from './relay/pages';
 import { buildRows, consoleTable, markdown, type Sections } from './report';
@@ -104,7 +105,7 @@ async function main(): Promise<number> {
     await server?.close().catch(() => undefined);
   }
   // After the browser sections: the relay's 10,000 clients would disturb their timings.
-  sections.relay = await step('relay', async () => ({ fanout: await runRelayFanout(log), pages: await runRelayPages() }));
+  sections.relay = await step('relay', async () => ({ fanout: await runRelayFanout(log), pages: await runRelayPages(), cluster: await runRelayCluster(log) }));
 
   let commit = 'unknown';
   try {

@@ -38,7 +38,7 @@ export interface FanoutResults {
 }
 
 /** A forked child speaking request/answer over IPC. */
-class Child {
+export class Child {
   private readonly waiting: Array<(m: { type: string } & Record<string, unknown>) => void> = [];
   constructor(readonly proc: ChildProcess) {
     proc.on('message', (m: { type: string }) => this.waiting.shift()?.(m as { type: string } & Record<string, unknown>));
@@ -92,7 +92,7 @@ async function relayLag(relayUrl: string): Promise<{ sum: number; count: number 
 }
 
 /** 10 changes a second for `seconds`, each price the epoch ms it was made at. */
-async function drive(sandboxUrl: string, clients: Child, seconds: number, expected: number): Promise<Latency> {
+export async function drive(sandboxUrl: string, clients: Child, seconds: number, expected: number): Promise<Latency> {
   await clients.ask({ type: 'reset' });
   for (let i = 0; i < seconds * 10; i++) {
     const tick = Date.now();

@@ -1,0 +1,88 @@
+/**
+ * Relay bench, cluster: fan-out latency from an upstream change to receipt with the clients spread
+ * over three relay processes joined by Redis, beside the same clients on one relay process (same
+ * run, same sandbox, same client process); then the takeover time after SIGKILL of the leader:
+ * from the kill until a survivor's /healthz says it leads, and until a change made right after the
+ * kill reached a client of a survivor.
+ */
+import { startSandbox } from '../../sandbox/server';
+import { startRedisServer, startRelayChild, stopAllProcesses, type RelayChild } from '../../test/helpers/cluster-processes';
+import { median, until } from '../util';
+import { Child, drive, type Latency } from './fanout';
+
+export interface ClusterResults {
+  single: Latency;
+  cluster: Latency;
+  /** Per SIGKILL: ms until a new leader, and until a change made after the kill was received. */
+  takeovers: { leaderMs: number; changeMs: number }[];
+}
+
+const ENV = { UPSTREAM_KEY: 'enterprise-key:bench-cluster', CLIENT_STREAMS: '100000', CLIENT_RPM: '100000' };
+
+async function role(relay: RelayChild): Promise<string | undefined> {
+  try {
+    return ((await (await fetch(`${relay.url}/healthz`)).json()) as { role?: string }).role;
+  } catch {
+    return undefined;
+  }
+}
+
+async function leaderOf(relays: RelayChild[]): Promise<RelayChild> {
+  return until('one leader', async () => {
+    const roles = await Promise.all(relays.map(role));
+    return roles.filter((r) => r === 'leader').length === 1 ? relays[roles.indexOf('leader')] : undefined;
+  }, 20_000, 10);
+}
+
+export async function runRelayCluster(log: (s: string) => void, clients = 900, seconds = 10): Promise<ClusterResults> {
+  const sandbox = await startSandbox({ port: 0, market: 'open', tickMs: 0 });
+  const [reader] = await Child.start('clients-child.ts');
+  try {
+    const env = { ...ENV, UPSTREAM_URL: sandbox.url };
+    log(`  one relay process: ${clients} clients, ${seconds * 10} changes at 10/s`);
+    const single = await startRelayChild(env);
+    await reader.ask({ type: 'connect', url: single.url, symbols: 'usd,eur', count: clients });
+    const singleRun = await drive(sandbox.url, reader, seconds, clients);
+    await reader.ask({ type: 'close' });
+    single.child.kill('SIGKILL');
+
+    const redis = await startRedisServer();
+    const relays = await Promise.all([1, 2, 3].map(() => startRelayChild({ ...env, REDIS_URL: redis.url })));
+    await leaderOf(relays);
+    log(`  three relay processes + Redis: ${clients} clients (${clients / 3} each), the same changes`);
+    for (const relay of relays) await reader.ask({ type: 'connect', url: relay.url, symbols: 'usd,eur', count: clients / 3 });
+    const clusterRun = await drive(sandbox.url, reader, seconds, clients);
+    await reader.ask({ type: 'close' });
+
+    log('  takeover: SIGKILL of the leader, twice');
+    const takeovers: ClusterResults['takeovers'] = [];
+    let alive = relays;
+    for (let round = 0; round < 2; round++) {
+      const leader = await leaderOf(alive);
+      alive = alive.filter((r) => r !== leader);
+      await reader.ask({ type: 'connect', url: alive[0]!.url, symbols: 'usd', count: 1 });
+      await reader.ask({ type: 'reset' });
+      const killedAt = Date.now();
+      leader.child.kill('SIGKILL');
+      // A change made at the kill: its price is the epoch ms, so the client's receipt gives the delay.
+      await fetch(`${sandbox.url}/__sandbox/market`, { method: 'POST', body: JSON.stringify({ set: [{ symbol: 'usd', price: String(killedAt) }] }) });
+      await leaderOf(alive);
+      const leaderMs = Date.now() - killedAt;
+      const got = await until('the change after the kill', async () => {
+        const s = await reader.ask<Latency>({ type: 'stats' });
+        return s.completeChanges >= 1 ? s : undefined;
+      }, 20_000, 10);
+      takeovers.push({ leaderMs, changeMs: got.p50 });
+      await reader.ask({ type: 'close' });
+    }
+    return { single: singleRun, cluster: clusterRun, takeovers };
+  } finally {
+    reader.stop();
+    await stopAllProcesses();
+    await sandbox.close();
+  }
+}
+
+export function clusterSummary(r: ClusterResults): { takeoverMs: number; changeMs: number } {
+  return { takeoverMs: median(r.takeovers.map((t) => t.leaderMs)), changeMs: median(r.takeovers.map((t) => t.changeMs)) };
+}
