@@ -74,7 +74,9 @@ export class Feed {
     // Leadership changes only in a cluster: a new leader fills the shared catalog at once, so that
     // followers (which never ask upstream) can answer.
     this.unsubscribe.push(leader.onChange((isLeader) => (isLeader ? this.lead() : this.stopUpstream())));
-    if (leader.isLeader) this.startUpstream();
+    // A cluster member may have won the lock before this subscribed: it leads as if it just had.
+    if (leader.isLeader && this.options.engine.cluster) this.lead();
+    else if (leader.isLeader) this.startUpstream();
   }
 
   /** Whether the data is current: the stream is open, or quotes came recently (a follower: as the leader says). */

@@ -41,8 +41,8 @@ export async function runRelayCluster(log: (s: string) => void, clients = 900, s
     const env = { ...ENV, UPSTREAM_URL: sandbox.url };
     log(`  one relay process: ${clients} clients, ${seconds * 10} changes at 10/s`);
     const single = await startRelayChild(env);
-    await reader.ask({ type: 'connect', url: single.url, symbols: 'usd,eur', count: clients });
-    const singleRun = await drive(sandbox.url, reader, seconds, clients);
+    const alone = await reader.ask<{ snapshots: number }>({ type: 'connect', url: single.url, symbols: 'usd,eur', count: clients });
+    const singleRun = { ...(await drive(sandbox.url, reader, seconds, clients)), clients: alone.snapshots };
     await reader.ask({ type: 'close' });
     single.child.kill('SIGKILL');
 
@@ -50,8 +50,11 @@ export async function runRelayCluster(log: (s: string) => void, clients = 900, s
     const relays = await Promise.all([1, 2, 3].map(() => startRelayChild({ ...env, REDIS_URL: redis.url })));
     await leaderOf(relays);
     log(`  three relay processes + Redis: ${clients} clients (${clients / 3} each), the same changes`);
-    for (const relay of relays) await reader.ask({ type: 'connect', url: relay.url, symbols: 'usd,eur', count: clients / 3 });
-    const clusterRun = await drive(sandbox.url, reader, seconds, clients);
+    // Every member serves the catalog once the new leader has fetched it into Redis.
+    for (const relay of relays) await until('the shared catalog', async () => ((await fetch(`${relay.url}/v1/symbols`)).ok ? true : undefined), 20_000, 50);
+    let connected = { snapshots: 0, failed: 0 };
+    for (const relay of relays) connected = await reader.ask({ type: 'connect', url: relay.url, symbols: 'usd,eur', count: clients / 3 });
+    const clusterRun = { ...(await drive(sandbox.url, reader, seconds, clients)), clients: connected.snapshots };
     await reader.ask({ type: 'close' });
 
     log('  takeover: SIGKILL of the leader, twice');

@@ -74,7 +74,7 @@ function clusterRows(c: ClusterResults | undefined, failed: (section: string, me
     failed('relay', 'cluster: fan-out through Redis, takeover after SIGKILL', 'takeover ≤ 5 s');
     return [];
   }
-  const latency = (l: ClusterResults['single']) => `p50 ${l.p50} ms, p99 ${l.p99} ms (${l.completeChanges}/${l.changes} changes reached all ${l.clients})`;
+  const latency = (l: ClusterResults['single']) => `p50 ${l.p50} ms, p99 ${l.p99} ms (${l.completeChanges}/${l.changes} changes reached all ${l.clients} connected clients; ${l.receipts} receipts)`;
   const { takeoverMs, changeMs } = clusterSummary(c);
   return [
     {

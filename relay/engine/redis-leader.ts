@@ -39,7 +39,7 @@ export class RedisLeader implements Leader {
   private leaseUntil = 0;
   private highestToken = 0;
   private readonly listeners = new Set<(isLeader: boolean) => void>();
-  private readonly timer: NodeJS.Timeout;
+  private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private closed = false;
   private readonly now: () => number;
@@ -47,8 +47,7 @@ export class RedisLeader implements Leader {
   constructor(private readonly options: RedisLeaderOptions) {
     if (options.ttlMs > 5_000) throw new Error('the leader lock TTL must be at most 5 s');
     this.now = options.now ?? Date.now;
-    this.timer = setInterval(() => void this.tick(), Math.max(50, Math.floor(options.ttlMs / 4)));
-    void this.tick();
+    this.schedule(0);
   }
 
   get isLeader(): boolean {
@@ -81,12 +80,23 @@ export class RedisLeader implements Leader {
 
   async close(): Promise<void> {
     this.closed = true;
-    clearInterval(this.timer);
+    clearTimeout(this.timer);
     await this.running;
     const value = this.value;
     this.lost();
     // Gives the lock up so a successor need not wait for the TTL.
     if (value) await this.options.redis.run(RELEASE, [this.options.lockKey], [value]).catch(() => {});
+  }
+
+  /**
+   * The leader renews at a quarter of the TTL; a follower looks for a free lock four times as
+   * often (one cheap EXISTS), so a dead leader is replaced soon after its lock expires.
+   */
+  private schedule(ms: number): void {
+    if (this.closed) return;
+    this.timer = setTimeout(() => {
+      void this.tick().then(() => this.schedule(Math.max(50, Math.floor(this.options.ttlMs / (this.value ? 4 : 16)))));
+    }, ms);
   }
 
   private async attempt(): Promise<void> {

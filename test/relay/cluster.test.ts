@@ -38,6 +38,10 @@ async function openOn(relay: RelayProcess, symbols = 'usd'): Promise<Stream> {
 describe('a cluster of three relays', { timeout: 90_000 }, () => {
   it('spends upstream from one process only, and brings a change to the clients of all three', async () => {
     const leader = await leaderOf(relays);
+    // A follower asked first, before anyone asked the leader: the leader filled the shared catalog
+    // as it took the lead, and followers never ask upstream themselves.
+    const follower = relays.find((r) => r !== leader)!;
+    expect((await get(follower.url, '/v1/symbols')).status).toBe(200);
     const clients = await Promise.all(relays.map((r) => openOn(r)));
     for (const r of relays) expect((await get(r.url, '/v1/prices?symbols=usd,eur')).status).toBe(200);
 
