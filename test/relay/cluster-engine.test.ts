@@ -66,8 +66,7 @@ describe('the Redis engine', () => {
     // As if `stale` were paused past its TTL: the lock expires and `next` takes it, while `stale`'s
     // own lease has not run out yet, so only Redis can stop it.
     await next.cmd.del(`t${prefix}:leader`);
-    await next.leader.tick();
-    expect(next.leader.isLeader).toBe(true);
+    await until(() => next.leader.isLeader);
     expect(stale.leader.isLeader).toBe(true);
 
     expect(await stale.budget.take(1_000, 'd', { perMinute: 10, perDay: null })).toMatchObject({ ok: false, fenced: true });

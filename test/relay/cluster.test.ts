@@ -27,6 +27,13 @@ afterEach(async () => {
 const keyOf = (relay: RelayProcess): string => `enterprise-key:${'abc'[relays.indexOf(relay)]}`;
 const price = (e: { data: string }): string => (JSON.parse(e.data) as { price: string }).price;
 
+/** The leader, once the cluster holds the upstream's first quotes (so no later test step races them). */
+async function settled(): Promise<RelayProcess> {
+  const leader = await leaderOf(relays);
+  for (const r of relays) expect((await get(r.url, '/v1/prices?symbols=usd')).status).toBe(200);
+  return leader;
+}
+
 async function openOn(relay: RelayProcess, symbols = 'usd'): Promise<Stream> {
   const stream = new Stream(relay.url, symbols);
   streams.push(stream);
@@ -42,6 +49,7 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     // as it took the lead, and followers never ask upstream themselves.
     const follower = relays.find((r) => r !== leader)!;
     expect((await get(follower.url, '/v1/symbols')).status).toBe(200);
+    await settled();
     const clients = await Promise.all(relays.map((r) => openOn(r)));
     for (const r of relays) expect((await get(r.url, '/v1/prices?symbols=usd,eur')).status).toBe(200);
 
@@ -62,7 +70,7 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
   });
 
   it('survives SIGKILL of the leader: another takes over, and clients of the dead one resume elsewhere with nothing lost', async () => {
-    const leader = await leaderOf(relays);
+    const leader = await settled();
     const survivors = relays.filter((r) => r !== leader);
     const orphan = await openOn(leader);
     const kept = await Promise.all(survivors.map((r) => openOn(r)));
@@ -98,8 +106,10 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
   });
 
   it('never lets a paused leader spend beside its successor (SIGSTOP / SIGCONT)', async () => {
-    const leader = await leaderOf(relays);
+    const leader = await settled();
     const others = relays.filter((r) => r !== leader);
+    // It has spent (its upstream stream is open) when it is paused.
+    await until(async () => (await upstreamRequests(sandbox)).some((r) => r.key === keyOf(leader) && r.path === '/v1/stream'), 10_000);
     leader.kill('SIGSTOP');
     const next = await leaderOf(others, 10_000);
     const clients = await Promise.all(others.map((r) => openOn(r)));
@@ -118,7 +128,7 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
   });
 
   it('keeps serving while Redis is away, reports it, and recovers without a burst of upstream requests', async () => {
-    await leaderOf(relays);
+    await settled();
     const clients = await Promise.all(relays.map((r) => openOn(r)));
     await redis.stop();
     await until(async () => (await Promise.all(relays.map((r) => r.health()))).every((h) => h.status === 503 && h.redis === 'away'), 10_000);
