@@ -1,7 +1,7 @@
 // Helpers of the cluster tests: relay processes (the real command, as an operator runs it) that a
 // test can kill, pause and ask about their role, on a private redis-server. Every process started
 // here is stopped by `stopAll()` (afterEach/afterAll), so none outlives its test.
-import { exited, startRedisServer, startRelayChild, stopAllProcesses, type RedisServer } from '../helpers/cluster-processes';
+import { startRedisServer, startRelayChild, stopAllProcesses, type RedisServer } from '../helpers/cluster-processes';
 import { get, until } from './helpers';
 
 export type { RedisServer };
@@ -14,8 +14,6 @@ export interface RelayProcess {
   /** A gauge or counter of /metrics (summed over its labels), or undefined. */
   metric(name: string): Promise<number | undefined>;
   kill(signal: NodeJS.Signals): void;
-  /** SIGTERM and wait for the exit. */
-  stop(): Promise<void>;
 }
 
 export async function startRelayProcess(env: Record<string, string>): Promise<RelayProcess> {
@@ -32,11 +30,6 @@ export async function startRelayProcess(env: Record<string, string>): Promise<Re
       return lines.length ? lines.reduce((sum, l) => sum + Number(l.split(' ').pop()), 0) : undefined;
     },
     kill: (signal) => child.kill(signal),
-    async stop() {
-      child.kill('SIGCONT');
-      child.kill('SIGTERM');
-      await exited(child);
-    },
   };
 }
 
