@@ -2,12 +2,12 @@
 // UPSTREAM_URL it relays a sandbox started in-process, so it works on a fresh machine.
 import { startSandbox, type StartedSandbox } from '../sandbox/server';
 import { ConfigError, readConfig, type RelayConfig } from './config';
+import { connectCluster } from './engine/connect';
 import { startRelay } from './server';
 
 let config: RelayConfig;
 try {
   config = readConfig();
-  if (config.redisUrl) throw new ConfigError('REDIS_URL: cluster mode is not available in this version');
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
   console.error(`price-board-relay: ${error.message}`);
@@ -18,7 +18,8 @@ let sandbox: StartedSandbox | undefined;
 if (!config.upstreamUrl) {
   sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
 }
-const relay = await startRelay({ ...config, upstreamUrl: config.upstreamUrl ?? sandbox!.url });
+const engine = config.redisUrl ? await connectCluster(config.redisUrl) : undefined;
+const relay = await startRelay({ ...config, upstreamUrl: config.upstreamUrl ?? sandbox!.url }, { engine });
 console.log(`Price relay: ${relay.url} (upstream: ${sandbox ? `in-process sandbox ${sandbox.url}` : config.upstreamUrl})`);
 
 let stopping = false;

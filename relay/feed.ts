@@ -17,6 +17,8 @@ const DEFAULT_SYMBOLS = ['usd', 'eur', 'gold_18', 'coin_emami', 'ons'];
 const CATALOG_TTL_MS = 60 * 60_000;
 /** New symbols asked for within this window cost one upstream reconnect together. */
 const RESUBSCRIBE_DEBOUNCE_MS = 100;
+/** How long a follower waits for the leader to fill the catalog. */
+const CATALOG_WAIT_MS = 8_000;
 /** Without a stream, data older than this is stale. */
 const STALE_AFTER_MS = 60_000;
 
@@ -62,13 +64,30 @@ export class Feed {
 
   start(): void {
     const { leader, broker } = this.options.engine;
-    this.unsubscribe.push(broker.subscribe(() => this.wakeWaiters()));
-    this.unsubscribe.push(leader.onChange((isLeader) => (isLeader ? this.startUpstream() : this.stopUpstream())));
-    if (leader.isLeader) this.startUpstream();
+    this.unsubscribe.push(
+      broker.subscribe(() => {
+        // A follower's data is as recent as the leader's last change it received.
+        if (!leader.isLeader) this.lastDataAt = this.now();
+        this.wakeWaiters();
+      }),
+    );
+    // Leadership changes only in a cluster: a new leader fills the shared catalog at once, so that
+    // followers (which never ask upstream) can answer.
+    this.unsubscribe.push(leader.onChange((isLeader) => (isLeader ? this.lead() : this.stopUpstream())));
+    // A cluster member may have won the lock before this subscribed: it leads as if it just had.
+    if (leader.isLeader && this.options.engine.cluster) this.lead();
+    else if (leader.isLeader) this.startUpstream();
   }
 
-  /** Whether the data is current: the stream is open, or quotes came recently. */
+  /** Whether the data is current: the stream is open, or quotes came recently (a follower: as the leader says). */
   get fresh(): boolean {
+    const { leader, cluster } = this.options.engine;
+    if (cluster && !leader.isLeader) return cluster.connected && cluster.leaderFresh;
+    return this.upstreamFresh;
+  }
+
+  /** This process's own upstream data is current. */
+  get upstreamFresh(): boolean {
     return this.stream?.state === 'open' || this.now() - this.lastDataAt < STALE_AFTER_MS;
   }
 
@@ -79,8 +98,14 @@ export class Feed {
 
   /** The symbols served: the upstream catalog within SYMBOLS. Cached; fetched once for all askers. */
   async catalog(): Promise<SymbolInfo[]> {
-    const cached = await this.options.engine.cache.get('symbols');
-    if (cached && this.now() - cached.storedAt < CATALOG_TTL_MS) return this.allowed(parseSymbolsBody(JSON.parse(cached.body)));
+    const { cache, leader } = this.options.engine;
+    let cached = await cache.get('symbols');
+    // A follower never asks upstream: it waits for the leader to fill the shared catalog.
+    for (let waited = 0; !cached && !leader.isLeader && waited < CATALOG_WAIT_MS && !this.closed; waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      cached = await cache.get('symbols');
+    }
+    if (cached && (this.now() - cached.storedAt < CATALOG_TTL_MS || !leader.isLeader)) return this.allowed(parseSymbolsBody(JSON.parse(cached.body)));
     this.catalogRequest ??= fetchSymbols({ baseUrl: this.options.baseUrl, apiKey: this.options.apiKey, fetch: this.options.gate.fetchFor('quotes') })
       .then(async (list) => {
         await this.options.engine.cache.set('symbols', { body: JSON.stringify({ data: { symbols: list } }), storedAt: this.now() });
@@ -140,6 +165,11 @@ export class Feed {
 
   private wakeWaiters(): void {
     for (const wake of [...this.waiters]) wake();
+  }
+
+  private lead(): void {
+    this.startUpstream();
+    this.catalog().catch((error: unknown) => this.options.log('catalog_failed', { error }));
   }
 
   private startUpstream(): void {

@@ -65,6 +65,12 @@ export async function startRelay(config: RelayConfig & { upstreamUrl: string }, 
   let spent = { minute: 0, day: 0 };
   metrics.gauge('relay_budget_spent_minute', 'Upstream requests in the last 60 s.', () => spent.minute);
   metrics.gauge('relay_budget_spent_day', 'Upstream requests this (Tehran) day.', () => spent.day);
+  const { cluster, leader } = engine;
+  if (cluster) {
+    cluster.feedFresh = () => feed.upstreamFresh;
+    metrics.gauge('relay_leader', 'Whether this process is the cluster leader (spends upstream): 1 leader, 0 follower.', () => (leader.isLeader ? 1 : 0));
+    metrics.gauge('relay_redis_connected', 'Whether Redis answers: 1 connected, 0 away.', () => (cluster.connected ? 1 : 0));
+  }
   metrics.gauge('relay_data_age_seconds', 'Seconds since the last upstream quote data.', () => (Number.isFinite(feed.ageSeconds) ? feed.ageSeconds : -1));
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -112,8 +118,14 @@ export async function startRelay(config: RelayConfig & { upstreamUrl: string }, 
   }
 
   function health(res: ServerResponse): void {
-    const ok = !closing && !gate.halted && feed.fresh;
-    const body = { status: ok ? 'ok' : 'unhealthy', data_age_seconds: Number.isFinite(feed.ageSeconds) ? feed.ageSeconds : null, upstream: gate.halted ? 'key_refused' : feed.mode, clients: fanout.size };
+    const ok = !closing && !gate.halted && feed.fresh && cluster?.connected !== false;
+    const body = {
+      status: ok ? 'ok' : 'unhealthy',
+      data_age_seconds: Number.isFinite(feed.ageSeconds) ? feed.ageSeconds : null,
+      upstream: gate.halted ? 'key_refused' : feed.mode,
+      clients: fanout.size,
+      ...(cluster && { role: leader.isLeader ? 'leader' : 'follower', redis: cluster.connected ? 'connected' : 'away' }),
+    };
     res.writeHead(ok ? 200 : 503, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
     res.end(JSON.stringify(body));
   }

@@ -67,6 +67,8 @@ export class UpstreamGate {
     const wait = this.pausedUntil - this.now();
     if (wait > 0) return refuse('backoff', localAnswer(429, 'rate_limited', 'upstream asked us to wait', wait));
     const taken = await this.options.budget.take(priority);
+    // Fenced: another process took the lead while this one was paused or cut off.
+    if (!taken.ok && taken.fenced) return refuse('fenced', localAnswer(503, 'not_leader', 'another process spends the budget'));
     if (!taken.ok) return refuse('budget', localAnswer(429, 'rate_limited', 'the relay budget is spent', taken.retryAfterMs));
 
     let res: Response;

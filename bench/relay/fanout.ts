@@ -93,7 +93,7 @@ async function memory(server: Child): Promise<{ rss: number; heapUsed: number; g
 }
 
 /** The client processes, each holding an equal share of the sockets, asked together. */
-class Clients {
+export class Clients {
   private total = 0;
   constructor(private readonly children: Child[]) {}
   static async start(processes: number): Promise<Clients> {
@@ -177,16 +177,14 @@ async function hold(server: Child, clients: Clients, url: string, counts: number
   return { points, latency };
 }
 
-/** 10 changes a second for `seconds` (made in the server process), then every client's receipts. */
-async function drive(server: Child, clients: Clients, target: 'relay' | 'sandbox', seconds: number, expected: number): Promise<Latency> {
-  await clients.all('reset');
-  const driven = await server.ask<DriveResult>({ type: 'drive', target, seconds, perSecond: 10 });
+/** What every client received of `changes` changes: waits until each reached every client (10 s at most). */
+export async function receiptsOf(clients: Clients, changes: number) {
   const complete = (s: Awaited<ReturnType<Clients['stats']>>) => [...s.changes.values()].filter((c) => c.count >= s.snapshots);
   const stats = await until(
     'every client to get the last change',
     async () => {
       const s = await clients.stats();
-      return complete(s).length >= driven.changes ? s : undefined;
+      return complete(s).length >= changes ? s : undefined;
     },
     10_000,
     250,
@@ -194,20 +192,29 @@ async function drive(server: Child, clients: Clients, target: 'relay' | 'sandbox
   const slowest = new Uint32Array(10_001);
   for (const c of complete(stats)) slowest[Math.min(10_000, c.max)]! += 1;
   return {
-    clients: expected,
-    changes: driven.changes,
-    rate: driven.rate,
     completeChanges: complete(stats).length,
     receipts: sum([...stats.histogram]),
     p50: percentile(stats.histogram, 0.5),
     p99: percentile(stats.histogram, 0.99),
     lastClientP99: percentile(slowest, 0.99),
+    clientsCpu: stats.cpu,
+    clientProcesses: clients.processes,
+  };
+}
+
+/** 10 changes a second for `seconds` (made in the server process), then every client's receipts. */
+async function drive(server: Child, clients: Clients, target: 'relay' | 'sandbox', seconds: number, expected: number): Promise<Latency> {
+  await clients.all('reset');
+  const driven = await server.ask<DriveResult>({ type: 'drive', target, seconds, perSecond: 10 });
+  return {
+    clients: expected,
+    changes: driven.changes,
+    rate: driven.rate,
+    ...(await receiptsOf(clients, driven.changes)),
     upstream: target === 'relay' ? p50p99(driven.upstream) : undefined,
     write: p50p99(driven.write),
     cpuPerChange: (driven.cpuShare * driven.seconds * 1000) / driven.changes,
     serverCpu: driven.cpuShare,
-    clientsCpu: stats.cpu,
-    clientProcesses: clients.processes,
     load: driven.load,
   };
 }

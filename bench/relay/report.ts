@@ -1,12 +1,14 @@
 /** The relay section's rows (DESIGN.md §6, "Relay"), each beside its same-run baseline. */
 import type { Row } from '../report';
 import { round } from '../util';
+import { clusterSummary, type ClusterResults } from './cluster';
 import type { FanoutResults, Latency } from './fanout';
 import type { PagesResults } from './pages';
 
 export interface RelayResults {
   fanout?: FanoutResults;
   pages?: PagesResults;
+  cluster?: ClusterResults;
 }
 
 const kb = (bytes: number) => `${round(bytes / 1024, 1)} KB`;
@@ -67,5 +69,33 @@ export function relayRows(r: RelayResults | undefined, failed: (section: string,
   } else {
     failed('relay', 'page loads per minute, basic key', '(all visitors served)');
   }
+  rows.push(...clusterRows(r?.cluster, failed));
   return rows;
+}
+
+function clusterRows(c: ClusterResults | undefined, failed: (section: string, metric: string, target: string) => void): Row[] {
+  if (!c) {
+    failed('relay', 'cluster: fan-out through Redis, takeover after SIGKILL', 'takeover ≤ 5 s');
+    return [];
+  }
+  const latency = (l: ClusterResults['single']) => `p50 ${l.p50} ms, p99 ${l.p99} ms (${l.completeChanges}/${l.changes} changes reached all ${l.clients} connected clients; ${l.receipts} receipts)`;
+  const { takeoverMs, changeMs } = clusterSummary(c);
+  return [
+    {
+      section: 'relay',
+      metric: `cluster fan-out latency, change → receipt, ${c.cluster.clients} clients over 3 processes + Redis, 10 changes/s`,
+      measured: latency(c.cluster),
+      baseline: `one process, same clients: ${latency(c.single)}`,
+      target: '(beside one process)',
+      verdict: 'info',
+    },
+    {
+      section: 'relay',
+      metric: 'cluster takeover after SIGKILL of the leader (median of 2)',
+      measured: `new leader after ${takeoverMs} ms; a change made at the kill reached a survivor's client after ${changeMs} ms (${c.takeovers.map((t) => `${t.leaderMs}/${t.changeMs}`).join(', ')})`,
+      baseline: 'lock TTL 4,000 ms',
+      target: '≤ 5 s',
+      verdict: takeoverMs <= 5_000 ? 'met' : 'NOT met',
+    },
+  ];
 }

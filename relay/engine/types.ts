@@ -49,7 +49,7 @@ export interface Cache {
 }
 
 /** A budget check: allowed (and counted), or refused with when to try again. */
-export type Take = { ok: true } | { ok: false; retryAfterMs: number };
+export type Take = { ok: true } | { ok: false; retryAfterMs: number; fenced?: boolean };
 
 /** Per-minute (sliding 60 s, as the service counts) and per-day limits for one spend. */
 export interface Limits {
@@ -74,6 +74,16 @@ export interface Leader {
   close(): Promise<void>;
 }
 
+/** A cluster's shared store, as /healthz and /metrics report it. */
+export interface ClusterStatus {
+  /** Whether the shared store answers. */
+  readonly connected: boolean;
+  /** Whether the leader's upstream data is current, as it last published it. */
+  readonly leaderFresh: boolean;
+  /** Set by the relay: its own upstream freshness, published while it leads. */
+  feedFresh: () => boolean;
+}
+
 /** Everything the relay shares, as one bundle handed to it. */
 export interface Engine {
   broker: Broker;
@@ -81,5 +91,7 @@ export interface Engine {
   cache: Cache;
   budget: BudgetStore;
   leader: Leader;
+  /** Absent for one process (memory): always connected, always leading. */
+  cluster?: ClusterStatus;
   close(): Promise<void>;
 }

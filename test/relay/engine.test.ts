@@ -1,20 +1,8 @@
 // The memory engine's bounds and resume rules (the contract a Redis engine must keep too).
 import { describe, expect, it } from 'vitest';
 import { MemoryCache, MemoryQuoteState } from '../../relay/engine/memory';
-import type { Quote } from '../../relay/from-src';
+import { quote } from './helpers';
 
-const quote = (symbol: string, minute: number): Quote => ({
-  symbol,
-  title: symbol,
-  category: 'currency',
-  unit: 'unit',
-  price: String(1000 + minute),
-  price_toman: String(100 + minute),
-  change_pct: '0.00',
-  high: '1',
-  low: '1',
-  updated_at: new Date(Date.UTC(2026, 10, 23, 8, minute)).toISOString(),
-});
 
 describe('MemoryQuoteState', () => {
   it('numbers only real changes, and resumes only from ids still held', async () => {

@@ -3,6 +3,8 @@
 import { request, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { readConfig } from '../../relay/config';
+import type { Quote } from '../../relay/from-src';
+import type { RequestEntry } from '../../sandbox/stats';
 import { startRelay, type Relay, type RelayOptions } from '../../relay/server';
 import { start, until, type StartedSandbox } from '../sandbox/helpers';
 
@@ -118,12 +120,28 @@ export class Stream {
 }
 
 /** The /v1 requests the sandbox answered, as it counts them. */
-export async function upstreamRequests(sandbox: StartedSandbox): Promise<{ path: string; url: string; status: number | null }[]> {
+export async function upstreamRequests(sandbox: StartedSandbox): Promise<RequestEntry[]> {
   const res = await fetch(`${sandbox.url}/__sandbox/stats`);
-  return ((await res.json()) as { requests: { path: string; url: string; status: number | null }[] }).requests;
+  return ((await res.json()) as { requests: RequestEntry[] }).requests;
 }
 
 /** Distinct loopback addresses for `n` visitors: 127.0.1.1, 127.0.1.2, ... */
 export function visitorAddress(i: number): string {
   return `127.0.${1 + Math.floor(i / 250)}.${1 + (i % 250)}`;
+}
+
+/** A quote of `symbol` updated at 08:`minute` UTC on a fixed day: later minutes are newer. */
+export function quote(symbol: string, minute: number): Quote {
+  return {
+    symbol,
+    title: symbol,
+    category: 'currency',
+    unit: 'unit',
+    price: String(1000 + minute),
+    price_toman: String(100 + minute),
+    change_pct: '0.00',
+    high: '1',
+    low: '1',
+    updated_at: new Date(Date.UTC(2026, 10, 23, 8, minute)).toISOString(),
+  };
 }

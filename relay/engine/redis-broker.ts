@@ -1,0 +1,66 @@
+/**
+ * The cluster's broker: numbered events through Redis PUBLISH/SUBSCRIBE. Ids are consecutive
+ * across the cluster, so a gap tells a subscriber that messages were lost (pub/sub delivers at
+ * most once, and nothing while disconnected): it reads them from the resume buffer first. After a
+ * reconnection it catches up the same way. Deliveries run one at a time, in id order.
+ */
+import type { RedisEngine } from './redis';
+import type { Broker, RelayEvent } from './types';
+
+export class RedisBroker implements Broker {
+  private readonly listeners = new Set<(events: readonly RelayEvent[]) => void>();
+  /** The highest id delivered here: later deliveries skip what is not newer. */
+  private lastSeen = 0;
+  /** Deliveries in order, one at a time (a gap is filled before what follows it). */
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(private readonly engine: RedisEngine) {}
+
+  async listen(): Promise<void> {
+    const { sub, cmd, keys } = this.engine;
+    this.lastSeen = Number((await cmd.get(keys('seq'))) ?? 0);
+    await sub.subscribe(keys('events'), (message) => {
+      this.enqueue(() => this.receive(JSON.parse(message) as RelayEvent[]));
+    });
+  }
+
+  async publish(events: readonly RelayEvent[]): Promise<void> {
+    await this.engine.cmd.publish(this.engine.keys('events'), JSON.stringify(events));
+  }
+
+  subscribe(listener: (events: readonly RelayEvent[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Reads the events after the last one delivered here from the resume buffer. */
+  catchUp(): Promise<void> {
+    return this.enqueue(async () => {
+      const missed = await this.engine.state.since(this.lastSeen, undefined);
+      if (missed?.length) this.deliver(missed);
+    });
+  }
+
+  private enqueue(job: () => Promise<void> | void): Promise<void> {
+    this.queue = this.queue.then(job).catch(() => {});
+    return this.queue;
+  }
+
+  private async receive(events: RelayEvent[]): Promise<void> {
+    const first = events[0];
+    // Ids are consecutive: a gap means messages were lost (a reconnection); the buffer has them.
+    if (first && first.id > this.lastSeen + 1 && this.lastSeen > 0) {
+      const missed = await this.engine.state.since(this.lastSeen, undefined).catch(() => undefined);
+      if (missed) this.deliver(missed.filter((e) => e.id < first.id));
+    }
+    this.deliver(events);
+  }
+
+  private deliver(events: readonly RelayEvent[]): void {
+    const fresh = events.filter((e) => e.id > this.lastSeen);
+    if (fresh.length === 0) return;
+    this.lastSeen = fresh[fresh.length - 1]!.id;
+    this.engine.state.remember(fresh);
+    for (const listener of this.listeners) listener(fresh);
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * The Lua scripts of the Redis engine. Each runs atomically in Redis, which is what makes the
+ * fencing real: the check "is my lock value still the current one?" and the write it guards
+ * (counting an upstream request, numbering events) happen in one step, so a leader that was paused
+ * or cut off and has not yet noticed can never spend or publish beside its successor.
+ *
+ * A lock value is `<fencing token>:<process id>`: the token comes from INCR (monotonic, and kept
+ * above every token a process has seen, even after Redis lost its data), the process id makes two
+ * holders distinct even if a restart ever handed out a token twice.
+ */
+
+/** KEYS: lock, fence counter. ARGV: ttl ms, process id, highest token seen. Returns the lock value or nil. */
+export const ACQUIRE = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return false end
+local t = redis.call('INCR', KEYS[2])
+local floor = tonumber(ARGV[3])
+if t <= floor then t = floor + 1; redis.call('SET', KEYS[2], t) end
+local value = t .. ':' .. ARGV[2]
+redis.call('SET', KEYS[1], value, 'PX', ARGV[1])
+return value`;
+
+/** KEYS: lock. ARGV: lock value, ttl ms. 1 when still held (and extended), else 0. */
+export const RENEW = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1`;
+
+/** KEYS: lock. ARGV: lock value. Gives the lock up at once (graceful shutdown: fast takeover). */
+export const RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1`;
+
+/**
+ * One upstream request counted, fenced. KEYS: lock, minute window (sorted set of stamps), day
+ * counter. ARGV: lock value, now ms, per-minute limit, per-day limit (-1: none), unique member.
+ * Returns {1, 0} (counted), {0, retry-after ms} (budget spent) or {-1, 0} (fenced: not the leader).
+ */
+export const TAKE = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {-1, 0} end
+local now = tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - 60000)
+local n = redis.call('ZCARD', KEYS[2])
+local perMinute = tonumber(ARGV[3])
+if n >= perMinute then
+  local oldest = redis.call('ZRANGE', KEYS[2], n - perMinute, n - perMinute, 'WITHSCORES')
+  return {0, math.max(1, tonumber(oldest[2]) + 60000 - now)}
+end
+local perDay = tonumber(ARGV[4])
+if perDay >= 0 and tonumber(redis.call('GET', KEYS[3]) or '0') >= perDay then return {0, 3600000} end
+redis.call('ZADD', KEYS[2], now, ARGV[5])
+redis.call('PEXPIRE', KEYS[2], 61000)
+redis.call('INCR', KEYS[3])
+redis.call('EXPIRE', KEYS[3], 172800)
+return {1, 0}`;
+
+/** KEYS: minute window, day counter. ARGV: now ms. Returns {minute, day}. */
+export const SPENT = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[1]) - 60000)
+return {redis.call('ZCARD', KEYS[1]), tonumber(redis.call('GET', KEYS[2]) or '0')}`;
+
+/**
+ * Merges quotes by `updated_at` and numbers the changes, fenced unless ARGV[1] is '' (a resync
+ * seeds known quotes, numbering nothing). KEYS: lock, id counter, times hash, quotes hash, events
+ * (sorted set by id). ARGV: lock value, received-at ms, id floor, buffer size, then per quote:
+ * symbol, updated-at ms, JSON. Returns the new id per quote (0: not newer), or the error FENCED.
+ */
+export const APPLY = `
+if ARGV[1] ~= '' and redis.call('GET', KEYS[1]) ~= ARGV[1] then return redis.error_reply('FENCED') end
+local seq = tonumber(redis.call('GET', KEYS[2]) or '0')
+local floor = tonumber(ARGV[3])
+if seq < floor then seq = floor end
+local out = {}
+for i = 5, #ARGV, 3 do
+  local held = redis.call('HGET', KEYS[3], ARGV[i])
+  if not held or tonumber(ARGV[i + 1]) > tonumber(held) then
+    redis.call('HSET', KEYS[3], ARGV[i], ARGV[i + 1])
+    redis.call('HSET', KEYS[4], ARGV[i], ARGV[i + 2])
+    if ARGV[1] ~= '' then
+      seq = seq + 1
+      redis.call('ZADD', KEYS[5], seq, '{"id":' .. seq .. ',"receivedAt":' .. ARGV[2] .. ',"quote":' .. ARGV[i + 2] .. '}')
+      out[#out + 1] = seq
+    else
+      out[#out + 1] = 0
+    end
+  else
+    out[#out + 1] = 0
+  end
+end
+redis.call('SET', KEYS[2], seq)
+redis.call('ZREMRANGEBYRANK', KEYS[5], 0, -(tonumber(ARGV[4]) + 1))
+return out`;
+
+/**
+ * KEYS: id counter, events. ARGV: last id. Returns {current id, oldest held id (0: none), events
+ * after the last id...} in one read, so "is it still held?" and the events agree.
+ */
+export const SINCE = `
+local seq = tonumber(redis.call('GET', KEYS[1]) or '0')
+local first = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
+local out = {seq, first[2] and tonumber(first[2]) or 0}
+for _, e in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '(' .. ARGV[1], '+inf')) do out[#out + 1] = e end
+return out`;

@@ -1,0 +1,89 @@
+// The Redis engine against a real redis-server, in-process: the memory engine's contract (numbering,
+// resume bounds), one budget for all processes, and fencing: a leader that has lost the lock but
+// not yet noticed (paused, cut off) is refused by Redis itself when it spends or numbers events.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { RedisEngine } from '../../relay/engine/redis';
+import { startRedis, stopAll, type RedisServer } from './cluster-helpers';
+import { quote, until } from './helpers';
+
+let redis: RedisServer;
+let engines: RedisEngine[] = [];
+let prefix = 0;
+
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(() => stopAll());
+afterEach(async () => {
+  await Promise.all(engines.map((e) => e.close()));
+  engines = [];
+});
+
+/** A cluster member; each test has its own key prefix, so tests share nothing. */
+async function member(options: { bufferSize?: number; lockTtlMs?: number } = {}): Promise<RedisEngine> {
+  const engine = await RedisEngine.connect({ url: redis.url, prefix: `t${prefix}:`, ...options });
+  engines.push(engine);
+  return engine;
+}
+
+
+describe('the Redis engine', () => {
+  it('numbers only real changes cluster-wide, and resumes on any member only from ids still held', async () => {
+    prefix += 1;
+    const a = await member({ bufferSize: 3 });
+    await until(() => a.leader.isLeader);
+    const b = await member({ bufferSize: 3 });
+    expect((await a.state.apply([quote('usd', 1), quote('eur', 1)], 0)).map((e) => e.id)).toEqual([1, 2]);
+    expect(await a.state.apply([quote('usd', 0), quote('usd', 1)], 0)).toEqual([]);
+    await a.state.apply([quote('usd', 2)], 0);
+    await a.state.apply([quote('usd', 3)], 0);
+    // b never saw these: it reads them from Redis.
+    expect((await b.state.since(1, new Set(['usd'])))!.map((e) => e.id)).toEqual([3, 4]);
+    expect(await b.state.since(0, new Set(['usd']))).toBeUndefined();
+    expect(await b.state.since(9, new Set(['usd']))).toBeUndefined();
+    expect(await b.state.snapshot(['eur', 'usd', 'gbp'])).toMatchObject({ id: 4, quotes: [{ symbol: 'eur' }, { symbol: 'usd', price: '1003' }] });
+    // A follower numbers nothing.
+    await expect(b.state.apply([quote('usd', 9)], 0)).rejects.toThrow(/leader/);
+  });
+
+  it('counts one budget for every member', async () => {
+    prefix += 1;
+    const a = await member();
+    await until(() => a.leader.isLeader);
+    const b = await member();
+    const limits = { perMinute: 3, perDay: null };
+    for (let i = 0; i < 3; i++) expect(await a.budget.take(1_000 + i, 'd', limits)).toEqual({ ok: true });
+    expect(await a.budget.take(2_000, 'd', limits)).toEqual({ ok: false, retryAfterMs: 59_000 });
+    expect(await b.budget.spent(2_000, 'd')).toEqual({ minute: 3, day: 3 });
+    expect(await a.budget.take(61_000, 'd', limits)).toEqual({ ok: true });
+  });
+
+  it('refuses the spend and the events of a leader whose lock another holds now (fencing)', async () => {
+    prefix += 1;
+    const stale = await member({ lockTtlMs: 5_000 });
+    await until(() => stale.leader.isLeader);
+    const next = await member({ lockTtlMs: 5_000 });
+    // As if `stale` were paused past its TTL: the lock expires and `next` takes it, while `stale`'s
+    // own lease has not run out yet, so only Redis can stop it.
+    await next.cmd.del(`t${prefix}:leader`);
+    await until(() => next.leader.isLeader);
+    expect(stale.leader.isLeader).toBe(true);
+
+    expect(await stale.budget.take(1_000, 'd', { perMinute: 10, perDay: null })).toMatchObject({ ok: false, fenced: true });
+    expect(stale.leader.isLeader).toBe(false);
+    expect(await next.budget.spent(1_000, 'd')).toEqual({ minute: 0, day: 0 });
+    expect(await next.budget.take(1_000, 'd', { perMinute: 10, perDay: null })).toEqual({ ok: true });
+  });
+
+  it('refuses quotes numbered by a stale leader', async () => {
+    prefix += 1;
+    const stale = await member({ lockTtlMs: 5_000 });
+    await until(() => stale.leader.isLeader);
+    const lost: boolean[] = [];
+    stale.leader.onChange((isLeader) => lost.push(isLeader));
+    await stale.cmd.set(`t${prefix}:leader`, '99:someone-else');
+    await expect(stale.state.apply([quote('usd', 1)], 0)).rejects.toThrow(/FENCED/);
+    expect(lost).toEqual([false]);
+    expect((await stale.state.snapshot(['usd'])).quotes).toEqual([]);
+  });
+});
