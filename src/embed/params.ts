@@ -18,6 +18,9 @@ const EMBED_ATTRIBUTES: readonly string[] = Object.values(BOARD_ATTRIBUTES).map(
 export const WIDGET_TAGS = { board: 'price-board', ticker: 'price-ticker', converter: 'price-converter' } as const;
 export type EmbedWidget = keyof typeof WIDGET_TAGS;
 
+/** Each widget's iframe title (Persian), for the loader's iframes and the demo's iframe code. */
+export const WIDGET_TITLES: Readonly<Record<EmbedWidget, string>> = { board: 'تابلوی زندهٔ قیمت', ticker: 'نوار زندهٔ قیمت', converter: 'مبدل قیمت' };
+
 /**
  * Every element's attributes, for the loader's list (the board's first); the embed page itself
  * asks the element shown for its attributes (`observedAttributes`).
