@@ -8,9 +8,8 @@ function attributeTablePlugin() {
   return {
     name: 'price-board-attribute-table',
     packageLinkPhase({ customElementsManifest }) {
-      // The board takes its whole table; the ticker and the converter the connection attributes,
-      // before their own.
-      const tables = { 'price-board': 'BOARD_ATTRIBUTES', 'price-ticker': 'CONNECTION_ATTRIBUTES', 'price-converter': 'CONNECTION_ATTRIBUTES' };
+      // Each element takes its whole table (the connection attributes first, then its own).
+      const tables = { 'price-board': 'BOARD_ATTRIBUTES', 'price-ticker': 'TICKER_ATTRIBUTES', 'price-converter': 'CONVERTER_ATTRIBUTES' };
       for (const mod of customElementsManifest.modules) {
         for (const d of mod.declarations ?? []) {
           if (!Object.hasOwn(tables, d.tagName)) continue;

@@ -3,7 +3,7 @@
  * configuration of a board, a ticker or a converter. Pure string building; attribute values are
  * HTML-escaped, URL parameters encoded.
  */
-import { WIDGET_TAGS, type EmbedWidget } from '../src/embed/params';
+import { WIDGET_TAGS, WIDGET_TITLES, type EmbedWidget } from '../src/embed/params';
 
 /** A widget configuration, by attribute name. Empty strings mean "not set". */
 export interface BoardConfig {
@@ -123,13 +123,11 @@ export function scriptSnippet(config: BoardConfig, urls: WidgetUrls): string {
   return `<script type="module" src="${escapeHtml(script)}"></script>\n<${tag}${attributes}\n></${tag}>`;
 }
 
-const TITLES: Readonly<Record<EmbedWidget, string>> = { board: 'تابلوی زندهٔ قیمت', ticker: 'نوار زندهٔ قیمت', converter: 'مبدل قیمت' };
-
 export function iframeSnippet(config: BoardConfig, urls: WidgetUrls): string {
   return [
     '<iframe',
     `  src="${escapeHtml(embedPageUrl(config, urls))}"`,
-    `  title="${TITLES[config.widget]}"`,
+    `  title="${WIDGET_TITLES[config.widget]}"`,
     '  loading="lazy"',
     '  width="100%"',
     `  height="${estimatedHeight(config)}"`,

@@ -15,7 +15,8 @@ function unwrap(node) {
 /** The value type of a spec, as the element's property has it. */
 function typeText(spec) {
   if (spec.values) return spec.values;
-  if (spec.kind === 'seconds') return 'number';
+  if (spec.kind === 'seconds' || spec.kind === 'positive') return 'number';
+  if (spec.kind === 'flag') return 'boolean';
   return spec.default !== undefined || spec.kind === 'base-url' ? 'string' : 'string | undefined';
 }
 

@@ -17,18 +17,18 @@ import {
 } from '../shared/attributes';
 
 /** Lit's `static properties` for an attribute table. */
-export function litProperties(table: Record<string, AttributeSpec>): Record<string, { attribute: string; reflect: boolean; type?: NumberConstructor }> {
-  const out: Record<string, { attribute: string; reflect: boolean; type?: NumberConstructor }> = {};
+export function litProperties(table: Record<string, AttributeSpec>): Record<string, { attribute: string; reflect: boolean; type?: NumberConstructor | BooleanConstructor }> {
+  const out: Record<string, { attribute: string; reflect: boolean; type?: NumberConstructor | BooleanConstructor }> = {};
   for (const [property, spec] of Object.entries(table)) {
-    const numeric = typeof spec.default === 'number';
-    out[property] = { attribute: spec.attribute, reflect: spec.reflect ?? true, ...(numeric ? { type: Number } : {}) };
+    const type = typeof spec.default === 'number' ? Number : spec.kind === 'flag' ? Boolean : undefined;
+    out[property] = { attribute: spec.attribute, reflect: spec.reflect ?? true, ...(type ? { type } : {}) };
   }
   return out;
 }
 
 /** The default of each property of a table that has one. */
-export function defaultsOf(table: Record<string, AttributeSpec>): Record<string, string | number> {
-  const out: Record<string, string | number> = {};
+export function defaultsOf(table: Record<string, AttributeSpec>): Record<string, string | number | boolean> {
+  const out: Record<string, string | number | boolean> = {};
   for (const [property, spec] of Object.entries(table)) if (spec.default !== undefined) out[property] = spec.default;
   return out;
 }
@@ -160,6 +160,9 @@ function parse(spec: AttributeSpec, raw: unknown, context: { baseUrl: string; sy
       return parseSeconds(raw, spec);
     case 'symbol':
       return parseChartSymbol(raw, context.symbols);
+    default:
+      // `positive`, `text`, `flag`: the ticker's and the converter's own, which they read themselves.
+      return ok(isUnset(raw) ? spec.default : raw);
   }
 }
 

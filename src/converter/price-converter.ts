@@ -1,8 +1,10 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import type { Quote } from '../shared/types';
 import { DOLLAR_SYMBOLS } from '../shared/types';
+import { CONVERTER_ATTRIBUTES, type AttributeProperties } from '../shared/attributes';
 import type { BoardSettings } from '../board/attributes';
 import { defineOnce } from '../board/define';
+import { defaultsOf, litProperties } from '../board/attributes';
 import { renderError } from '../board/templates';
 import { formatDecimal } from '../format/number';
 import { PriceWidget } from '../widget/price-widget';
@@ -42,31 +44,21 @@ const UNIT_NAME = { toman: 'تومان', rial: 'ریال' } as const;
  * @cssprop [--price-board-accent=#1d5fc4] - Buttons and focus ring (dark theme: #7fb0ff).
  * @cssprop [--price-board-radius=12px] - Corner radius.
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the table's properties (interface below)
 export class PriceConverter extends PriceWidget {
   static override styles = styles;
-  static override properties: PropertyDeclarations = {
-    ...PriceWidget.properties,
-    symbol: { reflect: true },
-    amount: {},
-    reverse: { type: Boolean, reflect: true },
-  };
+  // The table's attributes: the connection ones, `symbol`, `amount`, `reverse` (their docs are the table's).
+  static override properties: PropertyDeclarations = litProperties(CONVERTER_ATTRIBUTES);
+
+  constructor() {
+    super();
+    Object.assign(this, defaultsOf(CONVERTER_ATTRIBUTES));
+  }
 
   /** Registers the element as `tag` (once, however often the script is loaded). */
   static define(tag = 'price-converter'): void {
     defineOnce(tag, this);
   }
-
-  /** The symbol converted; one not in `symbols` falls back to the first. Set when the user picks one. */
-  symbol: string | undefined = undefined;
-
-  /**
-   * The amount as typed (Persian, Arabic or Latin digits; `.` or `٫`). Follows the field.
-   * @default '1'
-   */
-  amount = '1';
-
-  /** Converts toman (or rial) into the symbol instead of the symbol into toman. */
-  reverse = false;
 
   /** The result, as shown (Persian digits and its unit): what the copy button copies. */
   get resultText(): string {
@@ -151,3 +143,7 @@ export class PriceConverter extends PriceWidget {
     this.requestUpdate();
   }
 }
+
+// `symbol`, `amount` and `reverse`, as typed by the attribute table.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type -- the table declares them; Lit defines them
+export interface PriceConverter extends Pick<AttributeProperties<typeof CONVERTER_ATTRIBUTES>, 'symbol' | 'amount' | 'reverse'> {}

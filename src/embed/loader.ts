@@ -14,7 +14,7 @@
  * - Height follows `{ type: "price-board:resize", height }` messages, accepted only when the
  *   message comes from the embed page's origin *and* from that very iframe's window.
  */
-import { EMBED_PARAMETERS } from './params';
+import { EMBED_PARAMETERS, WIDGET_TITLES } from './params';
 import type { ResizeMessage } from './protocol';
 
 // A type-checked copy rather than an import: embed.js stays one file with no shared chunk.
@@ -30,7 +30,7 @@ const SETTINGS = new Set<string>(names);
 const ADDRESSES = new Set<string>(addresses);
 /** Height before the first resize message: about a board of five rows with its chart, a ticker, a converter. */
 const INITIAL_HEIGHT: Readonly<Record<string, number>> = { board: 420, ticker: 44, converter: 170 };
-const TITLES: Readonly<Record<string, string>> = { board: 'تابلوی زندهٔ قیمت', ticker: 'نوار زندهٔ قیمت', converter: 'مبدل قیمت' };
+const TITLES: Readonly<Record<string, string>> = WIDGET_TITLES;
 const MAX_HEIGHT = 20_000;
 
 /** Shared across copies of this script, so a second copy neither converts nor listens again. */

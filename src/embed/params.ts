@@ -9,7 +9,7 @@
  * short alias of `api-key`, and `transparent=1`. Values are passed through untouched: the element
  * validates them itself, so a bad value shows the element's own `invalid_attribute` error.
  */
-import { BOARD_ATTRIBUTES } from '../shared/attributes';
+import { BOARD_ATTRIBUTES, WIDGET_ATTRIBUTES } from '../shared/attributes';
 
 /** Attributes of `<price-board>` an embed may set: all of its table (DESIGN.md section 2). */
 const EMBED_ATTRIBUTES: readonly string[] = Object.values(BOARD_ATTRIBUTES).map((spec) => spec.attribute);
@@ -18,11 +18,16 @@ const EMBED_ATTRIBUTES: readonly string[] = Object.values(BOARD_ATTRIBUTES).map(
 export const WIDGET_TAGS = { board: 'price-board', ticker: 'price-ticker', converter: 'price-converter' } as const;
 export type EmbedWidget = keyof typeof WIDGET_TAGS;
 
+/** Each widget's iframe title (Persian), for the loader's iframes and the demo's iframe code. */
+export const WIDGET_TITLES: Readonly<Record<EmbedWidget, string>> = { board: 'تابلوی زندهٔ قیمت', ticker: 'نوار زندهٔ قیمت', converter: 'مبدل قیمت' };
+
 /**
- * The ticker's and the converter's own attributes (beyond the connection ones), for the loader's
- * list; the embed page itself asks each element for its attributes (`observedAttributes`).
+ * Every element's attributes, for the loader's list (the board's first); the embed page itself
+ * asks the element shown for its attributes (`observedAttributes`).
  */
-const WIDGET_OWN_ATTRIBUTES = ['speed', 'symbol', 'amount', 'reverse'];
+const WIDGET_ATTRIBUTE_NAMES = [
+  ...new Set(Object.values(WIDGET_ATTRIBUTES).flatMap((table) => Object.values(table).map((spec) => spec.attribute))),
+];
 
 /** The `widget` parameter: `board` (the default, also for an unknown value), `ticker` or `converter`. */
 export function readWidget(search: string | URLSearchParams): EmbedWidget {
@@ -36,7 +41,7 @@ const ALIASES: Readonly<Record<string, string>> = { key: 'api-key' };
 
 /** Every parameter the embed page reads, and those holding an address: the loader's lists. */
 export const EMBED_PARAMETERS = {
-  names: ['widget', ...EMBED_ATTRIBUTES, ...WIDGET_OWN_ATTRIBUTES, ...Object.keys(ALIASES), 'transparent'],
+  names: ['widget', ...WIDGET_ATTRIBUTE_NAMES, ...Object.keys(ALIASES), 'transparent'],
   addresses: Object.values(BOARD_ATTRIBUTES)
     .filter((spec) => spec.kind === 'base-url' || spec.kind === 'url')
     .map((spec) => spec.attribute),

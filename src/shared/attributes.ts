@@ -34,10 +34,11 @@ export const MAX_POLL_SECONDS = MAX_WAIT_MS / 1000;
 /**
  * How a value is read: `symbols` a comma-separated id list; `key` a secret (never validated, so
  * never echoed); `base-url` an http(s) address without query or trailing slash; `url` an http(s)
- * address; neither with credentials (`user:password@`); `choice` one of `values`; `seconds` a number from `min` to `max`; `symbol` one id of
- * `symbols`.
+ * address; neither with credentials (`user:password@`); `choice` one of `values`; `seconds` a
+ * number from `min` to `max`; `positive` a number above 0; `symbol` one id of `symbols`; `text`
+ * any text (the element reads it); `flag` a boolean attribute (present: on).
  */
-export type AttributeKind = 'symbols' | 'key' | 'base-url' | 'url' | 'choice' | 'seconds' | 'symbol';
+export type AttributeKind = 'symbols' | 'key' | 'base-url' | 'url' | 'choice' | 'seconds' | 'positive' | 'symbol' | 'text' | 'flag';
 
 export interface AttributeSpec {
   /** The HTML attribute (and embed parameter) name. */
@@ -50,7 +51,7 @@ export interface AttributeSpec {
   /** For `seconds`: the largest value accepted. */
   readonly max?: number;
   /** The value when unset (or invalid); none: unset means "not given". */
-  readonly default?: string | number;
+  readonly default?: string | number | boolean;
   /** False: the property does not show in the attribute (the key). */
   readonly reflect?: false;
 }
@@ -84,14 +85,35 @@ export const BOARD_ATTRIBUTES = {
   days: { attribute: 'days', kind: 'choice', values: DAY_OPTIONS, default: 30 },
 } as const satisfies Record<string, AttributeSpec>;
 
+export const TICKER_ATTRIBUTES = {
+  ...CONNECTION_ATTRIBUTES,
+  /** Pixels per second the tape moves (a positive number; others fall back to the default). */
+  speed: { attribute: 'speed', kind: 'positive', default: 40 },
+} as const satisfies Record<string, AttributeSpec>;
+
+export const CONVERTER_ATTRIBUTES = {
+  ...CONNECTION_ATTRIBUTES,
+  /** The symbol converted; one not in `symbols` falls back to the first. Set when the user picks one. */
+  symbol: { attribute: 'symbol', kind: 'symbol' },
+  /** The amount as typed (Persian, Arabic or Latin digits; `.` or `٫`). Follows the field. Not reflected. */
+  amount: { attribute: 'amount', kind: 'text', default: '1', reflect: false },
+  /** Converts toman (or rial) into the symbol instead of the symbol into toman. */
+  reverse: { attribute: 'reverse', kind: 'flag', default: false },
+} as const satisfies Record<string, AttributeSpec>;
+
+/** Every element's table, by the `widget=` name of the embed page (DESIGN.md §8). */
+export const WIDGET_ATTRIBUTES = { board: BOARD_ATTRIBUTES, ticker: TICKER_ATTRIBUTES, converter: CONVERTER_ATTRIBUTES } as const;
+
 /** The value type of a property, from its spec. */
 type ValueOf<S> = S extends { values: readonly (infer V)[] }
   ? V
-  : S extends { kind: 'seconds' }
+  : S extends { kind: 'seconds' } | { kind: 'positive' }
     ? number
-    : S extends { default: string } | { kind: 'base-url' }
-      ? string
-      : string | undefined;
+    : S extends { kind: 'flag' }
+      ? boolean
+      : S extends { default: string } | { kind: 'base-url' }
+        ? string
+        : string | undefined;
 
 /** The properties an attribute table gives an element, e.g. `AttributeProperties<typeof BOARD_ATTRIBUTES>`. */
 export type AttributeProperties<T> = { -readonly [K in keyof T]: ValueOf<T[K]> };

@@ -1,4 +1,6 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { TICKER_ATTRIBUTES, type AttributeProperties } from '../shared/attributes';
+import { defaultsOf, litProperties } from '../board/attributes';
 import type { Quote } from '../shared/types';
 import { defineOnce } from '../board/define';
 import { dayOf, emptyRow, quoteRow, type RowView } from '../board/row-view';
@@ -49,23 +51,21 @@ const urgent = new WeakSet<object>();
  * @cssprop [--price-board-accent=#1d5fc4] - Focus ring (dark theme: #7fb0ff).
  * @cssprop [--price-board-radius=12px] - Corner radius.
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the table's properties (interface below)
 export class PriceTicker extends PriceWidget {
   static override styles = styles;
-  static override properties: PropertyDeclarations = {
-    ...PriceWidget.properties,
-    speed: { type: Number, reflect: true },
-  };
+  // The table's attributes: the connection ones and `speed` (their docs are the table's).
+  static override properties: PropertyDeclarations = litProperties(TICKER_ATTRIBUTES);
+
+  constructor() {
+    super();
+    Object.assign(this, defaultsOf(TICKER_ATTRIBUTES));
+  }
 
   /** Registers the element as `tag` (once, however often the script is loaded). */
   static define(tag = 'price-ticker'): void {
     defineOnce(tag, this);
   }
-
-  /**
-   * Pixels per second the tape moves (a positive number; others fall back to 40).
-   * @default 40
-   */
-  speed = 40;
 
   readonly #tape = new Tape(this, {
     viewport: () => this.renderRoot?.querySelector<HTMLElement>('.viewport'),
@@ -90,7 +90,7 @@ export class PriceTicker extends PriceWidget {
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     const speed = Number(this.speed);
-    this.#tape.speed = Number.isFinite(speed) && speed > 0 ? speed : 40; // the default, as documented
+    this.#tape.speed = Number.isFinite(speed) && speed > 0 ? speed : TICKER_ATTRIBUTES.speed.default;
   }
 
   protected override updated(): void {
@@ -148,3 +148,7 @@ export class PriceTicker extends PriceWidget {
     if (!viewport.contains(event.relatedTarget as Node | null)) this.#tape.setFocused(false);
   }
 }
+
+// `speed`, as typed by the attribute table.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type -- the table declares it; Lit defines it
+export interface PriceTicker extends Pick<AttributeProperties<typeof TICKER_ATTRIBUTES>, 'speed'> {}
