@@ -10,6 +10,7 @@ import { PriceBoardError } from '../shared/errors';
 import type { Quote } from '../shared/types';
 import type { ChartArea } from './chart-area';
 import type { ChartHooks, ChartSettings, ChartView } from './chart-view';
+import { afterPaint } from './after-paint';
 
 /** An import done once per page; a failed one may be tried again later. */
 function once<T>(load: () => Promise<T>): () => Promise<T> {
@@ -32,11 +33,6 @@ const loadChartArea = once(() => import('./chart-area'));
  */
 const ROWS_FIRST_MAX_WAIT_MS = 1_000;
 
-/** Runs `fn` once the main thread is idle (after the current frame's work), or soon where unsupported. */
-function whenIdle(fn: () => void): void {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(fn, { timeout: 100 });
-  else setTimeout(fn, 0);
-}
 
 export class ChartController implements ReactiveController {
   readonly #host: ReactiveControllerHost;
@@ -51,7 +47,7 @@ export class ChartController implements ReactiveController {
   readonly #rowsPainted: Promise<void>;
   #releaseChart!: () => void;
   #released = false;
-  #frame = 0;
+  #cancelWait: (() => void) | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(host: ReactiveControllerHost, hooks: ChartHooks) {
@@ -66,15 +62,10 @@ export class ChartController implements ReactiveController {
     return this.#area?.view ?? this.#view;
   }
 
-  /**
-   * The board rendered its first rows with data (or with an error instead): the chart may be made
-   * once the frame showing them is painted, when the main thread is next idle. A hidden page
-   * paints nothing (and runs no animation frames): no need to wait there.
-   */
+  /** The board rendered its first rows with data (or with an error instead): the chart may follow them. */
   rowsShown(): void {
-    if (this.#released || this.#frame) return;
-    if (globalThis.document?.visibilityState === 'hidden') this.#release();
-    else this.#frame = requestAnimationFrame(() => whenIdle(() => this.#release()));
+    if (this.#released || this.#cancelWait) return;
+    this.#cancelWait = afterPaint(() => this.#release());
   }
 
   /** Takes the board's current settings; fetches only what changed. */
@@ -111,7 +102,7 @@ export class ChartController implements ReactiveController {
   #release(): void {
     if (this.#released) return;
     this.#released = true;
-    cancelAnimationFrame(this.#frame);
+    this.#cancelWait?.();
     clearTimeout(this.#timer);
     this.#releaseChart();
   }

@@ -8,10 +8,12 @@ import { Announcer } from './announcer';
 import { ChartController } from './chart-controller';
 import { Clock } from './clock';
 import { emit } from './emit';
+import { FirstFrame } from './first-frame';
 import { styles } from './price-board.styles';
 import { QuotesController } from './quotes-controller';
 import { moveTarget, rowAction, rowOf } from './row-keys';
-import { dayOf, emptyRow, quoteRow, type RowView } from './row-view';
+import { datesReady, prepareDates } from './dates';
+import { dayOf, emptyRow, quoteRow, type RowContext, type RowView } from './row-view';
 import { renderChart, renderError, renderStatus, renderTable, statusText } from './templates';
 
 /** The service address when `base-url` is not set: where this module was loaded from. */
@@ -110,14 +112,23 @@ export class PriceBoard extends LitElement {
     Object.assign(this, defaultsOf(BOARD_ATTRIBUTES), { baseUrl: DEFAULT_BASE_URL });
   }
 
+  readonly #firstFrame = new FirstFrame();
+
   readonly #live = new QuotesController(this, {
     onQuotes: (quotes) => {
+      this.#firstFrame.open();
       emit(this, 'price-board-quotes', { quotes });
       this.#chartArea.applyQuotes(quotes);
       this.#announceSelected();
     },
-    onStatus: (status) => emit(this, 'price-board-status', { status }),
-    onError: (error) => emit(this, 'price-board-error', error.toDetail()),
+    onStatus: (status) => {
+      this.#firstFrame.open();
+      emit(this, 'price-board-status', { status });
+    },
+    onError: (error) => {
+      this.#firstFrame.open();
+      emit(this, 'price-board-error', error.toDetail());
+    },
   });
 
   readonly #chartArea = new ChartController(this, {
@@ -171,13 +182,21 @@ export class PriceBoard extends LitElement {
     for (const board of changed) board.#configureChart();
   }
 
+  /** The first render waits for the first frame or the first answer (see `first-frame.ts`). */
+  protected override async scheduleUpdate(): Promise<void> {
+    if (!this.hasUpdated) await this.#firstFrame.wait();
+    super.scheduleUpdate();
+  }
+
   protected override willUpdate(): void {
     if (this.#readSettings()) this.#configureChart();
   }
 
   protected override updated(): void {
-    // Rows with data (or an error in their place) are on screen: the chart may follow.
-    if (!this.#isLoading() || this.#settings.symbols.some((symbol) => this.#live.get(symbol))) this.#chartArea.rowsShown();
+    // Rows with data (or an error in their place) are on screen: the chart and the times may follow.
+    if (this.#isLoading() && !this.#settings.symbols.some((symbol) => this.#live.get(symbol))) return;
+    this.#chartArea.rowsShown();
+    if (!datesReady()) void prepareDates().then(() => this.requestUpdate());
   }
 
   /**
@@ -270,9 +289,14 @@ export class PriceBoard extends LitElement {
     return this.#live.status === 'loading' && !this.#live.error;
   }
 
-  #rows(): RowView[] {
+  /** What every row depends on besides its quote; no date before the date formatters are prepared. */
+  #rowContext(): RowContext {
     const now = this.#clock.now();
-    const ctx = { unit: this.#settings.unit, now, day: dayOf(now) };
+    return { unit: this.#settings.unit, now, day: datesReady() ? dayOf(now) : undefined };
+  }
+
+  #rows(): RowView[] {
+    const ctx = this.#rowContext();
     const loading = this.#isLoading();
     return this.#settings.symbols.map((symbol) => {
       const quote = this.#live.get(symbol);
@@ -339,8 +363,7 @@ export class PriceBoard extends LitElement {
     const quote = this.#live.get(symbol);
     if (changes <= this.#spoken.changes || !quote) return;
     this.#spoken.changes = changes;
-    const now = this.#clock.now();
-    const view = quoteRow(quote, { unit: this.#settings.unit, now, day: dayOf(now) });
+    const view = quoteRow(quote, this.#rowContext());
     this.#announcer.announce(`${view.title}: ${view.spokenPrice}، تغییر ${view.change}`);
   }
 }
