@@ -5,6 +5,7 @@ import type { MemoryResults } from './memory';
 import type { PaintResults } from './paint';
 import type { SharingResults } from './sharing';
 import type { SizeResults } from './size';
+import type { VisitorResult } from './visitor';
 import { round } from './util';
 
 export type Verdict = 'met' | 'NOT met' | 'info' | 'failed';
@@ -21,6 +22,7 @@ export interface Sections {
   loaded?: LoadedJs;
   paint?: PaintResults;
   paintCors?: PaintResults;
+  visitor?: VisitorResult[];
   live?: LiveResults;
   liveReduced?: LiveResults;
   sharing?: SharingResults;
@@ -134,6 +136,17 @@ export function buildRows(s: Sections, failures: Record<string, string>): Row[] 
       });
   }
   if (!s.paint) failed('paint', "10 rows painted, from the element's connection", '≤ 1.5 × RTT + 16.7 ms');
+  for (const v of s.visitor ?? []) {
+    rows.push({
+      section: 'paint',
+      metric: `10 rows painted, from navigation start, ${v.condition.name}`,
+      measured: `${ms(v.boardMs)} (${round(v.ratio, 2)} × floor)`,
+      baseline: `floor page (one fetch + innerHTML) ${ms(v.floorMs)}`,
+      target: '(reported beside the floor)',
+      verdict: 'info',
+    });
+  }
+  if (!s.visitor) failed('paint', '10 rows painted, from navigation start, throttled CPU and added latency', '(reported beside the floor)');
 
   // ---- live load
   if (s.live) {
@@ -341,6 +354,19 @@ export function markdown(rows: Row[], env: Record<string, string>, s: Sections):
         `answer → rows in the DOM ${ms(g.answerToRowsInDom)}; DOM → next frame's rAF ${ms(g.domToFrame)}; ` +
         `rAF → frame rendered ${ms(g.frameToPainted)} (DOM → painted ${ms(g.domToPaintedFrame)}).`,
     );
+  }
+  out.push(
+    '- **What a visitor sees** (the throttled and high-latency rows): from navigation start to the first task after the ' +
+      'frame that shows the 10 rows, as above, with the chart on; fresh context per run, medians of 5 runs after a warm-up ' +
+      'pair. The CPU is slowed 4× through CDP `Emulation.setCPUThrottlingRate`; the network gets 150 ms of added latency on ' +
+      'every request (the page, the module, the chunks, the API) through CDP `Network.emulateNetworkConditions`. The floor ' +
+      '(`bench/pages/floor.html`) is a page whose classic script makes one `fetch` of the same `/v1/prices` and one ' +
+      '`innerHTML` of the same rows (title, toman price, change, Persian digits), nothing else; board and floor pages load ' +
+      'in turn under the same conditions in the same run.',
+  );
+  for (const v of s.visitor ?? []) {
+    const list = (xs: number[]) => xs.map((x) => round(x, 0)).join(', ');
+    out.push(`  ${v.condition.name}: board ${list(v.boardRuns)} ms; floor ${list(v.floorRuns)} ms.`);
   }
   out.push(
     `- **Live load**: one board with the first 170 ids of \`/v1/symbols\` (the sandbox lists ${s.live?.symbols ?? '?'}); the bench posts 10 new prices every 50 ms for ` +

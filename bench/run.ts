@@ -18,6 +18,7 @@ import { startBenchServer, type BenchServer } from './server';
 import { runSharing } from './sharing';
 import { measureEntry, runSize } from './size';
 import { symbolIds } from './util';
+import { runVisitor } from './visitor';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const TMP = resolve(ROOT, 'bench/tmp');
@@ -83,6 +84,7 @@ async function main(): Promise<number> {
     sections.paintCors = await step('paint', () =>
       runPaint(br, srv, { variant: 'cross-origin', runs: 7, key: 'enterprise-key:bench-paint-cors', initialFiles }),
     );
+    sections.visitor = await step('paint', () => runVisitor(br, srv, { runs: 5, keyPrefix: 'enterprise-key:bench-visitor' }));
     const liveOpts = { symbols: live170, pushKey: 'enterprise-key:bench-live-push', seconds: 10, perSecond: 200, everyMs: 50 };
     sections.live = await step('live', () => runLive(br, srv, { ...liveOpts, key: 'enterprise-key:bench-live' }));
     // Diagnostic: the same load without the price flash (prefers-reduced-motion).
