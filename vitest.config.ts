@@ -21,6 +21,17 @@ export default defineConfig({
         },
       },
       {
+        test: {
+          name: 'relay',
+          environment: 'node',
+          include: ['test/relay/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+          // Each file starts its own sandbox and relay on port 0; hundreds of sockets per file.
+          fileParallelism: false,
+        },
+      },
+      {
         resolve: {
           // @open-wc/testing's semantic-dom-diff imports Web Test Runner's commands, which do not
           // exist under Vitest; a stub keeps the rest of the helpers usable.

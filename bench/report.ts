@@ -3,6 +3,7 @@ import type { LiveResults } from './live';
 import type { LoadedJs } from './loaded';
 import type { MemoryResults } from './memory';
 import type { PaintResults } from './paint';
+import { relayRows, type RelayResults } from './relay/report';
 import type { SharingResults } from './sharing';
 import type { SizeResults } from './size';
 import type { VisitorResult } from './visitor';
@@ -27,11 +28,17 @@ export interface Sections {
   liveReduced?: LiveResults;
   sharing?: SharingResults;
   memory?: MemoryResults;
+  relay?: RelayResults;
 }
 
 const kb = (bytes: number) => `${round(bytes / 1024, 1)} KB`;
 const ms = (x: number | null) => (x === null || Number.isNaN(x) ? 'n/a' : `${round(x, 1)} ms`);
 const verdict = (ok: boolean): Verdict => (ok ? 'met' : 'NOT met');
+
+/** A section measured, failed, or asked for (a partial run leaves the others out). */
+function want(s: Sections, failures: Record<string, string>, section: keyof Sections): boolean {
+  return s[section] !== undefined || section in failures;
+}
 
 export function buildRows(s: Sections, failures: Record<string, string>): Row[] {
   const rows: Row[] = [];
@@ -272,6 +279,7 @@ export function buildRows(s: Sections, failures: Record<string, string>): Row[] 
   } else {
     failed('memory', 'retained heap growth / open connections', '< 1 MB, 0 open');
   }
+  if (want(s, failures, 'relay')) rows.push(...relayRows(s.relay, failed));
   return rows;
 }
 

@@ -13,6 +13,8 @@ import { runLive } from './live';
 import { runLoaded } from './loaded';
 import { runMemory } from './memory';
 import { runPaint } from './paint';
+import { runRelayFanout } from './relay/fanout';
+import { runRelayPages } from './relay/pages';
 import { buildRows, consoleTable, markdown, type Sections } from './report';
 import { startBenchServer, type BenchServer } from './server';
 import { runSharing } from './sharing';
@@ -24,7 +26,9 @@ const ROOT = resolve(import.meta.dirname, '..');
 const TMP = resolve(ROOT, 'bench/tmp');
 // BENCH_DIST: measure another build output (a debugging aid); the default is the project's dist/.
 const DIST = resolve(ROOT, process.env.BENCH_DIST ?? 'dist');
-const ONLY = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean)); // e.g. BENCH_ONLY=size,paint
+// e.g. BENCH_ONLY=size,paint, or `npm run bench -- relay` (sections as arguments)
+const ONLY = new Set([...(process.env.BENCH_ONLY ?? '').split(','), ...process.argv.slice(2)].filter(Boolean));
+const BROWSER_SECTIONS = ['size', 'paint', 'live', 'sharing', 'memory'];
 
 const log = (s: string) => console.log(s);
 const want = (section: string) => ONLY.size === 0 || ONLY.has(section);
@@ -36,7 +40,8 @@ async function main(): Promise<number> {
   }, 9 * 60_000);
   watchdog.unref();
 
-  if (!existsSync(resolve(DIST, 'price-board.js'))) {
+  const browserWanted = BROWSER_SECTIONS.some(want);
+  if (browserWanted && !existsSync(resolve(DIST, 'price-board.js'))) {
     console.error(`bench: ${DIST}/price-board.js is missing; run "npx vite build" (npm run bench builds first).`);
     return 1;
   }
@@ -66,7 +71,7 @@ async function main(): Promise<number> {
   let server: BenchServer | undefined;
   let browser: Browser | undefined;
   let chromiumVersion = 'Chromium ?';
-  try {
+  if (browserWanted) try {
     server = await startBenchServer(ROOT, DIST);
     browser = await launchBrowser();
     chromiumVersion = `Chromium ${browser.version()}`;
@@ -100,6 +105,8 @@ async function main(): Promise<number> {
     await browser?.close().catch(() => undefined);
     await server?.close().catch(() => undefined);
   }
+  // After the browser sections: the relay's 10,000 clients would disturb their timings.
+  sections.relay = await step('relay', async () => ({ fanout: await runRelayFanout(log), pages: await runRelayPages() }));
 
   let commit = 'unknown';
   try {
@@ -118,7 +125,8 @@ async function main(): Promise<number> {
     // Timings depend on what else runs on the machine: the 1-minute load average, start → end.
     load: `${loadAtStart.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`,
   };
-  const rows = buildRows(sections, failures);
+  // A partial run shows only what it measured.
+  const rows = buildRows(sections, failures).filter((r) => ONLY.size === 0 || r.measured !== 'skipped');
   log('');
   log(consoleTable(rows));
   const missed = rows.filter((r) => r.verdict === 'NOT met').length;

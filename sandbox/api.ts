@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SandboxContext } from './context';
 import type { FaultPlan, FaultRule } from './faults';
 import { buildHistory } from './history';
-import { header, sendError, sendJson, sendRaw } from './http';
+import { header, requestedSymbols, sendError, sendJson, sendRaw } from './http';
 import { originAllowed, resolveKey, type Client } from './limits';
 import { SYMBOLS, SYMBOL_MAP } from './symbols';
 import type { Quote } from './types';
@@ -102,25 +102,8 @@ function answerFault(ctx: SandboxContext, res: ServerResponse, rule: FaultRule):
   }
 }
 
-/** The `symbols` query: comma-separated ids, nothing else; undefined when an error was sent. */
-function requestedSymbols(res: ServerResponse, url: URL): string[] | undefined {
-  const raw = url.searchParams.get('symbols');
-  if (!raw) return void sendError(res, 400, 'bad_request', 'the symbols parameter is required, e.g. ?symbols=usd,eur');
-  const ids = raw.split(',');
-  const bad = ids.filter((id) => !/^[a-z0-9_]+$/.test(id));
-  if (bad.length > 0) {
-    const message = `symbols must be lower-case ids separated by commas, without spaces: ${JSON.stringify(bad)}`;
-    return void sendError(res, 400, 'bad_request', message);
-  }
-  const unknown = ids.filter((id) => !SYMBOL_MAP.has(id));
-  if (unknown.length > 0) {
-    return void sendError(res, 404, 'unknown_symbol', `unknown symbol(s): ${unknown.join(', ')}`, { symbols: [...new Set(unknown)] });
-  }
-  return [...new Set(ids)];
-}
-
 function prices(ctx: SandboxContext, res: ServerResponse, url: URL, faults: FaultPlan): void {
-  const ids = requestedSymbols(res, url);
+  const ids = requestedSymbols(res, url, (id) => SYMBOL_MAP.has(id));
   if (!ids) return;
   const quotes = ids.filter((id) => !faults.omit.has(id)).map((id) => ctx.market.quote(id) as Quote);
   sendJson(res, 200, { data: { at: new Date(ctx.now()).toISOString(), delay_seconds: 0, quotes } });
@@ -147,7 +130,7 @@ function history(ctx: SandboxContext, res: ServerResponse, url: URL, symbol: str
 
 /** Opens the stream; false when an error was sent instead. */
 function stream(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, url: URL, faults: FaultPlan): boolean {
-  const ids = requestedSymbols(res, url);
+  const ids = requestedSymbols(res, url, (id) => SYMBOL_MAP.has(id));
   if (!ids) return false;
   const lastEventId = header(req, 'last-event-id');
   ctx.streams.open(res, { symbols: ids, lastEventId, omit: faults.omit, dropAfter: faults.dropAfter });

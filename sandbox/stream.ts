@@ -2,6 +2,7 @@
 // subscribed symbol; `id:` on every event from one global sequence, a ring buffer of recent
 // changes for `Last-Event-ID` resume, and comment heartbeats.
 import type { ServerResponse } from 'node:http';
+import { openEventStream, sseFrame, SSE_PING } from './http';
 import type { Quote } from './types';
 
 interface Connection {
@@ -49,14 +50,8 @@ export class StreamHub {
   }
 
   open(res: ServerResponse, request: StreamRequest): void {
-    res.writeHead(200, {
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-cache, no-transform',
-      Connection: 'keep-alive',
-      'X-Accel-Buffering': 'no',
-    });
-    res.socket?.setNoDelay(true);
-    const heartbeat = setInterval(() => res.write(': ping\n\n'), this.options.heartbeatMs);
+    openEventStream(res, this.options.retryMs);
+    const heartbeat = setInterval(() => res.write(SSE_PING), this.options.heartbeatMs);
     heartbeat.unref();
     const conn: Connection = { res, symbols: request.symbols, omit: request.omit, events: 0, heartbeat };
     if (request.dropAfter !== undefined) conn.dropAfter = request.dropAfter;
@@ -64,7 +59,6 @@ export class StreamHub {
     this.opened += 1;
     res.on('close', () => this.forget(conn));
     res.on('error', () => this.forget(conn));
-    res.write(`retry: ${this.options.retryMs}\n\n`);
     const missed = this.missedSince(request.lastEventId);
     if (!missed) this.sendSnapshot(conn);
     else for (const e of missed) if (this.wants(conn, e.quote)) this.send(conn, 'quote', e.id, JSON.stringify(e.quote));
@@ -129,8 +123,7 @@ export class StreamHub {
 
   private send(conn: Connection, event: string, id: number, data: string): void {
     if (!this.connections.has(conn)) return;
-    const lines = data.split(/\r\n|\r|\n/).map((line) => `data: ${line}\n`).join('');
-    const frame = `id: ${id}\nevent: ${event}\n${lines}\n`;
+    const frame = sseFrame(event, id, data);
     conn.events += 1;
     if (conn.dropAfter === undefined || conn.events < conn.dropAfter) {
       conn.res.write(frame);

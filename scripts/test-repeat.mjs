@@ -1,7 +1,7 @@
-// Runs the unit and browser projects N times and prints how many runs were green, and which tests
+// Runs the unit, relay and browser projects N times and prints how many runs were green, and which tests
 // failed in the red ones: a flaky test shows up here long before it fails on CI.
 //
-//   npm run test:repeat -- 5                      both projects, 5 runs each
+//   npm run test:repeat -- 5                      every project, 5 runs each
 //   npm run test:repeat -- 5 --project unit       one project
 //   npm run test:repeat -- 3 --project browser test/browser/board-chart.test.ts
 import { spawnSync } from 'node:child_process';
@@ -18,9 +18,10 @@ for (let i = 0; i < args.length; i++) {
   else if (args[i].startsWith('--project=')) projects.push(args[i].slice('--project='.length));
   else filters.push(args[i]);
 }
-if (projects.length === 0) projects.push('unit', 'browser');
-if (runs < 1 || projects.some((p) => p !== 'unit' && p !== 'browser')) {
-  console.error('usage: npm run test:repeat -- [runs] [--project unit|browser]... [test files]');
+const KNOWN = ['unit', 'relay', 'browser'];
+if (projects.length === 0) projects.push(...KNOWN);
+if (runs < 1 || projects.some((p) => !KNOWN.includes(p))) {
+  console.error('usage: npm run test:repeat -- [runs] [--project unit|relay|browser]... [test files]');
   process.exit(2);
 }
 

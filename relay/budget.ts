@@ -1,0 +1,56 @@
+/**
+ * The upstream budget: at most `share` of the plan's per-minute and per-day requests, counted in a
+ * BudgetStore (shared by a cluster). Quotes come before history: history and symbols may not use
+ * the slots kept for the stream and the quote poll.
+ */
+import type { BudgetStore, Limits, Take } from './engine/types';
+
+export type Priority = 'quotes' | 'other';
+
+/** Iran has kept +03:30 all year since 2022: the plan's day is the Tehran calendar day. */
+const TEHRAN_OFFSET_MS = 3.5 * 60 * 60 * 1000;
+
+export function tehranDay(now: number): string {
+  return new Date(now + TEHRAN_OFFSET_MS).toISOString().slice(0, 10);
+}
+
+export class Budget {
+  /** What the relay may spend: the plan's budgets times the share, rounded down. */
+  readonly perMinute: number;
+  readonly perDay: number | null;
+  /** Slots per minute kept for quotes. */
+  readonly reserve: number;
+
+  constructor(
+    private readonly store: BudgetStore,
+    plan: Limits,
+    share: number,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.perMinute = Math.max(1, Math.floor(plan.perMinute * share));
+    this.perDay = plan.perDay === null ? null : Math.max(1, Math.floor(plan.perDay * share));
+    this.reserve = Math.min(this.perMinute - 1, Math.max(1, Math.floor(this.perMinute / 4)));
+  }
+
+  take(priority: Priority): Promise<Take> {
+    const now = this.now();
+    const limits: Limits =
+      priority === 'quotes'
+        ? { perMinute: this.perMinute, perDay: this.perDay }
+        : {
+            perMinute: Math.max(1, this.perMinute - this.reserve),
+            perDay: this.perDay === null ? null : Math.max(1, this.perDay - this.reserve * 60),
+          };
+    return this.store.take(now, tehranDay(now), limits);
+  }
+
+  spent(): Promise<{ minute: number; day: number }> {
+    const now = this.now();
+    return this.store.spent(now, tehranDay(now));
+  }
+
+  /** The quote poll's interval that stays within the budget (with one slot of slack per minute). */
+  pollIntervalMs(): number {
+    return Math.max(2_000, Math.ceil(60_000 / Math.max(1, this.perMinute - 1)));
+  }
+}

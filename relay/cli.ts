@@ -1,0 +1,34 @@
+// `npm run relay` / `price-board-relay`: the relay configured from the environment. Without
+// UPSTREAM_URL it relays a sandbox started in-process, so it works on a fresh machine.
+import { startSandbox, type StartedSandbox } from '../sandbox/server';
+import { ConfigError, readConfig, type RelayConfig } from './config';
+import { startRelay } from './server';
+
+let config: RelayConfig;
+try {
+  config = readConfig();
+  if (config.redisUrl) throw new ConfigError('REDIS_URL: cluster mode is not available in this version');
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(`price-board-relay: ${error.message}`);
+  process.exit(2);
+}
+
+let sandbox: StartedSandbox | undefined;
+if (!config.upstreamUrl) {
+  sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
+}
+const relay = await startRelay({ ...config, upstreamUrl: config.upstreamUrl ?? sandbox!.url });
+console.log(`Price relay: ${relay.url} (upstream: ${sandbox ? `in-process sandbox ${sandbox.url}` : config.upstreamUrl})`);
+
+let stopping = false;
+const stop = (): void => {
+  if (stopping) return;
+  stopping = true;
+  void relay
+    .close()
+    .then(() => sandbox?.close())
+    .then(() => process.exit(0));
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);

@@ -1,0 +1,85 @@
+/**
+ * The seams of the relay's shared state, so that one process (memory) and a cluster (Redis, issue
+ * 10) run the same relay code: as Centrifugo splits its broker and engine, each job is one small
+ * interface and `memory.ts` holds the in-process implementations. Every method that a networked
+ * implementation would have to wait on returns a Promise.
+ */
+import type { Quote } from '../from-src';
+
+/** One change as fanned out to visitors. `id` comes from one rising sequence (the SSE `id:`). */
+export interface RelayEvent {
+  id: number;
+  quote: Quote;
+  /** When the relay received it from upstream (epoch ms): fan-out lag is measured from here. */
+  receivedAt: number;
+}
+
+/** "Publish to every process": each process's fan-out subscribes and writes to its own clients. */
+export interface Broker {
+  publish(events: readonly RelayEvent[]): Promise<void>;
+  /** Returns the unsubscribe function. */
+  subscribe(listener: (events: readonly RelayEvent[]) => void): () => void;
+}
+
+/** The latest quote per symbol and a bounded buffer of recent changes for `Last-Event-ID` resume. */
+export interface QuoteState {
+  /**
+   * Merges quotes by `updated_at` (an older one never wins), numbers the ones that changed
+   * something and keeps them for resume. Returns those events (to publish).
+   */
+  apply(quotes: readonly Quote[], receivedAt: number): Promise<RelayEvent[]>;
+  /** The held quotes of `symbols` (in that order, missing ones left out) and the current id. */
+  snapshot(symbols: readonly string[]): Promise<{ id: number; quotes: Quote[] }>;
+  /** The changes of `symbols` after `lastId`, or undefined when they are not all still held. */
+  since(lastId: number, symbols: ReadonlySet<string>): Promise<RelayEvent[] | undefined>;
+}
+
+/** One cached answer of the upstream (history, symbols). */
+export interface CacheEntry {
+  /** The JSON body as sent downstream. */
+  body: string;
+  /** Epoch ms when it was fetched: fresh for a while, then served stale while upstream cannot answer. */
+  storedAt: number;
+}
+
+/** The history/symbols cache, bounded (oldest entries go first). */
+export interface Cache {
+  get(key: string): Promise<CacheEntry | undefined>;
+  set(key: string, entry: CacheEntry): Promise<void>;
+}
+
+/** A budget check: allowed (and counted), or refused with when to try again. */
+export type Take = { ok: true } | { ok: false; retryAfterMs: number };
+
+/** Per-minute (sliding 60 s, as the service counts) and per-day limits for one spend. */
+export interface Limits {
+  perMinute: number;
+  /** null: no daily cap. */
+  perDay: number | null;
+}
+
+/** The upstream budget counters: shared by every process of a cluster. */
+export interface BudgetStore {
+  /** Counts one upstream request at `now` if it stays within `limits`; `day` names the calendar day. */
+  take(now: number, day: string, limits: Limits): Promise<Take>;
+  /** Requests counted in the 60 s before `now` and on `day`. */
+  spent(now: number, day: string): Promise<{ minute: number; day: number }>;
+}
+
+/** Who spends upstream: exactly one process at a time. */
+export interface Leader {
+  readonly isLeader: boolean;
+  /** Called when leadership is gained or lost; returns the unsubscribe function. */
+  onChange(listener: (isLeader: boolean) => void): () => void;
+  close(): Promise<void>;
+}
+
+/** Everything the relay shares, as one bundle handed to it. */
+export interface Engine {
+  broker: Broker;
+  state: QuoteState;
+  cache: Cache;
+  budget: BudgetStore;
+  leader: Leader;
+  close(): Promise<void>;
+}

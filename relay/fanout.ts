@@ -1,0 +1,182 @@
+/**
+ * Downstream streams: every event from the Broker is written to the clients subscribed to its
+ * symbol. Frames are the sandbox's (`sseFrame`) and one shared heartbeat timer serves every client.
+ * Backpressure: once a client has `softBufferBytes` unsent, its further changes are conflated
+ * (the latest frame per symbol, so at most one per subscribed symbol is held) until the socket
+ * drains; a client still not draining after `stallMs`, or past `maxBufferedBytes`, is
+ * disconnected. A burst is thus absorbed, and a client that never reads costs bounded memory.
+ */
+import type { ServerResponse } from 'node:http';
+import { openEventStream, sseFrame, SSE_PING } from '../sandbox/http';
+import type { Quote } from './from-src';
+import type { Broker, RelayEvent } from './engine/types';
+import type { Logger } from './log';
+import type { Metrics } from './metrics';
+
+export interface FanOutOptions {
+  broker: Broker;
+  metrics: Metrics;
+  log: Logger;
+  heartbeatMs?: number;
+  retryMs?: number;
+  softBufferBytes?: number;
+  maxBufferedBytes?: number;
+  stallMs?: number;
+  now?: () => number;
+}
+
+interface Client {
+  res: ServerResponse;
+  symbols: ReadonlySet<string>;
+  release: () => void;
+  /** Before its first events: changes held, latest per symbol. */
+  holding?: Map<string, { id: number; frame: Chunk }>;
+  /** The id of the last event written (resume and held changes are sent only when newer). */
+  lastId: number;
+  /** While the socket is backed up: the latest unsent frame per symbol, and since when. */
+  pending?: Map<string, Chunk>;
+  stalledSince?: number;
+}
+
+/** Frames are encoded once per event and the same bytes written to every client. */
+type Chunk = string | Buffer;
+const PING = Buffer.from(SSE_PING);
+
+/** What a stream starts with. */
+export type FirstEvents = { snapshot: { id: number; at: string; quotes: Quote[] } } | { missed: RelayEvent[] };
+
+export class FanOut {
+  private readonly bySymbol = new Map<string, Set<Client>>();
+  private readonly clients = new Set<Client>();
+  private readonly heartbeat: NodeJS.Timeout;
+  private readonly unsubscribe: () => void;
+  private readonly softBuffer: number;
+  private readonly maxBuffered: number;
+  private readonly stallMs: number;
+  private readonly now: () => number;
+
+  constructor(private readonly options: FanOutOptions) {
+    this.softBuffer = options.softBufferBytes ?? 16 * 1024;
+    this.maxBuffered = options.maxBufferedBytes ?? 256 * 1024;
+    this.stallMs = options.stallMs ?? 30_000;
+    this.now = options.now ?? Date.now;
+    this.unsubscribe = options.broker.subscribe((events) => this.deliver(events));
+    this.heartbeat = setInterval(() => this.ping(), options.heartbeatMs ?? 15_000);
+    this.heartbeat.unref();
+    options.metrics.gauge('relay_stream_clients', 'Open downstream streams.', () => this.clients.size);
+  }
+
+  get size(): number {
+    return this.clients.size;
+  }
+
+  /**
+   * Registers a stream and returns the function that starts it with its first events: the missed
+   * ones (resume) or a `quotes` snapshot. Registering first means no change can fall between the
+   * snapshot and the stream: changes meanwhile are held (latest per symbol) and sent after the
+   * first events when newer. `release` runs once when the client goes.
+   */
+  open(res: ServerResponse, symbols: readonly string[], release: () => void): (first: FirstEvents) => void {
+    const client: Client = { res, symbols: new Set(symbols), release, holding: new Map(), lastId: -1 };
+    this.clients.add(client);
+    for (const s of client.symbols) {
+      let set = this.bySymbol.get(s);
+      if (!set) this.bySymbol.set(s, (set = new Set()));
+      set.add(client);
+    }
+    res.on('close', () => this.forget(client));
+    return (first) => {
+      if (!this.clients.has(client)) return;
+      openEventStream(res, this.options.retryMs ?? 3_000, true);
+      const held = client.holding!;
+      client.holding = undefined;
+      if ('snapshot' in first) {
+        const { id, at, quotes } = first.snapshot;
+        this.write(client, sseFrame('quotes', id, JSON.stringify({ at, quotes })), undefined, id);
+      } else {
+        for (const e of first.missed) this.write(client, sseFrame('quote', e.id, JSON.stringify(e.quote)), e.quote.symbol, e.id);
+      }
+      for (const [symbol, e] of held) if (e.id > client.lastId) this.write(client, e.frame, symbol, e.id);
+    };
+  }
+
+  /** Shutdown: every client is told to come back soon (elsewhere) and closed. */
+  closeAll(retryMs = 1_000): void {
+    clearInterval(this.heartbeat);
+    this.unsubscribe();
+    for (const client of [...this.clients]) {
+      client.res.end(`retry: ${retryMs}\n\n`);
+      this.forget(client);
+    }
+  }
+
+  private deliver(events: readonly RelayEvent[]): void {
+    for (const e of events) {
+      const set = this.bySymbol.get(e.quote.symbol);
+      if (set && set.size > 0) {
+        // Encoded once: 10,000 writes of one Buffer, not 10,000 UTF-8 encodings of one string.
+        const frame = Buffer.from(sseFrame('quote', e.id, JSON.stringify(e.quote)));
+        for (const client of set) this.write(client, frame, e.quote.symbol, e.id);
+        this.options.metrics.inc('relay_events_fanned_out_total', 'Event writes to downstream streams.', {}, set.size);
+      }
+      this.options.metrics.observeLag((this.now() - e.receivedAt) / 1000);
+    }
+  }
+
+  private ping(): void {
+    for (const client of this.clients) this.write(client, PING);
+  }
+
+  /**
+   * Writes now, or keeps the latest frame of `symbol` until the stream starts or (backed up)
+   * drains; heartbeats are skipped meanwhile.
+   */
+  private write(client: Client, chunk: Chunk, symbol?: string, id?: number): void {
+    if (!this.clients.has(client)) return;
+    if (client.holding) {
+      if (symbol !== undefined && id !== undefined) client.holding.set(symbol, { id, frame: chunk });
+      return;
+    }
+    if (id !== undefined) client.lastId = Math.max(client.lastId, id);
+    if (client.pending) {
+      if (this.now() - client.stalledSince! > this.stallMs) return this.drop(client);
+      if (symbol !== undefined) {
+        client.pending.delete(symbol);
+        client.pending.set(symbol, chunk);
+      }
+      return;
+    }
+    client.res.write(chunk);
+    const buffered = client.res.writableLength;
+    if (buffered > this.maxBuffered) return this.drop(client);
+    if (buffered > this.softBuffer) {
+      client.pending = new Map();
+      client.stalledSince = this.now();
+      client.res.once('drain', () => this.flush(client));
+    }
+  }
+
+  private flush(client: Client): void {
+    const frames = client.pending;
+    client.pending = undefined;
+    client.stalledSince = undefined;
+    if (frames && frames.size > 0) this.write(client, Buffer.concat([...frames.values()].map((f) => (typeof f === 'string' ? Buffer.from(f) : f))));
+  }
+
+  private drop(client: Client): void {
+    this.options.metrics.inc('relay_slow_clients_dropped_total', 'Streams closed because the client did not read.');
+    this.options.log('slow_client_dropped', { buffered: client.res.writableLength });
+    this.forget(client);
+    client.res.destroy();
+  }
+
+  private forget(client: Client): void {
+    if (!this.clients.delete(client)) return;
+    for (const s of client.symbols) {
+      const set = this.bySymbol.get(s);
+      set?.delete(client);
+      if (set?.size === 0) this.bySymbol.delete(s);
+    }
+    client.release();
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * The built widgets (dist/) from the relay's own origin, so a page needs only the script tag: the
+ * element's default base-url is the origin its module came from. Hashed chunks (`assets/*-HASH.js`)
+ * never change under their name and are cached for a year; other files briefly.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const DIST_DIR = resolve(fileURLToPath(new URL('../dist/', import.meta.url)));
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.map': 'application/json; charset=utf-8',
+};
+
+/** A file name carrying a content hash (vite's `name-HASH.ext`). */
+const HASHED = /[-.][A-Za-z0-9_-]{8,}\.(js|css|woff2?)$/;
+
+/** Serves `pathname` from `root`; false when there is no such file (the caller answers 404). */
+export async function serveStatic(req: IncomingMessage, res: ServerResponse, pathname: string, root = DIST_DIR): Promise<boolean> {
+  let relative: string;
+  try {
+    // Browsers ask for /favicon.ico on their own; the built favicon is an SVG.
+    const aliased = pathname === '/' ? '/index.html' : pathname === '/favicon.ico' ? '/favicon.svg' : pathname;
+    relative = normalize(decodeURIComponent(aliased));
+  } catch {
+    return false;
+  }
+  const file = join(root, relative);
+  if (!file.startsWith(root + sep)) return false;
+  const info = await stat(file).catch(() => undefined);
+  if (!info?.isFile()) return false;
+  const body = await readFile(file);
+  const hashed = relative.includes(`${sep}assets${sep}`) && HASHED.test(relative);
+  res.writeHead(200, {
+    'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
+    'Content-Length': String(body.length),
+    'Cache-Control': hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=300, stale-while-revalidate=3600',
+    // Module scripts and fonts from another origin's page need CORS.
+    'Access-Control-Allow-Origin': '*',
+  });
+  res.end(req.method === 'HEAD' ? undefined : body);
+  return true;
+}

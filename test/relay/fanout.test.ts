@@ -1,0 +1,63 @@
+// Fan-out: every upstream change reaches every connected visitor, the upstream stream is resumed
+// when it drops, and a visitor who stops reading is disconnected instead of buffered without bound.
+import { afterEach, describe, expect, it } from 'vitest';
+import { control, startPair, Stream, until, upstreamRequests, visitorAddress, type Pair } from './helpers';
+
+let pair: Pair;
+afterEach(() => pair.close());
+
+/** `count` changes of `symbol`, one ms apart, in one market request. */
+function changes(symbol: string, count: number, start: number, price0 = 1_000_000): { symbol: string; price: string; updated_at: string }[] {
+  return Array.from({ length: count }, (_, i) => ({ symbol, price: String(price0 + i * 10), updated_at: new Date(start + i).toISOString() }));
+}
+
+describe('fan-out', () => {
+  it('brings one upstream change to each of 300 visitors over one upstream stream', async () => {
+    pair = await startPair({ PLAN: 'basic' });
+    const streams = Array.from({ length: 300 }, (_, i) => new Stream(pair.relay.url, 'usd,eur', { from: visitorAddress(i) }));
+    await Promise.all(streams.map((s) => s.event((e) => e.event === 'quotes')));
+    await control(pair.sandbox.url, 'market', { set: [{ symbol: 'eur', price: '1333330' }] });
+    const got = await Promise.all(streams.map((s) => s.event((e) => e.event === 'quote')));
+    expect(new Set(got.map((e) => JSON.parse(e.data).price))).toEqual(new Set(['1333330']));
+    expect(new Set(got.map((e) => e.id)).size).toBe(1);
+    const opened = (await upstreamRequests(pair.sandbox)).filter((r) => r.path === '/v1/stream');
+    expect(opened).toHaveLength(1);
+    for (const s of streams) s.close();
+  });
+
+  it('resumes the upstream stream after it drops; visitors keep their connection and get later changes', async () => {
+    pair = await startPair();
+    // Fault rules apply to connections opened after them: a visitor asking for a new symbol makes
+    // the relay reconnect upstream, and that connection is cut after its second event.
+    await control(pair.sandbox.url, 'faults', { rules: [{ path: '/v1/stream', kind: 'drop_stream', afterEvents: 2, count: 1 }] });
+    const stream = new Stream(pair.relay.url, 'usd,aed');
+    await stream.event((e) => e.event === 'quotes');
+    await control(pair.sandbox.url, 'market', { set: [{ symbol: 'usd', price: '1111110' }] });
+    await until(async () => (await upstreamRequests(pair.sandbox)).filter((r) => r.path === '/v1/stream').length === 3, 15_000);
+    await control(pair.sandbox.url, 'market', { set: [{ symbol: 'aed', price: '290000' }] });
+    await stream.event((e) => e.event === 'quote' && JSON.parse(e.data).price === '290000');
+    expect(stream.events.map((e) => e.event === 'quote' && JSON.parse(e.data).price).filter(Boolean)).toEqual(['1111110', '290000']);
+    expect(stream.ended).toBe(false);
+  });
+
+  it('disconnects a visitor who stops reading, and keeps serving the others', async () => {
+    pair = await startPair({}, { stallMs: 500 });
+    const slow = new Stream(pair.relay.url, 'usd', { from: '127.0.9.1' });
+    const reader = new Stream(pair.relay.url, 'usd', { from: '127.0.9.2' });
+    await slow.event((e) => e.event === 'quotes');
+    await reader.event((e) => e.event === 'quotes');
+    slow.pause();
+    let start = Date.now() + 60_000;
+    // Enough changes to fill the kernel's socket buffers; then the slow one's frames are conflated
+    // and, with no drain for stallMs, it goes.
+    await until(async () => {
+      await control(pair.sandbox.url, 'market', { set: changes('usd', 2_000, start) });
+      start += 2_000;
+      return pair.relay.metrics.value('relay_slow_clients_dropped_total') >= 1;
+    }, 50_000);
+    expect(pair.relay.fanout.size).toBe(1);
+    const last = String(1_000_000 + 1_999 * 10);
+    await reader.event((e) => JSON.parse(e.data).price === last, 0, 15_000);
+    expect(reader.ended).toBe(false);
+  }, 60_000);
+});

@@ -1,0 +1,129 @@
+// Helpers of the relay tests: a sandbox as the upstream with a relay in front, plain node:http
+// requests (so a test can pick its source address, as distinct visitors), and an SSE reader.
+import { request, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { readConfig } from '../../relay/config';
+import { startRelay, type Relay, type RelayOptions } from '../../relay/server';
+import { start, until, type StartedSandbox } from '../sandbox/helpers';
+
+export { control, until } from '../sandbox/helpers';
+
+export interface Pair {
+  sandbox: StartedSandbox;
+  relay: Relay;
+  /** Every log line the relay wrote. */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * A frozen sandbox (no market timer) and a relay on it, configured as by environment variables;
+ * `beforeRelay` prepares the sandbox (e.g. faults) before the relay first calls it.
+ */
+export async function startPair(env: Record<string, string> = {}, options: RelayOptions = {}, beforeRelay?: (sandbox: StartedSandbox) => Promise<unknown>): Promise<Pair> {
+  const sandbox = await start();
+  await beforeRelay?.(sandbox);
+  const logs: string[] = [];
+  const config = readConfig({ UPSTREAM_URL: sandbox.url, UPSTREAM_KEY: 'enterprise-key', PORT: '0', ...env });
+  const relay = await startRelay({ ...config, upstreamUrl: sandbox.url }, { logSink: (line) => logs.push(line), ...options });
+  return {
+    sandbox,
+    relay,
+    logs,
+    async close() {
+      await relay.close();
+      await sandbox.close();
+    },
+  };
+}
+
+export interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+export interface Visit {
+  /** The visitor's address: any of 127.0.0.0/8 on this machine. */
+  from?: string;
+  headers?: Record<string, string>;
+  method?: string;
+}
+
+/** A GET (by default) to the relay from `from`, read to the end. */
+export function get(base: string, path: string, visit: Visit = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(base + path, { method: visit.method ?? 'GET', headers: visit.headers, localAddress: visit.from, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** A visitor's stream: every event, comment and `retry:` recorded; `raw` keeps the bytes. */
+export class Stream {
+  readonly events: EventSourceMessage[] = [];
+  readonly comments: string[] = [];
+  retry: number | undefined;
+  raw = '';
+  ended = false;
+  status = 0;
+  private res: IncomingMessage | undefined;
+  private readonly req;
+
+  constructor(base: string, symbols: string, visit: Visit & { lastEventId?: string } = {}) {
+    const headers: Record<string, string> = { Accept: 'text/event-stream', ...visit.headers };
+    if (visit.lastEventId) headers['Last-Event-ID'] = visit.lastEventId;
+    const parser = createParser({
+      onEvent: (e) => this.events.push(e),
+      onRetry: (ms) => (this.retry = ms),
+      onComment: (c) => this.comments.push(c),
+    });
+    this.req = request(`${base}/v1/stream?symbols=${symbols}`, { headers, localAddress: visit.from, agent: false }, (res) => {
+      this.res = res;
+      this.status = res.statusCode ?? 0;
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        this.raw += chunk;
+        parser.feed(chunk);
+      });
+      res.on('close', () => (this.ended = true));
+    });
+    this.req.on('error', () => (this.ended = true));
+    this.req.end();
+  }
+
+  /** Resolves when the answer's headers arrived. */
+  async opened(timeoutMs = 10_000): Promise<number> {
+    return until(() => this.status || (this.ended && -1), timeoutMs);
+  }
+
+  /** The first event at or after `from` matching `match`. */
+  async event(match: (e: EventSourceMessage) => boolean = () => true, from = 0, timeoutMs = 10_000): Promise<EventSourceMessage> {
+    return until(() => this.events.slice(from).find(match), timeoutMs);
+  }
+
+  /** Stops reading without closing: the client is too slow. */
+  pause(): void {
+    this.res?.pause();
+  }
+
+  close(): void {
+    this.req.destroy();
+  }
+}
+
+/** The /v1 requests the sandbox answered, as it counts them. */
+export async function upstreamRequests(sandbox: StartedSandbox): Promise<{ path: string; url: string; status: number | null }[]> {
+  const res = await fetch(`${sandbox.url}/__sandbox/stats`);
+  return ((await res.json()) as { requests: { path: string; url: string; status: number | null }[] }).requests;
+}
+
+/** Distinct loopback addresses for `n` visitors: 127.0.1.1, 127.0.1.2, ... */
+export function visitorAddress(i: number): string {
+  return `127.0.${1 + Math.floor(i / 250)}.${1 + (i % 250)}`;
+}
