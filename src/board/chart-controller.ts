@@ -1,8 +1,8 @@
 /**
  * The chart area as a Lit ReactiveController. It stays small because it is in the initial module:
  * when a chart is shown it loads the chart area's work (./chart-area: history, candles, the chart)
- * and, at the same time, the chart chunk, and hands them the board's settings, quotes and
- * lifecycle. The chart itself is made only after the board's first rows are painted (see
+ * at once and the chart chunk once the board's first rows are in the DOM, and hands them the
+ * board's settings, quotes and lifecycle. The chart itself is made only after the board's first rows are painted (see
  * `rowsShown`). Nothing of the chart is loaded while `chart="none"`.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
@@ -65,6 +65,9 @@ export class ChartController implements ReactiveController {
   /** The board rendered its first rows with data (or with an error instead): the chart may follow them. */
   rowsShown(): void {
     if (this.#released || this.#cancelWait) return;
+    // The chart's chunk is fetched from now on: evaluated earlier, its 170 KB of code would hold up
+    // the answer's rows on a slow CPU; the history, asked for by the chart area, takes as long.
+    if (this.#settings?.mode !== 'none') loadChartModule().catch(() => {}); // the chart area reports a failure
     this.#cancelWait = afterPaint(() => this.#release());
   }
 
@@ -114,7 +117,6 @@ export class ChartController implements ReactiveController {
     this.#view.status = 'loading';
     this.#view.error = undefined;
     if (!this.#released) this.#timer ??= setTimeout(() => this.#release(), ROWS_FIRST_MAX_WAIT_MS);
-    loadChartModule().catch(() => {}); // in parallel; the chart area reports a failure when it needs the chunk
     loadChartArea().then(
       ({ ChartArea }) => {
         this.#loading = false;
