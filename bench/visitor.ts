@@ -1,6 +1,6 @@
 /**
  * What a real visitor sees: 10 rows painted from navigation start (page, module and prices
- * loaded), on a mid-range phone (4× CPU throttling, CDP Emulation.setCPUThrottlingRate) and on a
+ * loaded), on this machine as it is, on a mid-range phone (4× CPU throttling, CDP Emulation.setCPUThrottlingRate) and on a
  * mobile network in Iran (150 ms added to every round trip, CDP Network.emulateNetworkConditions),
  * beside the floor: a hand-written page that makes one `fetch` of the same /v1/prices and one
  * `innerHTML` of the same rows (bench/pages/floor.html), measured in the same run, in turn with the
@@ -20,6 +20,7 @@ export interface Condition {
   latencyMs: number;
 }
 export const CONDITIONS: Condition[] = [
+  { name: 'no throttling', cpu: 1, latencyMs: 0 },
   { name: '4× CPU throttling (mid-range phone)', cpu: 4, latencyMs: 0 },
   { name: '+150 ms round trip (mobile network in Iran)', cpu: 1, latencyMs: 150 },
 ];
@@ -32,6 +33,9 @@ export interface VisitorResult {
   ratio: number;
   boardRuns: number[];
   floorRuns: number[];
+  /** Medians from the board's connection (its upgrade) and from the floor's `fetch` call to the rows painted. */
+  boardFromStartMs: number;
+  floorFromStartMs: number;
   errors: string[];
 }
 
@@ -43,17 +47,28 @@ async function emulate(cdp: CDPSession, c: Condition): Promise<void> {
   }
 }
 
-/** One page load; ms from navigation start to the task after the frame that shows the rows. */
-async function load(browser: Browser, server: BenchServer, c: Condition, floor: boolean, key: string, errors: string[]): Promise<number> {
+/**
+ * One page load; ms from navigation start to the task after the frame that shows the rows, and
+ * from the start of the work (the board's connection, the floor's `fetch` call) to then.
+ */
+async function load(
+  browser: Browser,
+  server: BenchServer,
+  c: Condition,
+  floor: boolean,
+  key: string,
+  errors: string[],
+): Promise<{ paintAt: number; fromStart: number }> {
   const { context, page, cdp } = await newPage(browser, { watch: !floor, rows: PAINT_SYMBOLS.length });
   try {
     await emulate(cdp, c);
     const q = { symbols: PAINT_SYMBOLS, key, base: server.url, chart: 'candles' };
     await page.goto(floor ? `${server.url}/bench/floor.html?${new URLSearchParams({ ...q, symbols: PAINT_SYMBOLS.join(',') })}` : boardUrl(server.url, q));
-    const probe = floor ? 'window.__floor && window.__floor.paintAt' : '(__bench.times()[0] || {}).paintAt';
-    const at = await until(`${floor ? 'floor' : 'board'} rows painted`, async () => (await js<number | null | undefined>(page, probe)) ?? undefined, 30_000, 50);
+    const probe = floor ? 'window.__floor && window.__floor.paintAt && window.__floor' : '__bench.times()[0] && __bench.times()[0].paintAt && __bench.times()[0]';
+    type Marks = { paintAt: number; sentAt?: number; attachAt?: number };
+    const t = await until(`${floor ? 'floor' : 'board'} rows painted`, async () => (await js<Marks | null | undefined>(page, probe)) || undefined, 30_000, 50);
     errors.push(...pageErrors(page));
-    return at;
+    return { paintAt: t.paintAt, fromStart: t.paintAt - (floor ? t.sentAt! : t.attachAt!) };
   } finally {
     await context.close();
   }
@@ -64,6 +79,8 @@ export async function runVisitor(browser: Browser, server: BenchServer, opts: { 
   for (const [i, c] of CONDITIONS.entries()) {
     const board: number[] = [];
     const floor: number[] = [];
+    const boardFromStart: number[] = [];
+    const floorFromStart: number[] = [];
     const errors: string[] = [];
     // Alternating, so that the machine's load falls on both alike; the first pair warms up.
     for (let run = 0; run <= opts.runs; run++) {
@@ -71,13 +88,25 @@ export async function runVisitor(browser: Browser, server: BenchServer, opts: { 
       const b = await load(browser, server, c, false, key, errors);
       const f = await load(browser, server, c, true, key, errors);
       if (run > 0) {
-        board.push(b);
-        floor.push(f);
+        board.push(b.paintAt);
+        floor.push(f.paintAt);
+        boardFromStart.push(b.fromStart);
+        floorFromStart.push(f.fromStart);
       }
     }
     const boardMs = median(board);
     const floorMs = median(floor);
-    out.push({ condition: c, boardMs, floorMs, ratio: boardMs / floorMs, boardRuns: board, floorRuns: floor, errors });
+    out.push({
+      condition: c,
+      boardMs,
+      floorMs,
+      ratio: boardMs / floorMs,
+      boardRuns: board,
+      floorRuns: floor,
+      boardFromStartMs: median(boardFromStart),
+      floorFromStartMs: median(floorFromStart),
+      errors,
+    });
   }
   return out;
 }

@@ -1,6 +1,7 @@
 // The floor page of the first-paint bench: one fetch of /v1/prices and one innerHTML of the same
 // rows (title, price in toman, change, with Persian digits), nothing else. `window.__floor` gets
-// the same marks as the probe's for a board: rows in the DOM, the next frame, the task after it.
+// the same marks as the probe's for a board: the request sent (the board's connection), rows in
+// the DOM, the next frame, the task after it.
 (function () {
   'use strict';
   var script = document.currentScript;
@@ -15,6 +16,7 @@
       return '&#' + c.charCodeAt(0) + ';';
     });
   };
+  t.sentAt = performance.now();
   fetch(script.dataset.base + '/v1/prices?symbols=' + script.dataset.symbols, { headers: { 'X-API-Key': script.dataset.key } })
     .then(function (res) {
       return res.json();
