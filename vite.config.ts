@@ -1,29 +1,15 @@
-import { defineConfig, parseAst, type Plugin } from 'vite';
-import { createSandbox } from './sandbox/server';
-import { EMBED_PARAMETERS } from './src/embed/params';
+import { defineConfig, parseAst, type BuildEnvironmentOptions, type Plugin } from 'vite';
 
 /**
- * Serves the sandbox price service (`/v1/...` and its `/__sandbox/...` test controls) from the
- * same origin as the demo, so `npm start` needs nothing else.
+ * The public modules, one line each: `dist/<name>.js` for script tags and CDNs (lit and the chart
+ * inlined) and `dist/lib/<name>.js` for npm and bundlers (lit and the chart imported by name).
  */
-function sandboxPlugin(): Plugin {
-  let sandbox: ReturnType<typeof createSandbox> | undefined;
-  const mount = (middlewares: { use(fn: (req: never, res: never, next: () => void) => void): void }) => {
-    sandbox ??= createSandbox({ market: process.env.SANDBOX_MARKET as never });
-    const s = sandbox;
-    middlewares.use((req, res, next) => s.handle(req, res, next));
-  };
-  return {
-    name: 'price-board-sandbox',
-    configureServer(server) {
-      mount(server.middlewares as never);
-      server.httpServer?.once('close', () => sandbox?.close());
-    },
-    configurePreviewServer(server) {
-      mount(server.middlewares as never);
-    },
-  };
-}
+const ENTRIES: Record<string, string> = {
+  'price-board': 'src/price-board.ts',
+};
+
+/** What the npm build leaves to the app's bundler, so that one copy of each serves the whole app. */
+const DEPENDENCIES = /^(lit|lit-html|lit-element|@lit\/reactive-element|lightweight-charts|eventsource-parser)(\/|$)/;
 
 /** CSS text without comments and without the whitespace CSS ignores; quoted strings are kept as they are. */
 function minifyCssText(text: string): string {
@@ -94,15 +80,54 @@ function plainDynamicImports(): Plugin {
   };
 }
 
+/**
+ * The builds beside the script-tag one (the top-level `build`). Each replaces that `build` rather
+ * than inheriting it: environments otherwise merge the top-level options into their own.
+ */
+const OTHER_BUILDS: Record<string, BuildEnvironmentOptions> = {
+  lib: {
+    outDir: 'dist/lib',
+    // Readable modules: the app's bundler minifies.
+    minify: false,
+    lib: { entry: ENTRIES, formats: ['es'], fileName: (_format, name) => `${name}.js` },
+    rolldownOptions: { external: (id) => DEPENDENCIES.test(id) },
+  },
+  loader: {
+    outDir: 'dist',
+    // A classic script (IIFE), so that it runs pasted as `<script src>` (also async/defer) as
+    // well as `<script type="module" src>`: no import/export, no import.meta.
+    lib: { entry: 'src/embed/loader.ts', formats: ['iife'], name: 'priceBoardEmbed', fileName: () => 'embed.js' },
+  },
+};
+
+function otherBuilds(): Plugin {
+  return {
+    name: 'price-board-other-builds',
+    configEnvironment(name, config) {
+      const own = OTHER_BUILDS[name];
+      if (own) config.build = { target: 'es2022', emptyOutDir: false, copyPublicDir: false, ...own };
+    },
+  };
+}
+
 export default defineConfig({
   // Every URL inside dist/ is relative, so it works under any path prefix (a CDN folder).
   base: './',
-  plugins: [sandboxPlugin(), minifyLitLiterals(), plainDynamicImports()],
-  // The loader's parameter lists, from the attribute table, without a shared chunk (loader.ts).
-  define: { __EMBED_PARAMETERS__: JSON.stringify(EMBED_PARAMETERS) },
-  server: { host: '127.0.0.1', port: Number(process.env.PORT ?? 5173) },
-  preview: { host: '127.0.0.1', port: Number(process.env.PORT ?? 4173) },
-  build: {
+  plugins: [minifyLitLiterals(), plainDynamicImports(), otherBuilds()],
+  build: scriptTagBuild(),
+  // `vite build` builds the script-tag files and pages first (they empty dist/), then the npm
+  // modules and the loader beside them.
+  environments: { lib: { consumer: 'client' }, loader: { consumer: 'client' } },
+  builder: {
+    async buildApp(builder) {
+      for (const name of ['client', 'lib', 'loader']) await builder.build(builder.environments[name]!);
+    },
+  },
+});
+
+/** dist/: the script-tag modules, the pages (demo, embed.html), their chunks and assets. */
+function scriptTagBuild(): BuildEnvironmentOptions {
+  return {
     target: 'es2022',
     outDir: 'dist',
     emptyOutDir: true,
@@ -114,12 +139,7 @@ export default defineConfig({
     // dist/: the minified chunks lose their banners.
     license: { fileName: 'THIRD-PARTY-LICENSES.md' },
     rolldownOptions: {
-      input: {
-        index: 'index.html',
-        'embed-page': 'embed.html',
-        'price-board': 'src/price-board.ts',
-        embed: 'src/embed/loader.ts',
-      },
+      input: { index: 'index.html', 'embed-page': 'embed.html', ...ENTRIES },
       // dist/price-board.js holds the element's code itself, so a script-tag embed loads one
       // file before the element upgrades (not a re-export of a hashed chunk: one more round trip).
       // The pages (demo, embed.html) and the lazy chunks import what they share with it from
@@ -127,9 +147,8 @@ export default defineConfig({
       // Pages and script tags thus run one module instance: the element is defined once.
       preserveEntrySignatures: 'allow-extension',
       output: {
-        // The two public scripts keep stable names; everything else is content-hashed.
-        entryFileNames: (chunk) =>
-          chunk.name === 'price-board' || chunk.name === 'embed' ? '[name].js' : 'assets/[name]-[hash].js',
+        // The public scripts keep stable names; everything else is content-hashed.
+        entryFileNames: (chunk) => (chunk.name in ENTRIES ? '[name].js' : 'assets/[name]-[hash].js'),
         chunkFileNames: 'assets/[name]-[hash].js',
         assetFileNames: 'assets/[name]-[hash][extname]',
         codeSplitting: {
@@ -148,5 +167,5 @@ export default defineConfig({
         },
       },
     },
-  },
-});
+  };
+}

@@ -29,17 +29,15 @@ function byId<T extends HTMLElement = HTMLElement>(id: string): T {
 }
 
 /**
- * Where the widget's files are. In a build the demo sits beside them (its own script is in
- * `assets/`); under `vite` dev they are the sources. Non-literal paths keep Vite from treating
- * them as assets of this module.
+ * Where the widget's files are: beside the demo in dist/ (its own script is in `assets/`), as
+ * `npm start` and any host of dist/ serve it. So the snippets name the built files a site embeds.
+ * (A relay serves these files and the prices from one origin: its snippets will take the relay's
+ * address here and no key, which `boardAttributes` already leaves out when empty.)
  */
 function widgetUrls(): WidgetUrls {
-  if (import.meta.env.DEV) {
-    const at = (path: string) => new URL(path, location.origin).href;
-    return { script: at('/src/price-board.ts'), embedPage: at('/embed.html'), loader: at('/src/embed/loader.ts') };
-  }
-  const files = { script: '../price-board.js', embedPage: '../embed.html', loader: '../embed.js' };
   const at = (path: string) => new URL(path, import.meta.url).href;
+  // Non-literal paths keep Vite from treating them as assets of this module.
+  const files = { script: '../price-board.js', embedPage: '../embed.html', loader: '../embed.js' };
   return { script: at(files.script), embedPage: at(files.embedPage), loader: at(files.loader) };
 }
 

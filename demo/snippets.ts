@@ -125,5 +125,5 @@ export function loaderSnippet(config: BoardConfig, urls: WidgetUrls): string {
   const attributes = boardAttributes(config, originOf(urls.embedPage))
     .map(([name, value]) => `\n  data-${name === 'api-key' ? 'key' : name}="${escapeHtml(value)}"`)
     .join('');
-  return `<div data-price-board${attributes}\n></div>\n<script type="module" src="${escapeHtml(urls.loader)}"></script>`;
+  return `<div data-price-board${attributes}\n></div>\n<script async src="${escapeHtml(urls.loader)}"></script>`;
 }

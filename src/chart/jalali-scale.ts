@@ -101,16 +101,16 @@ const toInternal = (time: number): InternalHorzScaleItem => time as unknown as I
 
 /** `IHorzScaleBehavior` over UTC seconds with Jalali/Tehran tick marks; pass it to `createChartEx`. */
 export class JalaliTimeScale implements IHorzScaleBehavior<number> {
-  private _options!: ChartOptionsImpl<number>;
+  #options!: ChartOptionsImpl<number>;
   /** Whether points are less than a day apart: the crosshair label then shows the time too. */
-  private _intraday = true;
+  #intraday = true;
 
   options(): ChartOptionsImpl<number> {
-    return this._options;
+    return this.#options;
   }
 
   setOptions(options: ChartOptionsImpl<number>): void {
-    this._options = options;
+    this.#options = options;
   }
 
   preprocessData(): void {}
@@ -167,7 +167,7 @@ export class JalaliTimeScale implements IHorzScaleBehavior<number> {
     if (startIndex === 0) {
       // The first point has no predecessor: pretend one came the average spacing earlier.
       const step = n > 1 ? Math.ceil((timeAt(n - 1) - timeAt(0)) / (n - 1)) : DAY;
-      this._intraday = step < DAY;
+      this.#intraday = step < DAY;
       points[0]!.timeWeight = jalaliWeight(timeAt(0) - step, timeAt(0)) as TickMarkWeightValue;
     }
   }
@@ -176,6 +176,6 @@ export class JalaliTimeScale implements IHorzScaleBehavior<number> {
   label(time: number): string {
     const d = new Date(time * 1000);
     const date = formatJalaliDate(d, 'long');
-    return this._intraday ? `${date} ${formatTime(d)}` : date;
+    return this.#intraday ? `${date} ${formatTime(d)}` : date;
   }
 }

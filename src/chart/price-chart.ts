@@ -83,6 +83,9 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
     autoSize: true,
     localization: { locale: 'fa-IR', priceFormatter: formatPrice },
     rightPriceScale: { borderColor: theme.border, minimumWidth: 72 },
+    // The history is all there is: the chart cannot scroll past its ends, which is also what
+    // makes lightweight-charts move the labels at the ends inside the axis rather than cut them.
+    timeScale: { fixLeftEdge: true, fixRightEdge: true },
     // Embedded in someone's page: the wheel and vertical swipes scroll the page, not the chart.
     handleScroll: { mouseWheel: false, vertTouchDrag: false },
     handleScale: { mouseWheel: false },

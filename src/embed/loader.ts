@@ -12,11 +12,8 @@
  * - Height follows `{ type: "price-board:resize", height }` messages, accepted only when the
  *   message comes from the embed page's origin *and* from that very iframe's window.
  */
+import { EMBED_PARAMETERS } from './params';
 import type { ResizeMessage } from './protocol';
-
-// `embed/params.ts`'s EMBED_PARAMETERS, inlined at build time (vite.config.ts `define`), so this
-// file imports nothing at run time.
-declare const __EMBED_PARAMETERS__: { names: readonly string[]; addresses: readonly string[] };
 
 // A type-checked copy rather than an import: embed.js stays one file with no shared chunk.
 const RESIZE_MESSAGE: ResizeMessage['type'] = 'price-board:resize';
@@ -24,11 +21,11 @@ const RESIZE_MESSAGE: ResizeMessage['type'] = 'price-board:resize';
 /** Marks a converted placeholder (and lets sites style it: `[data-price-board-ready]`). */
 const READY_ATTRIBUTE = 'data-price-board-ready';
 const SELECTOR = `[data-price-board]:not([${READY_ATTRIBUTE}])`;
-const { names, addresses } = __EMBED_PARAMETERS__;
+const { names, addresses } = EMBED_PARAMETERS;
 /** The `data-*` names passed on to the embed page, which decides what they mean. */
-const SETTINGS = new Set(names);
+const SETTINGS = new Set<string>(names);
 /** Settings holding an address: one written on this page means this page's address. */
-const ADDRESSES = new Set(addresses);
+const ADDRESSES = new Set<string>(addresses);
 /** Height before the first resize message: about a board of five rows with its chart. */
 const INITIAL_HEIGHT = 420;
 const MAX_HEIGHT = 20_000;
@@ -36,10 +33,19 @@ const MAX_HEIGHT = 20_000;
 /** Shared across copies of this script, so a second copy neither converts nor listens again. */
 const GLOBAL_KEY = Symbol.for('price-board.embed-loader');
 
-// The embed page sits next to this file in dist/; during development, at the project root.
-// (Paths in variables: Vite must not treat them as assets of this module.)
-const EMBED_PAGE_PATH = import.meta.env.DEV ? '/embed.html' : './embed.html';
-const EMBED_PAGE = new URL(EMBED_PAGE_PATH, import.meta.url);
+/**
+ * `embed.html`, the file next to this script. Built as a classic script, so it cannot read
+ * `import.meta.url`: a classic copy (also async/defer) is `document.currentScript` while it runs;
+ * a copy pasted as `type="module"` is not, and is found by its stable file name instead.
+ */
+function embedPage(): URL {
+  const self =
+    (document.currentScript as HTMLScriptElement | null)?.src ||
+    [...document.querySelectorAll<HTMLScriptElement>('script[src]')].find((s) => /\/embed\.js$/.test(new URL(s.src).pathname))?.src ||
+    document.baseURI;
+  return new URL('embed.html', self);
+}
+const EMBED_PAGE = embedPage();
 
 /** The iframes this loader made (weak: a removed placeholder leaves nothing behind). */
 const frames = new WeakSet<HTMLIFrameElement>();

@@ -1,10 +1,9 @@
 /**
- * Settings of the iframe embed page (`embed.html`) from its URL. The loader (`embed.js`) does not
- * import this file, to stay one small file with no shared chunk: it forwards a placeholder's
- * `data-*` settings as they are, and this file decides what they mean.
+ * Settings of the iframe embed page (`embed.html`) from its URL. The loader (`embed.js`) forwards
+ * a placeholder's `data-*` settings as they are, and this file decides what they mean.
  *
- * The loader gets its list of parameters from here at build time (`EMBED_PARAMETERS`, a Vite
- * `define`), so it imports nothing.
+ * The loader takes only `EMBED_PARAMETERS` from here; it is built on its own (a classic script,
+ * vite.config.ts), so that import is inlined and `embed.js` stays one file.
  *
  * The URL parameters carry the element's attribute names (`symbols`, `api-key`, ...), `key` as a
  * short alias of `api-key`, and `transparent=1`. Values are passed through untouched: the element

@@ -9,6 +9,7 @@ import { tehranParts } from '../../src/format/date';
 import { formatAxisNumber } from '../../src/format/number';
 import { jalaliWeight, JalaliTimeScale, tickLabel, TickWeight } from '../../src/chart/jalali-scale';
 import { createPriceChart } from '../../src/chart/price-chart';
+import { axisLabels, cutLabels, recordAxisLabels } from '../support/axis-labels';
 import type { ChartTheme, PriceChart, PriceChartInternals } from '../../src/chart/price-chart';
 
 const LATIN_DIGIT = /[0-9]/;
@@ -62,10 +63,11 @@ let charts: PriceChart[] = [];
 function mount(
   type: 'candles' | 'line' = 'candles',
   format: (v: number) => string = formatPrice,
+  width = 640,
 ): { chart: PriceChart; container: HTMLElement; internals: () => PriceChartInternals } {
   const container = document.createElement('div');
   container.dir = 'rtl';
-  Object.assign(container.style, { width: '640px', height: '320px' });
+  Object.assign(container.style, { width: `${width}px`, height: '320px' });
   document.body.append(container);
   const chart = createPriceChart({ container, type, theme: light, formatPrice: format });
   containers.push(container);
@@ -194,6 +196,26 @@ describe('createPriceChart', () => {
     for (const label of labels) expect(label).not.toMatch(LATIN_DIGIT);
     const monthTicks = format.mock.calls.filter(([mark]) => mark.weight >= TickWeight.Month);
     expect(monthTicks.map(([mark]) => mark.time)).toEqual([AZAR_1]);
+  });
+
+  it('draws every time-axis label whole, at any width a board has', async () => {
+    const restore = recordAxisLabels();
+    try {
+      const spans: Array<[number, number]> = [[168, 3_600], [180, 14_400], [365, DAY]]; // 7, 30 and 365 days
+      for (const width of [300, 360, 420, 540, 720, 900]) {
+        for (const [count, step] of spans) {
+          axisLabels().length = 0;
+          const { chart, container } = mount('candles', formatPrice, width);
+          chart.setData(candles(AZAR_1 - count * step, count, step));
+          await painted(container);
+          await vi.waitFor(() => expect(axisLabels().length).toBeGreaterThan(1));
+          expect({ width, count, cut: cutLabels(axisLabels()) }).toEqual({ width, count, cut: [] });
+          chart.destroy();
+        }
+      }
+    } finally {
+      restore();
+    }
   });
 
   it('redraws in the web font once it has loaded, and stops listening when destroyed', async () => {

@@ -29,6 +29,11 @@ test('looks like a product page and its boards come alive', async ({ page, serve
   expect(groups).toEqual(['ارز', 'طلا', 'سکه', 'نقره', 'جهانی']);
   await expect(page.locator('.site-footer')).toContainText('TradingView');
   await expect(page.locator('#preview-status')).toHaveAttribute('data-status', /live|polling/);
+  // Every snippet names the built files beside the demo, never a source file.
+  for (const text of await page.locator('pre code').allTextContents()) {
+    expect(text).not.toContain('/src/');
+    expect(text).toMatch(new RegExp(`${servers.cdn.url}(price-board\\.js|embed\\.html|embed\\.js)`));
+  }
   expect(problems.all()).toEqual([]);
 });
 

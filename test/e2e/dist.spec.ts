@@ -16,6 +16,8 @@ function files(dir: string): string[] {
 }
 
 const read = (name: string) => readFileSync(join(DIST_DIR, name), 'utf8');
+/** The script-tag build: dist/ without the npm modules in dist/lib/. */
+const scriptTagFiles = () => files(DIST_DIR).filter((f) => !relative(DIST_DIR, f).startsWith('lib'));
 
 test.describe('dist/', () => {
   test('holds the element, the embed page, the loader and the demo', () => {
@@ -29,7 +31,7 @@ test.describe('dist/', () => {
     expect(source).toMatch(/export\s*\{[^}]*\bPriceBoard\b/);
     // The chart is a separate chunk, reached only through a dynamic import.
     expect(source).not.toContain('tv-lightweight-charts');
-    const chunks = files(DIST_DIR).filter((f) => f.endsWith('.js'));
+    const chunks = scriptTagFiles().filter((f) => f.endsWith('.js'));
     const chart = chunks.filter((f) => readFileSync(f, 'utf8').includes('tv-lightweight-charts'));
     expect(chart.length, 'one chunk holds lightweight-charts').toBe(1);
     const staticImports = [...source.matchAll(/(?:\bfrom|\bimport)\s*["']([^"']+)["']/g)].map((m) => m[1]);
@@ -41,7 +43,7 @@ test.describe('dist/', () => {
     // No re-export of a hashed chunk: the element upgrades after one request, not two in a row.
     const staticImports = [...source.matchAll(/(?:\bfrom|\bimport)\s*["']([^"']+)["']/g)].map((m) => m[1]);
     expect(staticImports).toEqual([]);
-    const js = files(DIST_DIR).filter((f) => f.endsWith('.js'));
+    const js = scriptTagFiles().filter((f) => f.endsWith('.js'));
     expect(js.filter((f) => readFileSync(f, 'utf8').includes('customElements')).map((f) => relative(DIST_DIR, f))).toEqual([
       'price-board.js',
     ]);
@@ -49,6 +51,13 @@ test.describe('dist/', () => {
     const pages = js.filter((f) => /[\\/]assets[\\/](index|embed-page)-[\w-]+\.js$/.test(f));
     expect(pages).toHaveLength(2);
     for (const page of pages) expect(readFileSync(page, 'utf8'), relative(DIST_DIR, page)).toMatch(/["']\.\.\/price-board\.js["']/);
+  });
+
+  test('the npm modules in lib/ import lit and the chart by name, and inline neither', () => {
+    const lib = files(join(DIST_DIR, 'lib')).map((f) => readFileSync(f, 'utf8'));
+    const imports = lib.flatMap((text) => [...text.matchAll(/\bfrom\s*["']([^"'.][^"']*)["']/g)].map((m) => m[1]));
+    expect(new Set(imports)).toEqual(new Set(['lit', 'lightweight-charts', 'eventsource-parser']));
+    expect(lib.join('\n')).not.toMatch(/litHtmlVersions|tv-lightweight-charts/);
   });
 
   test('the loader is small and self-contained (no lit)', () => {

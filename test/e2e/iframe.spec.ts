@@ -5,6 +5,7 @@
  * violation.
  */
 import type { Page } from '@playwright/test';
+import { axisLabels, cutLabels, recordAxisLabels } from '../support/axis-labels';
 import { expect, htmlPage, persianGrouped, priceCell, rows, sandboxBase, setPrices, test, type Servers } from './support/fixtures';
 
 function embedUrl(servers: Servers, params: Record<string, string>): string {
@@ -134,4 +135,17 @@ test('transparent=1 removes the backgrounds', async ({ page, servers, key }) => 
     board: getComputedStyle(document.querySelector('price-board')!).getPropertyValue('--price-board-bg').trim(),
   }));
   expect(styles).toEqual({ flag: true, page: 'rgba(0, 0, 0, 0)', body: 'rgba(0, 0, 0, 0)', board: 'transparent' });
+});
+
+test('a 360 px frame draws its time-axis labels whole, in the web font too', async ({ page, servers, key, problems }) => {
+  await page.addInitScript(recordAxisLabels);
+  await page.setViewportSize({ width: 360, height: 800 });
+  const src = embedUrl(servers, { symbols: 'usd', key, 'base-url': sandboxBase(servers), days: '30', stream: 'off' });
+  const frameHtml = `<iframe id="board" src="${src.replace(/&/g, '&amp;')}" title="قیمت" width="360" height="500"></iframe>`;
+  await page.goto(servers.site.page('/iframe-narrow.html', htmlPage(frameHtml)));
+  await expect(rows(page.frameLocator('#board'))).toHaveCount(1);
+  const frame = page.frame({ url: /embed\.html/ })!;
+  await expect.poll(async () => (await frame.evaluate(axisLabels)).filter((l) => l.webFont).length).toBeGreaterThan(2);
+  expect(cutLabels(await frame.evaluate(axisLabels))).toEqual([]);
+  expect(problems.all()).toEqual([]);
 });

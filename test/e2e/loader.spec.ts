@@ -98,3 +98,23 @@ test('ignores resize messages from another origin or another window', async ({ p
   await real.evaluate(() => parent.postMessage({ type: 'price-board:resize', height: 555 }, '*'));
   await expect.poll(async () => (await heights(page, 'real')).outer).toBe(555);
 });
+
+// The loader pasted the way embed snippets are pasted: as a classic script (what site builders
+// allow), async or deferred, or as a module. Each finds the embed page beside itself.
+for (const form of ['', 'async', 'defer', 'type="module"']) {
+  test(`works pasted as <script ${form || '(classic)'} src>`, async ({ page, servers, key, problems }) => {
+    const url = servers.site.page(
+      `/loader-${form.replace(/\W/g, '') || 'classic'}.html`,
+      htmlPage(`${placeholder(servers, key, 'before', 'usd')}
+<script ${form} src="${servers.cdn.url}embed.js"></script>
+${placeholder(servers, key, 'after', 'eur,ons')}`),
+    );
+    await page.goto(url);
+    for (const id of ['before', 'after']) {
+      const src = new URL((await page.locator(`#${id} > iframe`).getAttribute('src'))!);
+      expect(`${src.origin}${src.pathname}`).toBe(`${servers.cdn.url}embed.html`);
+      await expectSizedToContent(page, id);
+    }
+    expect(problems.all()).toEqual([]);
+  });
+}

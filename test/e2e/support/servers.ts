@@ -74,9 +74,11 @@ export function widgetPagePolicy(sandboxOrigin: string): string {
 export interface CdnOptions {
   /** CSP header for `.html` files (none when undefined). */
   htmlPolicy?: string;
+  /** The folder served (default `dist/`). */
+  dir?: string;
 }
 
-/** Serves `dist/` under {@link CDN_PREFIX}. `url` is the folder's address (ends with `/`). */
+/** Serves `dist/` (or `options.dir`) under {@link CDN_PREFIX}. `url` is the folder's address (ends with `/`). */
 export async function startCdn(options: CdnOptions = {}): Promise<RunningServer & { requests: string[] }> {
   const requests: string[] = [];
   const server = createServer((req, res) => {
@@ -98,8 +100,9 @@ async function serveDist(req: IncomingMessage, res: ServerResponse, options: Cdn
   if (!path.startsWith(CDN_PREFIX)) return notFound(res);
   let rel = path.slice(CDN_PREFIX.length);
   if (rel === '' || rel.endsWith('/')) rel += 'index.html';
-  const file = normalize(join(DIST_DIR, rel));
-  if (!file.startsWith(DIST_DIR + sep)) return notFound(res);
+  const dir = options.dir ?? DIST_DIR;
+  const file = normalize(join(dir, rel));
+  if (!file.startsWith(dir + sep)) return notFound(res);
   try {
     if (!(await stat(file)).isFile()) return notFound(res);
     const body = await readFile(file);
