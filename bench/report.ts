@@ -346,7 +346,10 @@ export function markdown(rows: Row[], env: Record<string, string>, s: Sections):
       'style, layout and paint of the rows are included). The primary figure runs from the element\'s connection (its upgrade: ' +
       'the probe sees it attach its shadow root); navigation start is shown for information. The RTT is the median of 15 ' +
       'bare `fetch`es of the same `/v1/prices` URL with `X-API-Key` (after 3 warm-up ones) from the same page, body parsed. ' +
-      'Chart candles: first frame in which the chart canvases hold saturated (candle-coloured) pixels.',
+      'Chart candles: first frame in which the chart canvases hold saturated (candle-coloured) pixels. ' +
+      'Where the time goes: `npm run bench:profile` (`bench/profile.ts`) takes DevTools CPU profiles of the same page ' +
+      '(`PROFILE_CPU=4` for 4× throttling), prints the self time per function from the board\'s `/v1/prices` request ' +
+      'to its rows in the DOM and saves one profile to `bench/tmp/first-paint.cpuprofile`.',
   );
   if (s.paint) {
     const b = s.paint.breakdown;
