@@ -35,9 +35,9 @@ const want = (section: string) => ONLY.size === 0 || ONLY.has(section);
 
 async function main(): Promise<number> {
   const watchdog = setTimeout(() => {
-    console.error('bench: gave up after 9 minutes');
+    console.error('bench: gave up after 15 minutes');
     process.exit(2);
-  }, 9 * 60_000);
+  }, 15 * 60_000);
   watchdog.unref();
 
   const browserWanted = BROWSER_SECTIONS.some(want);
