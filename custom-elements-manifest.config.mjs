@@ -8,16 +8,20 @@ function attributeTablePlugin() {
   return {
     name: 'price-board-attribute-table',
     packageLinkPhase({ customElementsManifest }) {
-      const table = readAttributeTable('BOARD_ATTRIBUTES');
+      // The board takes its whole table; the ticker and the converter the connection attributes,
+      // before their own.
+      const tables = { 'price-board': 'BOARD_ATTRIBUTES', 'price-ticker': 'CONNECTION_ATTRIBUTES', 'price-converter': 'CONNECTION_ATTRIBUTES' };
       for (const mod of customElementsManifest.modules) {
         for (const d of mod.declarations ?? []) {
-          if (d.tagName !== 'price-board') continue;
+          if (!Object.hasOwn(tables, d.tagName)) continue;
+          const table = readAttributeTable(tables[d.tagName]);
           const common = (a) => ({
             type: { text: a.type },
             description: a.description,
             ...(a.default === undefined ? {} : { default: a.default }),
           });
-          d.attributes = table.map((a) => ({ name: a.attribute, ...common(a), fieldName: a.property }));
+          const own = (d.attributes ?? []).filter((a) => !table.some((t) => t.attribute === a.name));
+          d.attributes = [...table.map((a) => ({ name: a.attribute, ...common(a), fieldName: a.property })), ...own];
           const fields = table.map((a) => ({
             kind: 'field',
             name: a.property,
@@ -34,7 +38,7 @@ function attributeTablePlugin() {
 }
 
 export default {
-  globs: ['src/board/**/*.ts', 'src/price-board.ts'],
+  globs: ['src/board/**/*.ts', 'src/widget/**/*.ts', 'src/ticker/**/*.ts', 'src/converter/**/*.ts', 'src/price-*.ts'],
   outdir: 'dist',
   litelement: true,
   dependencies: false,

@@ -6,6 +6,8 @@ import { defineConfig, parseAst, type BuildEnvironmentOptions, type Plugin } fro
  */
 const ENTRIES: Record<string, string> = {
   'price-board': 'src/price-board.ts',
+  'price-ticker': 'src/price-ticker.ts',
+  'price-converter': 'src/price-converter.ts',
 };
 
 /** What the npm build leaves to the app's bundler, so that one copy of each serves the whole app. */
@@ -155,13 +157,14 @@ function scriptTagBuild(): BuildEnvironmentOptions {
           // The pages' self-hosted font gets a file of its own name. Everything the element loads
           // up front (src/ but the embed scripts, and lit) is one file, the price-board entry:
           // left alone, rolldown put api/errors.ts in a file of its own, which every page then
-          // had to load as well.
+          // had to load as well. The ticker's and the converter's own code (and the base they
+          // share) stays out of it: their scripts import the rest from price-board.js.
           groups: [
             { name: 'vazirmatn', test: /[\\/]node_modules[\\/]vazirmatn[\\/]/ },
             {
               name: 'price-board',
               tags: ['$initial'],
-              test: /[\\/]src[\\/](?!embed[\\/])|[\\/]node_modules[\\/](lit|lit-html|lit-element|@lit[\\/]reactive-element)[\\/]/,
+              test: /[\\/]src[\\/](?!embed[\\/]|ticker[\\/]|converter[\\/]|widget[\\/]|price-ticker|price-converter)|[\\/]node_modules[\\/](lit|lit-html|lit-element|@lit[\\/]reactive-element)[\\/]/,
             },
           ],
         },

@@ -62,6 +62,49 @@ export interface LiveResults {
   errors: string[];
 }
 
+/** The live load of DESIGN.md §6: `perSecond` new prices a second, in pushes every `everyMs`, for `seconds`. */
+export interface LoadOptions {
+  symbols: string[];
+  seconds: number;
+  perSecond: number;
+  everyMs: number;
+}
+
+/**
+ * Pushes the load through the sandbox (`/__sandbox/market {set}`), nudging `prices` (updated in
+ * place to the last pushed price of each symbol).
+ */
+export async function pushLoad(
+  server: BenchServer,
+  opts: LoadOptions,
+  prices: Map<string, string>,
+): Promise<{ pushed: number; pushWallMs: number; pushErrors: string[] }> {
+  const rnd = prng(170);
+  const perPush = Math.round((opts.perSecond * opts.everyMs) / 1000);
+  const pushes = Math.round((opts.seconds * 1000) / opts.everyMs);
+  const pushErrors: string[] = [];
+  const inflight: Promise<unknown>[] = [];
+  let pushed = 0;
+  let cursor = 0;
+  const start = performance.now();
+  for (let i = 0; i < pushes; i++) {
+    const wait = start + i * opts.everyMs - performance.now();
+    if (wait > 0) await sleep(wait);
+    const set = [];
+    const at = new Date().toISOString();
+    for (let k = 0; k < perPush; k++) {
+      const symbol = opts.symbols[cursor++ % opts.symbols.length]!;
+      const price = nudge(prices.get(symbol) ?? '1000', rnd);
+      prices.set(symbol, price);
+      set.push({ symbol, price, updated_at: at });
+    }
+    pushed += set.length;
+    inflight.push(server.call('/__sandbox/market', { body: { set } }).catch((e: Error) => pushErrors.push(e.message)));
+  }
+  await Promise.all(inflight);
+  return { pushed, pushWallMs: performance.now() - start, pushErrors };
+}
+
 async function measureWindow(
   cdp: CDPSession,
   page: import('playwright').Page,
@@ -131,32 +174,9 @@ export async function runLive(
       );
       return opts.symbols.filter((s) => prices.has(s) && shown[s] !== prices.get(s)).length;
     };
-    const rnd = prng(170);
-    const perPush = Math.round((opts.perSecond * opts.everyMs) / 1000);
-    const pushes = Math.round((opts.seconds * 1000) / opts.everyMs);
-    const pushErrors: string[] = [];
-    let pushed = 0;
-    let cursor = 0;
-    let pushWallMs = 0;
+    let push = { pushed: 0, pushWallMs: 0, pushErrors: [] as string[] };
     const load = await measureWindow(cdp, page, async () => {
-      const inflight: Promise<unknown>[] = [];
-      const start = performance.now();
-      for (let i = 0; i < pushes; i++) {
-        const wait = start + i * opts.everyMs - performance.now();
-        if (wait > 0) await sleep(wait);
-        const set = [];
-        const at = new Date().toISOString();
-        for (let k = 0; k < perPush; k++) {
-          const symbol = opts.symbols[cursor++ % opts.symbols.length]!;
-          const price = nudge(prices.get(symbol) ?? '1000', rnd);
-          prices.set(symbol, price);
-          set.push({ symbol, price, updated_at: at });
-        }
-        pushed += set.length;
-        inflight.push(server.call('/__sandbox/market', { body: { set } }).catch((e: Error) => pushErrors.push(e.message)));
-      }
-      await Promise.all(inflight);
-      pushWallMs = performance.now() - start;
+      push = await pushLoad(server, opts, prices);
       // The last batches render inside the window: wait until the board shows every last price (≤ 3 s).
       await until('the last prices', async () => ((await mismatches()) === 0 ? true : undefined), 3_000, 50).catch(() => undefined);
       await sleep(100);
@@ -166,10 +186,10 @@ export async function runLive(
     return {
       reducedMotion: !!opts.reducedMotion,
       symbols: opts.symbols.length,
-      pushed,
-      pushRequests: pushes,
-      pushWallMs,
-      pushErrors: pushErrors.slice(0, 5),
+      pushed: push.pushed,
+      pushRequests: Math.round((opts.seconds * 1000) / opts.everyMs),
+      pushWallMs: push.pushWallMs,
+      pushErrors: push.pushErrors.slice(0, 5),
       idle,
       load,
       finalMismatches,

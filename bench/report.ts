@@ -7,6 +7,7 @@ import { relayRows, type RelayResults } from './relay/report';
 import type { SharingResults } from './sharing';
 import type { SizeResults } from './size';
 import type { VisitorResult } from './visitor';
+import type { TickerLiveResults, WidgetSizes } from './widgets';
 import { round } from './util';
 
 export type Verdict = 'met' | 'NOT met' | 'info' | 'failed';
@@ -28,6 +29,8 @@ export interface Sections {
   liveReduced?: LiveResults;
   sharing?: SharingResults;
   memory?: MemoryResults;
+  widgetSizes?: WidgetSizes;
+  tickerLive?: TickerLiveResults;
   relay?: RelayResults;
 }
 
@@ -207,6 +210,45 @@ export function buildRows(s: Sections, failures: Record<string, string>): Row[] 
       });
   } else {
     failed('live', 'long tasks / DOM writes under 200 updates/s', 'none > 50 ms; only changed cells');
+  }
+
+  // ---- widgets (DESIGN.md §8)
+  if (s.widgetSizes) {
+    const { board, ticker, converter } = s.widgetSizes;
+    for (const [tag, file, g] of [['price-ticker', 'price-ticker.js', ticker], ['price-converter', 'price-converter.js', converter]] as const) {
+      rows.push({
+        section: 'size',
+        metric: `<${tag}>: what dist/${file} adds to what it shares with the board (${g.files.length} files), gzip -9`,
+        measured: `${kb(g.gzip)} (${g.files.map((f) => `${f.file.replace(/^assets\//, '')} ${kb(f.gzip)}`).join(', ')})`,
+        baseline: `price-board.js graph ${kb(board.gzip)}`,
+        target: '≤ 4 KB',
+        verdict: verdict(g.gzip <= 4 * 1024),
+      });
+    }
+  } else {
+    failed('size', 'ticker and converter on top of the board', '≤ 4 KB each');
+  }
+  if (s.tickerLive) {
+    const { idle, load, symbols, pushed } = s.tickerLive;
+    const perFrame = (w: { layouts: number; frames: number }) => (w.frames ? w.layouts / w.frames : Infinity);
+    rows.push({
+      section: 'live',
+      metric: `<price-ticker>, ${symbols} symbols, ${pushed} updates in ${round(load.seconds, 1)} s: long tasks (> 50 ms)`,
+      measured: `${load.longTasks} (max ${ms(load.longTaskMaxMs)}); script ${round(load.scriptMsPerSec, 0)}, style ${round(load.styleMsPerSec, 0)}, layout ${round(load.layoutMsPerSec, 0)} ms/s`,
+      baseline: `no load: ${idle.longTasks}; script ${round(idle.scriptMsPerSec, 0)}, style ${round(idle.styleMsPerSec, 0)}, layout ${round(idle.layoutMsPerSec, 0)} ms/s`,
+      target: '0',
+      verdict: verdict(load.longTasks === 0),
+    });
+    rows.push({
+      section: 'live',
+      metric: '<price-ticker> under the same load: layouts per animation frame (text updates at most twice a second; the tape moves by transform)',
+      measured: `${load.layouts} layouts in ${load.frames} frames (${round(perFrame(load), 3)}/frame); animation ${load.running ? 'running' : 'NOT running'}, rebuilt ${load.restarts}×`,
+      baseline: `no load: ${idle.layouts} in ${idle.frames} frames`,
+      target: 'no layout per frame (≤ 0.1/frame)',
+      verdict: verdict(perFrame(load) <= 0.1 && load.running),
+    });
+  } else {
+    failed('live', 'ticker under the live load', 'no long task, no layout per frame');
   }
 
   // ---- sharing

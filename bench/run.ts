@@ -21,6 +21,7 @@ import { runSharing } from './sharing';
 import { measureEntry, runSize } from './size';
 import { symbolIds } from './util';
 import { runVisitor } from './visitor';
+import { runTickerLive, runWidgetSizes } from './widgets';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const TMP = resolve(ROOT, 'bench/tmp');
@@ -67,6 +68,7 @@ async function main(): Promise<number> {
   };
 
   sections.size = await step('size', () => runSize(ROOT, DIST, TMP, log));
+  sections.widgetSizes = await step('size', async () => runWidgetSizes(DIST));
 
   let server: BenchServer | undefined;
   let browser: Browser | undefined;
@@ -94,6 +96,7 @@ async function main(): Promise<number> {
     sections.live = await step('live', () => runLive(br, srv, { ...liveOpts, key: 'enterprise-key:bench-live' }));
     // Diagnostic: the same load without the price flash (prefers-reduced-motion).
     sections.liveReduced = await step('live', () => runLive(br, srv, { ...liveOpts, key: 'enterprise-key:bench-live-rm', reducedMotion: true }));
+    sections.tickerLive = await step('live', () => runTickerLive(br, srv, { ...liveOpts, key: 'enterprise-key:bench-ticker' }));
     sections.sharing = await step('sharing', () => runSharing(br, srv, { keyPrefix: 'enterprise-key:bench-share', boards: 10 }));
     sections.memory = await step('memory', () =>
       runMemory(br, srv, { cycles: 1000, events: 100_000, batch: 1000, keyPrefix: 'enterprise-key:bench-mem', liveSymbols: live170 }),

@@ -1,8 +1,10 @@
 /**
- * The configurator: form controls → one live preview `<price-board>` (updated attribute by
- * attribute, never re-created, so the element's shared connection and cache keep requests low)
- * → the embed snippets and the page's own URL (a configuration can be shared as a link).
+ * The configurator: form controls → one live preview `<price-board>`, `<price-ticker>` or
+ * `<price-converter>` (updated attribute by attribute, re-created only when the widget type
+ * changes, so the elements' shared connection and cache keep requests low) → the embed snippets
+ * and the page's own URL (a configuration can be shared as a link).
  */
+import { WIDGET_TAGS } from '../src/embed/params';
 import { SymbolPicker } from './symbol-picker';
 import { boardAttributes, iframeSnippet, loaderSnippet, scriptSnippet, type BoardConfig, type WidgetUrls } from './snippets';
 
@@ -29,13 +31,16 @@ export interface ConfiguratorParts {
   code: { script: HTMLElement; iframe: HTMLElement; loader: HTMLElement };
 }
 
-const RADIO_FIELDS = ['theme', 'unit', 'chart', 'days'] as const;
+const RADIO_FIELDS = ['widget', 'theme', 'unit', 'chart', 'days'] as const;
 const TEXT_FIELDS = { 'api-key': 'apiKey', 'base-url': 'baseUrl', stream: 'stream', 'poll-interval': 'pollInterval' } as const;
 
-/** The attributes of the preview board for a configuration: every one set explicitly. */
+/** The board's chart settings, which the ticker and the converter do not have. */
+const CHART_ONLY = ['chart', 'days'];
+
+/** The attributes of the preview element for a configuration: every one set explicitly. */
 function previewAttributes(config: BoardConfig): Map<string, string | null> {
   const value = (v: string) => (v.trim() === '' ? null : v.trim());
-  return new Map<string, string | null>([
+  const attributes = new Map<string, string | null>([
     ['symbols', config.symbols.join(',')],
     ['api-key', value(config.apiKey)],
     ['base-url', value(config.baseUrl)],
@@ -46,11 +51,15 @@ function previewAttributes(config: BoardConfig): Map<string, string | null> {
     ['stream', config.stream],
     ['poll-interval', value(config.pollInterval)],
   ]);
+  if (config.widget !== 'board') for (const name of CHART_ONLY) attributes.delete(name);
+  return attributes;
 }
 
 export class Configurator {
   private config: BoardConfig;
   private symbolsTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The preview element: replaced when the widget type changes. */
+  private preview: HTMLElement;
   readonly picker: SymbolPicker;
 
   constructor(
@@ -59,10 +68,11 @@ export class Configurator {
     private readonly urls: WidgetUrls,
   ) {
     this.config = { ...initial, symbols: [...initial.symbols] };
+    this.preview = parts.preview;
     this.writeForm();
     this.picker = new SymbolPicker(parts, this.config.symbols, (symbols) => this.setSymbols(symbols));
 
-    const { form, preview } = parts;
+    const { form, previewPanel } = parts;
     form.addEventListener('submit', (event) => event.preventDefault());
     // Radios and selects apply at once; typed values update the code while typing and the
     // preview when committed (change), so half-typed keys do not open connections.
@@ -76,12 +86,13 @@ export class Configurator {
     form.addEventListener('input', (event) => {
       if (isSetting(event)) this.readForm(false);
     });
-    preview.addEventListener('price-board-status', (event) => {
+    // On the panel: the events bubble out of whichever element is previewed.
+    previewPanel.addEventListener('price-board-status', (event) => {
       const status = String((event as CustomEvent<{ status?: unknown }>).detail?.status ?? '');
       parts.statusBadge.textContent = STATUS_LABELS[status] ?? status;
       parts.statusBadge.dataset.status = status;
     });
-    preview.addEventListener('price-board-select', (event) => {
+    previewPanel.addEventListener('price-board-select', (event) => {
       const symbol = (event as CustomEvent<{ symbol?: unknown }>).detail?.symbol;
       if (typeof symbol === 'string') {
         this.config.chartSymbol = symbol;
@@ -111,7 +122,7 @@ export class Configurator {
   private readForm(commit: boolean): void {
     const data = new FormData(this.parts.form);
     const next = { ...this.config };
-    for (const name of RADIO_FIELDS) next[name] = String(data.get(name) ?? next[name]);
+    for (const name of RADIO_FIELDS) (next as Record<string, unknown>)[name] = String(data.get(name) ?? next[name]);
     for (const [name, key] of Object.entries(TEXT_FIELDS)) next[key] = String(data.get(name) ?? '');
     this.config = next;
     if (commit) this.applyToPreview();
@@ -129,7 +140,14 @@ export class Configurator {
   /** Sets only the attributes whose value differs: unchanged settings cost nothing. */
   private applyToPreview(): void {
     clearTimeout(this.symbolsTimer);
-    const { preview, previewPanel } = this.parts;
+    const { previewPanel } = this.parts;
+    const tag = WIDGET_TAGS[this.config.widget];
+    if (this.preview.localName !== tag) {
+      const next = document.createElement(tag);
+      this.preview.replaceWith(next);
+      this.preview = next;
+    }
+    const preview = this.preview;
     const attributes = previewAttributes(this.config);
     // An empty symbol list would mean "the default symbols"; show nothing new instead.
     if (this.config.symbols.length === 0) attributes.delete('symbols');
@@ -154,6 +172,7 @@ export class Configurator {
     code.loader.textContent = empty ? note : loaderSnippet(config, this.urls);
 
     const params = new URLSearchParams();
+    if (config.widget !== 'board') params.set('widget', config.widget);
     for (const [name, value] of boardAttributes(config, location.origin)) params.set(name === 'api-key' ? 'key' : name, value);
     const query = params.toString().replace(/%2C/gi, ',');
     history.replaceState(history.state, '', `${location.pathname}${query ? `?${query}` : ''}${location.hash}`);

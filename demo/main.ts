@@ -14,8 +14,10 @@
 import 'vazirmatn/Vazirmatn-Variable-font-face.css';
 import './styles.css';
 import '../src/price-board';
+import '../src/price-ticker';
+import '../src/price-converter';
 import type { SymbolInfo } from '../src/shared/types';
-import { readEmbedParams } from '../src/embed/params';
+import { readEmbedParams, readWidget, WIDGET_TAGS } from '../src/embed/params';
 import { Configurator, wireTabs } from './configurator';
 import { wireCopyButtons } from './copy';
 import { scriptSnippet, type BoardConfig, type WidgetUrls } from './snippets';
@@ -37,8 +39,20 @@ function byId<T extends HTMLElement = HTMLElement>(id: string): T {
 function widgetUrls(): WidgetUrls {
   const at = (path: string) => new URL(path, import.meta.url).href;
   // Non-literal paths keep Vite from treating them as assets of this module.
-  const files = { script: '../price-board.js', embedPage: '../embed.html', loader: '../embed.js' };
-  return { script: at(files.script), embedPage: at(files.embedPage), loader: at(files.loader) };
+  const files = {
+    script: '../price-board.js',
+    ticker: '../price-ticker.js',
+    converter: '../price-converter.js',
+    embedPage: '../embed.html',
+    loader: '../embed.js',
+  };
+  return {
+    script: at(files.script),
+    ticker: at(files.ticker),
+    converter: at(files.converter),
+    embedPage: at(files.embedPage),
+    loader: at(files.loader),
+  };
 }
 
 const page = new Map<string, string>(readEmbedParams(location.search).attributes);
@@ -46,9 +60,9 @@ const apiKey = page.get('api-key') ?? DEMO_KEY;
 const baseUrl = page.get('base-url') ?? '';
 const urls = widgetUrls();
 
-/** A board for `slot`: attributes set before it is connected, so it starts configured. */
-function mountBoard(slot: HTMLElement, attributes: Record<string, string>): HTMLElement {
-  const board = document.createElement('price-board');
+/** A board (or `tag`) for `slot`: attributes set before it is connected, so it starts configured. */
+function mountBoard(slot: HTMLElement, attributes: Record<string, string>, tag = 'price-board'): HTMLElement {
+  const board = document.createElement(tag);
   const all: Record<string, string> = { 'api-key': apiKey, ...(baseUrl ? { 'base-url': baseUrl } : {}), ...attributes };
   for (const [name, value] of Object.entries(all)) board.setAttribute(name, value);
   slot.replaceChildren(board);
@@ -57,6 +71,7 @@ function mountBoard(slot: HTMLElement, attributes: Record<string, string>): HTML
 
 function config(overrides: Partial<BoardConfig>): BoardConfig {
   return {
+    widget: 'board',
     symbols: ['usd', 'eur', 'gold_18', 'coin_emami', 'ons'],
     apiKey,
     baseUrl,
@@ -92,6 +107,7 @@ function initialConfiguratorConfig(): BoardConfig {
   const get = (name: string, fallback: string) => page.get(name) ?? fallback;
   const symbols = page.get('symbols');
   return config({
+    widget: readWidget(location.search),
     symbols: symbols
       ? [...new Set(symbols.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean))]
       : config({}).symbols,
@@ -158,7 +174,7 @@ function main(): void {
   mountBoard(byId('hero-slot'), { symbols: 'usd,eur,gold_18,coin_emami,ons', theme: 'light', chart: 'candles', days: '7' });
 
   const initial = initialConfiguratorConfig();
-  const preview = mountBoard(byId('preview-slot'), boardAttributesOf(initial));
+  const preview = mountBoard(byId('preview-slot'), boardAttributesOf(initial), WIDGET_TAGS[initial.widget]);
   const configurator = new Configurator(
     {
       form: byId<HTMLFormElement>('config-form'),

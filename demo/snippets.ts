@@ -1,11 +1,14 @@
 /**
  * The embed code the demo shows: a script tag, a plain iframe and the loader placeholder, for one
- * board configuration. Pure string building; attribute values are HTML-escaped, URL parameters
- * encoded.
+ * configuration of a board, a ticker or a converter. Pure string building; attribute values are
+ * HTML-escaped, URL parameters encoded.
  */
+import { WIDGET_TAGS, type EmbedWidget } from '../src/embed/params';
 
-/** A board configuration, by attribute name. Empty strings mean "not set". */
+/** A widget configuration, by attribute name. Empty strings mean "not set". */
 export interface BoardConfig {
+  /** Which element: `board`, `ticker` or `converter` (the chart settings are the board's only). */
+  widget: EmbedWidget;
   symbols: string[];
   apiKey: string;
   baseUrl: string;
@@ -22,6 +25,9 @@ export interface BoardConfig {
 export interface WidgetUrls {
   /** `price-board.js` */
   script: string;
+  /** `price-ticker.js` and `price-converter.js` */
+  ticker: string;
+  converter: string;
   /** `embed.html` */
   embedPage: string;
   /** `embed.js` */
@@ -61,8 +67,8 @@ export function boardAttributes(config: BoardConfig, widgetOrigin: string): Arra
   if (base !== '' && base !== widgetOrigin) out.push(['base-url', base]);
   add('theme', config.theme);
   add('unit', config.unit);
-  add('chart', config.chart);
-  if (config.chart !== 'none') {
+  if (config.widget === 'board') add('chart', config.chart);
+  if (config.widget === 'board' && config.chart !== 'none') {
     // The first symbol is the default chart symbol.
     if (config.chartSymbol && config.chartSymbol !== config.symbols[0] && config.symbols.includes(config.chartSymbol)) {
       out.push(['chart-symbol', config.chartSymbol]);
@@ -89,30 +95,41 @@ function encodeQueryValue(value: string): string {
 
 /** The embed page address carrying a configuration (`key` is the short name of `api-key`). */
 export function embedPageUrl(config: BoardConfig, urls: WidgetUrls): string {
-  const query = boardAttributes(config, originOf(urls.embedPage))
+  const query = [...widgetParam(config), ...boardAttributes(config, originOf(urls.embedPage))]
     .map(([name, value]) => `${name === 'api-key' ? 'key' : name}=${encodeQueryValue(value)}`)
     .join('&');
   return `${urls.embedPage}?${query}`;
 }
 
-/** A height that fits the board before it can tell (the loader resizes; a plain iframe cannot). */
+/** `widget=…` for the embed page and the loader, left out for the default (the board). */
+function widgetParam(config: BoardConfig): Array<[string, string]> {
+  return config.widget === 'board' ? [] : [['widget', config.widget]];
+}
+
+/** A height that fits the widget before it can tell (the loader resizes; a plain iframe cannot). */
 export function estimatedHeight(config: BoardConfig): number {
+  if (config.widget === 'ticker') return 44;
+  if (config.widget === 'converter') return 170;
   const rows = Math.max(1, config.symbols.length);
   return 72 + rows * 52 + (config.chart === 'none' ? 0 : 340);
 }
 
 export function scriptSnippet(config: BoardConfig, urls: WidgetUrls): string {
-  const attributes = boardAttributes(config, originOf(urls.script))
+  const script = config.widget === 'board' ? urls.script : urls[config.widget];
+  const tag = WIDGET_TAGS[config.widget];
+  const attributes = boardAttributes(config, originOf(script))
     .map(([name, value]) => `\n  ${name}="${escapeHtml(value)}"`)
     .join('');
-  return `<script type="module" src="${escapeHtml(urls.script)}"></script>\n<price-board${attributes}\n></price-board>`;
+  return `<script type="module" src="${escapeHtml(script)}"></script>\n<${tag}${attributes}\n></${tag}>`;
 }
+
+const TITLES: Readonly<Record<EmbedWidget, string>> = { board: 'تابلوی زندهٔ قیمت', ticker: 'نوار زندهٔ قیمت', converter: 'مبدل قیمت' };
 
 export function iframeSnippet(config: BoardConfig, urls: WidgetUrls): string {
   return [
     '<iframe',
     `  src="${escapeHtml(embedPageUrl(config, urls))}"`,
-    '  title="تابلوی زندهٔ قیمت"',
+    `  title="${TITLES[config.widget]}"`,
     '  loading="lazy"',
     '  width="100%"',
     `  height="${estimatedHeight(config)}"`,
@@ -122,7 +139,7 @@ export function iframeSnippet(config: BoardConfig, urls: WidgetUrls): string {
 }
 
 export function loaderSnippet(config: BoardConfig, urls: WidgetUrls): string {
-  const attributes = boardAttributes(config, originOf(urls.embedPage))
+  const attributes = [...widgetParam(config), ...boardAttributes(config, originOf(urls.embedPage))]
     .map(([name, value]) => `\n  data-${name === 'api-key' ? 'key' : name}="${escapeHtml(value)}"`)
     .join('');
   return `<div data-price-board${attributes}\n></div>\n<script async src="${escapeHtml(urls.loader)}"></script>`;

@@ -1,77 +1,18 @@
 import { css } from 'lit';
+import { hostStyles, themed } from './theme.styles';
 
 /*
- * Every colour comes from a public custom property with a default per theme; the defaults meet
- * WCAG AA (4.5:1) for text on the background in both themes, including on the selected row tint
- * and under the price flash.
+ * Colours come from the shared theme (theme.styles.ts).
  * Static styles only (adopted style sheets): nothing inline, so a strict CSP holds.
  */
 
-const darkDefaults = css`
-  --_bg: var(--price-board-bg, #16191e);
-  --_fg: var(--price-board-fg, #e6e9ee);
-  --_muted: var(--price-board-muted, #9ba4b2);
-  --_border: var(--price-board-border, #323843);
-  --_up: var(--price-board-up, #4cc987);
-  --_down: var(--price-board-down, #ff7b7b);
-  --_accent: var(--price-board-accent, #7fb0ff);
-  color-scheme: dark;
-`;
-
 export const styles = css`
-  :host {
-    display: block;
-  }
-  :host([hidden]) {
-    display: none;
-  }
-  *,
-  ::before,
-  ::after {
-    box-sizing: border-box;
-  }
-
+  ${hostStyles}
+  ${themed('.board')}
   .board {
-    --_bg: var(--price-board-bg, #ffffff);
-    --_fg: var(--price-board-fg, #1b1f24);
-    --_muted: var(--price-board-muted, #59616e);
-    --_border: var(--price-board-border, #d5dae1);
-    --_up: var(--price-board-up, #0a7a3d);
-    --_down: var(--price-board-down, #c0262d);
-    --_accent: var(--price-board-accent, #1d5fc4);
-    --_font: var(--price-board-font, Vazirmatn, Vazir, Tahoma, 'Segoe UI', system-ui, sans-serif);
-    color-scheme: light;
     container: price-board / inline-size;
-    background: var(--_bg);
-    color: var(--_fg);
-    font-family: var(--_font);
-    font-size: .9375rem;
-    line-height: 1.5;
-    border: 1px solid var(--_border);
-    border-radius: var(--price-board-radius, 12px);
     padding: .5rem 0;
     overflow: hidden;
-  }
-  .board[data-theme=dark] {
-    ${darkDefaults}
-  }
-  /* auto follows the system setting, live */
-  @media (prefers-color-scheme: dark) {
-    .board[data-theme=auto] {
-      ${darkDefaults}
-    }
-  }
-
-  .sr-only {
-    position: absolute;
-    width: 1px;
-    height: 1px;
-    margin: -1px;
-    padding: 0;
-    overflow: hidden;
-    clip-path: inset(50%);
-    white-space: nowrap;
-    border: 0;
   }
 
   /* status line */

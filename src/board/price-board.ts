@@ -1,12 +1,14 @@
 import { html, LitElement, nothing } from 'lit';
 import { PriceBoardError } from '../shared/errors';
 import type { ConnectionStatus, Quote } from '../shared/types';
-import { flushSubscriptions } from '../live/hub';
+import { startTogether } from '../live/start-together';
 import { BOARD_ATTRIBUTES, type BoardProperties, type BoardProperty, type HistoryDays } from '../shared/attributes';
 import { defaultsOf, invalidAttributeMessage, litProperties, readSettings, type BoardSettings } from './attributes';
 import { Announcer } from './announcer';
 import { ChartController } from './chart-controller';
 import { Clock } from './clock';
+import { defineOnce } from './define';
+import { DEFAULT_BASE_URL } from './module-origin';
 import { emit } from './emit';
 import { FirstFrame } from './first-frame';
 import { styles } from './price-board.styles';
@@ -15,18 +17,6 @@ import { moveTarget, rowAction, rowOf } from './row-keys';
 import { datesReady, prepareDates } from './dates';
 import { dayOf, emptyRow, quoteRow, type RowContext, type RowView } from './row-view';
 import { renderChart, renderError, renderStatus, renderTable, statusText } from './templates';
-
-/** The service address when `base-url` is not set: where this module was loaded from. */
-function moduleOrigin(): string {
-  try {
-    const origin = new URL(import.meta.url).origin;
-    if (origin !== 'null') return origin;
-  } catch {
-    // not a URL we can read (e.g. a bundler's virtual module): use the page's origin
-  }
-  return globalThis.location?.origin ?? '';
-}
-const DEFAULT_BASE_URL = moduleOrigin();
 
 const ATTRIBUTE_KEYS = Object.keys(BOARD_ATTRIBUTES) as BoardProperty[];
 
@@ -81,11 +71,7 @@ export class PriceBoard extends LitElement {
    * script twice is harmless.
    */
   static define(tag = 'price-board'): void {
-    const registry: CustomElementRegistry = customElements;
-    if (registry.get(tag)) return;
-    // A class can back one tag only: another tag gets a subclass.
-    const taken = registry.getName?.(this) ?? null;
-    registry.define(tag, taken === null ? this : class extends this {});
+    defineOnce(tag, this);
   }
 
   // ── Public state ──────────────────────────────────────────────────────────────────────────
@@ -156,30 +142,17 @@ export class PriceBoard extends LitElement {
 
   // ── Start ─────────────────────────────────────────────────────────────────────────────────
 
-  /** Boards connected in the current task, started together in one microtask. */
-  static #connecting = new Set<PriceBoard>();
-
   /**
    * The first prices request must not wait for the first render (which builds the template and
-   * the Intl formatters, and lays out the skeleton): every board connected in this task reads its
-   * settings and subscribes in one microtask queued ahead of Lit's first update, and then the
-   * hubs send their requests at once, one per hub for all those boards. Attributes set right
-   * after the element was added (same task) are read too.
+   * the Intl formatters, and lays out the skeleton): the board reads its settings and subscribes
+   * with every widget connected in this task, in one microtask queued ahead of Lit's first
+   * update (`startTogether`); the chart area's chunk is asked for after the prices. Attributes set
+   * right after the element was added (same task) are read too.
    * @internal
    */
   override connectedCallback(): void {
-    if (PriceBoard.#connecting.size === 0) queueMicrotask(() => PriceBoard.#startConnected());
-    PriceBoard.#connecting.add(this);
+    startTogether(() => (this.isConnected && this.#readSettings() ? () => this.#configureChart() : undefined));
     super.connectedCallback();
-  }
-
-  static #startConnected(): void {
-    const boards = [...PriceBoard.#connecting].filter((board) => board.isConnected);
-    PriceBoard.#connecting.clear();
-    const changed = boards.filter((board) => board.#readSettings());
-    flushSubscriptions();
-    // The chart's chunks are asked for after the prices.
-    for (const board of changed) board.#configureChart();
   }
 
   /** The first render waits for the first frame or the first answer (see `first-frame.ts`). */

@@ -1,6 +1,8 @@
 /**
- * Script of the iframe host page `embed.html`: one `<price-board>` configured from the page's
- * URL parameters, filling the frame, telling its parent how tall it is.
+ * Script of the iframe host page `embed.html`: one `<price-board>` (or, with `widget=ticker` or
+ * `widget=converter`, one `<price-ticker>` or `<price-converter>`: only that element's module is
+ * loaded) configured from the page's URL parameters, filling the frame, telling its parent how
+ * tall it is.
  *
  * - Parameters are the attribute names (`key` = `api-key`), applied with `setAttribute` only and
  *   never interpreted here: the element validates them and shows its own Persian
@@ -15,17 +17,33 @@
  */
 import 'vazirmatn/Vazirmatn-Variable-font-face.css';
 import './host.css';
+// Static: price-board.js holds what every widget shares (the ticker and converter import it).
 import '../price-board';
-import { readEmbedParams } from './params';
+import { readEmbedParams, readWidget, WIDGET_TAGS, type EmbedWidget } from './params';
 import { RESIZE_MESSAGE, type ResizeMessage } from './protocol';
 
-const settings = readEmbedParams(location.search);
-const root = document.documentElement;
-root.toggleAttribute('data-transparent', settings.transparent);
+const MODULES: Record<Exclude<EmbedWidget, 'board'>, () => Promise<unknown>> = {
+  ticker: () => import('../price-ticker'),
+  converter: () => import('../price-converter'),
+};
 
-const board = document.createElement('price-board');
-for (const [name, value] of settings.attributes) board.setAttribute(name, value);
-document.body.replaceChildren(board);
+const widget = readWidget(location.search);
+const root = document.documentElement;
+
+/** Puts the element, configured from the URL, on the page once its module is there. */
+function show(): void {
+  const element = document.createElement(WIDGET_TAGS[widget]);
+  // The element's own attributes (Lit's observedAttributes) decide which parameters apply.
+  const observed = (element.constructor as unknown as { observedAttributes: string[] }).observedAttributes;
+  const settings = readEmbedParams(location.search, observed);
+  root.toggleAttribute('data-transparent', settings.transparent);
+  for (const [name, value] of settings.attributes) element.setAttribute(name, value);
+  document.body.replaceChildren(element);
+}
+
+// No top-level await: it would make the bundler split price-board.js into a re-export.
+if (widget === 'board') show();
+else void MODULES[widget]().then(show);
 
 let lastHeight = -1;
 

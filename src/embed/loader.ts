@@ -5,6 +5,8 @@
  *
  * - The placeholder's `data-*` attributes are the attribute names of `<price-board>` (`data-key`
  *   or `data-api-key`, `data-base-url`, …) plus `data-transparent`; others are not passed on.
+ *   `data-widget="ticker"` or `"converter"` shows `<price-ticker>` or `<price-converter>` instead
+ *   (with their own attributes: `data-speed`, `data-symbol`, `data-amount`, `data-reverse`).
  *   `data-title` sets the iframe's accessible title.
  * - Works whether the script comes before or after the placeholders, and for placeholders added
  *   later (a MutationObserver). A placeholder is converted once; loading the script again (even
@@ -26,8 +28,9 @@ const { names, addresses } = EMBED_PARAMETERS;
 const SETTINGS = new Set<string>(names);
 /** Settings holding an address: one written on this page means this page's address. */
 const ADDRESSES = new Set<string>(addresses);
-/** Height before the first resize message: about a board of five rows with its chart. */
-const INITIAL_HEIGHT = 420;
+/** Height before the first resize message: about a board of five rows with its chart, a ticker, a converter. */
+const INITIAL_HEIGHT: Readonly<Record<string, number>> = { board: 420, ticker: 44, converter: 170 };
+const TITLES: Readonly<Record<string, string>> = { board: 'تابلوی زندهٔ قیمت', ticker: 'نوار زندهٔ قیمت', converter: 'مبدل قیمت' };
 const MAX_HEIGHT = 20_000;
 
 /** Shared across copies of this script, so a second copy neither converts nor listens again. */
@@ -75,10 +78,13 @@ function convert(placeholder: Element): void {
   placeholder.setAttribute(READY_ATTRIBUTE, '');
   const iframe = document.createElement('iframe');
   iframe.src = frameUrl(placeholder);
-  iframe.title = placeholder.getAttribute('data-title') || 'تابلوی زندهٔ قیمت';
+  // The embed page reads an unknown widget as the board; so does this.
+  const widget = placeholder.getAttribute('data-widget')?.trim().toLowerCase() ?? '';
+  const kind = Object.hasOwn(TITLES, widget) ? widget : 'board';
+  iframe.title = placeholder.getAttribute('data-title') || TITLES[kind]!;
   iframe.loading = 'lazy';
   iframe.width = '100%';
-  iframe.height = String(INITIAL_HEIGHT);
+  iframe.height = String(INITIAL_HEIGHT[kind]);
   // CSSOM, not a style attribute: allowed under a strict style-src.
   iframe.style.border = '0';
   iframe.style.display = 'block';

@@ -14,12 +14,29 @@ import { BOARD_ATTRIBUTES } from '../shared/attributes';
 /** Attributes of `<price-board>` an embed may set: all of its table (DESIGN.md section 2). */
 const EMBED_ATTRIBUTES: readonly string[] = Object.values(BOARD_ATTRIBUTES).map((spec) => spec.attribute);
 
+/** `widget=`: which element the page shows (DESIGN.md §8), and its tag. */
+export const WIDGET_TAGS = { board: 'price-board', ticker: 'price-ticker', converter: 'price-converter' } as const;
+export type EmbedWidget = keyof typeof WIDGET_TAGS;
+
+/**
+ * The ticker's and the converter's own attributes (beyond the connection ones), for the loader's
+ * list; the embed page itself asks each element for its attributes (`observedAttributes`).
+ */
+const WIDGET_OWN_ATTRIBUTES = ['speed', 'symbol', 'amount', 'reverse'];
+
+/** The `widget` parameter: `board` (the default, also for an unknown value), `ticker` or `converter`. */
+export function readWidget(search: string | URLSearchParams): EmbedWidget {
+  const params = typeof search === 'string' ? new URLSearchParams(search) : search;
+  const value = params.get('widget')?.trim().toLowerCase() ?? '';
+  return Object.hasOwn(WIDGET_TAGS, value) ? (value as EmbedWidget) : 'board';
+}
+
 /** Short parameter names accepted for an attribute. */
 const ALIASES: Readonly<Record<string, string>> = { key: 'api-key' };
 
 /** Every parameter the embed page reads, and those holding an address: the loader's lists. */
 export const EMBED_PARAMETERS = {
-  names: [...EMBED_ATTRIBUTES, ...Object.keys(ALIASES), 'transparent'],
+  names: ['widget', ...EMBED_ATTRIBUTES, ...WIDGET_OWN_ATTRIBUTES, ...Object.keys(ALIASES), 'transparent'],
   addresses: Object.values(BOARD_ATTRIBUTES)
     .filter((spec) => spec.kind === 'base-url' || spec.kind === 'url')
     .map((spec) => spec.attribute),
@@ -29,17 +46,21 @@ export const EMBED_PARAMETERS = {
 const MAX_VALUE_LENGTH = 2000;
 
 export interface EmbedSettings {
-  /** `[attribute, value]` pairs in `EMBED_ATTRIBUTES` order. */
+  /** `[attribute, value]` pairs in the order of the allowed attributes. */
   attributes: Array<[string, string]>;
   /** `transparent=1`: no page background, the board blends into the embedding page. */
   transparent: boolean;
 }
 
-/** Maps a parameter name (or alias) to the attribute it sets, or `undefined` when unknown. */
-function attributeFor(name: string): string | undefined {
+/**
+ * Maps a parameter name (or alias) to the attribute it sets, or `undefined` when unknown.
+ * `allowed`: the attributes of the element shown (the board's by default).
+ */
+function attributeFor(name: string, allowed: readonly string[]): string | undefined {
   const lower = name.toLowerCase();
-  if (EMBED_ATTRIBUTES.includes(lower)) return lower;
-  return ALIASES[lower];
+  if (allowed.includes(lower)) return lower;
+  const alias = ALIASES[lower];
+  return alias && allowed.includes(alias) ? alias : undefined;
 }
 
 /** `1`, `true`, `yes` and an empty value (`?transparent`) turn a flag on. */
@@ -52,18 +73,18 @@ function isTruthyFlag(value: string | null | undefined): boolean {
  * Reads the embed settings from a query string. Unknown parameters are ignored; when a setting
  * appears twice (or as both `key` and `api-key`) the full attribute name wins, then the first.
  */
-export function readEmbedParams(search: string | URLSearchParams): EmbedSettings {
+export function readEmbedParams(search: string | URLSearchParams, allowed: readonly string[] = EMBED_ATTRIBUTES): EmbedSettings {
   const params = typeof search === 'string' ? new URLSearchParams(search) : search;
   const found = new Map<string, { value: string; exact: boolean }>();
   for (const [name, value] of params) {
-    const attribute = attributeFor(name);
+    const attribute = attributeFor(name, allowed);
     if (!attribute || value.length > MAX_VALUE_LENGTH) continue;
     const exact = name.toLowerCase() === attribute;
     const previous = found.get(attribute);
     if (!previous || (exact && !previous.exact)) found.set(attribute, { value, exact });
   }
   const attributes: Array<[string, string]> = [];
-  for (const name of EMBED_ATTRIBUTES) {
+  for (const name of allowed) {
     const entry = found.get(name);
     if (entry) attributes.push([name, entry.value]);
   }

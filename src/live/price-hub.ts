@@ -12,6 +12,7 @@ import { QuoteStore } from '../model/quote-store';
 import { HubStatus } from './hub-status';
 import type { HubListener, QuotesMeta } from './hub-types';
 import type { OnlineSource } from './online';
+import { soon } from './page-ready';
 import { clampPollMs, isNetworkFailure } from './policy';
 import { QuoteFetcher } from './quote-fetcher';
 import { Subscriber } from './subscriber';
@@ -226,8 +227,9 @@ export class PriceHub {
   #queueFlush(): void {
     if (this.#flushQueued) return;
     this.#flushQueued = true;
-    // Everything subscribed in this tick is served by one request and one stream.
-    queueMicrotask(() => this.flushNow());
+    // Everything subscribed in this tick (or, on a page loading several of our scripts, before
+    // DOMContentLoaded) is served by one request and one stream.
+    soon(() => this.flushNow());
   }
 
   #flush(): void {

@@ -2,13 +2,15 @@
 // must keep naming every public name of DESIGN.md.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readDeclaration, renderApi } from '../../../scripts/readme-api.mjs';
+import { readDeclarations, renderApi } from '../../../scripts/readme-api.mjs';
 
 const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
 
 describe('README.md', () => {
-  it('has the API reference generated from the current JSDoc (run node scripts/readme-api.mjs)', () => {
-    expect(readme).toContain(renderApi(readDeclaration()));
+  it('has the API reference of each element generated from the current JSDoc (run node scripts/readme-api.mjs)', () => {
+    const declarations = readDeclarations();
+    expect([...declarations.keys()]).toEqual(['price-board', 'price-ticker', 'price-converter']);
+    for (const d of declarations.values()) expect(readme).toContain(renderApi(d));
   });
 
   it('starts with the two commands', () => {

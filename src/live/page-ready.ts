@@ -1,0 +1,29 @@
+/**
+ * When the widgets' first requests may go out. A page may load several of our scripts
+ * (`price-board.js`, `price-ticker.js`, `price-converter.js`) as module script tags; the browser
+ * runs them one after another with a microtask checkpoint between, so the elements of the later
+ * ones would miss the first one's `/v1/prices` request. While such a page is still running its
+ * deferred scripts, requests wait for `DOMContentLoaded`, which follows the last of them.
+ */
+
+const WIDGET_SCRIPT = /\/price-(board|ticker|converter)\.js([?#]|$)/;
+
+/** True while deferred scripts still run (before `DOMContentLoaded`) and more than one is ours. */
+function moreScriptsComing(): boolean {
+  const doc = globalThis.document;
+  // 'interactive' lasts until `load`: navigation timing tells whether DOMContentLoaded began.
+  if (doc?.readyState !== 'interactive') return false;
+  const navigation = performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined;
+  if (!navigation || navigation.domContentLoadedEventStart > 0) return false;
+  let ours = 0;
+  for (const script of doc.querySelectorAll<HTMLScriptElement>('script[type="module"][src]')) {
+    if (WIDGET_SCRIPT.test(script.src) && ++ours > 1) return true;
+  }
+  return false;
+}
+
+/** Runs `fn` in a microtask, or at `DOMContentLoaded` while more of our scripts are to run. */
+export function soon(fn: () => void): void {
+  if (moreScriptsComing()) document.addEventListener('DOMContentLoaded', fn, { once: true });
+  else queueMicrotask(fn);
+}

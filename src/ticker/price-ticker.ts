@@ -1,0 +1,150 @@
+import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
+import type { Quote } from '../shared/types';
+import { defineOnce } from '../board/define';
+import { emptyRow, quoteRow, type RowView } from '../board/row-view';
+import { renderError } from '../board/templates';
+import { PriceWidget } from '../widget/price-widget';
+import { styles } from './price-ticker.styles';
+import { Tape } from './tape';
+
+/** A tape needs no faster text updates than this; fewer means fewer layouts under heavy load. */
+const RENDER_GAP_MS = 500;
+
+/**
+ * Tickers with an update asked for by something other than new quotes (a property): not held
+ * back. (A WeakSet, not a field: Lit sets properties before a subclass's fields exist.)
+ */
+const urgent = new WeakSet<object>();
+
+/**
+ * A one-line tape of live prices for site headers and footers: Persian, mirrored for RTL (items
+ * enter at the left edge and move right, so they arrive in reading order).
+ *
+ * It shares the connection attributes and the per-key live data with every `<price-board>`,
+ * `<price-ticker>` and `<price-converter>` on the page. The tape moves by transform only; a live
+ * update changes a cell in place without restarting or jumping it. Hover, keyboard focus and the
+ * pause button stop it; under `prefers-reduced-motion` it is a still strip that scrolls by hand.
+ *
+ * @summary Scrolling live price tape (Persian, RTL).
+ * @tagname price-ticker
+ *
+ * @fires {CustomEvent<{ quotes: Quote[] }>} price-board-quotes - After each applied batch of quote changes, at most once per animation frame.
+ * @fires {CustomEvent<{ status: ConnectionStatus }>} price-board-status - When the connection state changes: `loading`, `live`, `polling`, `reconnecting`, `offline` or `error`.
+ * @fires {CustomEvent<{ code: ErrorCode; message: string; status?: number }>} price-board-error - On each failure the user should know of; `message` is Persian; never holds the API key.
+ *
+ * @csspart ticker - The root; `dir="rtl"`, `lang="fa"`.
+ * @csspart item - One per symbol: `data-symbol`, `data-direction` (`up`/`down`/`flat`). The moving copies repeat it.
+ * @csspart title - An item's Persian title.
+ * @csspart price - An item's price: toman or rial, US dollars for `ons` and `silver_ounce`.
+ * @csspart change - An item's signed change in percent, with ▲/▼.
+ * @csspart error - The current error, in Persian; `data-code`.
+ *
+ * @cssprop [--price-board-font=Vazirmatn, Vazir, Tahoma, 'Segoe UI', system-ui, sans-serif] - Font family.
+ * @cssprop [--price-board-bg=#ffffff] - Background (dark theme: #16191e).
+ * @cssprop [--price-board-fg=#1b1f24] - Text colour (dark theme: #e6e9ee).
+ * @cssprop [--price-board-muted=#59616e] - Titles and the pause button (dark theme: #9ba4b2).
+ * @cssprop [--price-board-border=#d5dae1] - Border and item separators (dark theme: #323843).
+ * @cssprop [--price-board-up=#0a7a3d] - Rising changes (dark theme: #4cc987).
+ * @cssprop [--price-board-down=#c0262d] - Falling changes and errors (dark theme: #ff7b7b).
+ * @cssprop [--price-board-accent=#1d5fc4] - Focus ring (dark theme: #7fb0ff).
+ * @cssprop [--price-board-radius=12px] - Corner radius.
+ */
+export class PriceTicker extends PriceWidget {
+  static override styles = styles;
+  static override properties: PropertyDeclarations = {
+    ...PriceWidget.properties,
+    speed: { type: Number, reflect: true },
+  };
+
+  /** Registers the element as `tag` (once, however often the script is loaded). */
+  static define(tag = 'price-ticker'): void {
+    defineOnce(tag, this);
+  }
+
+  /**
+   * Pixels per second the tape moves (a positive number; others fall back to 40).
+   * @default 40
+   */
+  speed = 40;
+
+  readonly #tape = new Tape(this, {
+    viewport: () => this.renderRoot?.querySelector<HTMLElement>('.viewport'),
+    track: () => this.renderRoot?.querySelector<HTMLElement>('.track'),
+    group: () => this.renderRoot?.querySelector<HTMLElement>('.group'),
+  });
+
+  #lastRender = 0;
+
+  override requestUpdate(name?: PropertyKey, oldValue?: unknown, options?: object): void {
+    if (name !== undefined) urgent.add(this);
+    super.requestUpdate(name, oldValue, options as never);
+  }
+
+  /** Live quotes re-render the text at most every {@link RENDER_GAP_MS}. */
+  protected override scheduleUpdate(): void | Promise<unknown> {
+    const wait = this.#lastRender + RENDER_GAP_MS - performance.now();
+    if (urgent.has(this) || wait <= 0) return super.scheduleUpdate();
+    return new Promise((resolve) => setTimeout(resolve, wait)).then(() => super.scheduleUpdate());
+  }
+
+  protected override willUpdate(changed: PropertyValues): void {
+    super.willUpdate(changed);
+    const speed = Number(this.speed);
+    this.#tape.speed = Number.isFinite(speed) && speed > 0 ? speed : 40; // the default, as documented
+  }
+
+  protected override updated(): void {
+    this.#lastRender = performance.now();
+    urgent.delete(this);
+  }
+
+  protected override render() {
+    const tape = this.#tape;
+    const items = this.#items();
+    const error = this.error;
+    // An error replaces the tape only while it has nothing to show.
+    const hasData = this.live.snapshot().size > 0;
+    return html`<div part="ticker" class="ticker" dir="rtl" lang="fa" data-theme=${this.settings.theme}>
+      ${tape.reduced
+        ? nothing
+        : html`<button class="pause" type="button" aria-pressed=${tape.userPaused ? 'true' : 'false'}
+            aria-label="توقف نوار قیمت" @click=${() => tape.setUserPaused(!tape.userPaused)}>${tape.userPaused ? '▶' : '⏸'}</button>`}
+      ${error && !hasData
+        ? renderError(error)
+        : html`<div class="viewport ${tape.reduced ? 'still' : ''}" role="region" aria-label="نوار قیمت"
+            @pointerenter=${() => tape.setHovered(true)} @pointerleave=${() => tape.setHovered(false)}
+            @focusin=${() => tape.setFocused(true)}
+            @focusout=${(e: FocusEvent) => this.#focusOut(e)}>
+            <div class="track">
+              ${Array.from({ length: tape.copies }, (_, copy) => this.#group(items, copy > 0))}
+            </div>
+          </div>`}
+    </div>`;
+  }
+
+  #group(items: RowView[], copy: boolean) {
+    return html`<ul class="group" role=${copy ? 'presentation' : 'list'} aria-hidden=${copy ? 'true' : nothing} ?inert=${copy}>
+      ${items.map(
+        (item) => html`<li part="item" data-symbol=${item.symbol} data-direction=${item.direction} tabindex=${copy ? nothing : '0'}>
+          <span part="title">${item.title}</span>
+          <span part="price">${item.price}${item.ownUnit ? ` ${item.ownUnit}` : ''}</span>
+          <span part="change"><span aria-hidden="true">${item.arrow}</span> ${item.change}</span>
+        </li>`,
+      )}
+    </ul>`;
+  }
+
+  #items(): RowView[] {
+    // No day: the tape shows no times, so it never pays for the date formatters (board/dates.ts).
+    const ctx = { unit: this.settings.unit, now: new Date(), day: undefined };
+    return this.settings.symbols.map((symbol) => {
+      const quote: Quote | undefined = this.live.get(symbol);
+      return quote ? quoteRow(quote, ctx) : emptyRow(symbol, this.live.missing.has(symbol), this.live.status === 'loading');
+    });
+  }
+
+  #focusOut(event: FocusEvent): void {
+    const viewport = event.currentTarget as HTMLElement;
+    if (!viewport.contains(event.relatedTarget as Node | null)) this.#tape.setFocused(false);
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * The ticker's motion, as a Lit ReactiveController: a Web Animations API `translateX` loop on the
+ * track (transform only: the compositor moves it, no layout per frame). The track holds the item
+ * group and enough copies to cover the viewport plus one group, and moves right by one group's
+ * width per cycle, so the loop is seamless and items enter at the left edge (RTL reading order).
+ *
+ * The cycle's duration comes from the measured group width and the speed; when either changes
+ * (live prices widen a cell, the page resizes, `speed` is set) the animation is rebuilt at the
+ * same offset, so nothing jumps. Hover, keyboard focus and the pause button pause it; under
+ * `prefers-reduced-motion` there is no animation at all (the strip scrolls by hand).
+ */
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+
+const REDUCED = '(prefers-reduced-motion: reduce)';
+
+/** Where the tape lives in the host's shadow DOM. */
+export interface TapeParts {
+  viewport(): HTMLElement | null | undefined;
+  track(): HTMLElement | null | undefined;
+  /** The first (real) group of items; the others are copies of it. */
+  group(): HTMLElement | null | undefined;
+}
+
+export class Tape implements ReactiveController {
+  /** Groups to render: the real one and its copies (1 when still). */
+  copies = 2;
+  /** `prefers-reduced-motion: reduce`: a still strip. */
+  reduced = false;
+  /** Paused by the user's button (hover and focus pause it too, without this flag). */
+  userPaused = false;
+
+  #speed = 40;
+  #width = 0;
+  #animation: Animation | undefined;
+  #hovered = false;
+  #focused = false;
+  #media: MediaQueryList | undefined;
+  readonly #resize = new ResizeObserver(() => this.#measure());
+  #observed: HTMLElement[] = [];
+
+  readonly #host: ReactiveControllerHost;
+  readonly #parts: TapeParts;
+
+  constructor(host: ReactiveControllerHost, parts: TapeParts) {
+    this.#host = host;
+    this.#parts = parts;
+    host.addController(this);
+  }
+
+  /** Pixels per second; the tape keeps its position when it changes. */
+  set speed(value: number) {
+    if (value === this.#speed) return;
+    this.#speed = value;
+    this.#restart();
+  }
+
+  /** True while the tape stands still for any reason. */
+  get paused(): boolean {
+    return this.reduced || this.userPaused || this.#hovered || this.#focused;
+  }
+
+  hostConnected(): void {
+    this.#media = globalThis.matchMedia?.(REDUCED);
+    this.#media?.addEventListener('change', this.#onMedia);
+    this.#onMedia();
+  }
+
+  hostDisconnected(): void {
+    this.#media?.removeEventListener('change', this.#onMedia);
+    this.#resize.disconnect();
+    this.#observed = [];
+    this.#animation?.cancel();
+    this.#animation = undefined;
+    this.#width = 0;
+  }
+
+  hostUpdated(): void {
+    const observe = [this.#parts.viewport(), this.#parts.group()].filter((el): el is HTMLElement => !!el);
+    if (observe.length === this.#observed.length && observe.every((el, i) => el === this.#observed[i])) return;
+    this.#resize.disconnect();
+    for (const el of observe) this.#resize.observe(el);
+    this.#observed = observe;
+  }
+
+  setUserPaused(paused: boolean): void {
+    this.userPaused = paused;
+    this.#applyPause();
+    this.#host.requestUpdate();
+  }
+
+  setHovered(hovered: boolean): void {
+    this.#hovered = hovered;
+    this.#applyPause();
+  }
+
+  /**
+   * Focus inside the tape pauses it; the browser scrolls the viewport to show the focused item.
+   * When focus leaves, that scroll is folded back into the animation's offset: no jump.
+   */
+  setFocused(focused: boolean): void {
+    this.#focused = focused;
+    const viewport = this.#parts.viewport();
+    if (!focused && viewport && viewport.scrollLeft !== 0 && !this.reduced) {
+      const offset = this.#offset() - viewport.scrollLeft;
+      viewport.scrollLeft = 0;
+      this.#seek(offset);
+    }
+    this.#applyPause();
+  }
+
+  readonly #onMedia = (): void => {
+    const reduced = this.#media?.matches ?? false;
+    if (reduced === this.reduced && this.#animation) return;
+    this.reduced = reduced;
+    if (reduced) {
+      this.#animation?.cancel();
+      this.#animation = undefined;
+      this.copies = 1;
+    }
+    this.#host.requestUpdate();
+    this.#measure();
+  };
+
+  #measure(): void {
+    const viewport = this.#parts.viewport();
+    const group = this.#parts.group();
+    if (!viewport || !group || this.reduced) return;
+    const width = group.offsetWidth;
+    if (width === 0) return;
+    const copies = Math.ceil(viewport.clientWidth / width) + 1;
+    if (copies !== this.copies) {
+      this.copies = copies;
+      this.#host.requestUpdate();
+    }
+    if (width !== this.#width || !this.#animation) this.#restart(width);
+  }
+
+  /** The current distance moved within one cycle, in pixels. */
+  #offset(): number {
+    const time = Number(this.#animation?.currentTime ?? 0);
+    return this.#width > 0 ? ((time * this.#speed) / 1000) % this.#width : 0;
+  }
+
+  /** Rebuilds the loop for `width` at the current offset. */
+  #restart(width = this.#width): void {
+    const track = this.#parts.track();
+    if (!track || width === 0 || this.reduced) return;
+    const offset = this.#offset();
+    this.#animation?.cancel();
+    this.#width = width;
+    this.#animation = track.animate([{ transform: 'translateX(0)' }, { transform: `translateX(${width}px)` }], {
+      duration: (width / this.#speed) * 1000,
+      iterations: Infinity,
+    });
+    this.#seek(offset);
+    this.#applyPause();
+  }
+
+  #seek(offset: number): void {
+    if (!this.#animation || this.#width === 0) return;
+    const within = ((offset % this.#width) + this.#width) % this.#width;
+    this.#animation.currentTime = (within / this.#speed) * 1000;
+  }
+
+  #applyPause(): void {
+    const animation = this.#animation;
+    if (!animation) return;
+    if (this.paused) animation.pause();
+    else if (animation.playState !== 'running') animation.play();
+  }
+}

@@ -1,0 +1,117 @@
+// <price-converter> against the real sandbox in Chromium: exact results both ways, any digits in,
+// Persian messages for bad input, dollar-priced symbols through usd, live prices, and copying.
+import { fixture, html } from '@open-wc/testing/pure';
+import { describe, expect, it, vi } from 'vitest';
+import { userEvent } from 'vitest/browser';
+import '../../src/price-converter';
+import type { PriceConverter } from '../../src/price-converter';
+import { base, LATIN_DIGIT, sandbox, until, useSandbox } from './helpers/board';
+import { q } from './helpers/widgets';
+
+const KEY = 'pro-key:converter';
+
+useSandbox();
+
+async function converter(attrs: { symbols?: string; unit?: string } = {}): Promise<PriceConverter> {
+  const el = await fixture<PriceConverter>(
+    html`<price-converter base-url=${base()} api-key=${KEY} symbols=${attrs.symbols ?? 'usd,gold_18,ons'} unit=${attrs.unit ?? 'toman'}></price-converter>`,
+  );
+  await until(() => result(el).dataset.state === 'ok', 'no result');
+  return el;
+}
+
+const result = (el: PriceConverter) => q(el, '[part~="result"]')!;
+const amount = (el: PriceConverter) => q<HTMLInputElement>(el, '[part~="amount"]')!;
+
+async function type(el: PriceConverter, text: string): Promise<void> {
+  // The field is found by its label, which names the symbol: let a property set just now render.
+  await el.updateComplete;
+  await userEvent.clear(amount(el));
+  await userEvent.type(amount(el), text);
+}
+
+describe('<price-converter>', () => {
+  it('multiplies 1.5 by a 20-digit price exactly, with Persian digits', async () => {
+    await sandbox.market({ set: [{ symbol: 'usd', price: '123456789012345678910' }] });
+    const el = await converter();
+    await type(el, '1.5');
+    // 1.5 × 12345678901234567891 toman
+    await until(() => result(el).textContent!.includes('۱۸٬۵۱۸٬۵۱۸٬۳۵۱٬۸۵۱٬۸۵۱٬۸۳۶٫۵'), `got ${result(el).textContent}`);
+    expect(result(el).textContent).toContain('تومان');
+    expect(result(el).textContent).not.toMatch(LATIN_DIGIT);
+    expect(q(el, '[part~="converter"]')!.getAttribute('dir')).toBe('rtl');
+  });
+
+  it('accepts Persian and Arabic digits and both decimal separators', async () => {
+    await sandbox.market({ set: [{ symbol: 'usd', price: '1000000' }] });
+    const el = await converter();
+    for (const text of ['۲٫۵', '٢.٥', '2.5', '۲.5']) {
+      await type(el, text);
+      await until(() => result(el).textContent!.includes('۲۵۰٬۰۰۰'), `${text} gave ${result(el).textContent}`);
+    }
+  });
+
+  it('divides toman into grams rounded half-up to 3 digits, and coins and currencies to 2', async () => {
+    await sandbox.market({ set: [{ symbol: 'gold_18', price: '30000000' }, { symbol: 'usd', price: '3000000' }] });
+    const el = await converter();
+    el.reverse = true;
+    el.symbol = 'gold_18';
+    await type(el, '2000000');
+    await until(() => result(el).textContent!.includes('۰٫۶۶۷'), `got ${result(el).textContent}`);
+    el.symbol = 'usd';
+    await type(el, '200000');
+    await until(() => result(el).textContent!.includes('۰٫۶۷'), `got ${result(el).textContent}`);
+    expect(result(el).textContent).not.toContain('۰٫۶۶۷');
+  });
+
+  it('converts ons through usd and says so', async () => {
+    await sandbox.market({ set: [{ symbol: 'ons', price: '2000.5' }, { symbol: 'usd', price: '1000000' }] });
+    const el = await converter();
+    el.symbol = 'ons';
+    await type(el, '2');
+    await until(() => result(el).textContent!.includes('۴۰۰٬۱۰۰٬۰۰۰'), `got ${result(el).textContent}`);
+    expect(q(el, '.via')!.textContent).toContain('دلار');
+    expect(q(el, '.via')!.textContent).toContain('۱۰۰٬۰۰۰');
+  });
+
+  it('shows a Persian message for bad input, never NaN', async () => {
+    const el = await converter();
+    for (const text of ['abc', '1.2.3', '-4']) {
+      await type(el, text);
+      await until(() => result(el).dataset.state === 'invalid', `${text} was accepted`);
+      expect(result(el).textContent).toMatch(/[\u0600-\u06FF]/);
+      expect(result(el).textContent).not.toMatch(/NaN|undefined|Infinity/);
+      expect(amount(el).getAttribute('aria-invalid')).toBe('true');
+    }
+  });
+
+  it('follows live prices', async () => {
+    await sandbox.market({ set: [{ symbol: 'usd', price: '1000000' }] });
+    const el = await converter();
+    await type(el, '3');
+    await until(() => result(el).textContent!.includes('۳۰۰٬۰۰۰'), 'first');
+    await sandbox.market({ set: [{ symbol: 'usd', price: '1200000' }] });
+    await until(() => result(el).textContent!.includes('۳۶۰٬۰۰۰'), `did not follow: ${result(el).textContent}`);
+  });
+
+  it('uses rials for unit="rial"', async () => {
+    await sandbox.market({ set: [{ symbol: 'usd', price: '1000000' }] });
+    const el = await converter({ unit: 'rial' });
+    await type(el, '2');
+    await until(() => result(el).textContent!.includes('۲٬۰۰۰٬۰۰۰ ریال'), `got ${result(el).textContent}`);
+  });
+
+  it('lists the symbols in order with their titles, and copies the result', async () => {
+    await sandbox.market({ set: [{ symbol: 'usd', price: '1000000' }] });
+    const el = await converter();
+    const options = [...q<HTMLSelectElement>(el, '[part~="symbol"]')!.options];
+    expect(options.map((o) => o.value)).toEqual(['usd', 'gold_18', 'ons']);
+    expect(options[0]!.textContent).toBe(el.quotes.get('usd')!.title);
+    const write = vi.spyOn(navigator.clipboard, 'writeText').mockResolvedValue();
+    await type(el, '1');
+    q<HTMLButtonElement>(el, 'button.copy')!.click();
+    await until(() => q(el, '.copied')!.textContent === 'کپی شد', 'no copy feedback');
+    expect(write).toHaveBeenCalledWith('۱۰۰٬۰۰۰ تومان');
+    write.mockRestore();
+  });
+});
