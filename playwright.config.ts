@@ -6,7 +6,9 @@ export default defineConfig({
   // The README's screenshots are written by `npm run screenshots`, never by `npm test`: a test run
   // leaves the work tree as it found it.
   testIgnore: process.env.SCREENSHOTS ? [] : ['**/screenshots.spec.ts'],
-  timeout: 30_000,
+  // Failure bounds, not waits: a loaded 2-core machine can take seconds for what usually takes ms.
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: 1,
   reporter: process.env.CI ? 'list' : 'line',

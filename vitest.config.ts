@@ -49,6 +49,15 @@ export default defineConfig({
           // Tests share one sandbox and switch its faults: one file at a time.
           fileParallelism: false,
           browser: {
+            // The sandbox's test controls refuse cross-origin pages (any page could drive them
+            // otherwise), and the page under test is on another origin: it asks Node to call them.
+            commands: {
+              sandboxControl: async (_ctx, url: string, method: string, body?: string) => {
+                const headers = body === undefined ? undefined : { 'content-type': 'application/json' };
+                const res = await fetch(url, { method, headers, body });
+                return { status: res.status, text: await res.text() };
+              },
+            },
             enabled: true,
             headless: true,
             screenshotFailures: false,

@@ -24,6 +24,9 @@ function route(path: string): Route | undefined {
   }
 }
 
+/** `Retry-After` of a stream refused by the per-key cap: a stream closes any time. */
+const STREAM_CAP_RETRY_S = 5;
+
 const ERROR_CODES: Record<number, string> = {
   400: 'bad_request',
   401: 'unauthorized',
@@ -49,7 +52,7 @@ export function handleApi(ctx: SandboxContext, req: IncomingMessage, res: Server
     // The client may have left during a `slow` delay.
     if (res.destroyed) return;
     if (faults.answer) return answerFault(ctx, res, faults.answer);
-    const client = admit(ctx, req, res, key);
+    const client = admit(ctx, req, res, key, found.name === 'stream');
     if (!client) return;
     if (found.name === 'prices') return prices(ctx, res, url, faults);
     if (found.name === 'symbols') return symbols(res);
@@ -65,7 +68,7 @@ export function handleApi(ctx: SandboxContext, req: IncomingMessage, res: Server
 }
 
 /** Key, origin and rate limits: the client, or undefined when an error was sent. */
-function admit(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, key: string | undefined): Client | undefined {
+function admit(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, key: string | undefined, isStream: boolean): Client | undefined {
   const client = resolveKey(key);
   if (!client) {
     const message = key ? 'unknown API key' : 'missing API key: send it in the X-API-Key header';
@@ -74,6 +77,10 @@ function admit(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, k
   const origin = header(req, 'origin');
   if (!originAllowed(client, origin)) {
     return void sendError(res, 403, 'forbidden', `this key may not be used from ${origin ? `origin ${origin}` : 'a request without an Origin'}`);
+  }
+  if (isStream && ctx.streams.openFor(client.key) >= ctx.maxStreamsPerKey) {
+    const message = `at most ${ctx.maxStreamsPerKey} streams may be open with one key`;
+    return void sendError(res, 429, 'too_many_streams', message, {}, { 'Retry-After': String(STREAM_CAP_RETRY_S) });
   }
   const limit = ctx.limiter.take(client);
   if (!limit.ok) {
@@ -91,6 +98,11 @@ function answerFault(ctx: SandboxContext, res: ServerResponse, rule: FaultRule):
       return;
     case 'malformed':
       return sendRaw(res, 200, rule.body ?? '{"data":{"at":"2026-11-22T10:00:00Z","quotes":[{"symbol":"us');
+    case 'redirect':
+      res.writeHead(rule.status ?? 307, { Location: rule.location ?? '/', 'Content-Length': '0' });
+      return void res.end();
+    case 'huge_history':
+      return sendRaw(res, 200, hugeHistory(ctx.now(), rule.points ?? 1_000_000, rule.spanDays ?? 365));
     case 'rate_limit':
       return sendError(res, 429, 'rate_limited', 'rate limit reached (injected)', {}, { 'Retry-After': String(rule.retryAfter ?? 1) });
     default: {
@@ -100,6 +112,15 @@ function answerFault(ctx: SandboxContext, res: ServerResponse, rule: FaultRule):
       return sendError(res, status, ERROR_CODES[status] ?? 'error', `injected status ${status}`, {}, headers);
     }
   }
+}
+
+/** `{"data":{"points":[[t, v], ...]}}`: `count` points (epoch seconds) spread over `days` up to now. */
+function hugeHistory(now: number, count: number, days: number): string {
+  const end = Math.floor(now / 1000);
+  const step = (days * 86_400) / Math.max(1, count);
+  const parts: string[] = [];
+  for (let i = 0; i < count; i++) parts.push(`[${Math.round(end - (count - 1 - i) * step)},${1_000_000 + (i % 1000)}]`);
+  return `{"data":{"points":[${parts.join(',')}]}}`;
 }
 
 function prices(ctx: SandboxContext, res: ServerResponse, url: URL, faults: FaultPlan): void {
@@ -133,6 +154,6 @@ function stream(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, 
   const ids = requestedSymbols(res, url, (id) => SYMBOL_MAP.has(id));
   if (!ids) return false;
   const lastEventId = header(req, 'last-event-id');
-  ctx.streams.open(res, { symbols: ids, lastEventId, omit: faults.omit, dropAfter: faults.dropAfter });
+  ctx.streams.open(res, { key: header(req, 'x-api-key') ?? '', symbols: ids, lastEventId, omit: faults.omit, dropAfter: faults.dropAfter, poison: faults.poison });
   return true;
 }

@@ -13,6 +13,8 @@ export interface SandboxContext {
   limiter: RateLimiter;
   stats: Stats;
   seed: number;
+  /** Streams one key may hold open at once (429 `too_many_streams` beyond). */
+  maxStreamsPerKey: number;
   now: () => number;
   /** Answers held open by fault `hang`, ended on close. */
   hanging: Set<ServerResponse>;

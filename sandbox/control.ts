@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SandboxContext } from './context';
 import { parseRules } from './faults';
-import { readJson, sendError, sendJson, sendPreflight } from './http';
+import { header, readJson, sendError, sendJson } from './http';
 import type { PriceSetting } from './market';
 import type { SandboxStats } from './stats';
 import type { MarketMode } from './types';
@@ -36,9 +36,29 @@ const ROUTES: Record<string, Partial<Record<'GET' | 'POST' | 'DELETE', Handler>>
   },
 };
 
+/** Bodies of `push` may carry a hostile event of several megabytes. */
+const BODY_LIMIT = 16_000_000;
+
+/**
+ * Whether the caller is not a page of another origin. Browsers send `Origin` on every
+ * cross-origin request (and on same-origin POSTs); Node, curl and the tests' Node side send none.
+ * Without this, any web page a developer opens could drive the local sandbox.
+ */
+function sameOriginCaller(req: IncomingMessage): boolean {
+  const origin = header(req, 'origin');
+  if (origin === undefined) return true;
+  try {
+    return new URL(origin).host === req.headers.host;
+  } catch {
+    return false; // `Origin: null` (sandboxed frames, file:) or garbage
+  }
+}
+
 export async function handleControl(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const methods = ROUTES[url.pathname];
-  if (req.method === 'OPTIONS') return sendPreflight(res, 'GET, POST, DELETE, OPTIONS');
+  // No CORS headers and no preflight answer: a cross-origin page can neither send nor read.
+  if (!sameOriginCaller(req)) return sendError(res, 403, 'forbidden', 'the test controls answer same-origin callers only');
+  if (req.method === 'OPTIONS') return sendError(res, 405, 'method_not_allowed', 'no preflight: the test controls are same-origin only');
   if (!methods) return sendError(res, 404, 'not_found', `no such control: ${url.pathname}`);
   const handler = methods[req.method as 'GET'];
   if (!handler) {
@@ -46,7 +66,7 @@ export async function handleControl(ctx: SandboxContext, req: IncomingMessage, r
     return sendError(res, 405, 'method_not_allowed', `${req.method} is not allowed here`, {}, { Allow: allow });
   }
   try {
-    const body = req.method === 'GET' ? undefined : await readJson(req);
+    const body = req.method === 'GET' ? undefined : await readJson(req, BODY_LIMIT);
     sendJson(res, 200, handler(ctx, body));
   } catch (error) {
     sendError(res, 400, 'bad_request', error instanceof Error ? error.message : String(error));
@@ -78,10 +98,21 @@ function isSetting(x: unknown): x is PriceSetting {
   );
 }
 
-/** `{ event, data }` or `{ raw }`. */
+/** `{ event, data, id?, times? }` or `{ raw }`: `times` sends the event that often (a flood). */
 function push(ctx: SandboxContext, body: unknown): unknown {
   if (!isObject(body)) throw new Error('body must be an object');
   if (typeof body.raw === 'string') return { streams: ctx.streams.pushRaw(body.raw) };
   if (typeof body.event !== 'string' || !/^[^\r\n]+$/.test(body.event)) throw new Error('"event" must be a one-line string');
-  return { streams: ctx.streams.push(body.event, body.data) };
+  if (body.id !== undefined && (typeof body.id !== 'string' || /[\r\n\0]/.test(body.id))) {
+    throw new Error('"id" must be a string without line breaks or NUL');
+  }
+  const { times = 1 } = body;
+  if (typeof times !== 'number' || !Number.isInteger(times) || times < 1 || times > 1_000_000) throw new Error('"times" must be an integer from 1 to 1,000,000');
+  if (times > 1 && typeof body.data !== 'string') throw new Error('"times" needs "data" as a string (its "{n}" becomes 0, 1, ...)');
+  let streams = 0;
+  for (let i = 0; i < times; i++) {
+    const data = times > 1 ? (body.data as string).replaceAll('{n}', String(i)) : body.data;
+    streams = ctx.streams.push(body.event, data, body.id);
+  }
+  return { streams };
 }

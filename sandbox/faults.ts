@@ -1,7 +1,18 @@
 // Fault injection for tests: rules scoped by path prefix and key, each applying to the next
 // `count` matching requests (or forever). With no rules the normal path is untouched.
 
-export const FAULT_KINDS = ['status', 'rate_limit', 'slow', 'hang', 'malformed', 'drop_stream', 'omit_symbol'] as const;
+export const FAULT_KINDS = [
+  'status',
+  'rate_limit',
+  'slow',
+  'hang',
+  'malformed',
+  'drop_stream',
+  'omit_symbol',
+  'redirect',
+  'huge_history',
+  'poison_stream',
+] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultRule {
@@ -16,6 +27,14 @@ export interface FaultRule {
   body?: string;
   afterEvents?: number;
   symbol?: string;
+  /** 'redirect': the `Location` (default: the same path on the same origin). */
+  location?: string;
+  /** 'poison_stream': how many bytes of one unterminated `data:` line follow the snapshot (default 5,000,000). */
+  bytes?: number;
+  /** 'huge_history': how many `[t, v]` points (default 1,000,000)... */
+  points?: number;
+  /** ...spread evenly over this many days up to now (default 365). */
+  spanDays?: number;
   count?: number;
 }
 
@@ -27,9 +46,11 @@ export interface FaultPlan {
   omit: Set<string>;
   /** Streams only: destroy the connection after this many events. */
   dropAfter?: number;
+  /** Streams only (fault `poison_stream`): raw bytes sent right after the snapshot. */
+  poison?: string;
 }
 
-const TERMINAL: ReadonlySet<FaultKind> = new Set(['status', 'rate_limit', 'hang', 'malformed']);
+const TERMINAL: ReadonlySet<FaultKind> = new Set(['status', 'rate_limit', 'hang', 'malformed', 'redirect', 'huge_history']);
 
 /** JSON types allowed for each field of a rule. */
 const FIELD_TYPES: Record<string, string[]> = {
@@ -42,6 +63,10 @@ const FIELD_TYPES: Record<string, string[]> = {
   body: ['string'],
   afterEvents: ['number'],
   symbol: ['string'],
+  location: ['string'],
+  points: ['number'],
+  spanDays: ['number'],
+  bytes: ['number'],
   count: ['number'],
 };
 
@@ -74,10 +99,12 @@ export class Faults {
     const used: FaultRule[] = [];
     let slow: FaultRule | undefined;
     let drop: FaultRule | undefined;
+    let poison: FaultRule | undefined;
     for (const rule of this.rules) {
       if (!path.startsWith(rule.path ?? '/v1') || (rule.key !== undefined && rule.key !== key)) continue;
       if (rule.kind === 'slow' && !slow) used.push((slow = rule));
       else if (rule.kind === 'drop_stream' && isStream && !drop) used.push((drop = rule));
+      else if (rule.kind === 'poison_stream' && isStream && !poison) used.push((poison = rule));
       else if (rule.kind === 'omit_symbol') used.push(rule);
       else if (TERMINAL.has(rule.kind) && !plan.answer) used.push((plan.answer = rule));
     }
@@ -88,6 +115,7 @@ export class Faults {
     this.rules = this.rules.filter((r) => r.count === undefined || r.count > 0);
     plan.delayMs = slow?.delayMs ?? (slow ? 1000 : 0);
     if (drop) plan.dropAfter = drop.afterEvents ?? 1;
+    if (poison) plan.poison = `data: ${'x'.repeat(poison.bytes ?? 5_000_000)}`;
     return plan;
   }
 }

@@ -51,33 +51,46 @@ export function originAllowed(client: Client, origin: string | undefined): boole
 
 export type LimitResult = { ok: true } | { ok: false; retryAfter: number; scope: 'minute' | 'day' };
 
-export class RateLimiter {
-  private readonly minute = new Map<string, number[]>();
-  private readonly day = new Map<string, { day: string; count: number }>();
+/** Keys whose counters are kept; beyond it the least recently used key's counters go. */
+export const DEFAULT_MAX_KEYS = 10_000;
 
-  constructor(private readonly now: () => number) {}
+export class RateLimiter {
+  // One entry per key, in least-recently-used order (a Map iterates in insertion order): a
+  // caller inventing a new `KEY:suffix` per request must not grow the sandbox without bound.
+  private readonly counters = new Map<string, { stamps: number[]; day: string; count: number }>();
+
+  constructor(
+    private readonly now: () => number,
+    private readonly maxKeys = DEFAULT_MAX_KEYS,
+  ) {}
+
+  /** Number of keys with counters (bounded by `maxKeys`). */
+  get size(): number {
+    return this.counters.size;
+  }
 
   /** Counts the request if it is allowed; `retryAfter` is whole seconds until a slot frees. */
   take(client: Client): LimitResult {
     const now = this.now();
-    const stamps = (this.minute.get(client.key) ?? []).filter((t) => t > now - 60_000);
-    this.minute.set(client.key, stamps);
+    const today = tehranDay(now);
+    const held = this.counters.get(client.key);
+    this.counters.delete(client.key);
+    const entry = { stamps: (held?.stamps ?? []).filter((t) => t > now - 60_000), day: today, count: held?.day === today ? held.count : 0 };
+    this.counters.set(client.key, entry);
+    if (this.counters.size > this.maxKeys) this.counters.delete(this.counters.keys().next().value!);
+    const { stamps, count } = entry;
     if (stamps.length >= client.plan.perMinute) {
       return { ok: false, retryAfter: Math.max(1, Math.ceil((stamps[0]! + 60_000 - now) / 1000)), scope: 'minute' };
     }
-    const today = tehranDay(now);
-    const daily = this.day.get(client.key);
-    const count = daily?.day === today ? daily.count : 0;
     if (client.plan.perDay !== null && count >= client.plan.perDay) {
       return { ok: false, retryAfter: Math.max(1, Math.ceil((nextTehranMidnight(now) - now) / 1000)), scope: 'day' };
     }
     stamps.push(now);
-    this.day.set(client.key, { day: today, count: count + 1 });
+    entry.count = count + 1;
     return { ok: true };
   }
 
   reset(): void {
-    this.minute.clear();
-    this.day.clear();
+    this.counters.clear();
   }
 }

@@ -28,6 +28,7 @@ export interface Sandbox {
   readonly faults: Faults;
   readonly streams: StreamHub;
   readonly stats: Stats;
+  readonly limiter: RateLimiter;
 }
 
 export interface StartedSandbox {
@@ -36,6 +37,9 @@ export interface StartedSandbox {
   sandbox: Sandbox;
   close(): Promise<void>;
 }
+
+/** Per key: far above what one page or the benches open (boards share one stream per key). */
+const DEFAULT_MAX_STREAMS_PER_KEY = 1_000;
 
 const MODES: readonly MarketMode[] = ['auto', 'open', 'closed'];
 
@@ -57,9 +61,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     market,
     streams,
     faults: new Faults(),
-    limiter: new RateLimiter(now),
+    limiter: new RateLimiter(now, options.maxKeys),
     stats: new Stats(),
     seed,
+    maxStreamsPerKey: options.maxStreamsPerKey ?? DEFAULT_MAX_STREAMS_PER_KEY,
     now,
     hanging: new Set(),
     timers: new Set(),
@@ -80,16 +85,18 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     streams,
     faults: ctx.faults,
     stats: ctx.stats,
+    limiter: ctx.limiter,
     reset: ctx.reset,
     handle(req, res, next) {
       const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
       const api = url.pathname === '/v1' || url.pathname.startsWith('/v1/');
       const control = url.pathname === '/__sandbox' || url.pathname.startsWith('/__sandbox/');
       if (!api && !control && next) return next();
-      setCors(req, res);
       if (control) {
-        handleControl(ctx, req, res, url).catch((error: unknown) => fail(res, error));
-      } else if (req.method === 'OPTIONS') {
+        return void handleControl(ctx, req, res, url).catch((error: unknown) => fail(res, error));
+      }
+      setCors(req, res);
+      if (req.method === 'OPTIONS') {
         ctx.stats.preflights += 1;
         sendPreflight(res, 'GET, OPTIONS');
       } else if (api) {

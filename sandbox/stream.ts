@@ -7,6 +7,7 @@ import type { Quote } from './types';
 
 interface Connection {
   res: ServerResponse;
+  key: string;
   symbols: string[];
   omit: Set<string>;
   events: number;
@@ -15,12 +16,16 @@ interface Connection {
 }
 
 export interface StreamRequest {
+  /** The `X-API-Key` as sent: streams are capped per key. */
+  key: string;
   symbols: string[];
   lastEventId?: string;
   /** Symbols left out (fault `omit_symbol`). */
   omit: Set<string>;
   /** Destroy the connection after this many events (fault `drop_stream`). */
   dropAfter?: number;
+  /** Raw bytes right after the snapshot (fault `poison_stream`). */
+  poison?: string;
 }
 
 export interface StreamOptions {
@@ -49,11 +54,18 @@ export class StreamHub {
     return this.connections.size;
   }
 
+  /** Streams open with this key. */
+  openFor(key: string): number {
+    let n = 0;
+    for (const conn of this.connections) if (conn.key === key) n += 1;
+    return n;
+  }
+
   open(res: ServerResponse, request: StreamRequest): void {
     openEventStream(res, this.options.retryMs);
     const heartbeat = setInterval(() => res.write(SSE_PING), this.options.heartbeatMs);
     heartbeat.unref();
-    const conn: Connection = { res, symbols: request.symbols, omit: request.omit, events: 0, heartbeat };
+    const conn: Connection = { res, key: request.key, symbols: request.symbols, omit: request.omit, events: 0, heartbeat };
     if (request.dropAfter !== undefined) conn.dropAfter = request.dropAfter;
     this.connections.add(conn);
     this.opened += 1;
@@ -62,6 +74,7 @@ export class StreamHub {
     const missed = this.missedSince(request.lastEventId);
     if (!missed) this.sendSnapshot(conn);
     else for (const e of missed) if (this.wants(conn, e.quote)) this.send(conn, 'quote', e.id, JSON.stringify(e.quote));
+    if (request.poison !== undefined) res.write(request.poison);
   }
 
   /** A changed quote: buffered for resume and sent to the streams subscribed to it. */
@@ -73,11 +86,14 @@ export class StreamHub {
     for (const conn of this.connections) if (this.wants(conn, quote)) this.send(conn, 'quote', id, data);
   }
 
-  /** A test event to every stream (not buffered): `data` is sent as is when a string, else as JSON. */
-  push(event: string, data: unknown): number {
-    const id = ++this.seq;
+  /**
+   * A test event to every stream (not buffered): `data` is sent as is when a string, else as JSON;
+   * `id` replaces the next sequence number (hostile ids: Persian digits, a megabyte).
+   */
+  push(event: string, data: unknown, id?: string): number {
+    const eventId = id ?? String(++this.seq);
     const text = typeof data === 'string' ? data : (JSON.stringify(data) ?? '');
-    for (const conn of this.connections) this.send(conn, event, id, text);
+    for (const conn of this.connections) this.send(conn, event, eventId, text);
     return this.connections.size;
   }
 
@@ -121,7 +137,7 @@ export class StreamHub {
     this.send(conn, 'quotes', this.seq, JSON.stringify(data));
   }
 
-  private send(conn: Connection, event: string, id: number, data: string): void {
+  private send(conn: Connection, event: string, id: number | string, data: string): void {
     if (!this.connections.has(conn)) return;
     const frame = sseFrame(event, id, data);
     conn.events += 1;

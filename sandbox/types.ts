@@ -28,4 +28,8 @@ export interface SandboxOptions {
   now?: () => number;
   /** Stream events kept for `Last-Event-ID` resume (default 1000). */
   bufferSize?: number;
+  /** Streams one key (suffix included) may hold open at once (default 1000; env `SANDBOX_MAX_STREAMS_PER_KEY`). */
+  maxStreamsPerKey?: number;
+  /** Keys whose rate-limit counters are kept, least recently used dropped first (default 10,000). */
+  maxKeys?: number;
 }

@@ -39,6 +39,41 @@ export function requestHeaders(apiKey: string | undefined, accept: string): Reco
 }
 
 /**
+ * The largest body read (characters; a year of 15-minute history points is about 2 MB). A
+ * bigger answer is `bad_response` unread when its `Content-Length` says so, else unparsed:
+ * parsing 20 MB of JSON alone is a second-long task, and its result hundreds of MB.
+ */
+export const MAX_BODY_CHARS = 8_000_000;
+
+/** The body as text, or `bad_response` when it is larger than {@link MAX_BODY_CHARS}. */
+async function boundedText(response: Response, what: string): Promise<string> {
+  const tooLarge = () => new PriceBoardError('bad_response', `${what}: the body is larger than ${MAX_BODY_CHARS} characters`, { status: response.status });
+  if (Number(response.headers.get('content-length')) > MAX_BODY_CHARS) {
+    await response.body?.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  const text = await response.text();
+  if (text.length > MAX_BODY_CHARS) throw tooLarge();
+  return text;
+}
+
+/**
+ * How every request treats redirects: not followed. A followed redirect re-sends `X-API-Key` to
+ * wherever the `Location` points (another origin included); the service never redirects, so an
+ * answer that does is refused. (In a browser a manual redirect is an opaque response of status 0.)
+ */
+export const NO_REDIRECT: RequestRedirect = 'manual';
+
+/** Throws `bad_response` when `response` is a redirect (see {@link NO_REDIRECT}). */
+export function refuseRedirect(response: Response, what: string): void {
+  if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
+    throw new PriceBoardError('bad_response', `${what}: the service answered with a redirect, which is not followed`, {
+      status: response.status,
+    });
+  }
+}
+
+/**
  * GETs `url` and parses its JSON body. Rejects with `timeout` after `timeoutMs` (headers and body
  * together), `network` when the fetch fails, the mapped HTTP error for a non-2xx status,
  * `bad_response` for a body that is not JSON, and the caller's abort reason when `signal` aborts.
@@ -71,9 +106,11 @@ export async function getJson(url: URL, ctx: RequestContext, signal?: AbortSigna
         method: 'GET',
         headers: requestHeaders(ctx.apiKey, 'application/json'),
         signal: controller.signal,
+        redirect: NO_REDIRECT,
       });
+      refuseRedirect(response, what);
       if (!response.ok) throw await errorFromResponse(response, { what, apiKey: ctx.apiKey });
-      text = await response.text();
+      text = await boundedText(response, what);
     } catch (cause) {
       throw failure(cause);
     }

@@ -1,5 +1,10 @@
-/** Runs `fn` after `ms`; returns a function that cancels it: the one shape of every data-layer timer. */
+import { clampWait } from '../shared/waits';
+
+/**
+ * Runs `fn` after `ms` (clamped to [0, 1 h]: a longer `setTimeout` fires at once); returns a
+ * function that cancels it: the one shape of every data-layer timer.
+ */
 export function startTimer(fn: () => void, ms: number): () => void {
-  const id = setTimeout(fn, Math.max(0, ms));
+  const id = setTimeout(fn, clampWait(ms));
   return () => clearTimeout(id);
 }

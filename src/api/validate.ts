@@ -13,13 +13,29 @@ export function isObject(x: unknown): x is Record<string, unknown> {
 const DECIMAL = /^[+-]?\d+(\.\d+)?$/;
 const DECIMAL_FIELDS = ['price', 'price_toman', 'change_pct', 'high', 'low'] as const;
 const TEXT_FIELDS = ['title', 'category', 'unit'] as const;
+/**
+ * Text fields longer than this are cut (with "…"): real titles are under 50 characters, and laying
+ * out a 100 KB unbreakable title froze Chromium for seconds (line breaking is not linear).
+ */
+export const MAX_TEXT_CHARS = 100;
+
+/** `text` cut to {@link MAX_TEXT_CHARS}, never inside a surrogate pair. */
+function bounded(text: string): string {
+  if (text.length <= MAX_TEXT_CHARS) return text;
+  const cut = /[\uD800-\uDBFF]/.test(text[MAX_TEXT_CHARS - 1]!) ? MAX_TEXT_CHARS - 1 : MAX_TEXT_CHARS;
+  return `${text.slice(0, cut)}…`;
+}
 
 function bad(message: string): PriceBoardError {
   return new PriceBoardError('bad_response', message);
 }
 
-/** A decimal string as sent; a plain JSON number is tolerated when it prints as a decimal. */
+/**
+ * A decimal string as sent; a plain JSON number is tolerated when it prints as a decimal and is
+ * exact: beyond 2^53 JSON.parse has already rounded it, and a rounded price must not be shown.
+ */
 function decimalField(value: unknown, where: string): string {
+  if (typeof value === 'number' && Math.abs(value) > Number.MAX_SAFE_INTEGER) throw bad(`${where}: a number too large to be exact`);
   const text = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : undefined;
   if (text === undefined || !DECIMAL.test(text)) throw bad(`${where}: not a decimal`);
   return text;
@@ -36,7 +52,7 @@ export function parseQuote(x: unknown, where = 'quote'): Quote {
   for (const field of TEXT_FIELDS) {
     const value = x[field];
     if (typeof value !== 'string') throw bad(`${where}.${field}: not a string`);
-    quote[field] = value;
+    quote[field] = bounded(value);
   }
   for (const field of DECIMAL_FIELDS) quote[field] = decimalField(x[field], `${where}.${field}`);
   return quote;

@@ -91,16 +91,21 @@ function parseChoice(raw: unknown, spec: AttributeSpec): Parsed<unknown> {
   return spec.values!.includes(value) ? ok(value) : bad(fallback);
 }
 
-/** Seconds: a finite number of at least `spec.min`. */
+/** Seconds: a finite number from `spec.min` to `spec.max`. */
 function parseSeconds(raw: unknown, spec: AttributeSpec): Parsed<unknown> {
   if (isUnset(raw)) return ok(spec.default);
   const n = toNumber(raw);
-  return Number.isFinite(n) && n >= (spec.min ?? 0) ? ok(n) : bad(spec.default);
+  return Number.isFinite(n) && n >= (spec.min ?? 0) && n <= (spec.max ?? Infinity) ? ok(n) : bad(spec.default);
 }
 
+/**
+ * An http(s) address without credentials: `fetch` refuses a URL with `user:password@` (the board
+ * then never made a request and said nothing), and a secret does not belong in an attribute.
+ */
 function toHttpUrl(raw: string): URL | undefined {
   try {
     const url = new URL(raw, globalThis.document?.baseURI);
+    if (url.username !== '' || url.password !== '') return undefined;
     return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
   } catch {
     return undefined;

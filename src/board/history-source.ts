@@ -65,7 +65,7 @@ export async function loadHistory(
     if (hit && Date.now() - hit.at < HISTORY_TTL_MS) return { candles: hit.candles.slice(), days };
     try {
       const body = await source.client.history(symbol, days, signal);
-      const candles = toCandles(normalizeHistory(body), intervalFor(days));
+      const candles = toCandles(normalizeHistory(body, { days }), intervalFor(days));
       remember(source, key, candles);
       return { candles: candles.slice(), days };
     } catch (error) {

@@ -63,11 +63,13 @@ export const styles = css`
    * out, styled and painted apart from the others (containment), and not at all while off screen
    * (content-visibility). Columns still line up: a numeric cell's width comes from a hidden sizer
    * (::before, no height) holding its column's widest value shape and header (data-w, the same in
-   * every row), so all rows resolve the same tracks; titles wrap, never clip.
+   * every row), so all rows resolve the same tracks. The title column may shrink to nothing
+   * (minmax(0, ...)): a title from the service is text of any length, and a long unbreakable one
+   * must never push the numbers out of their columns; it wraps anywhere, two lines at most.
    */
   .row {
     display: grid;
-    grid-template-columns: minmax(min-content, 1.5fr) repeat(5, minmax(max-content, 1fr));
+    grid-template-columns: minmax(0, 1.5fr) repeat(5, minmax(max-content, 1fr));
   }
   .rows .row {
     content-visibility: auto;
@@ -111,9 +113,16 @@ export const styles = css`
     font-weight: 500;
     border-block-end: 1px solid var(--_border);
   }
+  /* The clamp is visual: the whole title stays in the text, so assistive technology reads it. */
   [part~=title] {
     font-weight: 600;
     white-space: normal;
+    overflow-wrap: anywhere;
+    display: -webkit-box;
+    -webkit-box-orient: vertical;
+    -webkit-line-clamp: 2;
+    line-clamp: 2;
+    overflow: hidden;
   }
   [part~=time],
   [part~=high],
@@ -231,6 +240,10 @@ export const styles = css`
   .chart-title {
     font-weight: 600;
     font-size: .875rem;
+    min-inline-size: 0;
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
   }
   .spans {
     display: inline-flex;
@@ -287,7 +300,7 @@ export const styles = css`
      Headers of moved cells stay for screen readers. */
   @container price-board (width < 720px) {
     .row {
-      grid-template-columns: minmax(min-content, 1.5fr) repeat(2, minmax(max-content, 1fr));
+      grid-template-columns: minmax(0, 1.5fr) repeat(2, minmax(max-content, 1fr));
     }
     .rows .row {
       contain-intrinsic-block-size: auto 3.5rem;
@@ -331,7 +344,7 @@ export const styles = css`
   }
   @container price-board (width < 440px) {
     .row {
-      grid-template-columns: minmax(min-content, 1fr) auto;
+      grid-template-columns: minmax(0, 1fr) auto;
     }
     .col-change {
       position: absolute;

@@ -1,15 +1,16 @@
 /** Decisions shared by the stream, the poller and the hub (what each error code means: `shared/errors.ts`). */
 import { PriceBoardError } from '../shared/errors';
-import { CONNECTION_ATTRIBUTES, MIN_POLL_SECONDS } from '../shared/attributes';
+import { CONNECTION_ATTRIBUTES, MAX_POLL_SECONDS, MIN_POLL_SECONDS } from '../shared/attributes';
+import { clampWait } from '../shared/waits';
 
 /** The fastest polling allowed, whatever `poll-interval` says: plans count requests per minute. */
 export const MIN_POLL_MS = MIN_POLL_SECONDS * 1000;
 /** `poll-interval`'s default, in ms. */
 const DEFAULT_POLL_MS = CONNECTION_ATTRIBUTES.pollInterval.default * 1000;
 
-/** A usable interval: non-numbers give the default, small ones the minimum. */
+/** A usable interval: non-numbers give the default, others are held within [5 s, 1 h]. */
 export function clampPollMs(ms: number): number {
-  return Number.isFinite(ms) && ms > 0 ? Math.max(MIN_POLL_MS, ms) : DEFAULT_POLL_MS;
+  return ms > 0 ? clampWait(ms, MIN_POLL_MS, MAX_POLL_SECONDS * 1000) : DEFAULT_POLL_MS;
 }
 
 /** Whether an SSE failure suggests the service has no stream here (404/405/501, not an event stream). */

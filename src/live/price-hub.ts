@@ -284,8 +284,14 @@ export class PriceHub {
     this.#deliver(quotes);
   }
 
-  /** Applies quotes to the store and hands the applied ones to their subscribers. */
-  #deliver(quotes: readonly Quote[]): void {
+  /**
+   * Applies quotes of subscribed symbols to the store and hands the applied ones to their
+   * subscribers. Others are dropped unread: a service pushing ids nobody asked for must not grow
+   * the store without bound.
+   */
+  #deliver(given: readonly Quote[]): void {
+    const wanted = new Set(this.#union());
+    const quotes = given.filter((q) => wanted.has(q.symbol));
     this.#state.hasData = true;
     const wasMissing = quotes.some((q) => this.#omitted.delete(q.symbol));
     const applied = this.#store.apply(quotes);

@@ -6,7 +6,7 @@ import { createParser } from 'eventsource-parser';
 import { abortReason } from '../api/backoff';
 import { PriceBoardError } from '../shared/errors';
 import { errorFromResponse } from '../api/http-error';
-import { globalFetch, requestHeaders, type FetchLike } from '../api/request';
+import { globalFetch, NO_REDIRECT, refuseRedirect, requestHeaders, type FetchLike } from '../api/request';
 
 /** Buffered, unterminated event data beyond this is a broken stream, not a big event. */
 const MAX_BUFFER_CHARS = 4 * 1024 * 1024;
@@ -64,7 +64,9 @@ async function readStream(options: SseOptions): Promise<void> {
   const what = `GET ${pathOf(options.url)}`;
   const headers = { ...requestHeaders(options.apiKey, 'text/event-stream'), ...options.headers };
   if (options.lastEventId) headers['Last-Event-ID'] = options.lastEventId;
-  const response = await (options.fetch ?? globalFetch)(options.url, { method: 'GET', headers, signal: options.signal });
+  const init: RequestInit = { method: 'GET', headers, signal: options.signal, redirect: NO_REDIRECT };
+  const response = await (options.fetch ?? globalFetch)(options.url, init);
+  refuseRedirect(response, what);
   if (!response.ok) throw await errorFromResponse(response, { what, apiKey: options.apiKey });
   const contentType = response.headers.get('content-type') ?? '';
   if (!/^\s*text\/event-stream/i.test(contentType) || !response.body) {

@@ -9,6 +9,7 @@ import { endsStream, PriceBoardError } from '../shared/errors';
 import type { FetchLike } from '../api/request';
 import { startTimer } from '../api/timer';
 import type { Quote } from '../shared/types';
+import { clampWait } from '../shared/waits';
 import { unknownSymbolsOf } from '../api/unknown-symbols';
 import { absoluteUrl, symbolsQuery } from '../api/urls';
 import { openSse } from './sse';
@@ -20,7 +21,15 @@ export const DEFAULT_WATCHDOG_MS = 45_000;
 export const DEFAULT_RECONNECT_MS = 1_000;
 /** Upper bound of the reconnect delay. */
 export const MAX_RECONNECT_MS = 30_000;
-/** Lower bound for a server `retry:`, so that `retry: 0` cannot make a tight loop. */
+/**
+ * An `id:` is kept (and sent back as `Last-Event-ID`) only when it is printable ASCII of at most
+ * this length: a header cannot carry other characters (fetch throws before sending, so a
+ * Persian-digit id failed every reconnect), and a proxy refuses an oversized header (a 1 MB id).
+ */
+export const MAX_EVENT_ID_CHARS = 256;
+const USABLE_EVENT_ID = new RegExp(`^[\\x20-\\x7e]{1,${MAX_EVENT_ID_CHARS}}$`);
+
+/** Lower bound for a server `retry:`, so that `retry: 0` cannot make a tight loop (upper: {@link MAX_RECONNECT_MS}). */
 const MIN_RECONNECT_MS = 100;
 
 /** Where the stream is: first connect, open, waiting/trying again, or given up. */
@@ -89,6 +98,11 @@ export class LiveStream {
   #baseDelayMs: number;
   /** Failed connections since the last valid event: the backoff's attempt number. */
   #failures = 0;
+  /**
+   * Connections in a row that ended in bad data (an event over the size limit): their backoff
+   * keeps growing although each delivered a snapshot first, so a poison event cannot make a loop.
+   */
+  #badEnds = 0;
   /** Connections in a row that ended without a valid event: what the owner's give-up sees. */
   #eventless = 0;
   /** Valid events received so far (tells whether a connection delivered any). */
@@ -165,6 +179,7 @@ export class LiveStream {
       this.#failures++;
       // A connection that delivered events and then broke is not one "without a single event".
       this.#eventless = attempt.delivered ? 0 : this.#eventless + 1;
+      this.#badEnds = error.code === 'bad_response' ? this.#badEnds + 1 : 0;
       const failure: StreamFailure = { failures: this.#eventless, opened: attempt.opened };
       if (this.#dropUnknown(error, attempt.symbols)) continue;
       if (endsStream(error)) return this.#stop(error, false);
@@ -173,7 +188,7 @@ export class LiveStream {
       if (this.closed) return; // the owner closed it while hearing of the failure
       this.#setState('reconnecting');
       const delay = backoffDelay(
-        this.#failures - 1,
+        Math.max(this.#failures, this.#badEnds) - 1,
         { baseMs: this.#baseDelayMs, maxMs: this.#options.maxDelayMs ?? MAX_RECONNECT_MS },
         'equal',
         this.#options.random,
@@ -249,7 +264,7 @@ export class LiveStream {
           disarm = arm();
         },
         onRetry: (ms) => {
-          this.#baseDelayMs = Math.max(MIN_RECONNECT_MS, ms);
+          this.#baseDelayMs = clampWait(ms, MIN_RECONNECT_MS, MAX_RECONNECT_MS);
         },
         onEvent: (name, data, id) => {
           if (id !== undefined) this.#lastIdSymbols = new Set(symbols);
@@ -274,8 +289,9 @@ export class LiveStream {
   }
 
   #onEvent(name: string, data: string, id: string | undefined): void {
-    // As EventSource does: the last id seen persists across events without one.
-    if (id !== undefined) this.#lastId = id;
+    // As EventSource does: the last id seen persists across events without one. An id that
+    // cannot be sent back is forgotten: the next connect gets a fresh snapshot instead.
+    if (id !== undefined) this.#lastId = USABLE_EVENT_ID.test(id) ? id : undefined;
     if (!QUOTE_EVENTS.has(name)) return;
     let batch: StreamBatch;
     try {

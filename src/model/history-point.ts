@@ -20,6 +20,8 @@ const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}/;
 /** Epoch values at or above this are milliseconds (1e11 s is the year 5138; 1e11 ms is 1973). */
 const MS_THRESHOLD = 1e11;
+/** Times after the year 9999 (e.g. `t: 1e20`) are not dates any chart or `Intl` can show: dropped. */
+const MAX_TIME_S = 253_402_300_799;
 
 export function isRecord(x: unknown): x is Fields {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -45,7 +47,7 @@ function parseTime(x: unknown): number {
   } else if (typeof x === 'string' && ISO_DATE.test(x.trim())) {
     seconds = Date.parse(x.trim()) / 1000;
   }
-  return Number.isFinite(seconds) && seconds > 0 ? Math.floor(seconds) : NaN;
+  return Number.isFinite(seconds) && seconds > 0 && seconds <= MAX_TIME_S ? Math.floor(seconds) : NaN;
 }
 
 /** A price: finite and above zero, else NaN. */

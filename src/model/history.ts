@@ -12,6 +12,21 @@ export type { HistoryPoint } from './history-point';
 
 const CONTAINER_KEYS = ['points', 'history', 'candles', 'items', 'prices'];
 
+/**
+ * Points read at most (the last ones of the list: services list oldest first). A year every 15
+ * minutes is 35,040; a million points froze the page for seconds, so the rest is never looked at.
+ */
+export const MAX_HISTORY_POINTS = 40_000;
+/** Points dated this far past our clock are kept (clocks differ); later ones are dropped. */
+const FUTURE_SKEW_S = 5 * 60;
+
+/** The span asked for: points outside it (with one day's slack for bucket alignment) are dropped. */
+export interface HistorySpan {
+  days: number;
+  /** Epoch ms; default `Date.now()`. */
+  now?: number;
+}
+
 function findList(body: unknown): unknown[] | undefined {
   for (const x of isRecord(body) ? [body.data, body] : [body]) {
     if (Array.isArray(x)) return x;
@@ -25,12 +40,15 @@ function findList(body: unknown): unknown[] | undefined {
  * Accepts `{"data": X}` or bare `X`, where `X` is a list of points or an object holding one under
  * `points`, `history`, `candles`, `items` or `prices`. A point whose time is unreadable or whose
  * values are not finite numbers above zero is dropped; an inverted bar is widened to its envelope.
- * Throws `PriceBoardError('bad_response')` when no valid point remains.
+ * Only the last {@link MAX_HISTORY_POINTS} entries are read, and with a `span` only points inside
+ * it (never in the future) are kept. Throws `PriceBoardError('bad_response')` when no valid point remains.
  */
-export function normalizeHistory(body: unknown): HistoryPoint[] {
-  const list = findList(body);
-  if (!list) throw new PriceBoardError('bad_response', 'History body holds no list of points');
-  const points = list.map(parsePoint).filter((p): p is HistoryPoint => p !== undefined);
+export function normalizeHistory(body: unknown, span?: HistorySpan): HistoryPoint[] {
+  const found = findList(body);
+  if (!found) throw new PriceBoardError('bad_response', 'History body holds no list of points');
+  const list = found.length > MAX_HISTORY_POINTS ? found.slice(-MAX_HISTORY_POINTS) : found;
+  const inSpan = spanFilter(span);
+  const points = list.map(parsePoint).filter((p): p is HistoryPoint => p !== undefined && inSpan(p.time));
   if (points.length === 0) {
     throw new PriceBoardError('bad_response', `History body holds no valid point (of ${list.length})`);
   }
@@ -41,6 +59,13 @@ export function normalizeHistory(body: unknown): HistoryPoint[] {
     else out.push(p);
   }
   return out;
+}
+
+function spanFilter(span: HistorySpan | undefined): (time: number) => boolean {
+  if (!span) return () => true;
+  const now = (span.now ?? Date.now()) / 1000;
+  const from = now - (span.days + 1) * 86_400;
+  return (time) => time >= from && time <= now + FUTURE_SKEW_S;
 }
 
 /** Candle length in seconds for a span in days: up to 14 days 1 h, up to 120 days 4 h, longer 1 day. */

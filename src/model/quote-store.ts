@@ -1,6 +1,14 @@
 /** The latest quote per symbol, merged by `updated_at` so that an older quote never wins. */
 import type { Quote } from '../shared/types';
 
+/**
+ * How far ahead of our clock a quote's `updated_at` may be (clocks differ a little). A quote
+ * dated further ahead (a service bug, or the year 2999) would win every comparison for ever and
+ * freeze its row: it is applied as received now (`updated_at` replaced by the receipt time), so
+ * later quotes still win and the row goes stale like any other.
+ */
+export const FUTURE_SKEW_MS = 5 * 60_000;
+
 interface Held {
   quote: Quote;
   time: number;
@@ -12,17 +20,29 @@ interface Held {
  */
 export class QuoteStore {
   readonly #held = new Map<string, Held>();
+  readonly #now: () => number;
+
+  constructor(now: () => number = Date.now) {
+    this.#now = now;
+  }
 
   /**
    * Merges `quotes`; returns the ones applied (one per symbol, the last applied, in first-seen
    * order). A quote with an unreadable `updated_at`, or not newer than the held one, is ignored:
-   * equal times with other content are ignored too, since the one shown is as recent.
+   * equal times with other content are ignored too, since the one shown is as recent. A quote
+   * dated more than {@link FUTURE_SKEW_MS} ahead is taken as received now.
    */
   apply(quotes: readonly Quote[]): Quote[] {
     const applied = new Map<string, Quote>();
-    for (const quote of quotes) {
-      const time = Date.parse(quote.updated_at);
+    const now = this.#now();
+    for (const given of quotes) {
+      let quote = given;
+      let time = Date.parse(quote.updated_at);
       if (Number.isNaN(time)) continue;
+      if (time > now + FUTURE_SKEW_MS) {
+        time = now;
+        quote = { ...quote, updated_at: new Date(now).toISOString() };
+      }
       const current = this.#held.get(quote.symbol);
       if (current && time <= current.time) continue;
       this.#held.set(quote.symbol, { quote, time });

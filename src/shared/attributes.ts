@@ -9,6 +9,7 @@
  * adds the board's own. Another element declares `{ ...CONNECTION_ATTRIBUTES, ...its own }`.
  */
 import type { DisplayUnit } from './types';
+import { MAX_WAIT_MS } from './waits';
 
 export type StreamMode = 'auto' | 'sse' | 'poll' | 'off';
 export type ThemeMode = 'light' | 'dark' | 'auto';
@@ -27,11 +28,13 @@ export const DAY_OPTIONS: readonly HistoryDays[] = [7, 30, 365];
 export const SYMBOL_ID = /^[a-z0-9_]+$/;
 /** Polling faster than this (seconds) would eat the smallest plan's request budget. */
 export const MIN_POLL_SECONDS = 5;
+/** Polling slower than the longest wait (an hour) is refused: a longer timer would overflow. */
+export const MAX_POLL_SECONDS = MAX_WAIT_MS / 1000;
 
 /**
  * How a value is read: `symbols` a comma-separated id list; `key` a secret (never validated, so
  * never echoed); `base-url` an http(s) address without query or trailing slash; `url` an http(s)
- * address; `choice` one of `values`; `seconds` a number of at least `min`; `symbol` one id of
+ * address; neither with credentials (`user:password@`); `choice` one of `values`; `seconds` a number from `min` to `max`; `symbol` one id of
  * `symbols`.
  */
 export type AttributeKind = 'symbols' | 'key' | 'base-url' | 'url' | 'choice' | 'seconds' | 'symbol';
@@ -44,6 +47,8 @@ export interface AttributeSpec {
   readonly values?: readonly (string | number)[];
   /** For `seconds`: the smallest value accepted. */
   readonly min?: number;
+  /** For `seconds`: the largest value accepted. */
+  readonly max?: number;
   /** The value when unset (or invalid); none: unset means "not given". */
   readonly default?: string | number;
   /** False: the property does not show in the attribute (the key). */
@@ -61,8 +66,8 @@ export const CONNECTION_ATTRIBUTES = {
   stream: { attribute: 'stream', kind: 'choice', values: STREAM_MODES, default: 'auto' },
   /** SSE address. Default `{base-url}/v1/stream`. */
   streamUrl: { attribute: 'stream-url', kind: 'url' },
-  /** Seconds between polls when polling (at least 5); never faster than the plan allows. */
-  pollInterval: { attribute: 'poll-interval', kind: 'seconds', min: MIN_POLL_SECONDS, default: 30 },
+  /** Seconds between polls when polling (5 to 3600); never faster than the plan allows. */
+  pollInterval: { attribute: 'poll-interval', kind: 'seconds', min: MIN_POLL_SECONDS, max: MAX_POLL_SECONDS, default: 30 },
   /** `toman` or `rial`; `ons` and `silver_ounce` always show US dollars. */
   unit: { attribute: 'unit', kind: 'choice', values: UNITS, default: 'toman' },
   /** `light`, `dark` or `auto` (follows `prefers-color-scheme`, live). */

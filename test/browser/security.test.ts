@@ -28,13 +28,7 @@ declare global {
 }
 
 async function push(body: { event?: string; data?: unknown; raw?: string }): Promise<number> {
-  const res = await fetch(`${base()}/__sandbox/push`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`push: HTTP ${res.status}`);
-  return ((await res.json()) as { streams: number }).streams;
+  return ((await sandbox.push(body)) as { streams: number }).streams;
 }
 
 const quote = (symbol: string, title: string, price: string, at = new Date()): Quote => ({

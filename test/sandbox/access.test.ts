@@ -106,7 +106,7 @@ describe('CORS', () => {
     expect(without.headers.get('access-control-allow-origin')).toBe('*');
   });
 
-  it('answers preflights for the service and the controls', async () => {
+  it('answers preflights for the service', async () => {
     const res = await fetch(`${s.url}/v1/prices?symbols=usd`, {
       method: 'OPTIONS',
       headers: { Origin: 'https://site.example', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'x-api-key' },
@@ -116,12 +116,23 @@ describe('CORS', () => {
     expect(res.headers.get('access-control-allow-headers')).toBe('X-API-Key, Last-Event-ID, Content-Type');
     expect(res.headers.get('access-control-allow-methods')).toBe('GET, OPTIONS');
     expect(Number(res.headers.get('access-control-max-age'))).toBeGreaterThan(0);
-    const ctl = await fetch(`${s.url}/__sandbox/faults`, { method: 'OPTIONS', headers: { Origin: 'https://site.example' } });
-    expect(ctl.status).toBe(204);
-    expect(ctl.headers.get('access-control-allow-methods')).toContain('DELETE');
-    expect(ctl.headers.get('access-control-allow-headers')).toContain('Content-Type');
-    const post = await fetch(`${s.url}/__sandbox/faults`, { method: 'DELETE', headers: { Origin: 'https://site.example' } });
-    expect(post.headers.get('access-control-allow-origin')).toBe('https://site.example');
+  });
+
+  it('refuses the test controls to pages of other origins, preflight included', async () => {
+    const other = { Origin: 'https://site.example' };
+    const preflight = await fetch(`${s.url}/__sandbox/faults`, { method: 'OPTIONS', headers: other });
+    expect(preflight.status).toBe(403);
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    const rules = JSON.stringify({ rules: [{ kind: 'status', status: 500 }] });
+    const post = await fetch(`${s.url}/__sandbox/faults`, { method: 'POST', headers: other, body: rules });
+    expect(post.status).toBe(403);
+    expect(post.headers.get('access-control-allow-origin')).toBeNull();
+    const nullOrigin = await fetch(`${s.url}/__sandbox/reset`, { method: 'POST', headers: { Origin: 'null' } });
+    expect(nullOrigin.status).toBe(403);
+    expect((await (await fetch(`${s.url}/__sandbox/faults`)).json()).rules).toEqual([]);
+    // Its own origin (the demo's page under `npm start`) and callers without Origin (Node) are served.
+    const own = await fetch(`${s.url}/__sandbox/faults`, { method: 'DELETE', headers: { Origin: s.url } });
+    expect(own.status).toBe(200);
   });
 });
 

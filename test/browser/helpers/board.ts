@@ -1,6 +1,7 @@
 // Helpers of the <price-board> tests: the sandbox's test controls and lookups in the shadow DOM.
 import { fixtureCleanup } from '@open-wc/testing/pure';
 import { afterEach, beforeEach, inject, vi } from 'vitest';
+import { commands } from 'vitest/browser';
 import type { FaultRule } from '../../../sandbox/faults';
 import type { PriceSetting } from '../../../sandbox/market';
 import type { RequestEntry, SandboxStats } from '../../../sandbox/stats';
@@ -8,15 +9,18 @@ import type { PriceBoard } from '../../../src/price-board';
 
 export const base = (): string => inject('sandboxUrl');
 
-/** Calls one of the sandbox's test controls (`/__sandbox/...`); the parsed JSON answer, if any. */
+declare module 'vitest/browser' {
+  interface BrowserCommands {
+    /** `vitest.config.ts`: calls a sandbox control from Node (it refuses cross-origin pages). */
+    sandboxControl(url: string, method: string, body?: string): Promise<{ status: number; text: string }>;
+  }
+}
+
+/** Calls one of the sandbox's test controls (`/__sandbox/...`) from Node; the parsed JSON answer, if any. */
 export async function control(path: string, method: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${base()}/__sandbox/${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`sandbox ${method} ${path}: HTTP ${res.status} ${await res.text()}`);
-  const text = await res.text();
+  const json = body === undefined ? undefined : JSON.stringify(body);
+  const { status, text } = await commands.sandboxControl(`${base()}/__sandbox/${path}`, method, json);
+  if (status < 200 || status > 299) throw new Error(`sandbox ${method} ${path}: HTTP ${status} ${text}`);
   return text ? JSON.parse(text) : undefined;
 }
 
@@ -25,7 +29,7 @@ export const sandbox = {
   faults: (rules: FaultRule[]) => control('faults', 'POST', { rules }),
   clearFaults: () => control('faults', 'DELETE'),
   /** Pushes an event (or raw bytes) to every open stream. */
-  push: (body: { event?: string; data?: unknown; raw?: string }) => control('push', 'POST', body),
+  push: (body: { event?: string; data?: unknown; raw?: string; id?: string; times?: number }) => control('push', 'POST', body),
   market: (body: { open?: boolean; tick?: true; set?: PriceSetting[] }) => control('market', 'POST', body),
   stats: async () => (await control('stats', 'GET')) as SandboxStats,
   /** The /v1 requests made with `key`, optionally under a path prefix. */

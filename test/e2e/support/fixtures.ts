@@ -29,7 +29,9 @@ export const test = base.extend<{ key: string; problems: Problems }, { servers: 
   servers: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
-      const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', market: 'open' });
+      // No market ticks of its own: a test sets the prices it checks, and a tick between the set and the
+      // check would change them (iframe.spec raced on that under load).
+      const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', market: 'open', tickMs: 0 });
       const origin = new URL(sandbox.url).origin;
       const cdn = await startCdn({ htmlPolicy: widgetPagePolicy(origin) });
       const site = await startSite();
