@@ -6,6 +6,7 @@ import type { PaintResults } from './paint';
 import { relayRows, type RelayResults } from './relay/report';
 import type { SharingResults } from './sharing';
 import type { SizeResults } from './size';
+import type { VisitorResult } from './visitor';
 import type { TickerLiveResults, WidgetSizes } from './widgets';
 import { round } from './util';
 
@@ -23,6 +24,7 @@ export interface Sections {
   loaded?: LoadedJs;
   paint?: PaintResults;
   paintCors?: PaintResults;
+  visitor?: VisitorResult[];
   live?: LiveResults;
   liveReduced?: LiveResults;
   sharing?: SharingResults;
@@ -144,6 +146,17 @@ export function buildRows(s: Sections, failures: Record<string, string>): Row[] 
       });
   }
   if (!s.paint) failed('paint', "10 rows painted, from the element's connection", '≤ 1.5 × RTT + 16.7 ms');
+  for (const v of s.visitor ?? []) {
+    rows.push({
+      section: 'paint',
+      metric: `10 rows painted, from navigation start, ${v.condition.name}`,
+      measured: `${ms(v.boardMs)} (${round(v.ratio, 2)} × floor); from the connection ${ms(v.boardFromStartMs)}`,
+      baseline: `floor page (one fetch + innerHTML) ${ms(v.floorMs)}; from its fetch ${ms(v.floorFromStartMs)}`,
+      target: '(reported beside the floor)',
+      verdict: 'info',
+    });
+  }
+  if (!s.visitor) failed('paint', '10 rows painted, from navigation start, throttled CPU and added latency', '(reported beside the floor)');
 
   // ---- live load
   if (s.live) {
@@ -375,7 +388,10 @@ export function markdown(rows: Row[], env: Record<string, string>, s: Sections):
       'style, layout and paint of the rows are included). The primary figure runs from the element\'s connection (its upgrade: ' +
       'the probe sees it attach its shadow root); navigation start is shown for information. The RTT is the median of 15 ' +
       'bare `fetch`es of the same `/v1/prices` URL with `X-API-Key` (after 3 warm-up ones) from the same page, body parsed. ' +
-      'Chart candles: first frame in which the chart canvases hold saturated (candle-coloured) pixels.',
+      'Chart candles: first frame in which the chart canvases hold saturated (candle-coloured) pixels. ' +
+      'Where the time goes: `npm run bench:profile` (`bench/profile.ts`) takes DevTools CPU profiles of the same page ' +
+      '(`PROFILE_CPU=4` for 4× throttling), prints the self time per function from the board\'s `/v1/prices` request ' +
+      'to its rows in the DOM and saves one profile to `bench/tmp/first-paint.cpuprofile`.',
   );
   if (s.paint) {
     const b = s.paint.breakdown;
@@ -390,6 +406,22 @@ export function markdown(rows: Row[], env: Record<string, string>, s: Sections):
       `  Medians of per-run gaps: upgrade → board's /v1/prices sent ${ms(g.upgradeToPricesSent)}; its round trip ${ms(g.boardPricesRoundTrip)}; ` +
         `answer → rows in the DOM ${ms(g.answerToRowsInDom)}; DOM → next frame's rAF ${ms(g.domToFrame)}; ` +
         `rAF → frame rendered ${ms(g.frameToPainted)} (DOM → painted ${ms(g.domToPaintedFrame)}).`,
+    );
+  }
+  out.push(
+    '- **What a visitor sees** (the rows beside the floor): from navigation start to the first task after the ' +
+      'frame that shows the 10 rows, as above, with the chart on; fresh context per run, medians of 5 runs after a warm-up ' +
+      'pair. The CPU is slowed 4× through CDP `Emulation.setCPUThrottlingRate`; the network gets 150 ms of added latency on ' +
+      'every request (the page, the module, the chunks, the API) through CDP `Network.emulateNetworkConditions`. The floor ' +
+      '(`bench/pages/floor.html`) is a page whose classic script makes one `fetch` of the same `/v1/prices` and one ' +
+      '`innerHTML` of the same rows (title, toman price, change, Persian digits), nothing else; board and floor pages load ' +
+      'in turn under the same conditions in the same run.',
+  );
+  for (const v of s.visitor ?? []) {
+    const list = (xs: number[]) => xs.map((x) => round(x, 0)).join(', ');
+    out.push(
+      `  ${v.condition.name}: board ${list(v.boardRuns)} ms; floor ${list(v.floorRuns)} ms. From the start of the work to the ` +
+        `rows painted (medians): board from its connection ${ms(v.boardFromStartMs)}, floor from its \`fetch\` call ${ms(v.floorFromStartMs)}.`,
     );
   }
   out.push(

@@ -21,6 +21,7 @@ import { startBenchServer, type BenchServer } from './server';
 import { runSharing } from './sharing';
 import { measureEntry, runSize } from './size';
 import { symbolIds } from './util';
+import { runVisitor } from './visitor';
 import { runTickerLive, runWidgetSizes } from './widgets';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -36,9 +37,9 @@ const want = (section: string) => ONLY.size === 0 || ONLY.has(section);
 
 async function main(): Promise<number> {
   const watchdog = setTimeout(() => {
-    console.error('bench: gave up after 9 minutes');
+    console.error('bench: gave up after 15 minutes');
     process.exit(2);
-  }, 9 * 60_000);
+  }, 15 * 60_000);
   watchdog.unref();
 
   const browserWanted = BROWSER_SECTIONS.some(want);
@@ -91,6 +92,7 @@ async function main(): Promise<number> {
     sections.paintCors = await step('paint', () =>
       runPaint(br, srv, { variant: 'cross-origin', runs: 7, key: 'enterprise-key:bench-paint-cors', initialFiles }),
     );
+    sections.visitor = await step('paint', () => runVisitor(br, srv, { runs: 5, keyPrefix: 'enterprise-key:bench-visitor' }));
     const liveOpts = { symbols: live170, pushKey: 'enterprise-key:bench-live-push', seconds: 10, perSecond: 200, everyMs: 50 };
     sections.live = await step('live', () => runLive(br, srv, { ...liveOpts, key: 'enterprise-key:bench-live' }));
     // Diagnostic: the same load without the price flash (prefers-reduced-motion).

@@ -1,8 +1,8 @@
 /**
  * The chart area as a Lit ReactiveController. It stays small because it is in the initial module:
  * when a chart is shown it loads the chart area's work (./chart-area: history, candles, the chart)
- * and, at the same time, the chart chunk, and hands them the board's settings, quotes and
- * lifecycle. The chart itself is made only after the board's first rows are painted (see
+ * at once and the chart chunk once the board's first rows are in the DOM, and hands them the
+ * board's settings, quotes and lifecycle. The chart itself is made only after the board's first rows are painted (see
  * `rowsShown`). Nothing of the chart is loaded while `chart="none"`.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
@@ -10,6 +10,7 @@ import { PriceBoardError } from '../shared/errors';
 import type { Quote } from '../shared/types';
 import type { ChartArea } from './chart-area';
 import type { ChartHooks, ChartSettings, ChartView } from './chart-view';
+import { afterPaint } from './after-paint';
 
 /** An import done once per page; a failed one may be tried again later. */
 function once<T>(load: () => Promise<T>): () => Promise<T> {
@@ -32,11 +33,6 @@ const loadChartArea = once(() => import('./chart-area'));
  */
 const ROWS_FIRST_MAX_WAIT_MS = 1_000;
 
-/** Runs `fn` once the main thread is idle (after the current frame's work), or soon where unsupported. */
-function whenIdle(fn: () => void): void {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(fn, { timeout: 100 });
-  else setTimeout(fn, 0);
-}
 
 export class ChartController implements ReactiveController {
   readonly #host: ReactiveControllerHost;
@@ -51,7 +47,7 @@ export class ChartController implements ReactiveController {
   readonly #rowsPainted: Promise<void>;
   #releaseChart!: () => void;
   #released = false;
-  #frame = 0;
+  #cancelWait: (() => void) | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(host: ReactiveControllerHost, hooks: ChartHooks) {
@@ -66,15 +62,13 @@ export class ChartController implements ReactiveController {
     return this.#area?.view ?? this.#view;
   }
 
-  /**
-   * The board rendered its first rows with data (or with an error instead): the chart may be made
-   * once the frame showing them is painted, when the main thread is next idle. A hidden page
-   * paints nothing (and runs no animation frames): no need to wait there.
-   */
+  /** The board rendered its first rows with data (or with an error instead): the chart may follow them. */
   rowsShown(): void {
-    if (this.#released || this.#frame) return;
-    if (globalThis.document?.visibilityState === 'hidden') this.#release();
-    else this.#frame = requestAnimationFrame(() => whenIdle(() => this.#release()));
+    if (this.#released || this.#cancelWait) return;
+    // The chart's chunk is fetched from now on: evaluated earlier, its 170 KB of code would hold up
+    // the answer's rows on a slow CPU; the history, asked for by the chart area, takes as long.
+    if (this.#settings?.mode !== 'none') loadChartModule().catch(() => {}); // the chart area reports a failure
+    this.#cancelWait = afterPaint(() => this.#release());
   }
 
   /** Takes the board's current settings; fetches only what changed. */
@@ -111,7 +105,7 @@ export class ChartController implements ReactiveController {
   #release(): void {
     if (this.#released) return;
     this.#released = true;
-    cancelAnimationFrame(this.#frame);
+    this.#cancelWait?.();
     clearTimeout(this.#timer);
     this.#releaseChart();
   }
@@ -123,7 +117,6 @@ export class ChartController implements ReactiveController {
     this.#view.status = 'loading';
     this.#view.error = undefined;
     if (!this.#released) this.#timer ??= setTimeout(() => this.#release(), ROWS_FIRST_MAX_WAIT_MS);
-    loadChartModule().catch(() => {}); // in parallel; the chart area reports a failure when it needs the chunk
     loadChartArea().then(
       ({ ChartArea }) => {
         this.#loading = false;

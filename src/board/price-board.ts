@@ -10,10 +10,12 @@ import { Clock } from './clock';
 import { defineOnce } from './define';
 import { DEFAULT_BASE_URL } from './module-origin';
 import { emit } from './emit';
+import { FirstFrame } from './first-frame';
 import { styles } from './price-board.styles';
 import { QuotesController } from './quotes-controller';
 import { moveTarget, rowAction, rowOf } from './row-keys';
-import { dayOf, emptyRow, quoteRow, type RowView } from './row-view';
+import { datesReady, prepareDates } from './dates';
+import { dayOf, emptyRow, quoteRow, type RowContext, type RowView } from './row-view';
 import { renderChart, renderError, renderStatus, renderTable, statusText } from './templates';
 
 const ATTRIBUTE_KEYS = Object.keys(BOARD_ATTRIBUTES) as BoardProperty[];
@@ -96,14 +98,23 @@ export class PriceBoard extends LitElement {
     Object.assign(this, defaultsOf(BOARD_ATTRIBUTES), { baseUrl: DEFAULT_BASE_URL });
   }
 
+  readonly #firstFrame = new FirstFrame();
+
   readonly #live = new QuotesController(this, {
     onQuotes: (quotes) => {
+      this.#firstFrame.open();
       emit(this, 'price-board-quotes', { quotes });
       this.#chartArea.applyQuotes(quotes);
       this.#announceSelected();
     },
-    onStatus: (status) => emit(this, 'price-board-status', { status }),
-    onError: (error) => emit(this, 'price-board-error', error.toDetail()),
+    onStatus: (status) => {
+      this.#firstFrame.open();
+      emit(this, 'price-board-status', { status });
+    },
+    onError: (error) => {
+      this.#firstFrame.open();
+      emit(this, 'price-board-error', error.toDetail());
+    },
   });
 
   readonly #chartArea = new ChartController(this, {
@@ -135,7 +146,7 @@ export class PriceBoard extends LitElement {
    * The first prices request must not wait for the first render (which builds the template and
    * the Intl formatters, and lays out the skeleton): the board reads its settings and subscribes
    * with every widget connected in this task, in one microtask queued ahead of Lit's first
-   * update (`startTogether`); the chart's chunks are asked for after the prices. Attributes set
+   * update (`startTogether`); the chart area's chunk is asked for after the prices. Attributes set
    * right after the element was added (same task) are read too.
    * @internal
    */
@@ -144,13 +155,21 @@ export class PriceBoard extends LitElement {
     super.connectedCallback();
   }
 
+  /** The first render waits for the first frame or the first answer (see `first-frame.ts`). */
+  protected override async scheduleUpdate(): Promise<void> {
+    if (!this.hasUpdated) await this.#firstFrame.wait();
+    super.scheduleUpdate();
+  }
+
   protected override willUpdate(): void {
     if (this.#readSettings()) this.#configureChart();
   }
 
   protected override updated(): void {
-    // Rows with data (or an error in their place) are on screen: the chart may follow.
-    if (!this.#isLoading() || this.#settings.symbols.some((symbol) => this.#live.get(symbol))) this.#chartArea.rowsShown();
+    // Rows with data (or an error in their place) are on screen: the chart and the times may follow.
+    if (this.#isLoading() && !this.#settings.symbols.some((symbol) => this.#live.get(symbol))) return;
+    this.#chartArea.rowsShown();
+    if (!datesReady()) void prepareDates().then(() => this.requestUpdate());
   }
 
   /**
@@ -243,9 +262,14 @@ export class PriceBoard extends LitElement {
     return this.#live.status === 'loading' && !this.#live.error;
   }
 
-  #rows(): RowView[] {
+  /** What every row depends on besides its quote; no date before the date formatters are prepared. */
+  #rowContext(): RowContext {
     const now = this.#clock.now();
-    const ctx = { unit: this.#settings.unit, now, day: dayOf(now) };
+    return { unit: this.#settings.unit, now, day: datesReady() ? dayOf(now) : undefined };
+  }
+
+  #rows(): RowView[] {
+    const ctx = this.#rowContext();
     const loading = this.#isLoading();
     return this.#settings.symbols.map((symbol) => {
       const quote = this.#live.get(symbol);
@@ -312,8 +336,7 @@ export class PriceBoard extends LitElement {
     const quote = this.#live.get(symbol);
     if (changes <= this.#spoken.changes || !quote) return;
     this.#spoken.changes = changes;
-    const now = this.#clock.now();
-    const view = quoteRow(quote, { unit: this.#settings.unit, now, day: dayOf(now) });
+    const view = quoteRow(quote, this.#rowContext());
     this.#announcer.announce(`${view.title}: ${view.spokenPrice}، تغییر ${view.change}`);
   }
 }

@@ -46,8 +46,11 @@ export interface RowView {
 export interface RowContext {
   unit: DisplayUnit;
   now: Date;
-  /** `now`'s Tehran day (see {@link dayOf}): a new day turns times into dates. */
-  day: string;
+  /**
+   * `now`'s Tehran day (see {@link dayOf}): a new day turns times into dates. Undefined until the
+   * date formatters are prepared (`dates.ts`): the time cells stay empty until then.
+   */
+  day: string | undefined;
 }
 
 const memo = new WeakMap<Quote, { key: string; view: RowView }>();
@@ -113,7 +116,8 @@ export function quoteRow(quote: Quote, ctx: RowContext): RowView {
   const high = safe(() => formatQuoteValue(quote, 'high', ctx.unit));
   const low = safe(() => formatQuoteValue(quote, 'low', ctx.unit));
   const change = safe(() => formatPercent(quote.change_pct));
-  const time = safe(() => formatUpdated(updated, ctx.now));
+  const dated = ctx.day !== undefined;
+  const time = dated ? safe(() => formatUpdated(updated, ctx.now)) : '';
   const money = (text: string) => (ownUnit || ctx.unit !== 'toman' ? text : toman(text));
   const view: RowView = {
     symbol: quote.symbol,
@@ -125,7 +129,7 @@ export function quoteRow(quote: Quote, ctx: RowContext): RowView {
     arrow,
     direction: dir,
     time,
-    changedAt: safe(() => `${formatJalaliDate(updated, 'long')} ${formatTime(updated)}`),
+    changedAt: dated ? safe(() => `${formatJalaliDate(updated, 'long')} ${formatTime(updated)}`) : '',
     ownUnit,
     spokenPrice: `${price} ${unit}`,
     stale,

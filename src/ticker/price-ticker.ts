@@ -3,7 +3,7 @@ import { TICKER_ATTRIBUTES, type AttributeProperties } from '../shared/attribute
 import { defaultsOf, litProperties } from '../board/attributes';
 import type { Quote } from '../shared/types';
 import { defineOnce } from '../board/define';
-import { dayOf, emptyRow, quoteRow, type RowView } from '../board/row-view';
+import { emptyRow, quoteRow, type RowView } from '../board/row-view';
 import { renderError } from '../board/templates';
 import { PriceWidget } from '../widget/price-widget';
 import { styles } from './price-ticker.styles';
@@ -135,8 +135,8 @@ export class PriceTicker extends PriceWidget {
   }
 
   #items(): RowView[] {
-    const now = new Date();
-    const ctx = { unit: this.settings.unit, now, day: dayOf(now) };
+    // No day: the tape shows no times, so it never pays for the date formatters (board/dates.ts).
+    const ctx = { unit: this.settings.unit, now: new Date(), day: undefined };
     return this.settings.symbols.map((symbol) => {
       const quote: Quote | undefined = this.live.get(symbol);
       return quote ? quoteRow(quote, ctx) : emptyRow(symbol, this.live.missing.has(symbol), this.live.status === 'loading');

@@ -66,7 +66,8 @@ export function untilLoaded(el: PriceBoard, timeout = 8000): Promise<void> {
   return until(
     () =>
       rows(el).length > 0 &&
-      rows(el).every((r) => r.hasAttribute('data-missing') || /[۰-۹]/.test(r.querySelector('[part~="price"]')?.textContent ?? '')),
+      // Prices first, then the times (their formatters are built after the first rows are painted).
+      rows(el).every((r) => r.hasAttribute('data-missing') || ['price', 'time'].every((name) => /[۰-۹]/.test(r.querySelector(`[part~="${name}"]`)?.textContent ?? ''))),
     'the board did not load',
     timeout,
   );
