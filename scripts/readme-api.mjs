@@ -6,6 +6,17 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readErrorPolicy } from './error-policy.mjs';
+
+/** The error table is written once, under the first element; the others point to it. */
+let errorTableShown = false;
+
+/** What each policy of the error table means to a user. */
+const POLICY_TEXT = {
+  final: 'final: shown, no retry',
+  retried: 'retried at once with capped backoff',
+  transient: 'shown; the next poll, reconnect or retry clears it',
+};
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 /** The documented elements, in README order. */
@@ -72,7 +83,12 @@ export function renderApi(d) {
     const detail = /CustomEvent<(.*)>/.exec(e.type?.text ?? '')?.[1];
     lines.push(`| \`${e.name}\` | ${code(detail)} | ${cell(e.description)} |`);
   }
-  lines.push('', 'Error codes (`detail.code`): `unauthorized` (401), `forbidden` (403), `rate_limited` (429), `not_found` (404), `bad_request` (400/422), `server` (5xx), `network`, `timeout`, `bad_response`, `unknown_symbol`, `invalid_attribute`.');
+  if (errorTableShown) lines.push('', 'Error codes (`detail.code`): as for `<price-board>` above.');
+  else {
+    lines.push('', 'Error codes (`detail.code`), from the one error policy (`src/shared/errors.ts`):', '', '| code | when | what the widget does |', '|---|---|---|');
+    for (const e of readErrorPolicy()) lines.push(`| \`${e.code}\` | ${cell(e.when)} | ${POLICY_TEXT[e.policy]}${e.of ? ` (for that ${e.of} only)` : ''} |`);
+    errorTableShown = true;
+  }
   lines.push('', `${h} Parts`, '', `Style them from the page with \`${d.tagName}::part(name)\`.`, '', '| part | what |', '|---|---|');
   for (const p of d.cssParts ?? []) lines.push(`| \`${p.name}\` | ${cell(p.description)} |`);
   lines.push('', `${h} CSS custom properties`, '', '| property | default | what |', '|---|---|---|');

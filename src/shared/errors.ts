@@ -7,19 +7,31 @@
  * - `retried`: the client tries the request again at once, with capped backoff and jitter.
  * - `transient`: not worth an immediate retry, but the next poll, reconnect or history retry may
  *   succeed; fresh data clears it from the board.
- * And the Persian message for people.
+ * And the Persian message for people. The comment on each code says when it happens (the README's
+ * error table is generated from this one: scripts/error-policy.mjs).
  */
 export const ERROR_POLICY = {
+  /** 401 */
   unauthorized: { policy: 'final', fa: 'کلید دسترسی (API key) نامعتبر است یا منقضی شده است.' },
+  /** 403: the key is restricted to other domains or addresses, or the plan does not allow it */
   forbidden: { policy: 'final', fa: 'این کلید اجازهٔ این درخواست را ندارد (دامنه یا طرح اشتراک).' },
+  /** 400, 422 */
   bad_request: { policy: 'final', fa: 'درخواست نامعتبر بود.' },
+  /** 404 */
   not_found: { policy: 'final', of: 'resource', fa: 'دادهٔ درخواستی پیدا نشد.' },
+  /** the service does not know a symbol (404 naming it, or missing from an answer) */
   unknown_symbol: { policy: 'final', of: 'symbol', fa: 'این نماد در سرویس قیمت وجود ندارد.' },
+  /** an attribute value the element cannot use */
   invalid_attribute: { policy: 'final', of: 'setting', fa: 'مقدار یکی از تنظیمات نامعتبر است؛ مقدار پیش‌فرض به کار رفت.' },
+  /** no answer at all */
   network: { policy: 'retried', fa: 'اتصال به سرویس قیمت برقرار نشد؛ دوباره تلاش می‌شود.' },
+  /** 5xx */
   server: { policy: 'retried', fa: 'سرویس قیمت موقتاً در دسترس نیست؛ دوباره تلاش می‌شود.' },
+  /** no answer within 10 s */
   timeout: { policy: 'transient', fa: 'پاسخ سرویس قیمت بیش از حد طول کشید.' },
+  /** 429, honouring `Retry-After` */
   rate_limited: { policy: 'transient', fa: 'تعداد درخواست‌ها از سقف طرح بیشتر شد؛ کمی بعد دوباره تلاش می‌شود.' },
+  /** a body that cannot be read or is not valid */
   bad_response: { policy: 'transient', fa: 'پاسخ سرویس قیمت قابل خواندن نبود.' },
 } as const satisfies Record<string, { policy: 'final' | 'retried' | 'transient'; of?: 'symbol' | 'resource' | 'setting'; fa: string }>;
 
