@@ -6,7 +6,16 @@
  */
 import { WIDGET_TAGS } from '../src/embed/params';
 import { SymbolPicker } from './symbol-picker';
-import { boardAttributes, iframeSnippet, loaderSnippet, scriptSnippet, type BoardConfig, type WidgetUrls } from './snippets';
+import {
+  boardAttributes,
+  iframeSnippet,
+  loaderSnippet,
+  relayUrls,
+  scriptSnippet,
+  throughRelay,
+  type BoardConfig,
+  type WidgetUrls,
+} from './snippets';
 
 /** Changing symbols re-subscribes the board; wait for a pause in clicking. */
 const SYMBOLS_DEBOUNCE_MS = 400;
@@ -29,6 +38,8 @@ export interface ConfiguratorParts {
   search: HTMLInputElement;
   groups: HTMLElement;
   code: { script: HTMLElement; iframe: HTMLElement; loader: HTMLElement };
+  /** The snippets' form: radios `connection` = `relay` (through a relay, no key) or `key` (direct). */
+  connection: HTMLElement;
 }
 
 const RADIO_FIELDS = ['widget', 'theme', 'unit', 'chart', 'days'] as const;
@@ -60,6 +71,8 @@ export class Configurator {
   private symbolsTimer: ReturnType<typeof setTimeout> | undefined;
   /** The preview element: replaced when the widget type changes. */
   private preview: HTMLElement;
+  /** The snippets show the relay form (no key, the relay's files) rather than the keyed one. */
+  private relay = false;
   readonly picker: SymbolPicker;
 
   constructor(
@@ -86,6 +99,13 @@ export class Configurator {
     form.addEventListener('input', (event) => {
       if (isSetting(event)) this.readForm(false);
     });
+    parts.connection.addEventListener('change', (event) => {
+      const input = event.target as Partial<HTMLInputElement> | null;
+      if (input?.name !== 'connection') return;
+      this.relay = input.value === 'relay';
+      this.render();
+    });
+    this.relay = parts.connection.querySelector<HTMLInputElement>('input[name="connection"]:checked')?.value === 'relay';
     // On the panel: the events bubble out of whichever element is previewed.
     previewPanel.addEventListener('price-board-status', (event) => {
       const status = String((event as CustomEvent<{ status?: unknown }>).detail?.status ?? '');
@@ -167,9 +187,10 @@ export class Configurator {
     const config = this.config;
     const empty = config.symbols.length === 0;
     const note = '<!-- دست‌کم یک نماد انتخاب کنید -->';
-    code.script.textContent = empty ? note : scriptSnippet(config, this.urls);
-    code.iframe.textContent = empty ? note : iframeSnippet(config, this.urls);
-    code.loader.textContent = empty ? note : loaderSnippet(config, this.urls);
+    const [shown, urls] = this.relay ? [throughRelay(config), relayUrls()] : [config, this.urls];
+    code.script.textContent = empty ? note : scriptSnippet(shown, urls);
+    code.iframe.textContent = empty ? note : iframeSnippet(shown, urls);
+    code.loader.textContent = empty ? note : loaderSnippet(shown, urls);
 
     const params = new URLSearchParams();
     if (config.widget !== 'board') params.set('widget', config.widget);

@@ -33,8 +33,7 @@ function byId<T extends HTMLElement = HTMLElement>(id: string): T {
 /**
  * Where the widget's files are: beside the demo in dist/ (its own script is in `assets/`), as
  * `npm start` and any host of dist/ serve it. So the snippets name the built files a site embeds.
- * (A relay serves these files and the prices from one origin: its snippets will take the relay's
- * address here and no key, which `boardAttributes` already leaves out when empty.)
+ * (The relay form of the snippets names a relay's files instead: `relayUrls` in snippets.ts.)
  */
 function widgetUrls(): WidgetUrls {
   const at = (path: string) => new URL(path, import.meta.url).href;
@@ -185,6 +184,7 @@ function main(): void {
       search: byId<HTMLInputElement>('symbol-search'),
       groups: byId('symbol-groups'),
       code: { script: byId('code-script'), iframe: byId('code-iframe'), loader: byId('code-loader') },
+      connection: byId('snippet-connection'),
     },
     initial,
     urls,

@@ -34,6 +34,28 @@ export interface WidgetUrls {
   loader: string;
 }
 
+/**
+ * The example address of a relay (README "Serving real traffic": `npm run relay`), which serves the
+ * built widgets and the prices from one origin and holds the key: its snippets carry no key.
+ */
+export const RELAY_ORIGIN = 'https://prices.example.com';
+
+/** The widget's files as a relay at `origin` serves them (the same names as in dist/). */
+export function relayUrls(origin: string = RELAY_ORIGIN): WidgetUrls {
+  return {
+    script: `${origin}/price-board.js`,
+    ticker: `${origin}/price-ticker.js`,
+    converter: `${origin}/price-converter.js`,
+    embedPage: `${origin}/embed.html`,
+    loader: `${origin}/embed.js`,
+  };
+}
+
+/** A configuration as embedded through a relay: no key, and the relay is its own service address. */
+export function throughRelay(config: BoardConfig): BoardConfig {
+  return { ...config, apiKey: '', baseUrl: '' };
+}
+
 /** The element's defaults (DESIGN.md section 2): attributes equal to them are left out. */
 const DEFAULTS: Readonly<Record<string, string>> = {
   theme: 'auto',

@@ -76,6 +76,32 @@ test('the configurator changes the preview and the code, without re-creating the
   expect(problems.all()).toEqual([]);
 });
 
+test('the snippets switch to the relay form (no key) and back', async ({ page, servers, key, problems }) => {
+  await openDemo(page, servers, key);
+  const ids = ['script', 'iframe', 'loader'];
+  const relay = 'https://prices.example.com/';
+  for (const widget of ['board', 'ticker', 'converter'] as const) {
+    await page.locator(`label:has(input[name="widget"][value="${widget}"])`).click();
+    await page.locator('label:has(input[name="connection"][value="relay"])').click();
+    await expect(code(page, 'script')).toContainText(`<script type="module" src="${relay}price-${widget}.js"></script>`);
+    await expect(code(page, 'iframe')).toContainText(`src="${relay}embed.html?`);
+    await expect(code(page, 'loader')).toContainText(`<script async src="${relay}embed.js"></script>`);
+    for (const id of ids) {
+      const text = (await code(page, id).textContent())!;
+      for (const leak of [key, 'api-key', 'data-key', 'key=', 'base-url']) expect(text).not.toContain(leak);
+      expect(text).not.toContain(servers.cdn.url);
+    }
+    // Back to the keyed form: the key and this server's files again.
+    await page.locator('label:has(input[name="connection"][value="key"])').click();
+    await expect(code(page, 'script')).toContainText(`api-key="${key}"`);
+    await expect(code(page, 'script')).toContainText(`${servers.cdn.url}price-${widget}.js`);
+    await expect(code(page, 'iframe')).toContainText(`key=${key}`);
+    await expect(code(page, 'loader')).toContainText(`data-key="${key}"`);
+    for (const id of ids) await expect(code(page, id)).not.toContainText(relay);
+  }
+  expect(problems.all()).toEqual([]);
+});
+
 test('the copied snippets work when pasted into another site', async ({ page, context, servers, key, problems }) => {
   await openDemo(page, servers, key, '&symbols=usd,eur,coin_emami&theme=dark&chart=none');
   await expect(code(page, 'script')).toContainText('symbols="usd,eur,coin_emami"');
