@@ -3,8 +3,8 @@
  *
  * Page parameters (same names as the attributes): `key` / `api-key` and `base-url` preset the
  * connection of every board on the page (default: `demo-key` on this origin, which `npm start`
- * serves the sandbox on); `symbols`, `theme`, `unit`, `chart`, `chart-symbol`, `days`, `stream`,
- * `poll-interval` preset the configurator, which keeps the URL in step so a configuration can be
+ * serves the sandbox on); `widget` and the attributes of that widget (`symbols`, `theme`, ...;
+ * the ticker's `speed`, the converter's `symbol` and `amount`) preset the configurator, which keeps the URL in step so a configuration can be
  * shared as a link.
  *
  * Every board uses the same base-url and key, so they share one connection (the demo key allows
@@ -18,6 +18,7 @@ import '../src/price-ticker';
 import '../src/price-converter';
 import type { SymbolInfo } from '../src/shared/types';
 import { readEmbedParams, readWidget, WIDGET_TAGS } from '../src/embed/params';
+import { CONVERTER_ATTRIBUTES, TICKER_ATTRIBUTES, WIDGET_ATTRIBUTES } from '../src/shared/attributes';
 import { Configurator, wireTabs } from './configurator';
 import { wireCopyButtons } from './copy';
 import { scriptSnippet, type BoardConfig, type WidgetUrls } from './snippets';
@@ -54,7 +55,11 @@ function widgetUrls(): WidgetUrls {
   };
 }
 
-const page = new Map<string, string>(readEmbedParams(location.search).attributes);
+/** The page's parameters: the attributes of the widget it names (`widget=`, default the board). */
+const pageWidget = readWidget(location.search);
+const page = new Map<string, string>(
+  readEmbedParams(location.search, Object.values(WIDGET_ATTRIBUTES[pageWidget]).map((spec) => spec.attribute)).attributes,
+);
 const apiKey = page.get('api-key') ?? DEMO_KEY;
 const baseUrl = page.get('base-url') ?? '';
 const urls = widgetUrls();
@@ -81,6 +86,9 @@ function config(overrides: Partial<BoardConfig>): BoardConfig {
     days: '7',
     stream: 'auto',
     pollInterval: '30',
+    speed: String(TICKER_ATTRIBUTES.speed.default),
+    symbol: '',
+    amount: CONVERTER_ATTRIBUTES.amount.default,
     ...overrides,
   };
 }
@@ -106,7 +114,7 @@ function initialConfiguratorConfig(): BoardConfig {
   const get = (name: string, fallback: string) => page.get(name) ?? fallback;
   const symbols = page.get('symbols');
   return config({
-    widget: readWidget(location.search),
+    widget: pageWidget,
     symbols: symbols
       ? [...new Set(symbols.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean))]
       : config({}).symbols,
@@ -117,6 +125,9 @@ function initialConfiguratorConfig(): BoardConfig {
     days: get('days', '7'),
     stream: get('stream', 'auto'),
     pollInterval: get('poll-interval', '30'),
+    speed: get('speed', String(TICKER_ATTRIBUTES.speed.default)),
+    symbol: get('symbol', ''),
+    amount: get('amount', CONVERTER_ATTRIBUTES.amount.default),
   });
 }
 
