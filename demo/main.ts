@@ -18,7 +18,7 @@ import '../src/price-ticker';
 import '../src/price-converter';
 import type { SymbolInfo } from '../src/shared/types';
 import { readEmbedParams, readWidget, WIDGET_TAGS } from '../src/embed/params';
-import { CONVERTER_ATTRIBUTES, TICKER_ATTRIBUTES, WIDGET_ATTRIBUTES } from '../src/shared/attributes';
+import { BOARD_ATTRIBUTES, CONVERTER_ATTRIBUTES, TICKER_ATTRIBUTES, WIDGET_ATTRIBUTES, type AttributeSpec } from '../src/shared/attributes';
 import { Configurator, wireTabs } from './configurator';
 import { wireCopyButtons } from './copy';
 import { scriptSnippet, type BoardConfig, type WidgetUrls } from './snippets';
@@ -73,22 +73,26 @@ function mountBoard(slot: HTMLElement, attributes: Record<string, string>, tag =
   return board;
 }
 
+/** An element's default as the configurator holds it (none: empty, "not set"). */
+const byDefault = (spec: AttributeSpec): string => (spec.default === undefined ? '' : String(spec.default));
+
+/** Every setting at the elements' defaults (the attribute table), but the demo's 7 days (the demo key's history). */
 function config(overrides: Partial<BoardConfig>): BoardConfig {
   return {
     widget: 'board',
-    symbols: ['usd', 'eur', 'gold_18', 'coin_emami', 'ons'],
+    symbols: byDefault(BOARD_ATTRIBUTES.symbols).split(','),
     apiKey,
     baseUrl,
-    theme: 'auto',
-    unit: 'toman',
-    chart: 'candles',
-    chartSymbol: '',
+    theme: byDefault(BOARD_ATTRIBUTES.theme),
+    unit: byDefault(BOARD_ATTRIBUTES.unit),
+    chart: byDefault(BOARD_ATTRIBUTES.chart),
+    chartSymbol: byDefault(BOARD_ATTRIBUTES.chartSymbol),
     days: '7',
-    stream: 'auto',
-    pollInterval: '30',
-    speed: String(TICKER_ATTRIBUTES.speed.default),
-    symbol: '',
-    amount: CONVERTER_ATTRIBUTES.amount.default,
+    stream: byDefault(BOARD_ATTRIBUTES.stream),
+    pollInterval: byDefault(BOARD_ATTRIBUTES.pollInterval),
+    speed: byDefault(TICKER_ATTRIBUTES.speed),
+    symbol: byDefault(CONVERTER_ATTRIBUTES.symbol),
+    amount: byDefault(CONVERTER_ATTRIBUTES.amount),
     ...overrides,
   };
 }
@@ -111,24 +115,18 @@ function boardAttributesOf(c: BoardConfig): Record<string, string> {
 }
 
 function initialConfiguratorConfig(): BoardConfig {
-  const get = (name: string, fallback: string) => page.get(name) ?? fallback;
+  const base = config({ widget: pageWidget });
+  const settings: Record<string, string> = {};
+  for (const [property, spec] of Object.entries(WIDGET_ATTRIBUTES[pageWidget])) {
+    const value = page.get(spec.attribute);
+    if (value !== undefined && property !== 'symbols' && property in base) settings[property] = value;
+  }
   const symbols = page.get('symbols');
-  return config({
-    widget: pageWidget,
-    symbols: symbols
-      ? [...new Set(symbols.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean))]
-      : config({}).symbols,
-    theme: get('theme', 'auto'),
-    unit: get('unit', 'toman'),
-    chart: get('chart', 'candles'),
-    chartSymbol: get('chart-symbol', ''),
-    days: get('days', '7'),
-    stream: get('stream', 'auto'),
-    pollInterval: get('poll-interval', '30'),
-    speed: get('speed', String(TICKER_ATTRIBUTES.speed.default)),
-    symbol: get('symbol', ''),
-    amount: get('amount', CONVERTER_ATTRIBUTES.amount.default),
-  });
+  return {
+    ...base,
+    ...settings,
+    symbols: symbols ? [...new Set(symbols.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean))] : base.symbols,
+  };
 }
 
 /** Runs `then` once `target` comes near the viewport. */
