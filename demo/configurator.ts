@@ -6,7 +6,18 @@
  */
 import { WIDGET_TAGS } from '../src/embed/params';
 import { SymbolPicker } from './symbol-picker';
-import { boardAttributes, iframeSnippet, loaderSnippet, scriptSnippet, type BoardConfig, type WidgetUrls } from './snippets';
+import {
+  attributeTable,
+  boardAttributes,
+  settingOf,
+  iframeSnippet,
+  loaderSnippet,
+  relayUrls,
+  scriptSnippet,
+  throughRelay,
+  type BoardConfig,
+  type WidgetUrls,
+} from './snippets';
 
 /** Changing symbols re-subscribes the board; wait for a pause in clicking. */
 const SYMBOLS_DEBOUNCE_MS = 400;
@@ -29,29 +40,36 @@ export interface ConfiguratorParts {
   search: HTMLInputElement;
   groups: HTMLElement;
   code: { script: HTMLElement; iframe: HTMLElement; loader: HTMLElement };
+  /** The snippets' form: radios `connection` = `relay` (through a relay, no key) or `key` (direct). */
+  connection: HTMLElement;
 }
 
 const RADIO_FIELDS = ['widget', 'theme', 'unit', 'chart', 'days'] as const;
-const TEXT_FIELDS = { 'api-key': 'apiKey', 'base-url': 'baseUrl', stream: 'stream', 'poll-interval': 'pollInterval' } as const;
+const TEXT_FIELDS = {
+  'api-key': 'apiKey',
+  'base-url': 'baseUrl',
+  stream: 'stream',
+  'poll-interval': 'pollInterval',
+  speed: 'speed',
+  symbol: 'symbol',
+  amount: 'amount',
+} as const;
 
-/** The board's chart settings, which the ticker and the converter do not have. */
-const CHART_ONLY = ['chart', 'days'];
+/** The attribute names the widget's table has. */
+function attributeNames(config: BoardConfig): Set<string> {
+  return new Set(Object.values(attributeTable(config.widget)).map((spec) => spec.attribute));
+}
 
-/** The attributes of the preview element for a configuration: every one set explicitly. */
+/**
+ * The attributes of the preview element for a configuration: every one the element takes set
+ * explicitly, but `chart-symbol`, which the board sets itself when a row is selected.
+ */
 function previewAttributes(config: BoardConfig): Map<string, string | null> {
-  const value = (v: string) => (v.trim() === '' ? null : v.trim());
-  const attributes = new Map<string, string | null>([
-    ['symbols', config.symbols.join(',')],
-    ['api-key', value(config.apiKey)],
-    ['base-url', value(config.baseUrl)],
-    ['theme', config.theme],
-    ['unit', config.unit],
-    ['chart', config.chart],
-    ['days', config.days],
-    ['stream', config.stream],
-    ['poll-interval', value(config.pollInterval)],
-  ]);
-  if (config.widget !== 'board') for (const name of CHART_ONLY) attributes.delete(name);
+  const attributes = new Map<string, string | null>();
+  for (const [property, spec] of Object.entries(attributeTable(config.widget))) {
+    const v = settingOf(config, property)?.trim();
+    if (v !== undefined && property !== 'chartSymbol') attributes.set(spec.attribute, v === '' ? null : v);
+  }
   return attributes;
 }
 
@@ -60,6 +78,8 @@ export class Configurator {
   private symbolsTimer: ReturnType<typeof setTimeout> | undefined;
   /** The preview element: replaced when the widget type changes. */
   private preview: HTMLElement;
+  /** The snippets show the relay form (no key, the relay's files) rather than the keyed one. */
+  private relay = false;
   readonly picker: SymbolPicker;
 
   constructor(
@@ -70,6 +90,7 @@ export class Configurator {
     this.config = { ...initial, symbols: [...initial.symbols] };
     this.preview = parts.preview;
     this.writeForm();
+    this.showControls();
     this.picker = new SymbolPicker(parts, this.config.symbols, (symbols) => this.setSymbols(symbols));
 
     const { form, previewPanel } = parts;
@@ -86,6 +107,13 @@ export class Configurator {
     form.addEventListener('input', (event) => {
       if (isSetting(event)) this.readForm(false);
     });
+    parts.connection.addEventListener('change', (event) => {
+      const input = event.target as Partial<HTMLInputElement> | null;
+      if (input?.name !== 'connection') return;
+      this.relay = input.value === 'relay';
+      this.render();
+    });
+    this.relay = parts.connection.querySelector<HTMLInputElement>('input[name="connection"]:checked')?.value === 'relay';
     // On the panel: the events bubble out of whichever element is previewed.
     previewPanel.addEventListener('price-board-status', (event) => {
       const status = String((event as CustomEvent<{ status?: unknown }>).detail?.status ?? '');
@@ -107,6 +135,26 @@ export class Configurator {
     return { ...this.config, symbols: [...this.config.symbols] };
   }
 
+  /** Shows the controls (`data-attribute`) of the attributes the chosen widget has, hides the others. */
+  private showControls(): void {
+    const names = attributeNames(this.config);
+    for (const control of this.parts.form.querySelectorAll<HTMLElement>('[data-attribute]')) {
+      control.hidden = !names.has(control.dataset.attribute ?? '');
+    }
+  }
+
+  /** The converter's symbol choice: the chosen symbols (none chosen: the first). */
+  private writeSymbolChoice(): void {
+    const select = this.parts.form.elements.namedItem('symbol');
+    if (!(select instanceof HTMLSelectElement)) return;
+    const wanted = ['', ...this.config.symbols];
+    if ([...select.options].map((o) => o.value).join(',') !== wanted.join(',')) {
+      const first = select.options[0]?.text ?? '';
+      select.replaceChildren(...wanted.map((id, i) => new Option(i === 0 ? first : id, id)));
+    }
+    select.value = this.config.symbols.includes(this.config.symbol) ? this.config.symbol : '';
+  }
+
   private writeForm(): void {
     const { form } = this.parts;
     for (const name of RADIO_FIELDS) {
@@ -125,6 +173,7 @@ export class Configurator {
     for (const name of RADIO_FIELDS) (next as Record<string, unknown>)[name] = String(data.get(name) ?? next[name]);
     for (const [name, key] of Object.entries(TEXT_FIELDS)) next[key] = String(data.get(name) ?? '');
     this.config = next;
+    this.showControls();
     if (commit) this.applyToPreview();
     this.render();
   }
@@ -163,13 +212,15 @@ export class Configurator {
 
   /** The code blocks and the page URL. */
   private render(): void {
+    this.writeSymbolChoice();
     const { code } = this.parts;
     const config = this.config;
     const empty = config.symbols.length === 0;
     const note = '<!-- دست‌کم یک نماد انتخاب کنید -->';
-    code.script.textContent = empty ? note : scriptSnippet(config, this.urls);
-    code.iframe.textContent = empty ? note : iframeSnippet(config, this.urls);
-    code.loader.textContent = empty ? note : loaderSnippet(config, this.urls);
+    const [shown, urls] = this.relay ? [throughRelay(config), relayUrls()] : [config, this.urls];
+    code.script.textContent = empty ? note : scriptSnippet(shown, urls);
+    code.iframe.textContent = empty ? note : iframeSnippet(shown, urls);
+    code.loader.textContent = empty ? note : loaderSnippet(shown, urls);
 
     const params = new URLSearchParams();
     if (config.widget !== 'board') params.set('widget', config.widget);

@@ -3,8 +3,8 @@
  *
  * Page parameters (same names as the attributes): `key` / `api-key` and `base-url` preset the
  * connection of every board on the page (default: `demo-key` on this origin, which `npm start`
- * serves the sandbox on); `symbols`, `theme`, `unit`, `chart`, `chart-symbol`, `days`, `stream`,
- * `poll-interval` preset the configurator, which keeps the URL in step so a configuration can be
+ * serves the sandbox on); `widget` and the attributes of that widget (`symbols`, `theme`, ...;
+ * the ticker's `speed`, the converter's `symbol` and `amount`) preset the configurator, which keeps the URL in step so a configuration can be
  * shared as a link.
  *
  * Every board uses the same base-url and key, so they share one connection (the demo key allows
@@ -18,6 +18,7 @@ import '../src/price-ticker';
 import '../src/price-converter';
 import type { SymbolInfo } from '../src/shared/types';
 import { readEmbedParams, readWidget, WIDGET_TAGS } from '../src/embed/params';
+import { BOARD_ATTRIBUTES, CONVERTER_ATTRIBUTES, TICKER_ATTRIBUTES, WIDGET_ATTRIBUTES, type AttributeSpec } from '../src/shared/attributes';
 import { Configurator, wireTabs } from './configurator';
 import { wireCopyButtons } from './copy';
 import { scriptSnippet, type BoardConfig, type WidgetUrls } from './snippets';
@@ -33,8 +34,7 @@ function byId<T extends HTMLElement = HTMLElement>(id: string): T {
 /**
  * Where the widget's files are: beside the demo in dist/ (its own script is in `assets/`), as
  * `npm start` and any host of dist/ serve it. So the snippets name the built files a site embeds.
- * (A relay serves these files and the prices from one origin: its snippets will take the relay's
- * address here and no key, which `boardAttributes` already leaves out when empty.)
+ * (The relay form of the snippets names a relay's files instead: `relayUrls` in snippets.ts.)
  */
 function widgetUrls(): WidgetUrls {
   const at = (path: string) => new URL(path, import.meta.url).href;
@@ -55,7 +55,11 @@ function widgetUrls(): WidgetUrls {
   };
 }
 
-const page = new Map<string, string>(readEmbedParams(location.search).attributes);
+/** The page's parameters: the attributes of the widget it names (`widget=`, default the board). */
+const pageWidget = readWidget(location.search);
+const page = new Map<string, string>(
+  readEmbedParams(location.search, Object.values(WIDGET_ATTRIBUTES[pageWidget]).map((spec) => spec.attribute)).attributes,
+);
 const apiKey = page.get('api-key') ?? DEMO_KEY;
 const baseUrl = page.get('base-url') ?? '';
 const urls = widgetUrls();
@@ -69,19 +73,26 @@ function mountBoard(slot: HTMLElement, attributes: Record<string, string>, tag =
   return board;
 }
 
+/** An element's default as the configurator holds it (none: empty, "not set"). */
+const byDefault = (spec: AttributeSpec): string => (spec.default === undefined ? '' : String(spec.default));
+
+/** Every setting at the elements' defaults (the attribute table), but the demo's 7 days (the demo key's history). */
 function config(overrides: Partial<BoardConfig>): BoardConfig {
   return {
     widget: 'board',
-    symbols: ['usd', 'eur', 'gold_18', 'coin_emami', 'ons'],
+    symbols: byDefault(BOARD_ATTRIBUTES.symbols).split(','),
     apiKey,
     baseUrl,
-    theme: 'auto',
-    unit: 'toman',
-    chart: 'candles',
-    chartSymbol: '',
+    theme: byDefault(BOARD_ATTRIBUTES.theme),
+    unit: byDefault(BOARD_ATTRIBUTES.unit),
+    chart: byDefault(BOARD_ATTRIBUTES.chart),
+    chartSymbol: byDefault(BOARD_ATTRIBUTES.chartSymbol),
     days: '7',
-    stream: 'auto',
-    pollInterval: '30',
+    stream: byDefault(BOARD_ATTRIBUTES.stream),
+    pollInterval: byDefault(BOARD_ATTRIBUTES.pollInterval),
+    speed: byDefault(TICKER_ATTRIBUTES.speed),
+    symbol: byDefault(CONVERTER_ATTRIBUTES.symbol),
+    amount: byDefault(CONVERTER_ATTRIBUTES.amount),
     ...overrides,
   };
 }
@@ -104,21 +115,18 @@ function boardAttributesOf(c: BoardConfig): Record<string, string> {
 }
 
 function initialConfiguratorConfig(): BoardConfig {
-  const get = (name: string, fallback: string) => page.get(name) ?? fallback;
+  const base = config({ widget: pageWidget });
+  const settings: Record<string, string> = {};
+  for (const [property, spec] of Object.entries(WIDGET_ATTRIBUTES[pageWidget])) {
+    const value = page.get(spec.attribute);
+    if (value !== undefined && property !== 'symbols' && property in base) settings[property] = value;
+  }
   const symbols = page.get('symbols');
-  return config({
-    widget: readWidget(location.search),
-    symbols: symbols
-      ? [...new Set(symbols.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean))]
-      : config({}).symbols,
-    theme: get('theme', 'auto'),
-    unit: get('unit', 'toman'),
-    chart: get('chart', 'candles'),
-    chartSymbol: get('chart-symbol', ''),
-    days: get('days', '7'),
-    stream: get('stream', 'auto'),
-    pollInterval: get('poll-interval', '30'),
-  });
+  return {
+    ...base,
+    ...settings,
+    symbols: symbols ? [...new Set(symbols.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean))] : base.symbols,
+  };
 }
 
 /** Runs `then` once `target` comes near the viewport. */
@@ -185,6 +193,7 @@ function main(): void {
       search: byId<HTMLInputElement>('symbol-search'),
       groups: byId('symbol-groups'),
       code: { script: byId('code-script'), iframe: byId('code-iframe'), loader: byId('code-loader') },
+      connection: byId('snippet-connection'),
     },
     initial,
     urls,

@@ -4,10 +4,14 @@
  * HTML-escaped, URL parameters encoded.
  */
 import { WIDGET_TAGS, WIDGET_TITLES, type EmbedWidget } from '../src/embed/params';
+import { WIDGET_ATTRIBUTES, type AttributeSpec } from '../src/shared/attributes';
 
-/** A widget configuration, by attribute name. Empty strings mean "not set". */
+/**
+ * A widget configuration, by property name (the keys of the attribute table). Empty strings mean
+ * "not set". Each element takes the settings its table (`WIDGET_ATTRIBUTES`) has.
+ */
 export interface BoardConfig {
-  /** Which element: `board`, `ticker` or `converter` (the chart settings are the board's only). */
+  /** Which element: `board`, `ticker` or `converter`. */
   widget: EmbedWidget;
   symbols: string[];
   apiKey: string;
@@ -19,6 +23,25 @@ export interface BoardConfig {
   days: string;
   stream: string;
   pollInterval: string;
+  /** The ticker's. */
+  speed: string;
+  /** The converter's. */
+  symbol: string;
+  amount: string;
+}
+
+/** The settings a configuration holds besides `widget` and `symbols`. */
+type Setting = Exclude<keyof BoardConfig, 'widget' | 'symbols'>;
+
+/** The element's attribute table: which settings it takes, their attribute names and defaults. */
+export function attributeTable(widget: EmbedWidget): Readonly<Record<string, AttributeSpec>> {
+  return WIDGET_ATTRIBUTES[widget];
+}
+
+/** The configuration's value of one of the table's properties; undefined: the configurator does not offer it. */
+export function settingOf(config: BoardConfig, property: string): string | undefined {
+  if (property === 'symbols') return config.symbols.join(',');
+  return property in config && property !== 'widget' ? String(config[property as Setting]) : undefined;
 }
 
 /** Where the widget's files are published (a CDN folder, or this site). */
@@ -34,15 +57,27 @@ export interface WidgetUrls {
   loader: string;
 }
 
-/** The element's defaults (DESIGN.md section 2): attributes equal to them are left out. */
-const DEFAULTS: Readonly<Record<string, string>> = {
-  theme: 'auto',
-  unit: 'toman',
-  chart: 'candles',
-  days: '30',
-  stream: 'auto',
-  'poll-interval': '30',
-};
+/**
+ * The example address of a relay (README "Serving real traffic": `npm run relay`), which serves the
+ * built widgets and the prices from one origin and holds the key: its snippets carry no key.
+ */
+export const RELAY_ORIGIN = 'https://prices.example.com';
+
+/** The widget's files as a relay at `origin` serves them (the same names as in dist/). */
+export function relayUrls(origin: string = RELAY_ORIGIN): WidgetUrls {
+  return {
+    script: `${origin}/price-board.js`,
+    ticker: `${origin}/price-ticker.js`,
+    converter: `${origin}/price-converter.js`,
+    embedPage: `${origin}/embed.html`,
+    loader: `${origin}/embed.js`,
+  };
+}
+
+/** A configuration as embedded through a relay: no key, and the relay is its own service address. */
+export function throughRelay(config: BoardConfig): BoardConfig {
+  return { ...config, apiKey: '', baseUrl: '' };
+}
 
 export function escapeHtml(value: string): string {
   return value
@@ -53,30 +88,32 @@ export function escapeHtml(value: string): string {
 }
 
 /**
- * The attributes a snippet needs, in a stable order, leaving out defaults. `base-url` is left out
- * when it is the origin the widget is served from: that is the element's own default.
+ * The attributes a snippet needs, in the table's order, leaving out the element's defaults and the
+ * settings it does not take. `base-url` is left out when it is the origin the widget is served
+ * from: that is the element's own default.
  */
 export function boardAttributes(config: BoardConfig, widgetOrigin: string): Array<[string, string]> {
-  const out: Array<[string, string]> = [['symbols', config.symbols.join(',')]];
-  const add = (name: string, value: string) => {
-    const v = value.trim();
-    if (v !== '' && DEFAULTS[name] !== v) out.push([name, v]);
-  };
-  add('api-key', config.apiKey);
-  const base = config.baseUrl.trim().replace(/\/+$/, '');
-  if (base !== '' && base !== widgetOrigin) out.push(['base-url', base]);
-  add('theme', config.theme);
-  add('unit', config.unit);
-  if (config.widget === 'board') add('chart', config.chart);
-  if (config.widget === 'board' && config.chart !== 'none') {
-    // The first symbol is the default chart symbol.
-    if (config.chartSymbol && config.chartSymbol !== config.symbols[0] && config.symbols.includes(config.chartSymbol)) {
-      out.push(['chart-symbol', config.chartSymbol]);
+  const out: Array<[string, string]> = [];
+  const chart = config.chart !== 'none';
+  /** A symbol setting whose default is the first symbol; one not in the list falls back to it. */
+  const otherSymbol = (v: string) => v !== config.symbols[0] && config.symbols.includes(v);
+  for (const [property, spec] of Object.entries(attributeTable(config.widget))) {
+    let v = settingOf(config, property)?.trim();
+    // Always said, so a snippet shows which symbols it holds.
+    if (property === 'symbols') {
+      out.push([spec.attribute, v ?? '']);
+      continue;
     }
-    add('days', config.days);
+    if (v === undefined || v === '' || (spec.default !== undefined && String(spec.default) === v)) continue;
+    if (property === 'baseUrl') {
+      v = v.replace(/\/+$/, '');
+      if (v === widgetOrigin) continue;
+    }
+    if ((property === 'chartSymbol' || property === 'days') && !chart) continue;
+    if ((property === 'chartSymbol' || property === 'symbol') && !otherSymbol(v)) continue;
+    if (property === 'pollInterval' && config.stream !== 'auto' && config.stream !== 'poll') continue;
+    out.push([spec.attribute, v]);
   }
-  add('stream', config.stream);
-  if (config.stream === 'auto' || config.stream === 'poll') add('poll-interval', config.pollInterval);
   return out;
 }
 

@@ -76,6 +76,68 @@ test('the configurator changes the preview and the code, without re-creating the
   expect(problems.all()).toEqual([]);
 });
 
+test("the ticker and the converter show their own controls, and the ticker's speed reaches the preview and the code", async ({ page, servers, key, problems }) => {
+  await openDemo(page, servers, key);
+  const control = (name: string) => page.locator(`#config-form [data-attribute="${name}"]`);
+  for (const name of ['chart', 'days']) await expect(control(name)).toBeVisible();
+  for (const name of ['speed', 'symbol', 'amount']) await expect(control(name)).toBeHidden();
+
+  await page.locator('label:has(input[name="widget"][value="ticker"])').click();
+  const ticker = page.locator('#preview-slot > price-ticker');
+  await expect(ticker).toHaveCount(1);
+  for (const name of ['chart', 'days', 'symbol', 'amount']) await expect(control(name)).toBeHidden();
+  await expect(control('speed')).toBeVisible();
+  // The control starts at the element's own default, which the code leaves out.
+  const speed = page.locator('input[name="speed"]');
+  await expect(speed).toHaveValue(String(await ticker.evaluate((el) => (el as HTMLElement & { speed: number }).speed)));
+  await expect(code(page, 'script')).not.toContainText('speed=');
+
+  await speed.fill('90');
+  await speed.press('Enter');
+  await expect(ticker).toHaveJSProperty('speed', 90);
+  await expect(code(page, 'script')).toContainText('speed="90"');
+  await expect(code(page, 'loader')).toContainText('data-speed="90"');
+  await expect(code(page, 'iframe')).toContainText('speed=90');
+  expect(new URL(page.url()).searchParams.get('speed')).toBe('90');
+
+  // The converter: its symbol and amount, no speed.
+  await page.locator('label:has(input[name="widget"][value="converter"])').click();
+  await expect(page.locator('#preview-slot > price-converter')).toHaveCount(1);
+  for (const name of ['symbol', 'amount']) await expect(control(name)).toBeVisible();
+  for (const name of ['chart', 'days', 'speed']) await expect(control(name)).toBeHidden();
+  await expect(code(page, 'script')).not.toContainText('speed=');
+  await page.locator('select[name="symbol"]').selectOption('eur');
+  await expect(page.locator('#preview-slot > price-converter')).toHaveAttribute('symbol', 'eur');
+  await expect(code(page, 'script')).toContainText('symbol="eur"');
+  expect(problems.all()).toEqual([]);
+});
+
+test('the snippets switch to the relay form (no key) and back', async ({ page, servers, key, problems }) => {
+  await openDemo(page, servers, key);
+  const ids = ['script', 'iframe', 'loader'];
+  const relay = 'https://prices.example.com/';
+  for (const widget of ['board', 'ticker', 'converter'] as const) {
+    await page.locator(`label:has(input[name="widget"][value="${widget}"])`).click();
+    await page.locator('label:has(input[name="connection"][value="relay"])').click();
+    await expect(code(page, 'script')).toContainText(`<script type="module" src="${relay}price-${widget}.js"></script>`);
+    await expect(code(page, 'iframe')).toContainText(`src="${relay}embed.html?`);
+    await expect(code(page, 'loader')).toContainText(`<script async src="${relay}embed.js"></script>`);
+    for (const id of ids) {
+      const text = (await code(page, id).textContent())!;
+      for (const leak of [key, 'api-key', 'data-key', 'key=', 'base-url']) expect(text).not.toContain(leak);
+      expect(text).not.toContain(servers.cdn.url);
+    }
+    // Back to the keyed form: the key and this server's files again.
+    await page.locator('label:has(input[name="connection"][value="key"])').click();
+    await expect(code(page, 'script')).toContainText(`api-key="${key}"`);
+    await expect(code(page, 'script')).toContainText(`${servers.cdn.url}price-${widget}.js`);
+    await expect(code(page, 'iframe')).toContainText(`key=${key}`);
+    await expect(code(page, 'loader')).toContainText(`data-key="${key}"`);
+    for (const id of ids) await expect(code(page, id)).not.toContainText(relay);
+  }
+  expect(problems.all()).toEqual([]);
+});
+
 test('the copied snippets work when pasted into another site', async ({ page, context, servers, key, problems }) => {
   await openDemo(page, servers, key, '&symbols=usd,eur,coin_emami&theme=dark&chart=none');
   await expect(code(page, 'script')).toContainText('symbols="usd,eur,coin_emami"');
