@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 
 export const DIST_DIR = resolve(fileURLToPath(new URL('../dist/', import.meta.url)));
 
-const TYPES: Record<string, string> = {
+/** Content types of what dist/ holds (also used by `npm start`, which serves dist/ too). */
+export const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
@@ -19,6 +20,8 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
   '.woff': 'font/woff',
   '.map': 'application/json; charset=utf-8',
+  '.md': 'text/plain; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
 };
 
 /** A file name carrying a content hash (vite's `name-HASH.ext`). */
@@ -41,7 +44,7 @@ export async function serveStatic(req: IncomingMessage, res: ServerResponse, pat
   const body = await readFile(file);
   const hashed = relative.includes(`${sep}assets${sep}`) && HASHED.test(relative);
   res.writeHead(200, {
-    'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
+    'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
     'Content-Length': String(body.length),
     'Cache-Control': hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=300, stale-while-revalidate=3600',
     // Module scripts and fonts from another origin's page need CORS.

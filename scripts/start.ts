@@ -10,6 +10,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createBuilder } from 'vite';
+import { CONTENT_TYPES } from '../relay/static';
 import { KEYS } from '../sandbox/limits';
 import { createSandbox } from '../sandbox/server';
 import type { MarketMode } from '../sandbox/types';
@@ -17,24 +18,13 @@ import type { MarketMode } from '../sandbox/types';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.woff2': 'font/woff2',
-  '.md': 'text/plain; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-};
-
 async function serveDist(req: IncomingMessage, res: ServerResponse): Promise<void> {
   let path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
   if (path.endsWith('/')) path += 'index.html';
   const file = normalize(join(dist, path));
   try {
     if (!file.startsWith(dist + sep) || !(await stat(file)).isFile()) throw new Error('not a file');
-    res.setHeader('Content-Type', TYPES[extname(file)] ?? 'application/octet-stream');
+    res.setHeader('Content-Type', CONTENT_TYPES[extname(file)] ?? 'application/octet-stream');
     // Rebuilt on every start: nothing may come from a browser cache of the previous run.
     res.setHeader('Cache-Control', 'no-cache');
     res.end(await readFile(file));
