@@ -7,8 +7,9 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requestedSymbols, sendError, sendRaw } from '../sandbox/http';
+import { ASK_TIMEOUT_MS, errorOf, outcomeOf } from './asks';
 import { PriceBoardError, PriceClient } from './from-src';
-import type { Engine, RelayEvent } from './engine/types';
+import type { AskOutcome, Engine, RelayEvent } from './engine/types';
 import type { FanOut } from './fanout';
 import type { Feed } from './feed';
 import type { UpstreamGate } from './upstream';
@@ -127,8 +128,17 @@ export class RelayApi {
     }
 
     const key = `history:${symbol}:${days}`;
-    const cached = await this.deps.engine.cache.get(key);
+    const { cache, leader, asks } = this.deps.engine;
+    const cached = await cache.get(key);
     if (cached && this.deps.now() - cached.storedAt < HISTORY_TTL_MS) return sendCacheable(req, res, cached.body, CACHING.history);
+    // A follower spends nothing upstream: it asks the leader to fill the key and answers from the cache.
+    if (!leader.isLeader) {
+      const outcome = await asks.ask(key, ASK_TIMEOUT_MS, cached?.storedAt);
+      const filled = outcome?.filled ? await cache.get(key) : undefined;
+      if (filled) return sendCacheable(req, res, filled.body, CACHING.history);
+      if (cached) return sendCacheable(req, res, cached.body, CACHING.history, Math.round((this.deps.now() - cached.storedAt) / 1000));
+      return sendUpstreamError(res, errorOf(outcome));
+    }
     try {
       sendCacheable(req, res, await this.fetchHistory(key, symbol, days), CACHING.history);
     } catch (error) {
@@ -137,7 +147,25 @@ export class RelayApi {
     }
   }
 
-  /** One upstream request per (symbol, days) however many ask at once. */
+  /** On the leader: fills a cache key a follower asked for (history, symbols), with the usual budget rules. */
+  async fill(key: string): Promise<AskOutcome> {
+    try {
+      if (key === 'symbols') {
+        await this.deps.feed.catalog();
+        return { filled: true };
+      }
+      const m = /^history:([a-z0-9_]{1,64}):(\d{1,3})$/.exec(key);
+      if (!m) return { filled: false, error: { code: 'bad_request', status: 400 } };
+      const cached = await this.deps.engine.cache.get(key);
+      // Another asker's request may have filled it meanwhile.
+      if (!cached || this.deps.now() - cached.storedAt >= HISTORY_TTL_MS) await this.fetchHistory(key, m[1]!, Number(m[2]));
+      return { filled: true };
+    } catch (error) {
+      return outcomeOf(error);
+    }
+  }
+
+  /** One upstream request per (symbol, days) however many ask at once, on any member. */
   private fetchHistory(key: string, symbol: string, days: number): Promise<string> {
     let pending = this.historyRequests.get(key);
     if (!pending) {

@@ -133,7 +133,9 @@ export class FanOut {
       if (set && set.size > 0) {
         // Encoded once: 10,000 writes of one Buffer, not 10,000 UTF-8 encodings of one string.
         const frame = Buffer.from(sseFrame('quote', e.id, JSON.stringify(e.quote)));
-        for (const client of set) this.write(client, frame, e.quote.symbol, e.id);
+        // A resumed client may already have it: the buffer it resumed from can be ahead of the
+        // broker (in a cluster the leader stores an event before its publish arrives here).
+        for (const client of set) if (e.id > client.lastId) this.write(client, frame, e.quote.symbol, e.id);
         this.options.metrics.inc('relay_events_fanned_out_total', 'Event writes to downstream streams.', {}, set.size);
       }
     }

@@ -5,6 +5,7 @@
  * through the Broker. Only the leader runs the stream or the poll.
  */
 import { LiveStream, PriceBoardError, PriceClient, fetchSymbols, parseSymbolsBody, type Quote, type SymbolInfo } from './from-src';
+import { ASK_TIMEOUT_MS, errorOf } from './asks';
 import type { Budget } from './budget';
 import type { Engine } from './engine/types';
 import type { Logger } from './log';
@@ -17,8 +18,6 @@ const DEFAULT_SYMBOLS = ['usd', 'eur', 'gold_18', 'coin_emami', 'ons'];
 const CATALOG_TTL_MS = 60 * 60_000;
 /** New symbols asked for within this window cost one upstream reconnect together. */
 const RESUBSCRIBE_DEBOUNCE_MS = 100;
-/** How long a follower waits for the leader to fill the catalog. */
-const CATALOG_WAIT_MS = 8_000;
 /** Without a stream, data older than this is stale. */
 const STALE_AFTER_MS = 60_000;
 
@@ -98,12 +97,17 @@ export class Feed {
 
   /** The symbols served: the upstream catalog within SYMBOLS. Cached; fetched once for all askers. */
   async catalog(): Promise<SymbolInfo[]> {
-    const { cache, leader } = this.options.engine;
+    const { cache, leader, asks } = this.options.engine;
     let cached = await cache.get('symbols');
-    // A follower never asks upstream: it waits for the leader to fill the shared catalog.
-    for (let waited = 0; !cached && !leader.isLeader && waited < CATALOG_WAIT_MS && !this.closed; waited += 100) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      cached = await cache.get('symbols');
+    // A follower never asks upstream: it asks the leader to fill the shared catalog (and waits for
+    // it when it has none; a stale one is served meanwhile).
+    if (!leader.isLeader && !this.closed && (!cached || this.now() - cached.storedAt >= CATALOG_TTL_MS)) {
+      const asked = asks.ask('symbols', ASK_TIMEOUT_MS, cached?.storedAt);
+      if (!cached) {
+        const outcome = await asked;
+        cached = await cache.get('symbols');
+        if (!cached) throw errorOf(outcome);
+      }
     }
     if (cached && (this.now() - cached.storedAt < CATALOG_TTL_MS || !leader.isLeader)) return this.allowed(parseSymbolsBody(JSON.parse(cached.body)));
     this.catalogRequest ??= fetchSymbols({ baseUrl: this.options.baseUrl, apiKey: this.options.apiKey, fetch: this.options.gate.fetchFor('quotes') })

@@ -55,6 +55,8 @@ export async function startRelay(config: RelayConfig & { upstreamUrl: string }, 
   const feed = new Feed({ baseUrl: config.upstreamUrl, apiKey: config.upstreamKey, engine, gate, budget, log, metrics, allow: config.symbols, now });
   const fanout = new FanOut({ broker: engine.broker, metrics, log, now, heartbeatMs: options.heartbeatMs, retryMs: options.retryMs, maxBufferedBytes: options.maxBufferedBytes, stallMs: options.stallMs });
   const endpoints = new RelayApi({ engine, feed, fanout, gate, baseUrl: config.upstreamUrl, apiKey: config.upstreamKey, spanDays: PLAN_BUDGETS[config.plan].spanDays, now });
+  // The leader fills what followers ask for (a cluster; one process never asks).
+  const stopServing = engine.asks.serve((key) => endpoints.fill(key));
   const limiter = new RequestLimiter(config.clientRpm, now);
   const slots = new StreamSlots(config.clientStreams);
   const sweeper = setInterval(() => limiter.sweep(), 60_000);
@@ -168,6 +170,7 @@ export async function startRelay(config: RelayConfig & { upstreamUrl: string }, 
       if (closing) return;
       closing = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      stopServing();
       feed.close();
       fanout.closeAll();
       clearInterval(sweeper);

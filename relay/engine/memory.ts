@@ -1,6 +1,6 @@
 /** The engine of one process: everything in memory, this process always the leader. */
 import { QuoteStore, type Quote } from '../from-src';
-import type { Broker, BudgetStore, Cache, CacheEntry, Engine, Leader, Limits, QuoteState, RelayEvent, Take } from './types';
+import type { AskOutcome, Asks, Broker, BudgetStore, Cache, CacheEntry, Engine, Leader, Limits, QuoteState, RelayEvent, Take } from './types';
 
 export class MemoryBroker implements Broker {
   private readonly listeners = new Set<(events: readonly RelayEvent[]) => void>();
@@ -106,6 +106,16 @@ export class MemoryBudget implements BudgetStore {
   }
 }
 
+/** One process is always the leader: nobody else to ask. */
+export class NoAsks implements Asks {
+  async ask(): Promise<AskOutcome | undefined> {
+    return undefined;
+  }
+  serve(): () => void {
+    return () => {};
+  }
+}
+
 /** One process is always the leader. */
 export class SoloLeader implements Leader {
   readonly isLeader = true;
@@ -120,6 +130,7 @@ export function createMemoryEngine(options: { bufferSize?: number; cacheEntries?
     broker: new MemoryBroker(),
     state: new MemoryQuoteState(options.bufferSize),
     cache: new MemoryCache(options.cacheEntries),
+    asks: new NoAsks(),
     budget: new MemoryBudget(),
     leader: new SoloLeader(),
     async close() {},

@@ -1,10 +1,11 @@
 /**
- * The engine of a cluster (REDIS_URL): the same five seams as `memory.ts`, shared through Redis.
+ * The engine of a cluster (REDIS_URL): the same seams as `memory.ts`, shared through Redis.
  * - Broker: PUBLISH/SUBSCRIBE of numbered events; a subscriber that sees a gap in the ids (or
  *   comes back after a disconnection) reads what it missed from the resume buffer first.
  * - QuoteState: latest quotes and a buffer of numbered events in Redis, numbered by the leader
  *   inside a fenced script, so ids are cluster-wide and any process answers a resume.
  * - Cache: history and symbols in Redis with a TTL (a memory copy serves while Redis is away).
+ * - Asks: a follower's cache miss asked of the leader (`redis-asks.ts`).
  * - BudgetStore: one sliding minute and a day counter for the whole cluster, fenced.
  * - Leader: `redis-leader.ts`.
  * While Redis is away every process keeps serving from its memory copy; when it returns, each
@@ -13,6 +14,7 @@
 import { createClient } from '@redis/client';
 import { QuoteStore, type Quote } from '../from-src';
 import { MemoryCache } from './memory';
+import { RedisAsks } from './redis-asks';
 import { RedisBroker } from './redis-broker';
 import { RedisLeader } from './redis-leader';
 import { APPLY, SINCE, SPENT, TAKE } from './redis-scripts';
@@ -51,6 +53,7 @@ export class RedisEngine implements Engine, ClusterStatus {
   readonly broker: RedisBroker;
   readonly state: RedisQuoteState;
   readonly cache: RedisCache;
+  readonly asks: RedisAsks;
   readonly budget: RedisBudget;
   readonly leader: RedisLeader;
   readonly cluster = this;
@@ -72,6 +75,7 @@ export class RedisEngine implements Engine, ClusterStatus {
     this.state = new RedisQuoteState(this, options.bufferSize ?? 1_000);
     this.broker = new RedisBroker(this);
     this.cache = new RedisCache(this, options.cacheTtlMs ?? 24 * 60 * 60_000);
+    this.asks = new RedisAsks(this);
     this.budget = new RedisBudget(this);
     // The leader publishes whether its upstream data is current; followers report it on /healthz.
     this.timer = setInterval(() => void this.shareFreshness(ttl * 2), Math.floor(ttl / 4));
@@ -86,6 +90,7 @@ export class RedisEngine implements Engine, ClusterStatus {
     const prefix = options.prefix ?? 'price-relay:';
     const engine = new RedisEngine(cmd, sub, (name) => prefix + name, options);
     await engine.broker.listen();
+    await engine.asks.listen();
     engine.watch();
     return engine;
   }

@@ -48,6 +48,24 @@ export interface Cache {
   set(key: string, entry: CacheEntry): Promise<void>;
 }
 
+/** How the leader answered an ask: the key is filled, or the upstream's error as the service shapes it. */
+export type AskOutcome = { filled: true } | { filled: false; error: { code: string; status?: number; retryAfterMs?: number; serviceCode?: string } };
+
+/**
+ * A follower's cache miss, asked of the leader (only the leader spends upstream): the leader fills
+ * the cache key (history, symbols) with its usual budget rules and says so. One process always
+ * leads, so the memory engine never asks.
+ */
+export interface Asks {
+  /**
+   * Asks the leader to fill `key` (one ask per key however many wait); undefined after `timeoutMs`
+   * without an answer. `held`: the `storedAt` of the stale copy the asker holds, if any.
+   */
+  ask(key: string, timeoutMs: number, held?: number): Promise<AskOutcome | undefined>;
+  /** On the leader: `fill` answers the asks of every member. Returns the unsubscribe function. */
+  serve(fill: (key: string) => Promise<AskOutcome>): () => void;
+}
+
 /** A budget check: allowed (and counted), or refused with when to try again. */
 export type Take = { ok: true } | { ok: false; retryAfterMs: number; fenced?: boolean };
 
@@ -89,6 +107,7 @@ export interface Engine {
   broker: Broker;
   state: QuoteState;
   cache: Cache;
+  asks: Asks;
   budget: BudgetStore;
   leader: Leader;
   /** Absent for one process (memory): always connected, always leading. */

@@ -69,6 +69,25 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     expect(new Set(spent)).toEqual(new Set([log.length]));
   });
 
+  it('answers a history span nobody fetched yet on a follower: it asks the leader, which spends one request for all askers', async () => {
+    const leader = await settled();
+    const followers = relays.filter((r) => r !== leader);
+    const path = '/v1/history/eur?days=7';
+    // Concurrent askers on both followers (and the leader): one upstream request between them.
+    const answers = await Promise.all([...followers, ...followers, leader].map((r) => get(r.url, path)));
+    const direct = await fetch(`${sandbox.url}${path}`, { headers: { 'X-API-Key': 'enterprise-key:direct' } });
+    const upstreamBody = (await direct.json()) as { data: unknown };
+    for (const answer of answers) {
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.body)).toEqual(upstreamBody);
+    }
+    const asked = (await upstreamRequests(sandbox)).filter((r) => r.path === '/v1/history/eur' && r.key !== 'enterprise-key:direct');
+    expect(asked.map((r) => r.key)).toEqual([keyOf(leader)]);
+    // Later askers are answered from the shared cache.
+    expect((await get(followers[1]!.url, path)).status).toBe(200);
+    expect((await upstreamRequests(sandbox)).filter((r) => r.path === '/v1/history/eur')).toHaveLength(2);
+  });
+
   it('survives SIGKILL of the leader: another takes over, and clients of the dead one resume elsewhere with nothing lost', async () => {
     const leader = await settled();
     const survivors = relays.filter((r) => r !== leader);

@@ -1,0 +1,61 @@
+/**
+ * A follower's cache miss, asked of the leader through Redis: the follower PUBLISHes the cache key
+ * on `asks` (once per key while its askers wait); the leader (only it acts on an ask) fills the key
+ * and PUBLISHes the outcome on `filled`. Pub/sub delivers at most once, so a waiting follower also
+ * re-reads the cache now and then: a lost "filled" costs a moment, not the answer.
+ */
+import type { RedisEngine } from './redis';
+import type { AskOutcome, Asks } from './types';
+
+/** How often a waiting follower re-reads the cache. */
+const REREAD_MS = 250;
+
+export class RedisAsks implements Asks {
+  private readonly waiting = new Map<string, { promise: Promise<AskOutcome | undefined>; settle: (outcome: AskOutcome) => void }>();
+  private fill: ((key: string) => Promise<AskOutcome>) | undefined;
+
+  constructor(private readonly engine: RedisEngine) {}
+
+  async listen(): Promise<void> {
+    const { sub, keys } = this.engine;
+    await sub.subscribe(keys('filled'), (message) => {
+      const { key, outcome } = JSON.parse(message) as { key: string; outcome: AskOutcome };
+      this.waiting.get(key)?.settle(outcome);
+    });
+    await sub.subscribe(keys('asks'), (key) => {
+      if (this.fill && this.engine.leader.isLeader) void this.answer(this.fill, key);
+    });
+  }
+
+  ask(key: string, timeoutMs: number, held?: number): Promise<AskOutcome | undefined> {
+    const pending = this.waiting.get(key);
+    if (pending) return pending.promise;
+    let settle!: (outcome: AskOutcome | undefined) => void;
+    const promise = new Promise<AskOutcome | undefined>((resolve) => (settle = resolve)).finally(() => {
+      clearTimeout(timer);
+      clearInterval(reread);
+      this.waiting.delete(key);
+    });
+    const timer = setTimeout(() => settle(undefined), timeoutMs);
+    const reread = setInterval(() => {
+      this.engine.cache.get(key).then((entry) => entry && entry.storedAt !== held && settle({ filled: true }), () => {});
+    }, REREAD_MS);
+    this.waiting.set(key, { promise, settle });
+    const { cmd, keys } = this.engine;
+    // Redis away: nobody can be asked; the asker answers as it would have without asking.
+    cmd.publish(keys('asks'), key).catch(() => settle(undefined));
+    return promise;
+  }
+
+  serve(fill: (key: string) => Promise<AskOutcome>): () => void {
+    this.fill = fill;
+    return () => {
+      if (this.fill === fill) this.fill = undefined;
+    };
+  }
+
+  private async answer(fill: (key: string) => Promise<AskOutcome>, key: string): Promise<void> {
+    const outcome = await fill(key).catch((): AskOutcome => ({ filled: false, error: { code: 'server' } }));
+    await this.engine.cmd.publish(this.engine.keys('filled'), JSON.stringify({ key, outcome })).catch(() => {});
+  }
+}
