@@ -49,7 +49,7 @@ describe('fan-out', () => {
     const reader = new Stream(pair.relay.url, 'usd', { from: '127.0.9.2' });
     await slow.event((e) => e.event === 'quotes');
     await reader.event((e) => e.event === 'quotes');
-    slow.pause();
+    slow.stopReading();
     let start = Date.now() + 60_000;
     // Enough changes to fill the kernel's socket buffers; then the slow one's frames are conflated
     // and, with no drain for stallMs, it goes.

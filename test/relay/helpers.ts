@@ -110,7 +110,7 @@ export class Stream {
   }
 
   /** Stops reading without closing: the client is too slow. */
-  pause(): void {
+  stopReading(): void {
     this.res?.pause();
   }
 

@@ -1,22 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Quote } from '../../../src/shared/types';
+import { makeQuote } from '../../helpers/quote';
 import { convert } from '../../../src/converter/convert';
 
-function quote(over: Partial<Quote>): Quote {
-  return {
-    symbol: 'usd',
-    title: 'دلار',
-    category: 'currency',
-    unit: 'unit',
-    price: '1000000',
-    price_toman: '100000',
-    change_pct: '0',
-    high: '1000000',
-    low: '1000000',
-    updated_at: '2026-03-20T10:00:00+03:30',
-    ...over,
-  };
-}
+/** A dollar at 100,000 toman, unchanged today. */
+const quote = (over: Partial<Quote>): Quote =>
+  makeQuote({ price: '1000000', price_toman: '100000', change_pct: '0', high: '1000000', low: '1000000', ...over });
 
 const usd = quote({});
 const gold = quote({ symbol: 'gold_18', category: 'gold', unit: 'gram', price: '30000000', price_toman: '3000000' });

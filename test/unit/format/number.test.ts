@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PriceBoardError } from '../../../src/shared/errors';
-import type { Quote } from '../../../src/shared/types';
+import { makeQuote } from '../../helpers/quote';
 import {
   formatAxisNumber,
   formatDecimal,
@@ -13,21 +13,7 @@ import {
 const LATIN_DIGIT = /[0-9]/;
 const fa = (n: number, o: Intl.NumberFormatOptions = {}) => new Intl.NumberFormat('fa-IR', o).format(n);
 
-function quote(over: Partial<Quote>): Quote {
-  return {
-    symbol: 'usd',
-    title: 'دلار',
-    category: 'currency',
-    unit: 'unit',
-    price: '1234567',
-    price_toman: '123456.7',
-    change_pct: '1.23',
-    high: '1300005',
-    low: '1200000',
-    updated_at: '2026-03-20T10:00:00+03:30',
-    ...over,
-  };
-}
+const quote = makeQuote;
 
 describe('toPersianDigits', () => {
   it('replaces every ASCII digit and keeps the rest', () => {
