@@ -6,17 +6,18 @@
  * off (it needs an inline `<style>`, see attribution.ts); a visible "TradingView" text link sits in
  * its corner instead.
  */
-import { CandlestickSeries, ColorType, createChartEx, LineSeries } from 'lightweight-charts';
+import { CandlestickSeries, ColorType, createChartEx } from 'lightweight-charts';
 import type { ChartOptionsImpl, DeepPartial, ISeriesApi, MouseEventParams } from 'lightweight-charts';
 import type { Candle } from '../shared/types';
 import { createAttribution } from './attribution';
+import { CloseLine } from './close-line';
 import { JalaliTimeScale } from './jalali-scale';
 import { createLegend, describeCandle } from './legend';
 import type { ChartTheme, ChartType, PriceChart, PriceChartOptions } from './types';
 
 export type { ChartTheme, ChartType, PriceChart, PriceChartInternals, PriceChartOptions } from './types';
 
-type Series = ISeriesApi<'Candlestick' | 'Line', number>;
+type Series = ISeriesApi<'Candlestick' | 'Custom', number>;
 
 function chartStyle(theme: ChartTheme): DeepPartial<ChartOptionsImpl<number>> {
   const line = { color: theme.border };
@@ -45,23 +46,7 @@ function seriesStyle(type: ChartType, t: ChartTheme) {
         wickUpColor: t.up,
         wickDownColor: t.down,
       }
-    : { color: t.accent, lineWidth: 2 as const };
-}
-
-const point = (type: ChartType, c: Candle) => (type === 'candles' ? c : { time: c.time, value: c.close });
-
-/** Index of the candle at `time` in ascending `data`, or -1. */
-function indexOf(data: Candle[], time: number): number {
-  let lo = 0;
-  let hi = data.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const t = data[mid]!.time;
-    if (t === time) return mid;
-    if (t < time) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
+    : { color: t.accent };
 }
 
 /** Creates a chart filling `options.container`; see {@link PriceChart}. */
@@ -97,18 +82,22 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
     attribution.style.bottom = `${height + 6}px`;
   };
   chart.timeScale().subscribeSizeChange(onAxisSize);
+  // Both modes hold the same candles: the line draws their closes.
+  const line = new CloseLine();
   let series = addSeries();
   styleOverlays();
 
   function styleOverlays(): void {
     legend.setTheme(theme);
     Object.assign(attribution.style, { color: theme.text, fontFamily: theme.font });
+    line.ring = theme.background;
   }
 
   function addSeries(): Series {
-    return type === 'candles'
-      ? chart.addSeries(CandlestickSeries, seriesStyle(type, theme))
-      : chart.addSeries(LineSeries, seriesStyle(type, theme));
+    if (type === 'candles') return chart.addSeries(CandlestickSeries, seriesStyle(type, theme));
+    const added = chart.addCustomSeries(line, seriesStyle(type, theme));
+    added.attachPrimitive(line.dot);
+    return added;
   }
 
   function showLegend(): void {
@@ -117,8 +106,7 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
   }
 
   const onCrosshairMove = (param: MouseEventParams<number>): void => {
-    const i = param.time === undefined ? -1 : indexOf(data, param.time);
-    hovered = i < 0 ? undefined : data[i];
+    hovered = line.hovered = param.seriesData.get(series) as Candle | undefined;
     showLegend();
   };
   chart.subscribeCrosshairMove(onCrosshairMove);
@@ -136,7 +124,7 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
       if (!alive) return;
       data = candles.slice();
       hovered = undefined;
-      series.setData(data.map((c) => point(type, c)));
+      series.setData(data);
       chart.timeScale().fitContent();
       showLegend();
     },
@@ -145,8 +133,8 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
       if (!alive || (last && candle.time < last.time)) return;
       if (last && candle.time === last.time) data[data.length - 1] = candle;
       else data.push(candle);
-      series.update(point(type, candle));
-      if (hovered?.time === candle.time) hovered = candle;
+      series.update(candle);
+      if (hovered?.time === candle.time) hovered = line.hovered = candle;
       showLegend();
     },
     setType(next) {
@@ -155,7 +143,7 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
       // Add the new series before removing the old one, so the time scale keeps its range.
       const old = series;
       series = addSeries();
-      series.setData(data.map((c) => point(type, c)));
+      series.setData(data);
       chart.removeSeries(old);
     },
     setTheme(next) {

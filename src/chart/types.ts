@@ -55,7 +55,7 @@ export interface PriceChart {
 /** What {@link PriceChart.inspect} returns. */
 export interface PriceChartInternals {
   chart: IChartApiBase<number>;
-  series: ISeriesApi<'Candlestick' | 'Line', number>;
+  series: ISeriesApi<'Candlestick' | 'Custom', number>;
   scale: JalaliTimeScale;
   /** The crosshair legend element. */
   legend: HTMLElement;
