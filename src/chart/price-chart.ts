@@ -6,29 +6,23 @@
  * off (it needs an inline `<style>`, see attribution.ts); a visible "TradingView" text link sits in
  * its corner instead.
  */
-import { CandlestickSeries, ColorType, createChartEx } from 'lightweight-charts';
-import type { ChartOptionsImpl, DeepPartial, ISeriesApi, MouseEventParams } from 'lightweight-charts';
+import { createChartEx } from 'lightweight-charts';
+import type { ChartOptionsImpl, DeepPartial, MouseEventParams } from 'lightweight-charts';
 import type { Candle } from '../shared/types';
 import { createAttribution } from './attribution';
-import { CloseLine } from './close-line';
 import { JalaliTimeScale } from './jalali-scale';
 import { createLegend, describeCandle } from './legend';
-import type { ChartTheme, ChartType, PriceChart, PriceChartOptions } from './types';
+import { PriceSeries } from './price-series';
+import type { ChartTheme, PriceChart, PriceChartOptions } from './types';
 
 export type { ChartTheme, ChartType, PriceChart, PriceChartInternals, PriceChartOptions } from './types';
-
-type Series = ISeriesApi<'Candlestick' | 'Custom', number>;
 
 function chartStyle(theme: ChartTheme): DeepPartial<ChartOptionsImpl<number>> {
   const line = { color: theme.border };
   const cross = { color: theme.muted, labelBackgroundColor: theme.muted };
   return {
-    layout: {
-      background: { type: ColorType.Solid, color: theme.background },
-      textColor: theme.text,
-      fontFamily: theme.font,
-      attributionLogo: false,
-    },
+    // (a solid background by default)
+    layout: { background: { color: theme.background }, textColor: theme.text, fontFamily: theme.font, attributionLogo: false },
     grid: { vertLines: line, horzLines: line },
     rightPriceScale: { borderColor: theme.border },
     timeScale: { borderColor: theme.border },
@@ -36,22 +30,9 @@ function chartStyle(theme: ChartTheme): DeepPartial<ChartOptionsImpl<number>> {
   };
 }
 
-function seriesStyle(type: ChartType, t: ChartTheme) {
-  return type === 'candles'
-    ? {
-        upColor: t.up,
-        downColor: t.down,
-        borderUpColor: t.up,
-        borderDownColor: t.down,
-        wickUpColor: t.up,
-        wickDownColor: t.down,
-      }
-    : { color: t.accent };
-}
-
 /** Creates a chart filling `options.container`; see {@link PriceChart}. */
 export function createPriceChart(options: PriceChartOptions): PriceChart {
-  let { type, theme, formatPrice } = options;
+  let { theme, formatPrice } = options;
   let data: Candle[] = [];
   let hovered: Candle | undefined;
   let alive = true;
@@ -82,22 +63,20 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
     attribution.style.bottom = `${height + 6}px`;
   };
   chart.timeScale().subscribeSizeChange(onAxisSize);
-  // Both modes hold the same candles: the line draws their closes.
-  const line = new CloseLine();
-  let series = addSeries();
-  styleOverlays();
+  const view = new PriceSeries();
+  view.mode = options.type;
+  const series = chart.addCustomSeries(view);
+  series.attachPrimitive(view.dot);
+  style();
 
-  function styleOverlays(): void {
+  /** Colours of the series (the price line and label take the last candle's) and of the overlays. */
+  function style(): void {
+    const last = data[data.length - 1];
+    const down = view.mode === 'candles' && last && last.close < last.open;
+    series.applyOptions({ upColor: theme.up, downColor: theme.down, color: view.mode === 'line' ? theme.accent : down ? theme.down : theme.up });
     legend.setTheme(theme);
     Object.assign(attribution.style, { color: theme.text, fontFamily: theme.font });
-    line.ring = theme.background;
-  }
-
-  function addSeries(): Series {
-    if (type === 'candles') return chart.addSeries(CandlestickSeries, seriesStyle(type, theme));
-    const added = chart.addCustomSeries(line, seriesStyle(type, theme));
-    added.attachPrimitive(line.dot);
-    return added;
+    view.ring = theme.background;
   }
 
   function showLegend(): void {
@@ -106,7 +85,7 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
   }
 
   const onCrosshairMove = (param: MouseEventParams<number>): void => {
-    hovered = line.hovered = param.seriesData.get(series) as Candle | undefined;
+    hovered = view.hovered = param.seriesData.get(series) as Candle | undefined;
     showLegend();
   };
   chart.subscribeCrosshairMove(onCrosshairMove);
@@ -123,9 +102,10 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
     setData(candles) {
       if (!alive) return;
       data = candles.slice();
-      hovered = undefined;
+      hovered = view.hovered = undefined;
       series.setData(data);
       chart.timeScale().fitContent();
+      style();
       showLegend();
     },
     update(candle) {
@@ -134,24 +114,22 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
       if (last && candle.time === last.time) data[data.length - 1] = candle;
       else data.push(candle);
       series.update(candle);
-      if (hovered?.time === candle.time) hovered = line.hovered = candle;
+      if (hovered?.time === candle.time) hovered = view.hovered = candle;
+      style();
       showLegend();
     },
     setType(next) {
-      if (!alive || next === type) return;
-      type = next;
-      // Add the new series before removing the old one, so the time scale keeps its range.
-      const old = series;
-      series = addSeries();
+      if (!alive || next === view.mode) return;
+      view.mode = next;
+      // The same series, drawn the other way; its price range is the candles' or the closes'.
       series.setData(data);
-      chart.removeSeries(old);
+      style();
     },
     setTheme(next) {
       if (!alive) return;
       theme = next;
       chart.applyOptions(chartStyle(theme));
-      series.applyOptions(seriesStyle(type, theme));
-      styleOverlays();
+      style();
     },
     setPriceFormatter(fn) {
       if (!alive) return;

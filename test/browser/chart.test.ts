@@ -281,16 +281,40 @@ describe('createPriceChart', () => {
     chart.setType('line');
     expect(internals().chart).toBe(api);
     expect(container.querySelector('canvas')).toBe(canvas);
+    // One series over the same candles, drawing their closes in the accent colour (see below).
     const line = internals().series;
-    // The line is a custom series over the same candles, drawing their closes.
-    expect(line.seriesType()).toBe('Custom');
-    expect(api.panes()[0]!.getSeries()).toHaveLength(1);
+    expect(api.panes()[0]!.getSeries()).toEqual([line]);
+    expect(line.options().color).toBe(light.accent);
     expect(line.data().map((p) => ('close' in p ? p.close : undefined))).toEqual(data.map((c) => c.close));
     chart.update({ ...data[7]!, close: 110_000 });
     expect(line.data().at(-1)).toMatchObject({ close: 110_000 });
     chart.setType('candles');
-    expect(internals().series.seriesType()).toBe('Candlestick');
+    expect(internals().series.options().color).toBe(light.up); // the last candle's, for its price label
     expect(internals().series.data()).toHaveLength(8);
+  });
+
+  it('draws candles with their wicks in the up and down colours, and labels the last price in its colour', async () => {
+    const { chart, container, internals } = mount();
+    // Alternately up and down (open 105,000 + 100 i, close 500 above or below it).
+    const data = candles(AZAR_1 - 11 * DAY, 30).map((c, i) => (i % 2 ? { ...c, close: c.open - 500 } : c));
+    chart.setData(data);
+    await painted(container);
+    const { chart: api, series } = internals();
+    const main = api.panes()[0]!.getHTMLElement()!.querySelector('canvas')!;
+    const ratio = main.width / main.getBoundingClientRect().width;
+    const at = (x: number, y: number) =>
+      [...main.getContext('2d')!.getImageData(Math.round(x * ratio), Math.round(y * ratio), 1, 1).data].slice(0, 3).join();
+    const rgb = (hex: string) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join();
+    for (const [i, c] of data.entries()) {
+      const x = api.timeScale().timeToCoordinate(c.time)!;
+      const colour = rgb(i % 2 ? light.down : light.up);
+      expect(at(x, series.priceToCoordinate((c.open + c.close) / 2)!)).toBe(colour); // body
+      expect(at(x, series.priceToCoordinate(c.high - 200)!)).toBe(colour); // wick, above the body
+      expect(at(x, series.priceToCoordinate(c.low + 200)!)).toBe(colour); // wick, below
+    }
+    expect(series.options().color).toBe(light.down); // the last candle is down
+    chart.update({ ...data[29]!, close: data[29]!.open + 10 });
+    expect(series.options().color).toBe(light.up);
   });
 
   it('draws the line of closes in the accent colour, with a dot where the crosshair meets it', async () => {
