@@ -67,16 +67,20 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
   view.mode = options.type;
   const series = chart.addCustomSeries(view);
   series.attachPrimitive(view.dot);
-  style();
+  styleOverlays();
+  colour();
 
-  /** Colours of the series (the price line and label take the last candle's) and of the overlays. */
-  function style(): void {
-    const last = data[data.length - 1];
-    const down = view.mode === 'candles' && last && last.close < last.open;
-    series.applyOptions({ upColor: theme.up, downColor: theme.down, color: view.mode === 'line' ? theme.accent : down ? theme.down : theme.up });
+  function styleOverlays(): void {
     legend.setTheme(theme);
     Object.assign(attribution.style, { color: theme.text, fontFamily: theme.font });
     view.ring = theme.background;
+  }
+
+  /** The series' colours; its price line and label take the line's, or the last candle's. */
+  function colour(): void {
+    const last = data[data.length - 1];
+    const down = view.mode === 'candles' && last && last.close < last.open;
+    series.applyOptions({ upColor: theme.up, downColor: theme.down, color: view.mode === 'line' ? theme.accent : down ? theme.down : theme.up });
   }
 
   function showLegend(): void {
@@ -105,7 +109,7 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
       hovered = view.hovered = undefined;
       series.setData(data);
       chart.timeScale().fitContent();
-      style();
+      colour();
       showLegend();
     },
     update(candle) {
@@ -115,7 +119,7 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
       else data.push(candle);
       series.update(candle);
       if (hovered?.time === candle.time) hovered = view.hovered = candle;
-      style();
+      colour();
       showLegend();
     },
     setType(next) {
@@ -123,13 +127,14 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
       view.mode = next;
       // The same series, drawn the other way; its price range is the candles' or the closes'.
       series.setData(data);
-      style();
+      colour();
     },
     setTheme(next) {
       if (!alive) return;
       theme = next;
       chart.applyOptions(chartStyle(theme));
-      style();
+      colour();
+      styleOverlays();
     },
     setPriceFormatter(fn) {
       if (!alive) return;
