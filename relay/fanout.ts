@@ -100,8 +100,11 @@ export class FanOut {
     return (first) => {
       if (!this.clients.has(client)) return;
       openEventStream(res, this.options.retryMs ?? 3_000, true);
-      // Headers and `retry:` went through `res`; from here on the socket carries the bytes.
-      if (res.socket && !res.writableLength) client.socket = res.socket;
+      // Headers and `retry:` went through `res`; from here on the socket carries the bytes, once
+      // `res` holds none of its own. (Those bytes are already the socket's: http corks it until
+      // the next tick, so `res.writableLength` is not 0 here, and later socket writes queue behind them.)
+      const socket = res.socket;
+      if (socket?.writable && res.writableLength === socket.writableLength) client.socket = socket;
       const held = client.holding!;
       client.holding = undefined;
       if ('snapshot' in first) {

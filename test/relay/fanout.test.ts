@@ -1,6 +1,7 @@
 // Fan-out: every upstream change reaches every connected visitor, the upstream stream is resumed
 // when it drops, and a visitor who stops reading is disconnected instead of buffered without bound.
-import { afterEach, describe, expect, it } from 'vitest';
+import { ServerResponse } from 'node:http';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { control, startPair, Stream, until, upstreamRequests, visitorAddress, type Pair } from './helpers';
 
 let pair: Pair;
@@ -22,6 +23,23 @@ describe('fan-out', () => {
     expect(new Set(got.map((e) => e.id)).size).toBe(1);
     const opened = (await upstreamRequests(pair.sandbox)).filter((r) => r.path === '/v1/stream');
     expect(opened).toHaveLength(1);
+    for (const s of streams) s.close();
+  });
+
+  it("writes a change straight to each visitor's socket, not through http's response (a cork and a tick per write)", async () => {
+    pair = await startPair();
+    const streams = [new Stream(pair.relay.url, 'usd'), new Stream(pair.relay.url, 'usd', { from: '127.0.9.3' })];
+    await Promise.all(streams.map((s) => s.event((e) => e.event === 'quotes')));
+    const write = vi.spyOn(ServerResponse.prototype, 'write');
+    try {
+      await control(pair.sandbox.url, 'market', { set: [{ symbol: 'usd', price: '1234560' }] });
+      await Promise.all(streams.map((s) => s.event((e) => e.event === 'quote')));
+      // The sandbox's own stream (upstream) writes through its response; the relay's must not.
+      const relayed = write.mock.contexts.filter((res) => (res as ServerResponse).socket?.localPort === pair.relay.port);
+      expect(relayed).toHaveLength(0);
+    } finally {
+      write.mockRestore();
+    }
     for (const s of streams) s.close();
   });
 
