@@ -62,6 +62,9 @@ export class FanOut {
   /** Heartbeat half-periods since start. */
   private period = 0;
   private readonly unsubscribe: () => void;
+  /** Events of the next round, and the round's immediate. */
+  private queued: RelayEvent[] = [];
+  private round: NodeJS.Immediate | undefined;
   private readonly softBuffer: number;
   private readonly maxBuffered: number;
   private readonly stallMs: number;
@@ -120,6 +123,7 @@ export class FanOut {
   /** Shutdown: every client is told to come back soon (elsewhere) and closed. */
   closeAll(retryMs = 1_000): void {
     clearInterval(this.heartbeat);
+    if (this.round) clearImmediate(this.round);
     this.unsubscribe();
     for (const client of [...this.clients]) {
       client.res.end(`retry: ${retryMs}\n\n`);
@@ -127,24 +131,63 @@ export class FanOut {
     }
   }
 
+  /**
+   * Queues the events for this loop iteration's round: events that arrive while a round is being
+   * written (the loop is blocked, so they wait in the upstream socket and are read together) go
+   * out in one round, one write per client, instead of one round each.
+   */
   private deliver(events: readonly RelayEvent[]): void {
-    // A batch of changes leaves each socket in one write (writev), not one per change.
-    const cork = events.length > 1;
-    if (cork) for (const client of this.clients) client.socket?.cork();
-    for (const e of events) {
-      const set = this.bySymbol.get(e.quote.symbol);
-      if (set && set.size > 0) {
-        // Encoded once: 10,000 writes of one Buffer, not 10,000 UTF-8 encodings of one string.
-        const frame = Buffer.from(sseFrame('quote', e.id, JSON.stringify(e.quote)));
-        // A resumed client may already have it: the buffer it resumed from can be ahead of the
-        // broker (in a cluster the leader stores an event before its publish arrives here).
-        for (const client of set) if (e.id > client.lastId) this.write(client, frame, e.quote.symbol, e.id);
-        this.options.metrics.inc('relay_events_fanned_out_total', 'Event writes to downstream streams.', {}, set.size);
-      }
-    }
-    if (cork) for (const client of this.clients) client.socket?.uncork();
+    for (const e of events) this.queued.push(e);
+    this.round ??= setImmediate(() => this.writeRound());
+  }
+
+  private writeRound(): void {
+    const events = this.queued;
+    this.queued = [];
+    this.round = undefined;
+    // At most 31 events per pass: a client's share of a pass is a bit mask.
+    for (let i = 0; i < events.length; i += 31) this.writeEvents(events.slice(i, i + 31));
     const now = this.now();
     for (const e of events) this.options.metrics.observeLag((now - e.receivedAt) / 1000);
+  }
+
+  private writeEvents(events: readonly RelayEvent[]): void {
+    // Encoded once: 10,000 writes of one Buffer, not 10,000 UTF-8 encodings of one string.
+    const frames = events.map((e) => Buffer.from(sseFrame('quote', e.id, JSON.stringify(e.quote))));
+    const receivers = new Set<Client>();
+    for (const e of events) {
+      const set = this.bySymbol.get(e.quote.symbol);
+      if (!set) continue;
+      this.options.metrics.inc('relay_events_fanned_out_total', 'Event writes to downstream streams.', {}, set.size);
+      if (events.length > 1) for (const client of set) receivers.add(client);
+      // One event: its frame to each of its symbol's clients.
+      // A resumed client may already have it: the buffer it resumed from can be ahead of the
+      // broker (in a cluster the leader stores an event before its publish arrives here).
+      else for (const client of set) if (e.id > client.lastId) this.write(client, frames[0]!, e.quote.symbol, e.id);
+    }
+    if (events.length === 1) return;
+    // Several: each client's events in one write, the bytes made once per distinct share (the
+    // clients of the same symbols get the same Buffer).
+    const shares = new Map<number, Buffer>();
+    for (const client of receivers) {
+      let share = 0;
+      let lastId = -1;
+      for (const [j, e] of events.entries()) {
+        if (e.id > client.lastId && client.symbols.has(e.quote.symbol)) {
+          share |= 1 << j;
+          lastId = e.id;
+        }
+      }
+      if (share === 0) continue;
+      if (client.holding || client.pending) {
+        // Kept per symbol until the stream starts or drains.
+        for (const [j, e] of events.entries()) if (share & (1 << j)) this.write(client, frames[j]!, e.quote.symbol, e.id);
+        continue;
+      }
+      let chunk = shares.get(share);
+      if (!chunk) shares.set(share, (chunk = Buffer.concat(frames.filter((_, j) => share & (1 << j)))));
+      this.write(client, chunk, undefined, lastId);
+    }
   }
 
   /**
