@@ -1,6 +1,7 @@
 /**
  * Downstream streams: every event from the Broker is written to the clients subscribed to its
- * symbol. Frames are the sandbox's (`sseFrame`) and one shared heartbeat timer serves every client.
+ * symbol, in rounds: the events that arrived since the last round go out together, one write per
+ * client. Frames are the sandbox's (`sseFrame`) and one shared heartbeat timer serves every client.
  * Backpressure: once a client has `softBufferBytes` unsent, its further changes are conflated
  * (the latest frame per symbol, so at most one per subscribed symbol is held) until the socket
  * drains; a client still not draining after `stallMs`, or past `maxBufferedBytes`, is
