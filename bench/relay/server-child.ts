@@ -28,14 +28,11 @@ const relay = await startRelay({ ...config, upstreamUrl: sandbox.url }, { logSin
 
 /** Per change of the current drive (by its price): when the relay received it and had written it to every client. */
 let relayTimes = new Map<number, { received: number; written: number }>();
-// Subscribed after the relay's fan-out, which writes a round of changes in an immediate: this
-// one is queued after it, so it runs once the round has written the change to every client.
-engine.broker.subscribe((events) =>
-  setImmediate(() => {
-    const written = Date.now();
-    for (const e of events) relayTimes.set(Number(e.quote.price), { received: e.receivedAt, written });
-  }),
-);
+// Told by the fan-out once it has written a change to every client.
+relay.fanout.onDelivered = (events) => {
+  const written = Date.now();
+  for (const e of events) relayTimes.set(Number(e.quote.price), { received: e.receivedAt, written });
+};
 
 /** `perSecond` changes a second for `seconds`; the prices are the changes' epoch ms. */
 async function drive(target: 'relay' | 'sandbox', seconds: number, perSecond: number): Promise<DriveResult> {
