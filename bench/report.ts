@@ -3,7 +3,7 @@ import type { LiveResults } from './live';
 import type { LoadedJs } from './loaded';
 import type { MemoryResults } from './memory';
 import type { PaintResults } from './paint';
-import { relayRows, type RelayResults } from './relay/report';
+import { RELAY_METHOD, relayRows, type RelayResults } from './relay/report';
 import type { SharingResults } from './sharing';
 import type { SizeResults } from './size';
 import type { VisitorResult } from './visitor';
@@ -461,6 +461,7 @@ export function markdown(rows: Row[], env: Record<string, string>, s: Sections):
       'and is removed. Live instances via `Runtime.queryObjects`; open streams from the sandbox; pending timers from ' +
       'patched `setTimeout`/`setInterval`. Noise: the same GC procedure one idle second apart.',
   );
+  out.push(RELAY_METHOD);
   out.push('');
   return out.join('\n');
 }

@@ -118,7 +118,11 @@ export class RelayApi {
   async historyOf(req: IncomingMessage, res: ServerResponse, url: URL, symbol: string): Promise<void> {
     const known = await this.known(res);
     if (!known) return;
-    if (!known.has(symbol)) return sendError(res, 404, 'unknown_symbol', `unknown symbol: ${symbol.slice(0, 40)}`, { symbols: [symbol.slice(0, 40)] });
+    if (!known.has(symbol)) {
+      // Bounded, and cut between characters (code points), not inside one.
+      const shown = [...symbol].slice(0, 40).join('');
+      return sendError(res, 404, 'unknown_symbol', `unknown symbol: ${shown}`, { symbols: [shown] });
+    }
     const raw = url.searchParams.get('days');
     const days = raw !== null && /^\d{1,3}$/.test(raw) ? Number(raw) : Number.NaN;
     if (!(days >= 1 && days <= 365)) return sendError(res, 400, 'bad_request', 'days must be an integer from 1 to 365');

@@ -1,6 +1,9 @@
 /**
  * Downstream streams: every event from the Broker is written to the clients subscribed to its
- * symbol. Frames are the sandbox's (`sseFrame`) and one shared heartbeat timer serves every client.
+ * symbol, in passes over the clients, a slice at a time with upstream read in between: each client
+ * gets all the events it lacks in one write, so events that arrive during a pass cost no extra
+ * write to the clients not yet reached, and no client waits more than about one pass.
+ * Frames are the sandbox's (`sseFrame`) and one shared heartbeat timer serves every client.
  * Backpressure: once a client has `softBufferBytes` unsent, its further changes are conflated
  * (the latest frame per symbol, so at most one per subscribed symbol is held) until the socket
  * drains; a client still not draining after `stallMs`, or past `maxBufferedBytes`, is
@@ -36,6 +39,8 @@ interface Client {
    */
   socket?: Socket;
   symbols: ReadonlySet<string>;
+  /** Its symbols sorted, as a key: clients of the same symbols get the same bytes. */
+  symbolsKey: string;
   release: () => void;
   /** Before its first events: changes held, latest per symbol. */
   holding?: Map<string, { id: number; frame: Chunk }>;
@@ -47,6 +52,9 @@ interface Client {
   pending?: Map<string, Chunk>;
   stalledSince?: number;
 }
+
+/** Clients brought up to date between two reads of upstream (about 15 ms of writes here). */
+const PASS_SLICE = 1_000;
 
 /** Frames are encoded once per event and the same bytes written to every client. */
 type Chunk = string | Buffer;
@@ -62,6 +70,14 @@ export class FanOut {
   /** Heartbeat half-periods since start. */
   private period = 0;
   private readonly unsubscribe: () => void;
+  /** Events not yet written to every client, in id order, each with its frame. */
+  private recent: { event: RelayEvent; frame: Buffer }[] = [];
+  /** The pass under way: the clients it visits, the next one, the newest event id when it began. */
+  private pass: { clients: Client[]; next: number; upTo: number; timer: NodeJS.Immediate } | undefined;
+  /** The bytes of the events a client lacks, by its place in `recent` and its symbols (valid until `recent` changes). */
+  private readonly shares = new Map<string, { chunk: Buffer; count: number }>();
+  /** Observes the events once written to every client (the bench times the fan-out with it). */
+  onDelivered?: (events: readonly RelayEvent[]) => void;
   private readonly softBuffer: number;
   private readonly maxBuffered: number;
   private readonly stallMs: number;
@@ -89,7 +105,7 @@ export class FanOut {
    * first events when newer. `release` runs once when the client goes.
    */
   open(res: ServerResponse, symbols: readonly string[], release: () => void): (first: FirstEvents) => void {
-    const client: Client = { res, symbols: new Set(symbols), release, holding: new Map(), lastId: -1, wroteIn: this.period };
+    const client: Client = { res, symbols: new Set(symbols), symbolsKey: [...new Set(symbols)].sort().join(','), release, holding: new Map(), lastId: -1, wroteIn: this.period };
     this.clients.add(client);
     for (const s of client.symbols) {
       let set = this.bySymbol.get(s);
@@ -100,8 +116,11 @@ export class FanOut {
     return (first) => {
       if (!this.clients.has(client)) return;
       openEventStream(res, this.options.retryMs ?? 3_000, true);
-      // Headers and `retry:` went through `res`; from here on the socket carries the bytes.
-      if (res.socket && !res.writableLength) client.socket = res.socket;
+      // Headers and `retry:` went through `res`; from here on the socket carries the bytes, once
+      // `res` holds none of its own. (Those bytes are already the socket's: http corks it until
+      // the next tick, so `res.writableLength` is not 0 here, and later socket writes queue behind them.)
+      const socket = res.socket;
+      if (socket?.writable && res.writableLength === socket.writableLength) client.socket = socket;
       const held = client.holding!;
       client.holding = undefined;
       if ('snapshot' in first) {
@@ -117,6 +136,7 @@ export class FanOut {
   /** Shutdown: every client is told to come back soon (elsewhere) and closed. */
   closeAll(retryMs = 1_000): void {
     clearInterval(this.heartbeat);
+    if (this.pass) clearImmediate(this.pass.timer);
     this.unsubscribe();
     for (const client of [...this.clients]) {
       client.res.end(`retry: ${retryMs}\n\n`);
@@ -124,24 +144,81 @@ export class FanOut {
     }
   }
 
+  /**
+   * Appends the events to those not yet written to every client, and starts a pass over the
+   * clients unless one is under way: that one brings them to the clients it has not reached yet.
+   */
   private deliver(events: readonly RelayEvent[]): void {
-    // A batch of changes leaves each socket in one write (writev), not one per change.
-    const cork = events.length > 1;
-    if (cork) for (const client of this.clients) client.socket?.cork();
-    for (const e of events) {
-      const set = this.bySymbol.get(e.quote.symbol);
-      if (set && set.size > 0) {
-        // Encoded once: 10,000 writes of one Buffer, not 10,000 UTF-8 encodings of one string.
-        const frame = Buffer.from(sseFrame('quote', e.id, JSON.stringify(e.quote)));
-        // A resumed client may already have it: the buffer it resumed from can be ahead of the
-        // broker (in a cluster the leader stores an event before its publish arrives here).
-        for (const client of set) if (e.id > client.lastId) this.write(client, frame, e.quote.symbol, e.id);
-        this.options.metrics.inc('relay_events_fanned_out_total', 'Event writes to downstream streams.', {}, set.size);
-      }
+    // Encoded once: 10,000 writes of one Buffer, not 10,000 UTF-8 encodings of one string.
+    for (const event of events) this.recent.push({ event, frame: Buffer.from(sseFrame('quote', event.id, JSON.stringify(event.quote))) });
+    this.shares.clear();
+    if (!this.pass && this.recent.length > 0) this.startPass();
+  }
+
+  private startPass(): void {
+    this.pass = { clients: [...this.clients], next: 0, upTo: this.recent.at(-1)!.event.id, timer: setImmediate(() => this.continuePass()) };
+  }
+
+  /**
+   * Brings the next slice of the pass's clients up to date, one write each, then lets the loop read
+   * upstream before the next slice: events that arrive meanwhile reach the rest of this pass's
+   * clients in the same write as the others, and the clients already passed in the next pass.
+   */
+  private continuePass(): void {
+    const pass = this.pass!;
+    const end = Math.min(pass.clients.length, pass.next + PASS_SLICE);
+    let writes = 0;
+    for (; pass.next < end; pass.next++) writes += this.catchUp(pass.clients[pass.next]!);
+    this.options.metrics.inc('relay_events_fanned_out_total', 'Event writes to downstream streams.', {}, writes);
+    if (pass.next < pass.clients.length) {
+      pass.timer = setImmediate(() => this.continuePass());
+      return;
     }
-    if (cork) for (const client of this.clients) client.socket?.uncork();
+    // Every client has the events up to where the pass began; later ones need another pass.
+    const done = this.recent.filter((r) => r.event.id <= pass.upTo).map((r) => r.event);
+    this.recent = this.recent.filter((r) => r.event.id > pass.upTo);
+    this.shares.clear();
+    this.pass = undefined;
     const now = this.now();
-    for (const e of events) this.options.metrics.observeLag((now - e.receivedAt) / 1000);
+    for (const e of done) this.options.metrics.observeLag((now - e.receivedAt) / 1000);
+    this.onDelivered?.(done);
+    if (this.recent.length > 0) this.startPass();
+  }
+
+  /**
+   * Writes to `client` the events it lacks (after its last id, of its symbols) in one write: the
+   * bytes are made once per pass state and set of symbols, and shared. Returns the events written.
+   */
+  private catchUp(client: Client): number {
+    if (!this.clients.has(client)) return 0;
+    const recent = this.recent;
+    let first = recent.length;
+    // A resumed client may already have some: the buffer it resumed from can be ahead of the
+    // broker (in a cluster the leader stores an event before its publish arrives here).
+    while (first > 0 && recent[first - 1]!.event.id > client.lastId) first--;
+    if (first === recent.length) return 0;
+    if (client.holding || client.pending) {
+      // Kept per symbol until the stream starts or drains.
+      let n = 0;
+      for (const { event, frame } of recent.slice(first)) {
+        if (client.symbols.has(event.quote.symbol)) {
+          this.write(client, frame, event.quote.symbol, event.id);
+          n += 1;
+        }
+      }
+      return n;
+    }
+    const key = `${first}|${client.symbolsKey}`;
+    let share = this.shares.get(key);
+    if (!share) {
+      const mine = recent.slice(first).filter((r) => client.symbols.has(r.event.quote.symbol));
+      share = { chunk: mine.length === 1 ? mine[0]!.frame : Buffer.concat(mine.map((r) => r.frame)), count: mine.length };
+      this.shares.set(key, share);
+    }
+    const newest = recent.at(-1)!.event.id;
+    if (share.count === 0) client.lastId = newest;
+    else this.write(client, share.chunk, undefined, newest);
+    return share.count;
   }
 
   /**

@@ -104,8 +104,8 @@ export async function startRelay(config: RelayConfig & { upstreamUrl: string }, 
     }
     if (path === '/v1/prices') return endpoints.prices(req, res, url);
     if (path === '/v1/symbols') return endpoints.symbols(req, res);
-    const history = /^\/v1\/history\/([a-z0-9_]{1,64})$/.exec(path);
-    if (history) return endpoints.historyOf(req, res, url, history[1]!);
+    const symbol = historySymbol(path);
+    if (symbol !== undefined) return endpoints.historyOf(req, res, url, symbol);
     if (isStream) {
       const release = slots.acquire(address);
       if (!release) return tooMany(res, 10_000, 'streams');
@@ -183,4 +183,19 @@ export async function startRelay(config: RelayConfig & { upstreamUrl: string }, 
       log('relay_stopped', {});
     },
   };
+}
+
+/**
+ * The symbol of a `/v1/history/{symbol}` path, percent-decoded, as the service reads it: any
+ * segment is a symbol (one the relay does not serve is answered `unknown_symbol` from the list),
+ * and only a path that is not one segment, or not decodable, is no endpoint at all.
+ */
+function historySymbol(path: string): string | undefined {
+  const m = /^\/v1\/history\/([^/]+)$/.exec(path);
+  if (!m) return undefined;
+  try {
+    return decodeURIComponent(m[1]!);
+  } catch {
+    return undefined;
+  }
 }

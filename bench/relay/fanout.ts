@@ -21,8 +21,10 @@ export interface FanoutPoint {
 export interface Latency {
   clients: number;
   changes: number;
-  /** Changes a second actually made (10 asked). */
+  /** Changes a second on the schedule (10 asked). */
   rate: number;
+  /** Changes the server process made more than 10 ms after they were due (it was busy); each still dated when due. */
+  late: number;
   completeChanges: number;
   /** Receipts counted, of `changes × clients` expected. */
   receipts: number;
@@ -36,6 +38,8 @@ export interface Latency {
   write: [number, number];
   /** The server process's CPU time per change, ms (all of it during the changes, divided by their number). */
   cpuPerChange: number;
+  /** The same, user and system (kernel: the socket writes, and on loopback the receiver's side of them) apart. */
+  cpuSplit: { user: number; system: number };
   /** Shares of one core used during the changes: the server process, and the client processes together. */
   serverCpu: number;
   clientsCpu: number;
@@ -46,12 +50,16 @@ export interface Latency {
 /** What the server process answers to `drive`. */
 export interface DriveResult {
   changes: number;
-  /** Changes a second actually made. */
+  /** Changes a second on the schedule. */
   rate: number;
+  /** Changes made more than 10 ms after they were due. */
+  late: number;
   /** Per change, ms: change → the relay has it (relay only). */
   upstream: number[];
   /** Per change, ms: the server's own time until it has written the change to every client. */
   write: number[];
+  /** This process's CPU time meanwhile, ms, user and system (kernel) apart. */
+  cpu: { user: number; system: number };
   /** Share of one core this process used meanwhile, over `seconds`. */
   cpuShare: number;
   seconds: number;
@@ -61,6 +69,11 @@ export interface DriveResult {
 export interface FanoutResults {
   relay: { points: FanoutPoint[]; latency: Latency[] };
   sandbox: { points: FanoutPoint[]; latency: Latency[] };
+  /**
+   * The bare server (floor-child.ts) at the first and the last count, one write per client per
+   * change; and at the last count writing the changes that fell due together in one write per client.
+   */
+  floor: { latency: Latency[]; merged?: Latency };
   upstream: { requests: number; seconds: number; peakPerMinute: number; planPerMinute: number; share: number };
   gc: boolean;
 }
@@ -203,17 +216,19 @@ export async function receiptsOf(clients: Clients, changes: number) {
 }
 
 /** 10 changes a second for `seconds` (made in the server process), then every client's receipts. */
-async function drive(server: Child, clients: Clients, target: 'relay' | 'sandbox', seconds: number, expected: number): Promise<Latency> {
+async function drive(server: Child, clients: Clients, target: 'relay' | 'sandbox' | 'floor' | 'floor-merged', seconds: number, expected: number): Promise<Latency> {
   await clients.all('reset');
   const driven = await server.ask<DriveResult>({ type: 'drive', target, seconds, perSecond: 10 });
   return {
     clients: expected,
     changes: driven.changes,
     rate: driven.rate,
+    late: driven.late,
     ...(await receiptsOf(clients, driven.changes)),
     upstream: target === 'relay' ? p50p99(driven.upstream) : undefined,
     write: p50p99(driven.write),
-    cpuPerChange: (driven.cpuShare * driven.seconds * 1000) / driven.changes,
+    cpuPerChange: (driven.cpu.user + driven.cpu.system) / driven.changes,
+    cpuSplit: { user: driven.cpu.user / driven.changes, system: driven.cpu.system / driven.changes },
     serverCpu: driven.cpuShare,
     load: driven.load,
   };
@@ -243,9 +258,15 @@ export async function runRelayFanout(log: (s: string) => void, options: FanoutOp
   // BENCH_TRACE_GC=1: the server's collections on stderr (a debugging aid: are pauses GC?).
   const [server, ready] = await Child.start('server-child.ts', ['--expose-gc', ...(process.env.BENCH_TRACE_GC ? ['--trace-gc'] : [])], { BENCH_RELAY_KEY: RELAY_KEY });
   const clients = await Clients.start(clientProcesses);
+  let floorServer: Child | undefined;
   try {
     const sandboxUrl = ready.sandbox as string;
     const relayUrl = ready.relay as string;
+    // The floor writes the relay's own frame: the quote as the relay serializes it.
+    const usd = ((await (await fetch(`${relayUrl}/v1/prices?symbols=usd`)).json()) as { data: { quotes: unknown[] } }).data.quotes[0];
+    const [floorChild, floorReady] = await Child.start('floor-child.ts', ['--expose-gc'], { BENCH_FLOOR_QUOTE: JSON.stringify(usd) });
+    floorServer = floorChild;
+    const floorUrl = floorReady.url as string;
     log(`  relay: holding ${counts.join(' / ')} clients in ${clientProcesses} processes; ${seconds * 10} changes at 10/s at ${counts[0]} and ${counts.at(-1)}`);
     const relayRun = await hold(server, clients, relayUrl, counts, (count) => drive(server, clients, 'relay', seconds, count));
     await clients.all('close');
@@ -254,14 +275,21 @@ export async function runRelayFanout(log: (s: string) => void, options: FanoutOp
     const upstream = { requests: spent.length, seconds: Math.round((Date.now() - started) / 1000), peakPerMinute: peakPerMinute(spent), planPerMinute: 30, share: 0.8 };
 
     await until('relay clients gone', async () => ((await (await fetch(`${relayUrl}/healthz`)).json()) as { clients: number }).clients === 0 || undefined, 20_000, 200);
-    if (!baseline) return { relay: relayRun, sandbox: { points: [], latency: [] }, upstream, gc: (await memory(server)).gc };
+    // Next to the relay's run, so that the two are measured under the nearest load.
+    log(`  floor: a bare node:http SSE server writing the same frame to the same clients`);
+    const floorRun = await hold(floorChild, clients, floorUrl, [counts[0]!, counts.at(-1)!], (count) => drive(floorChild, clients, 'floor', seconds, count));
+    const floor = { latency: floorRun.latency, merged: await drive(floorChild, clients, 'floor-merged', seconds, counts.at(-1)!) };
+    await clients.all('close');
+    floorChild.stop();
+    if (!baseline) return { relay: relayRun, sandbox: { points: [], latency: [] }, floor, upstream, gc: (await memory(server)).gc };
     log(`  baseline: the sandbox's own stream with the same clients`);
     const sandboxRun = await hold(server, clients, sandboxUrl, counts, (count) => drive(server, clients, 'sandbox', seconds, count), 'enterprise-key:bench-direct-');
     await clients.all('close');
     const gc = (await memory(server)).gc;
-    return { relay: relayRun, sandbox: sandboxRun, upstream, gc };
+    return { relay: relayRun, sandbox: sandboxRun, floor, upstream, gc };
   } finally {
     server.stop();
+    floorServer?.stop();
     clients.stop();
   }
 }

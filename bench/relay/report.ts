@@ -15,7 +15,13 @@ const kb = (bytes: number) => `${round(bytes / 1024, 1)} KB`;
 
 /** A latency figure with how it was taken: every receipt of every client counts. */
 const latency = (l: Latency) =>
-  `p50 ${l.p50} ms, p99 ${l.p99} ms over all ${l.receipts} receipts (${l.changes} changes × ${l.clients} clients; ${round(l.rate, 1)} changes/s made); last client p99 ${l.lastClientP99} ms; ${l.completeChanges}/${l.changes} changes reached all; load average ${round(l.load, 1)}; CPU (cores) server ${round(l.serverCpu, 2)}, ${l.clientProcesses} client processes ${round(l.clientsCpu, 2)}`;
+  `p50 ${l.p50} ms, p99 ${l.p99} ms over all ${l.receipts} receipts (${l.changes} changes × ${l.clients} clients at ${round(l.rate, 1)} changes/s, ${l.late} made late by a busy server, each dated when due); last client p99 ${l.lastClientP99} ms; ${l.completeChanges}/${l.changes} changes reached all; load average ${round(l.load, 1)}; CPU (cores) server ${round(l.serverCpu, 2)}, ${l.clientProcesses} client processes ${round(l.clientsCpu, 2)}`;
+
+/** CPU per change of a server process, user and system (kernel) apart. */
+const cpu = (l: Latency) => `server CPU ${round(l.cpuPerChange, 1)} ms per change: user ${round(l.cpuSplit.user, 1)}, system ${round(l.cpuSplit.system, 1)}; ${round((l.cpuPerChange * 1000) / l.clients, 1)} µs per client`;
+
+/** A floor in a baseline cell: its figure beside the relay's, same clients, same run. */
+const floorCell = (name: string, l: Latency | undefined) => (l ? `${name}: p50 ${l.p50} ms, p99 ${l.p99} ms, ${l.late}/${l.changes} changes made late, load ${round(l.load, 1)}; ${cpu(l)}` : '');
 
 export function relayRows(r: RelayResults | undefined, failed: (section: string, metric: string, target: string) => void): Row[] {
   const rows: Row[] = [];
@@ -38,10 +44,27 @@ export function relayRows(r: RelayResults | undefined, failed: (section: string,
       rows.push({
         section: 'relay',
         metric: `fan-out latency, upstream change → receipt by every client, ${l.clients} clients, 10 changes/s`,
-        measured: `${latency(l)}; of which change → relay p50 ${l.upstream?.[0]} / p99 ${l.upstream?.[1]} ms, relay writing to all p50 ${l.write[0]} / p99 ${l.write[1]} ms (server CPU ${round(l.cpuPerChange, 1)} ms per change)`,
-        baseline: b ? `sandbox stream: ${latency(b)}; writing to all p50 ${b.write[0]} / p99 ${b.write[1]} ms (server CPU ${round(b.cpuPerChange, 1)} ms per change)` : '',
+        measured: `${latency(l)}; of which change → relay p50 ${l.upstream?.[0]} / p99 ${l.upstream?.[1]} ms, relay writing to all p50 ${l.write[0]} / p99 ${l.write[1]} ms (${cpu(l)})`,
+        baseline: [
+          floorCell('floor (bare node:http, same frame, one write per change)', f.floor.latency[i]),
+          floorCell('floor writing changes due together in one write', last ? f.floor.merged : undefined),
+          b ? `sandbox stream: ${latency(b)}; writing to all p50 ${b.write[0]} / p99 ${b.write[1]} ms (${cpu(b)})` : '',
+        ]
+          .filter(Boolean)
+          .join(' · '),
         target: last ? 'p99 ≤ 100 ms' : '(step)',
         verdict: last ? (l.p99 <= 100 && l.completeChanges === l.changes && l.rate >= 9.5 ? 'met' : 'NOT met') : 'info',
+      });
+    }
+    const floors = [...f.floor.latency.map((l) => ({ l, merged: false })), ...(f.floor.merged ? [{ l: f.floor.merged, merged: true }] : [])];
+    for (const { l, merged } of floors) {
+      rows.push({
+        section: 'relay',
+        metric: `FLOOR: a bare node:http SSE server (no relay logic) writing the same frame to the same ${l.clients} clients, 10 changes/s, ${merged ? 'changes due together in one write per client (as the relay)' : 'one write per client per change'}`,
+        measured: `${latency(l)}; writing to all p50 ${l.write[0]} / p99 ${l.write[1]} ms (${cpu(l)})`,
+        baseline: 'what one Node process here spends to tell every client of a change: a loop of socket writes of one Buffer',
+        target: "(the relay's floor)",
+        verdict: 'info',
       });
     }
     const u = f.upstream;
@@ -99,3 +122,18 @@ function clusterRows(c: ClusterResults | undefined, failed: (section: string, me
     },
   ];
 }
+
+/** The relay rows' "How each figure is measured" text. */
+export const RELAY_METHOD =
+  '- **Relay fan-out** (`bench/relay/`): the relay and its upstream sandbox run in one process (`server-child.ts`), the stream ' +
+  'clients in 4 others (`clients-child.ts`: raw sockets from 50 loopback addresses, one shared read buffer, one timestamp per ' +
+  "read). Changes are due every 100 ms for 10 s; each is dated when due and that time is its price, so a receipt's latency is " +
+  'due → receipt. A server process busy writing (its loop blocked) makes the changes that fell due meanwhile as soon as it can, ' +
+  'still dated when due, as a remote upstream would have made them on time: a server that cannot keep up shows it in its ' +
+  'latency, not in a slower schedule ("made late" counts them). Every receipt of every client counts for p50/p99. CPU per change ' +
+  "is the server process's `process.cpuUsage()` over the changes (and 1 s after, for the relay) divided by their number, user and " +
+  'system apart; on loopback a socket write also runs the receiving socket\'s TCP path inside the sender\'s system call, so system ' +
+  'time is most of it. Baselines, same clients, same run: the FLOOR, a bare `node:http` SSE server in a process of its own ' +
+  '(`floor-child.ts`, no relay logic) that writes the same frame (the relay\'s `quote` event for the same quote) to every socket ' +
+  'in one loop, one write per client per change, and at the largest count also with the changes that fell due together in one ' +
+  'write per client (what the relay does); measured right after the relay, so at the nearest load; then the sandbox\'s own stream fan-out.';

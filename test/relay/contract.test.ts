@@ -58,6 +58,23 @@ describe('relay REST endpoints', () => {
     const missing = await get(pair.relay.url, '/v1/nothing');
     expect([missing.status, JSON.parse(missing.body).error.code]).toEqual([404, 'not_found']);
   });
+
+  it('answers a history symbol outside [a-z0-9_] as the service does: 404 unknown_symbol', async () => {
+    // Its own visitor address: the requests above used most of the default one's burst.
+    const from = '127.0.9.1';
+    for (const path of ['/v1/history/US$D?days=7', '/v1/history/%F0%9F%92%B0?days=7', '/v1/history/USD?days=7', '/v1/history/a%2Fb?days=7']) {
+      const relayed = await get(pair.relay.url, path, { from });
+      const direct = await get(pair.sandbox.url, path, { headers: { 'X-API-Key': 'enterprise-key' } });
+      const answer = (a: typeof relayed) => [a.status, JSON.parse(a.body).error.code, JSON.parse(a.body).error.symbols];
+      expect(answer(relayed), path).toEqual(answer(direct));
+      expect(answer(relayed), path).toEqual([404, 'unknown_symbol', [decodeURIComponent(path.slice('/v1/history/'.length, path.indexOf('?')))]]);
+    }
+    // Not decodable, or not one segment: no such endpoint, as upstream.
+    for (const path of ['/v1/history/%ZZ', '/v1/history/usd/x']) {
+      const relayed = await get(pair.relay.url, path, { from });
+      expect([relayed.status, JSON.parse(relayed.body).error.code], path).toEqual([404, 'not_found']);
+    }
+  });
 });
 
 describe('relay stream', () => {

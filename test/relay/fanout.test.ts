@@ -1,6 +1,7 @@
 // Fan-out: every upstream change reaches every connected visitor, the upstream stream is resumed
 // when it drops, and a visitor who stops reading is disconnected instead of buffered without bound.
-import { afterEach, describe, expect, it } from 'vitest';
+import { ServerResponse } from 'node:http';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { control, startPair, Stream, until, upstreamRequests, visitorAddress, type Pair } from './helpers';
 
 let pair: Pair;
@@ -22,6 +23,49 @@ describe('fan-out', () => {
     expect(new Set(got.map((e) => e.id)).size).toBe(1);
     const opened = (await upstreamRequests(pair.sandbox)).filter((r) => r.path === '/v1/stream');
     expect(opened).toHaveLength(1);
+    for (const s of streams) s.close();
+  });
+
+  it("writes a change straight to each visitor's socket, not through http's response (a cork and a tick per write)", async () => {
+    pair = await startPair();
+    const streams = [new Stream(pair.relay.url, 'usd'), new Stream(pair.relay.url, 'usd', { from: '127.0.9.3' })];
+    await Promise.all(streams.map((s) => s.event((e) => e.event === 'quotes')));
+    const write = vi.spyOn(ServerResponse.prototype, 'write');
+    try {
+      await control(pair.sandbox.url, 'market', { set: [{ symbol: 'usd', price: '1234560' }] });
+      await Promise.all(streams.map((s) => s.event((e) => e.event === 'quote')));
+      // The sandbox's own stream (upstream) writes through its response; the relay's must not.
+      const relayed = write.mock.contexts.filter((res) => (res as ServerResponse).socket?.localPort === pair.relay.port);
+      expect(relayed).toHaveLength(0);
+    } finally {
+      write.mockRestore();
+    }
+    for (const s of streams) s.close();
+  });
+
+  it('brings a batch of changes to each visitor as its own symbols, in order, each once', async () => {
+    pair = await startPair();
+    const wants = ['usd', 'eur,aed', 'usd,eur,aed', 'aed'];
+    const streams = wants.map((symbols, i) => new Stream(pair.relay.url, symbols, { from: visitorAddress(i) }));
+    await Promise.all(streams.map((s) => s.event((e) => e.event === 'quotes')));
+    // Changes made together reach the relay together and go out in one round.
+    await control(pair.sandbox.url, 'market', { set: [{ symbol: 'usd', price: '1200010' }, { symbol: 'eur', price: '1300010' }, { symbol: 'aed', price: '300010' }] });
+    await control(pair.sandbox.url, 'market', { set: [{ symbol: 'aed', price: '300020' }, { symbol: 'usd', price: '1200020' }, { symbol: 'eur', price: '1300020' }] });
+    const second = { usd: '1200020', eur: '1300020', aed: '300020' } as Record<string, string>;
+    for (const [i, s] of streams.entries()) {
+      const symbols = wants[i]!.split(',');
+      // The last of the second batch for this visitor: events arrive in order, so all before it are in.
+      const last = ['aed', 'usd', 'eur'].filter((x) => symbols.includes(x)).at(-1)!;
+      await s.event((e) => e.event === 'quote' && JSON.parse(e.data).price === second[last]);
+      const got = s.events.filter((e) => e.event === 'quote').map((e) => JSON.parse(e.data) as { symbol: string; price: string });
+      const expected = [
+        ...['usd', 'eur', 'aed'].filter((x) => symbols.includes(x)).map((x) => ({ usd: '1200010', eur: '1300010', aed: '300010' })[x]),
+        ...['aed', 'usd', 'eur'].filter((x) => symbols.includes(x)).map((x) => second[x]),
+      ];
+      expect(got.map((q) => q.price), wants[i]).toEqual(expected);
+      const ids = s.events.filter((e) => e.event === 'quote').map((e) => Number(e.id));
+      expect(ids, wants[i]).toEqual([...ids].sort((a, b) => a - b));
+    }
     for (const s of streams) s.close();
   });
 
