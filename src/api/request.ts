@@ -10,6 +10,9 @@ export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 /** The global `fetch`, looked up per call so that it can be replaced, and called unbound-safe. */
 export const globalFetch: FetchLike = (input, init) => globalThis.fetch(input, init);
 
+/** Default per-attempt timeout (DESIGN.md §4). */
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
 /** What one request needs. */
 export interface RequestContext {
   fetch: FetchLike;

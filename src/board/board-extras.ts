@@ -1,0 +1,20 @@
+/**
+ * What the board loads beside its first prices request, out of the initial module: the chart
+ * area's controller, the chart section's template and styles, the announcer of price changes,
+ * the clock that turns rows stale, and the keyboard moves between rows. The first rows need none
+ * of it, and never wait for it.
+ */
+import { adoptStyles, supportsAdoptingStyleSheets, type CSSResultOrNative } from 'lit';
+import { chartStyles } from './chart-section.styles';
+
+export { Announcer } from './announcer';
+export { ChartController } from './chart-controller';
+export { renderChart } from './chart-section';
+export { Clock } from './clock';
+export { moveTarget, rowAction } from './row-keys';
+
+/** Adds the chart section's styles to the board's own (`own`) in its shadow root. */
+export function adoptChartStyles(root: ShadowRoot, own: readonly CSSResultOrNative[]): void {
+  // Without adopted style sheets Lit appends a <style> per sheet: only the new one then.
+  adoptStyles(root, supportsAdoptingStyleSheets ? [...own, chartStyles] : [chartStyles]);
+}
