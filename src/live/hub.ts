@@ -148,6 +148,7 @@ function drop(group: Group): void {
   if (group.members.size > 0 || groups.get(group.connection.key) !== group) return;
   groups.delete(group.connection.key);
   group.first?.abort();
+  if (groups.size === 0) cancelReload?.();
 }
 
 /**
