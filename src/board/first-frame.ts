@@ -1,28 +1,35 @@
 /**
- * Holds the board's first render until the first animation frame, when it would be painted
- * anyway, unless something to show arrives before (the prices answer, a status, an error). On a
- * fast network the answer then comes first and the rows are laid out once, instead of after a
- * skeleton that nobody would see and that keeps the main thread busy when the answer arrives
- * (style, layout, container queries: the largest costs of the first paint after the Persian date
- * formatters). On a slow one the skeleton is painted in the same frame as before.
+ * Holds the board's first render until something to show arrives (the prices answer, a status, an
+ * error), or for at most `SKELETON_DELAY_MS`. On a fast network the answer comes first and the rows
+ * are rendered and laid out once, instead of after a skeleton that would be shown for a few
+ * milliseconds and keep the main thread busy just when the answer arrives: its render, style and
+ * layout cost about as much as the rows' (`bench/trace.ts`), and the rows must then be laid out
+ * again. On a slow network the skeleton appears after that delay, a common one before showing a
+ * loading state, too short to read as a wait. A hidden page renders at once (it paints nothing).
+ * (Rendering the skeleton at once but out of layout was measured too: on a fast network its render
+ * then delays the answer's, and the rows came later.)
  */
+export const SKELETON_DELAY_MS = 100;
+
 export class FirstFrame {
   #open!: () => void;
   #waiting = false;
+  #timer: ReturnType<typeof setTimeout> | undefined;
   readonly #opened = new Promise<void>((resolve) => (this.#open = resolve));
 
-  /** Resolves at the next animation frame (at once on a hidden page: it has none), or when opened. */
+  /** Resolves when opened, or after the skeleton delay (at once on a hidden page). */
   wait(): Promise<void> {
     if (!this.#waiting) {
       this.#waiting = true;
       if (globalThis.document?.visibilityState === 'hidden') this.open();
-      else requestAnimationFrame(() => this.open());
+      else this.#timer = setTimeout(() => this.open(), SKELETON_DELAY_MS);
     }
     return this.#opened;
   }
 
   /** Something to show arrived: render now. */
   open(): void {
+    clearTimeout(this.#timer);
     this.#open();
   }
 }

@@ -72,11 +72,13 @@ export const styles = css`
     grid-template-columns: minmax(0, 1.5fr) repeat(5, minmax(max-content, 1fr));
   }
   .rows .row {
-    content-visibility: auto;
-    contain-intrinsic-block-size: auto calc(2.25rem + 1px);
     cursor: pointer;
     border-block-end: 1px solid color-mix(in srgb, var(--_border) 60%, transparent);
     outline: none;
+  }
+  .rows .row:nth-child(n + 21) {
+    content-visibility: auto;
+    contain-intrinsic-block-size: auto calc(2.25rem + 1px);
   }
   .rows .row:last-child {
     border-block-end: 0;
@@ -229,7 +231,7 @@ export const styles = css`
     .row {
       grid-template-columns: minmax(0, 1.5fr) repeat(2, minmax(max-content, 1fr));
     }
-    .rows .row {
+    .rows .row:nth-child(n + 21) {
       contain-intrinsic-block-size: auto 3.5rem;
     }
     [part~=high],

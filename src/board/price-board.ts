@@ -201,7 +201,7 @@ export class PriceBoard extends LitElement {
     this.requestUpdate();
   }
 
-  /** The first render waits for the first frame or the first answer (see `first-frame.ts`). */
+  /** The first render waits for the first answer, or the skeleton delay (see `first-frame.ts`). */
   protected override async scheduleUpdate(): Promise<void> {
     if (!this.hasUpdated) await this.#firstFrame.wait();
     super.scheduleUpdate();

@@ -36,7 +36,7 @@ describe('accessibility', () => {
 
   it('has no axe violations while loading', async () => {
     await sandbox.faults([{ path: '/v1/prices', kind: 'slow', delayMs: 1500, key: `${KEY}-slow` }]);
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${`${KEY}-slow`} chart="none" symbols="usd,eur"></price-board>`);
+    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${`${KEY}-slow`} stream="poll" chart="none" symbols="usd,eur"></price-board>`);
     expect(el.status).toBe('loading');
     expect(await violations(el)).toEqual([]);
   });

@@ -1,12 +1,14 @@
 // What the first rows do not wait for (DESIGN.md §6, first paint; `npm run bench:profile` showed
 // the costs): the Persian date formatters (the page's first Intl.DateTimeFormat costs tens of ms
-// of ICU set-up) are built only after the rows are painted, and a skeleton nobody would see is
-// not laid out when the answer comes before the first frame. Order and causality, not timings.
+// of ICU set-up) are built only after the rows are painted, a skeleton nobody would see is not
+// rendered when the answer comes before the skeleton delay, and the first rows are laid out in
+// one pass (content-visibility only further down). Order and causality, not timings.
 // A file of its own: the formatters are built once per page, and this file's page is fresh.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import '../../src/price-board';
 import type { PriceBoard } from '../../src/price-board';
-import { base, cell, rows, untilLoaded, useSandbox } from './helpers/board';
+import { SKELETON_DELAY_MS } from '../../src/board/first-frame';
+import { base, cell, rows, sandbox, untilLoaded, useSandbox } from './helpers/board';
 
 const KEY = 'pro-key:first-rows';
 
@@ -69,22 +71,52 @@ describe('<price-board> first rows', () => {
     }
   });
 
-  it('renders the rows without a skeleton first when the answer comes before the first frame', async () => {
-    // Frames held back until the answer is shown: the answer comes "before the first frame".
-    const held: FrameRequestCallback[] = [];
-    vi.spyOn(window, 'requestAnimationFrame').mockImplementation((fn) => held.push(fn));
+  it('renders the rows without a skeleton first when the answer comes before the skeleton delay', async () => {
+    // Time stands still (no timer fires): the answer comes "before the skeleton delay" however
+    // slow the machine is. The request itself needs no timer.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const el = board('usd,eur', `${KEY}-no-skeleton`);
     let skeletons = 0;
-    const observer = new MutationObserver(() => (skeletons += el.shadowRoot!.querySelectorAll('.skeleton').length));
+    let renders = 0;
+    const observer = new MutationObserver(() => {
+      renders++;
+      skeletons += el.shadowRoot!.querySelectorAll('.skeleton').length;
+    });
     try {
       document.body.append(el);
       observer.observe(el.shadowRoot!, { childList: true, subtree: true });
       await vi.waitUntil(() => pricesShown(el), { timeout: 8000 });
+      expect(renders).toBeGreaterThan(0);
       expect(skeletons).toBe(0);
     } finally {
       observer.disconnect();
-      vi.restoreAllMocks();
-      for (const fn of held) fn(performance.now());
+      vi.useRealTimers();
     }
+  });
+
+  it('shows the skeleton when the answer is later than the skeleton delay', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    await sandbox.faults([{ path: '/v1/prices', kind: 'slow', delayMs: 60_000, key: `${KEY}-slow` }]);
+    const el = board('usd,eur', `${KEY}-slow`);
+    try {
+      document.body.append(el);
+      await vi.advanceTimersByTimeAsync(SKELETON_DELAY_MS - 1);
+      expect(rows(el)).toHaveLength(0); // nothing rendered yet
+      await vi.advanceTimersByTimeAsync(1);
+      await vi.waitUntil(() => el.shadowRoot!.querySelectorAll('.skeleton').length > 0, { timeout: 8000 });
+      expect(rows(el)).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('lays out its first rows in one pass: no content-visibility on them, only on rows past the 20th', async () => {
+    const symbols = 'usd,eur,aed,gbp,try,cny,iqd,afn,cad,aud,chf,jpy,gold_18,gold_24,coin_emami,coin_bahar,coin_half,coin_quarter,coin_gerami,silver_999,silver_925,ons';
+    const el = board(symbols, `${KEY}-cv`);
+    document.body.append(el);
+    await vi.waitUntil(() => rows(el).length === 22, { timeout: 8000 });
+    const cv = rows(el).map((r) => getComputedStyle(r).contentVisibility);
+    expect(cv.slice(0, 20).every((v) => v === 'visible')).toBe(true);
+    expect(cv.slice(20)).toEqual(['auto', 'auto']);
   });
 });

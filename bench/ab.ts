@@ -1,0 +1,59 @@
+/**
+ * A/B of first paint between builds, interleaved so that machine noise falls on both alike:
+ * `AB=dist,dist-b RUNS=9 npx tsx bench/ab.ts`. Prints per build the medians (ms) from the
+ * element's connection to its rows in the DOM and to the rows painted. A debugging aid.
+ */
+import { resolve } from 'node:path';
+import { boardUrl, js, launchBrowser, newPage } from './browser';
+import { PAINT_SYMBOLS } from './paint';
+import { startBenchServer } from './server';
+import { median, until } from './util';
+
+const ROOT = resolve(import.meta.dirname, '..');
+// Each entry: a dist folder, optionally `|name` of a CSS patch below (applied to the widgets'
+// adopted style sheets, to price a rule without a rebuild).
+const dists = (process.env.AB ?? 'dist').split(',');
+const PATCHES: Record<string, [string, string][]> = {
+  nosizer: [['content:attr(data-w)', 'content:none']],
+  nocontainer: [['container:price-board / inline-size', 'container-type:normal']],
+  noclamp: [['display:-webkit-box', 'display:block']],
+  nogrid: [['display:grid', 'display:flex']],
+  font: [['font-family:var(--_font)', 'font-family:sans-serif']],
+};
+const RUNS = Number(process.env.RUNS ?? 9);
+const CPU = Number(process.env.PROFILE_CPU ?? 1);
+
+async function main(): Promise<void> {
+  const servers = await Promise.all(dists.map((d) => startBenchServer(ROOT, resolve(ROOT, d.split('|')[0]!))));
+  const browser = await launchBrowser();
+  const res = dists.map(() => ({ rows: [] as number[], paint: [] as number[], nav: [] as number[], frame: [] as number[] }));
+  try {
+    for (let run = 0; run <= RUNS; run++) {
+      for (let i = 0; i < dists.length; i++) {
+        const server = servers[i]!;
+        const { context, page, cdp } = await newPage(browser, { watch: true, rows: PAINT_SYMBOLS.length });
+        const patch = PATCHES[dists[i]!.split('|')[1] ?? ''];
+        if (patch) {
+          await page.addInitScript({ content: `(() => { const P = ${JSON.stringify(patch)}; const real = CSSStyleSheet.prototype.replaceSync; CSSStyleSheet.prototype.replaceSync = function (t) { for (const [a, b] of P) t = t.split(a).join(b); return real.call(this, t); }; })();` });
+        }
+        if (CPU > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU });
+        await page.goto(boardUrl(server.url, { symbols: PAINT_SYMBOLS, key: `enterprise-key:ab${i}-${run}`, base: server.url, chart: process.env.CHART ?? 'candles' }));
+        const t = await until('painted', async () => {
+          const x = (await js<{ paintAt?: number; rowsAt: number; attachAt: number }[]>(page, '__bench.times()'))[0];
+          return x?.paintAt !== undefined ? x : undefined;
+        }, 15_000, 20);
+        await context.close();
+        if (run === 0) continue;
+        res[i]!.rows.push(t.rowsAt - t.attachAt);
+        res[i]!.paint.push(t.paintAt! - t.attachAt);
+        res[i]!.nav.push(t.paintAt!);
+        res[i]!.frame.push(t.paintAt! - t.rowsAt);
+      }
+    }
+  } finally {
+    await browser.close();
+    for (const s of servers) await s.close();
+  }
+  dists.forEach((d, i) => console.log(`${d.padEnd(12)} connection→rows in DOM ${median(res[i]!.rows).toFixed(1)} ms, →painted ${median(res[i]!.paint).toFixed(1)} ms, nav→painted ${median(res[i]!.nav).toFixed(1)} ms, rows in DOM→painted ${median(res[i]!.frame).toFixed(1)} ms (${RUNS} runs)`));
+}
+main().catch((e) => { console.error(e); process.exit(1); });
