@@ -187,7 +187,7 @@ function scriptTagBuild(): BuildEnvironmentOptions {
               test: /[\\/]src[\\/](?!embed[\\/]|ticker[\\/]|converter[\\/]|widget[\\/]|price-ticker|price-converter)|[\\/]node_modules[\\/](lit|lit-html|lit-element|@lit[\\/]reactive-element)[\\/]/,
             },
             { name: 'hubs', priority: 1, test: /[\\/]src[\\/]live[\\/]hubs\.ts$/ },
-            { name: 'board-extras', priority: 1, test: /[\\/]src[\\/](board[\\/]board-extras|format[\\/]date)\.ts$/ },
+            { name: 'board-extras', priority: 1, test: /[\\/]src[\\/]board[\\/]board-extras\.ts$/ },
           ],
         },
       },

@@ -1,8 +1,12 @@
 /** One GET of a JSON resource with a timeout, classified into `PriceBoardError`s. */
-import { abortReason } from './backoff';
 import { PriceBoardError } from '../shared/errors';
 import { errorFromResponse } from './http-error';
 import { startTimer } from './timer';
+
+/** The rejection value for an aborted signal (its reason, or a standard AbortError). */
+export function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+}
 
 /** The `fetch` signature the data layer needs (injectable for tests and other runtimes). */
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;

@@ -11,7 +11,6 @@ import { emit } from './emit';
 import { FirstFrame } from './first-frame';
 import { styles } from './price-board.styles';
 import { QuotesController } from './quotes-controller';
-import { datesReady, loadDates, prepareDates } from './dates';
 import { dayOf, emptyRow, quoteRow, type RowContext, type RowView } from './row-view';
 import { renderError, renderStatus, renderTable, statusText } from './templates';
 
@@ -133,8 +132,6 @@ export class PriceBoard extends LitElement {
    * for at the start, beside the first prices request.
    */
   #extras: { module: Extras; chartArea: ChartController; announcer: Announcer } | undefined;
-  /** The rows were shown with data (or an error in their place): the chart may follow them. */
-  #rowsShown = false;
 
   #settings!: BoardSettings;
   /** The attribute values `#settings` were read from. */
@@ -175,7 +172,6 @@ export class PriceBoard extends LitElement {
     if (this.#extras) return;
     // The chart area's chunk too, when a chart is shown, rather than after the extras.
     if (this.#settings.chart !== 'none') import('./chart-area').catch(() => {}); // the chart area reports a failure
-    loadDates().catch(() => {}); // tried again when the rows are shown
     loadExtras().then(
       (module) => this.#extrasLoaded(module),
       () => {}, // tried again at the next connection
@@ -195,10 +191,9 @@ export class PriceBoard extends LitElement {
       announcer: new module.Announcer(this),
     };
     new module.Clock(this);
-    module.adoptChartStyles(this.renderRoot as ShadowRoot, (this.constructor as typeof PriceBoard).elementStyles);
+    module.adoptExtraStyles(this.renderRoot as ShadowRoot, (this.constructor as typeof PriceBoard).elementStyles);
     this.#configureChart();
-    if (this.#rowsShown) this.#extras.chartArea.rowsShown();
-    this.requestUpdate();
+    this.requestUpdate(); // its `updated` tells the chart whether the rows are shown
   }
 
   /** The first render waits for the first answer, or the skeleton delay (see `first-frame.ts`). */
@@ -214,9 +209,10 @@ export class PriceBoard extends LitElement {
   protected override updated(): void {
     // Rows with data (or an error in their place) are on screen: the chart and the times may follow.
     if (this.#isLoading() && !this.#settings.symbols.some((symbol) => this.#live.get(symbol))) return;
-    this.#rowsShown = true;
-    this.#extras?.chartArea.rowsShown();
-    if (!datesReady()) prepareDates().then(() => this.requestUpdate(), () => {});
+    const extras = this.#extras;
+    if (!extras) return; // its arrival renders again
+    extras.chartArea.rowsShown();
+    if (!extras.module.datesReady()) void extras.module.prepareDates().then(() => this.requestUpdate());
   }
 
   /**
@@ -315,7 +311,7 @@ export class PriceBoard extends LitElement {
   /** What every row depends on besides its quote; no date before the date formatters are prepared. */
   #rowContext(): RowContext {
     const now = new Date();
-    const dates = datesReady();
+    const dates = this.#extras?.module.datesReady();
     return { unit: this.#settings.unit, now, day: dates && dayOf(now, dates), dates };
   }
 

@@ -10,7 +10,6 @@
  * chunk is there. So the first rows never wait for the chunk, and nothing is asked for twice.
  */
 import { startTimer } from '../api/timer';
-import { QuoteStore } from '../model/quote-store';
 import { SYMBOL_ID } from '../shared/attributes';
 import { PriceBoardError } from '../shared/errors';
 import type { PricesData, Quote } from '../shared/types';
@@ -135,7 +134,13 @@ function flushGroup(group: Group): void {
 /** The first answer came before the hub: its quotes are shown now (the hub will take them over). */
 function show(group: Group, data: PricesData): void {
   if (hubs || groups.get(group.connection.key) !== group) return;
-  const quotes = new QuoteStore().apply(data.quotes);
+  // The newest per symbol, as the hub's store would keep (an answer may hold one twice).
+  const newest = new Map<string, Quote>();
+  for (const q of data.quotes) {
+    const held = newest.get(q.symbol);
+    if (!held || Date.parse(q.updated_at) > Date.parse(held.updated_at)) newest.set(q.symbol, q);
+  }
+  const quotes = [...newest.values()];
   const meta = { delaySeconds: data.delay_seconds, at: data.at };
   for (const member of group.members) {
     const mine = quotes.filter((q) => member.symbols.includes(q.symbol));
