@@ -120,8 +120,12 @@ export function hubCount(): number {
 function flushGroup(group: Group): void {
   if (!group.queued || groups.get(group.connection.key) !== group) return;
   group.queued = false;
+  // The request first, then the chunks' imports: the rows wait for the request only.
+  if (!group.first) sendFirst(group); // else members that came later: the hub asks for what it did not cover
   void load(group.connection.mode !== 'off');
-  if (group.first) return; // members that came later: the hub asks for what it did not cover
+}
+
+function sendFirst(group: Group): void {
   const union = new Set<string>();
   // Malformed ids are never sent (the hub reports them as unknown).
   for (const member of group.members) for (const s of member.symbols) if (SYMBOL_ID.test(s)) union.add(s);
