@@ -115,6 +115,7 @@ export function buildRows(s: Sections, failures: Record<string, string>): Row[] 
   }
 
   // ---- first paint
+  const floor = s.visitor?.find((v) => v.condition.name === 'no throttling');
   for (const p of [s.paint, s.paintCors]) {
     if (!p) continue;
     const main = p.variant === 'same-origin';
@@ -123,7 +124,9 @@ export function buildRows(s: Sections, failures: Record<string, string>): Row[] 
       section: 'paint',
       metric: `10 rows painted, from the element's connection (upgrade)${tag}`,
       measured: `${ms(p.fromUpgradeMs)} (${round(p.ratio, 1)} × RTT)`,
-      baseline: `bare fetch /v1/prices RTT ${ms(p.rttMs)}`,
+      // The floor page (one fetch, one innerHTML) from its fetch to its rows painted, same run: what
+      // this machine needs at least, beside the target.
+      baseline: `bare fetch /v1/prices RTT ${ms(p.rttMs)}${main && floor ? `; floor page from its fetch ${ms(floor.floorFromStartMs)}` : ''}`,
       target: `≤ 1.5 × RTT + 16.7 = ${ms(p.targetMs)}`,
       verdict: main ? verdict(p.fromUpgradeMs <= p.targetMs) : 'info',
     });
@@ -389,10 +392,15 @@ export function markdown(rows: Row[], env: Record<string, string>, s: Sections):
       'style, layout and paint of the rows are included). The primary figure runs from the element\'s connection (its upgrade: ' +
       'the probe sees it attach its shadow root); navigation start is shown for information. The RTT is the median of 15 ' +
       'bare `fetch`es of the same `/v1/prices` URL with `X-API-Key` (after 3 warm-up ones) from the same page, body parsed. ' +
+      'Beside the target, the baseline column gives the floor page\'s own time from its `fetch` call to its rows painted ' +
+      '(the no-throttling row of "what a visitor sees", same run): the least this machine needs to fetch, lay out and ' +
+      'paint the same rows once, whatever the widget does. ' +
       'Chart candles: first frame in which the chart canvases hold saturated (candle-coloured) pixels. ' +
       'Where the time goes: `npm run bench:profile` (`bench/profile.ts`) takes DevTools CPU profiles of the same page ' +
       '(`PROFILE_CPU=4` for 4× throttling), prints the self time per function from the board\'s `/v1/prices` request ' +
-      'to its rows in the DOM and saves one profile to `bench/tmp/first-paint.cpuprofile`.',
+      'to its rows in the DOM and saves one profile to `bench/tmp/first-paint.cpuprofile`; `npx tsx bench/trace.ts` ' +
+      'prints the main thread\'s tasks (script, style, layout, paint, with their CPU time) of one first paint from a ' +
+      'DevTools timeline trace; `AB=dist,dist-b npx tsx bench/ab.ts` compares builds (or style rules) in interleaved runs.',
   );
   if (s.paint) {
     const b = s.paint.breakdown;

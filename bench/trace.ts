@@ -10,7 +10,7 @@ import { PAINT_SYMBOLS } from './paint';
 import { startBenchServer } from './server';
 import { until } from './util';
 
-interface Ev { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; cat: string; args?: { data?: { url?: string; requestId?: string; functionName?: string; type?: string; name?: string }; name?: string } }
+interface Ev { name: string; ph: string; ts: number; dur?: number; tdur?: number; pid: number; tid: number; cat: string; args?: { data?: { url?: string; requestId?: string; functionName?: string; type?: string; name?: string }; name?: string } }
 const ROOT = resolve(import.meta.dirname, '..');
 const CPU = Number(process.env.PROFILE_CPU ?? 1);
 
@@ -22,6 +22,7 @@ async function main(): Promise<void> {
       const { context, page, cdp } = await newPage(browser, { watch: true, rows: PAINT_SYMBOLS.length });
       if (CPU > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU });
       if (process.env.FONT) await page.addInitScript({ content: `document.documentElement.style.setProperty('--price-board-font', ${JSON.stringify(process.env.FONT)})` });
+      if (process.env.PATCH) await page.addInitScript({ content: `(() => { const P = ${process.env.PATCH}; const real = CSSStyleSheet.prototype.replaceSync; CSSStyleSheet.prototype.replaceSync = function (t) { for (const [a, b] of P) t = t.split(a).join(b); return real.call(this, t); }; })();` });
       await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'blink.user_timing', 'loading', 'v8.execute', 'disabled-by-default-v8.compile'] });
       await page.goto(boardUrl(server.url, { symbols: PAINT_SYMBOLS, key: `enterprise-key:bench-trace${run}`, base: server.url, chart: process.env.PROFILE_CHART ?? 'candles', stream: 'auto' }));
       await until('rows painted', async () => (await js<{ paintAt?: number }[]>(page, '__bench.times()'))[0]?.paintAt, 15_000, 20);
@@ -46,11 +47,11 @@ async function main(): Promise<void> {
       for (const task of tasks) {
         const end = task.ts + task.dur!;
         const inner = onMain.filter((e) => e !== task && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= end && (e.dur ?? 0) > 300);
-        console.log(`${rel(task.ts)} task ${(task.dur! / 1000).toFixed(1)} ms`);
+        console.log(`${rel(task.ts)} task ${(task.dur! / 1000).toFixed(1)} ms (cpu ${((task.tdur ?? 0) / 1000).toFixed(1)})`);
         for (const e of inner.slice(0, 25)) {
           const d = e.args?.data ?? {};
           const what = d.url ? String(d.url).replace(/^.*\//, '') : d.functionName ?? d.type ?? d.name ?? '';
-          console.log(`    ${rel(e.ts)} ${(e.dur! / 1000).toFixed(1).padStart(6)} ${e.name} ${what}`);
+          console.log(`    ${rel(e.ts)} ${(e.dur! / 1000).toFixed(1).padStart(6)} (cpu ${((e.tdur ?? 0) / 1000).toFixed(1)}) ${e.name} ${what}`);
         }
       }
     }
