@@ -52,9 +52,7 @@ export class ChartArea {
   #retries = 0;
   #chart: PriceChart | undefined;
   #creating = false;
-  #themeKey = '';
   #themeDirty = false;
-  #formatKey = '';
   readonly #colorScheme = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
   readonly #onSchemeChange = (): void => this.#applyTheme();
 
@@ -70,8 +68,7 @@ export class ChartArea {
     const prev = this.#settings;
     this.#settings = next;
     if (next.mode === 'none') {
-      this.#stopRetrying();
-      this.#loadAbort?.abort();
+      this.#stop();
       this.#destroyChart();
       this.view.status = 'idle';
       return;
@@ -93,12 +90,9 @@ export class ChartArea {
   applyQuotes(quotes: readonly Quote[]): void {
     const symbol = this.#settings?.symbol;
     if (!symbol || this.view.status !== 'ready' || !this.#candles) return;
-    let quote: Quote | undefined;
-    for (const q of quotes) if (q.symbol === symbol) quote = q;
-    if (!quote || !this.#applyQuote(quote)) return;
-    const last = this.#candles[this.#candles.length - 1];
-    if (this.#chart && last) {
-      this.#chart.update(this.#toDisplayUnit(last));
+    const quote = quotes.findLast((q) => q.symbol === symbol);
+    if (quote && this.#applyQuote(quote) && this.#chart) {
+      this.#chart.update(this.#candles.at(-1)!);
       this.#describe();
     }
   }
@@ -120,15 +114,9 @@ export class ChartArea {
   hostDisconnected(): void {
     this.#connected = false;
     this.#colorScheme?.removeEventListener('change', this.#onSchemeChange);
-    if (this.view.status === 'error') {
-      // Nothing is retried while detached; a re-mount loads again at once (hostConnected).
-      this.#stopRetrying();
-      this.#loadAbort?.abort();
-    }
-    if (this.view.status === 'loading') {
-      this.#loadAbort?.abort();
-      this.view.status = 'idle';
-    }
+    // Nothing is loaded or retried while detached; a re-mount loads again at once (hostConnected).
+    if (this.view.status !== 'ready') this.#stop();
+    if (this.view.status === 'loading') this.view.status = 'idle';
     this.#destroyChart();
   }
 
@@ -140,9 +128,8 @@ export class ChartArea {
     const s = this.#settings;
     const source = this.#source;
     if (!s || s.mode === 'none' || !source) return;
-    this.#cancelRetry?.();
-    this.#cancelRetry = undefined;
-    if (!retry) this.#retries = 0;
+    // (a retry's own timer has gone)
+    if (!retry) this.#stopRetrying();
     this.#loadAbort?.abort();
     const abort = new AbortController();
     this.#loadAbort = abort;
@@ -207,45 +194,42 @@ export class ChartArea {
     this.#retries = 0;
   }
 
+  /** Cancels the load under way and any retry. */
+  #stop(): void {
+    this.#stopRetrying();
+    this.#loadAbort?.abort();
+  }
+
   /** Moves the candles to `quote`; false when it changed nothing drawable. */
   #applyQuote(quote: Quote): boolean {
     const candles = this.#candles;
     const days = this.view.shownDays;
     if (!candles?.length || !days) return false;
     try {
-      const time = Date.parse(quote.updated_at) / 1000;
-      const before = candles[candles.length - 1];
-      applyQuoteToCandles(candles, Number(quote.price), time, intervalFor(days));
-      return candles[candles.length - 1] !== before;
+      const before = candles.at(-1);
+      applyQuoteToCandles(candles, Number(quote.price), Date.parse(quote.updated_at) / 1000, intervalFor(days));
+      return candles.at(-1) !== before;
     } catch {
       return false; // an unreadable live value never breaks the chart
     }
   }
 
-  #isDollar(): boolean {
-    return DOLLAR_SYMBOLS.has(this.#settings?.symbol ?? '');
-  }
-
-  /** History and quotes are in rials (or dollars); toman is a tenth, as on the board. */
-  #toDisplayUnit(c: Candle): Candle {
-    if (this.#isDollar() || this.#settings?.unit !== 'toman') return c;
-    return { time: c.time, open: c.open / 10, high: c.high / 10, low: c.low / 10, close: c.close / 10 };
-  }
-
+  /**
+   * The chart keeps the service's unit (rials, or dollars) and shows the board's: toman is a tenth
+   * of a rial, as on the board, so a change of unit changes only the labels.
+   */
   #priceFormatter(): (v: number) => string {
-    const digits = this.#isDollar() ? 2 : 0;
-    return (v) => formatAxisNumber(v, digits);
+    const s = this.#settings;
+    const dollar = DOLLAR_SYMBOLS.has(s?.symbol ?? '');
+    const divisor = !dollar && s?.unit === 'toman' ? 10 : 1;
+    return (v) => formatAxisNumber(v / divisor, dollar ? 2 : 0);
   }
 
   /** Full replace: history loaded, span or unit changed. */
   #draw(): void {
     if (!this.#chart || !this.#candles || this.view.status !== 'ready') return;
-    const formatKey = `${this.#isDollar()}|${this.#settings?.unit}`;
-    if (formatKey !== this.#formatKey) {
-      this.#formatKey = formatKey;
-      this.#chart.setPriceFormatter(this.#priceFormatter());
-    }
-    this.#chart.setData(this.#candles.map((c) => this.#toDisplayUnit(c)));
+    this.#chart.setPriceFormatter(this.#priceFormatter());
+    this.#chart.setData(this.#candles);
     this.#describe();
   }
 
@@ -257,29 +241,30 @@ export class ChartArea {
     }
   }
 
-  #ensureChart(): void {
+  /** Whether a chart is to be shown and not made yet. */
+  #wantsChart(): boolean {
     const s = this.#settings;
-    if (!this.#connected || !s || s.mode === 'none' || this.#chart || this.#creating) return;
+    return this.#connected && !!s && s.mode !== 'none' && !this.#chart;
+  }
+
+  #ensureChart(): void {
+    if (!this.#wantsChart() || this.#creating) return;
     const container = this.#hooks.container();
     if (!container) return;
     this.#creating = true;
     this.#chartModule().then(
       (mod) => {
         this.#creating = false;
-        const now = this.#settings;
-        if (!this.#connected || !now || now.mode === 'none' || this.#chart) return;
+        if (!this.#wantsChart()) return;
         if (!container.isConnected || this.#hooks.container() !== container) {
           this.#host.requestUpdate(); // re-rendered meanwhile: try again with the new container
           return;
         }
-        const theme = this.#readTheme();
-        this.#themeKey = JSON.stringify(theme);
         this.#themeDirty = false;
-        this.#formatKey = `${this.#isDollar()}|${now.unit}`;
         this.#chart = mod.createPriceChart({
           container,
-          type: now.mode === 'line' ? 'line' : 'candles',
-          theme,
+          type: this.#settings!.mode === 'line' ? 'line' : 'candles',
+          theme: this.#readTheme(),
           formatPrice: this.#priceFormatter(),
         });
         this.#draw();
@@ -294,8 +279,6 @@ export class ChartArea {
   #destroyChart(): void {
     this.#chart?.destroy();
     this.#chart = undefined;
-    this.#formatKey = '';
-    this.#themeKey = '';
   }
 
   /** Colours from the computed custom properties, so page overrides and the theme both apply. */
@@ -317,11 +300,6 @@ export class ChartArea {
 
   #applyTheme(): void {
     this.#themeDirty = false;
-    if (!this.#chart) return;
-    const theme = this.#readTheme();
-    const key = JSON.stringify(theme);
-    if (key === this.#themeKey) return;
-    this.#themeKey = key;
-    this.#chart.setTheme(theme);
+    this.#chart?.setTheme(this.#readTheme());
   }
 }

@@ -25,21 +25,18 @@ export interface HistorySource {
 
 const sources = new Map<string, HistorySource>();
 
+/** Sets `key` in `map` as its most recently used entry, letting the least recently used go past `limit`. */
+function use<T>(map: Map<string, T>, key: string, value: T, limit: number): T {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > limit) map.delete(map.keys().next().value!);
+  return value;
+}
+
 /** The source of `baseUrl` and `apiKey`; the least recently used ones are let go. */
 export function sourceFor(baseUrl: string, apiKey: string | undefined): HistorySource {
   const key = JSON.stringify([baseUrl, apiKey ?? '']);
-  let source = sources.get(key);
-  if (source) sources.delete(key); // re-inserted below: most recently used last
-  source ??= { client: new PriceClient({ baseUrl, apiKey }), cache: new Map() };
-  sources.set(key, source);
-  if (sources.size > SOURCE_LIMIT) sources.delete(sources.keys().next().value!);
-  return source;
-}
-
-function remember(source: HistorySource, key: string, candles: Candle[]): void {
-  source.cache.delete(key);
-  source.cache.set(key, { candles, at: Date.now() });
-  if (source.cache.size > CACHE_LIMIT) source.cache.delete(source.cache.keys().next().value!);
+  return use(sources, key, sources.get(key) ?? { client: new PriceClient({ baseUrl, apiKey }), cache: new Map() }, SOURCE_LIMIT);
 }
 
 /** The spans to try for `wanted`, longest first, none longer than the plan was seen to allow. */
@@ -66,7 +63,7 @@ export async function loadHistory(
     try {
       const body = await source.client.history(symbol, days, signal);
       const candles = toCandles(normalizeHistory(body, { days }), intervalFor(days));
-      remember(source, key, candles);
+      use(source.cache, key, { candles, at: Date.now() }, CACHE_LIMIT);
       return { candles: candles.slice(), days };
     } catch (error) {
       const planLimit = error instanceof PriceBoardError && error.status === 403;

@@ -6,28 +6,23 @@
  * off (it needs an inline `<style>`, see attribution.ts); a visible "TradingView" text link sits in
  * its corner instead.
  */
-import { CandlestickSeries, ColorType, createChartEx, LineSeries } from 'lightweight-charts';
-import type { ChartOptionsImpl, DeepPartial, ISeriesApi, MouseEventParams } from 'lightweight-charts';
+import { createChartEx } from 'lightweight-charts';
+import type { ChartOptionsImpl, DeepPartial, MouseEventParams } from 'lightweight-charts';
 import type { Candle } from '../shared/types';
 import { createAttribution } from './attribution';
 import { JalaliTimeScale } from './jalali-scale';
 import { createLegend, describeCandle } from './legend';
-import type { ChartTheme, ChartType, PriceChart, PriceChartOptions } from './types';
+import { PriceSeries } from './price-series';
+import type { ChartTheme, PriceChart, PriceChartOptions } from './types';
 
 export type { ChartTheme, ChartType, PriceChart, PriceChartInternals, PriceChartOptions } from './types';
-
-type Series = ISeriesApi<'Candlestick' | 'Line', number>;
 
 function chartStyle(theme: ChartTheme): DeepPartial<ChartOptionsImpl<number>> {
   const line = { color: theme.border };
   const cross = { color: theme.muted, labelBackgroundColor: theme.muted };
   return {
-    layout: {
-      background: { type: ColorType.Solid, color: theme.background },
-      textColor: theme.text,
-      fontFamily: theme.font,
-      attributionLogo: false,
-    },
+    // (a solid background by default)
+    layout: { background: { color: theme.background }, textColor: theme.text, fontFamily: theme.font, attributionLogo: false },
     grid: { vertLines: line, horzLines: line },
     rightPriceScale: { borderColor: theme.border },
     timeScale: { borderColor: theme.border },
@@ -35,38 +30,9 @@ function chartStyle(theme: ChartTheme): DeepPartial<ChartOptionsImpl<number>> {
   };
 }
 
-function seriesStyle(type: ChartType, t: ChartTheme) {
-  return type === 'candles'
-    ? {
-        upColor: t.up,
-        downColor: t.down,
-        borderUpColor: t.up,
-        borderDownColor: t.down,
-        wickUpColor: t.up,
-        wickDownColor: t.down,
-      }
-    : { color: t.accent, lineWidth: 2 as const };
-}
-
-const point = (type: ChartType, c: Candle) => (type === 'candles' ? c : { time: c.time, value: c.close });
-
-/** Index of the candle at `time` in ascending `data`, or -1. */
-function indexOf(data: Candle[], time: number): number {
-  let lo = 0;
-  let hi = data.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const t = data[mid]!.time;
-    if (t === time) return mid;
-    if (t < time) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
-}
-
 /** Creates a chart filling `options.container`; see {@link PriceChart}. */
 export function createPriceChart(options: PriceChartOptions): PriceChart {
-  let { type, theme, formatPrice } = options;
+  let { theme, formatPrice } = options;
   let data: Candle[] = [];
   let hovered: Candle | undefined;
   let alive = true;
@@ -97,18 +63,24 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
     attribution.style.bottom = `${height + 6}px`;
   };
   chart.timeScale().subscribeSizeChange(onAxisSize);
-  let series = addSeries();
+  const view = new PriceSeries();
+  view.mode = options.type;
+  const series = chart.addCustomSeries(view);
+  series.attachPrimitive(view.dot);
   styleOverlays();
+  colour();
 
   function styleOverlays(): void {
     legend.setTheme(theme);
     Object.assign(attribution.style, { color: theme.text, fontFamily: theme.font });
+    view.ring = theme.background;
   }
 
-  function addSeries(): Series {
-    return type === 'candles'
-      ? chart.addSeries(CandlestickSeries, seriesStyle(type, theme))
-      : chart.addSeries(LineSeries, seriesStyle(type, theme));
+  /** The series' colours; its price line and label take the line's, or the last candle's. */
+  function colour(): void {
+    const last = data[data.length - 1];
+    const down = view.mode === 'candles' && last && last.close < last.open;
+    series.applyOptions({ upColor: theme.up, downColor: theme.down, color: view.mode === 'line' ? theme.accent : down ? theme.down : theme.up });
   }
 
   function showLegend(): void {
@@ -117,8 +89,7 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
   }
 
   const onCrosshairMove = (param: MouseEventParams<number>): void => {
-    const i = param.time === undefined ? -1 : indexOf(data, param.time);
-    hovered = i < 0 ? undefined : data[i];
+    hovered = view.hovered = param.seriesData.get(series) as Candle | undefined;
     showLegend();
   };
   chart.subscribeCrosshairMove(onCrosshairMove);
@@ -135,9 +106,10 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
     setData(candles) {
       if (!alive) return;
       data = candles.slice();
-      hovered = undefined;
-      series.setData(data.map((c) => point(type, c)));
+      hovered = view.hovered = undefined;
+      series.setData(data);
       chart.timeScale().fitContent();
+      colour();
       showLegend();
     },
     update(candle) {
@@ -145,24 +117,23 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
       if (!alive || (last && candle.time < last.time)) return;
       if (last && candle.time === last.time) data[data.length - 1] = candle;
       else data.push(candle);
-      series.update(point(type, candle));
-      if (hovered?.time === candle.time) hovered = candle;
+      series.update(candle);
+      if (hovered?.time === candle.time) hovered = view.hovered = candle;
+      colour();
       showLegend();
     },
     setType(next) {
-      if (!alive || next === type) return;
-      type = next;
-      // Add the new series before removing the old one, so the time scale keeps its range.
-      const old = series;
-      series = addSeries();
-      series.setData(data.map((c) => point(type, c)));
-      chart.removeSeries(old);
+      if (!alive || next === view.mode) return;
+      view.mode = next;
+      // The same series, drawn the other way; its price range is the candles' or the closes'.
+      series.setData(data);
+      colour();
     },
     setTheme(next) {
       if (!alive) return;
       theme = next;
       chart.applyOptions(chartStyle(theme));
-      series.applyOptions(seriesStyle(type, theme));
+      colour();
       styleOverlays();
     },
     setPriceFormatter(fn) {

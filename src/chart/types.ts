@@ -5,6 +5,7 @@
 import type { IChartApiBase, ISeriesApi } from 'lightweight-charts';
 import type { Candle } from '../shared/types';
 import type { JalaliTimeScale } from './jalali-scale';
+import type { PriceSeriesOptions } from './price-series';
 
 /** How the series is drawn. */
 export type ChartType = 'candles' | 'line';
@@ -55,7 +56,7 @@ export interface PriceChart {
 /** What {@link PriceChart.inspect} returns. */
 export interface PriceChartInternals {
   chart: IChartApiBase<number>;
-  series: ISeriesApi<'Candlestick' | 'Line', number>;
+  series: ISeriesApi<'Custom', number, Candle | { time: number }, PriceSeriesOptions>;
   scale: JalaliTimeScale;
   /** The crosshair legend element. */
   legend: HTMLElement;

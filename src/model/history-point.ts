@@ -16,6 +16,10 @@ type Fields = Record<string, unknown>;
 
 const TIME_KEYS = ['t', 'time', 'timestamp', 'date', 'at'];
 const VALUE_KEYS = ['price', 'value', 'close', 'p'];
+const OPEN_KEYS = ['open', 'o'];
+const HIGH_KEYS = ['high', 'h'];
+const LOW_KEYS = ['low', 'l'];
+const CLOSE_KEYS = ['close', 'c'];
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}/;
 /** Epoch values at or above this are milliseconds (1e11 s is the year 5138; 1e11 ms is 1973). */
@@ -28,39 +32,34 @@ export function isRecord(x: unknown): x is Fields {
 }
 
 function pick(fields: Fields, keys: readonly string[]): unknown {
-  for (const key of keys) if (fields[key] !== undefined && fields[key] !== null) return fields[key];
+  for (const key of keys) if (fields[key] != null) return fields[key];
   return undefined;
 }
 
 /** A number, or a numeric string; NaN for anything else. */
 function toNumber(x: unknown): number {
-  if (typeof x === 'number') return x;
-  if (typeof x === 'string' && NUMBER.test(x.trim())) return Number(x.trim());
-  return NaN;
+  if (typeof x === 'string' && NUMBER.test((x = x.trim()))) return Number(x);
+  return typeof x === 'number' ? x : NaN;
 }
 
 /** UTC epoch seconds (integer) from ISO 8601, epoch seconds or epoch ms; NaN when unreadable. */
 function parseTime(x: unknown): number {
   let seconds = toNumber(x);
-  if (Number.isFinite(seconds)) {
-    if (Math.abs(seconds) >= MS_THRESHOLD) seconds /= 1000;
-  } else if (typeof x === 'string' && ISO_DATE.test(x.trim())) {
-    seconds = Date.parse(x.trim()) / 1000;
-  }
-  return Number.isFinite(seconds) && seconds > 0 && seconds <= MAX_TIME_S ? Math.floor(seconds) : NaN;
+  if (seconds >= MS_THRESHOLD) seconds /= 1000;
+  else if (typeof x === 'string' && ISO_DATE.test(x.trim())) seconds = Date.parse(x.trim()) / 1000;
+  // also false for NaN and infinities
+  return seconds > 0 && seconds <= MAX_TIME_S ? Math.floor(seconds) : NaN;
 }
 
-/** A price: finite and above zero, else NaN. */
-function parseValue(x: unknown): number {
-  const n = toNumber(x);
-  return Number.isFinite(n) && n > 0 ? n : NaN;
-}
+/** Finite and above zero. */
+const isPrice = (n: number): boolean => n > 0 && n < Infinity;
 
-function build(time: number, o: unknown, h: unknown, l: unknown, c: unknown): HistoryPoint | undefined {
-  const [open, high, low, close] = [o, h, l, c].map(parseValue) as [number, number, number, number];
-  if (Number.isNaN(time) || [open, high, low, close].some(Number.isNaN)) return undefined;
+function build(time: number, ...values: unknown[]): HistoryPoint | undefined {
+  const [open, high, low, close] = values.map(toNumber) as [number, number, number, number];
+  const ohlc = [open, high, low, close];
+  if (!(time > 0) || !ohlc.every(isPrice)) return undefined;
   // Inconsistent bars (high < low, open outside the range) are repaired to their envelope.
-  return { time, open, close, high: Math.max(open, high, low, close), low: Math.min(open, high, low, close) };
+  return { time, open, close, high: Math.max(...ohlc), low: Math.min(...ohlc) };
 }
 
 /**
@@ -71,18 +70,14 @@ function build(time: number, o: unknown, h: unknown, l: unknown, c: unknown): Hi
  */
 export function parsePoint(x: unknown): HistoryPoint | undefined {
   if (Array.isArray(x)) {
-    const time = parseTime(x[0]);
-    if (x.length >= 5) return build(time, x[1], x[2], x[3], x[4]);
-    return x.length === 2 ? build(time, x[1], x[1], x[1], x[1]) : undefined;
+    const [time, a, ...rest] = x as unknown[];
+    if (rest.length > 2) return build(parseTime(time), a, ...rest.slice(0, 3));
+    return rest.length ? undefined : build(parseTime(time), a, a, a, a);
   }
   if (!isRecord(x)) return undefined;
   const time = parseTime(pick(x, TIME_KEYS));
-  const open = pick(x, ['open', 'o']);
-  const high = pick(x, ['high', 'h']);
-  const low = pick(x, ['low', 'l']);
-  if (open !== undefined || high !== undefined || low !== undefined) {
-    return build(time, open, high, low, pick(x, ['close', 'c']));
-  }
+  const [open, high, low] = [OPEN_KEYS, HIGH_KEYS, LOW_KEYS].map((keys) => pick(x, keys));
+  if (open !== undefined || high !== undefined || low !== undefined) return build(time, open, high, low, pick(x, CLOSE_KEYS));
   const value = pick(x, VALUE_KEYS);
   return build(time, value, value, value, value);
 }

@@ -47,25 +47,16 @@ export function normalizeHistory(body: unknown, span?: HistorySpan): HistoryPoin
   const found = findList(body);
   if (!found) throw new PriceBoardError('bad_response', 'History body holds no list of points');
   const list = found.length > MAX_HISTORY_POINTS ? found.slice(-MAX_HISTORY_POINTS) : found;
-  const inSpan = spanFilter(span);
-  const points = list.map(parsePoint).filter((p): p is HistoryPoint => p !== undefined && inSpan(p.time));
-  if (points.length === 0) {
+  const now = (span?.now ?? Date.now()) / 1000;
+  const from = span ? now - (span.days + 1) * 86_400 : 0;
+  const to = span ? now + FUTURE_SKEW_S : Infinity;
+  // One point per time, the last one given winning.
+  const byTime = new Map<number, HistoryPoint>();
+  for (const p of list.map(parsePoint)) if (p && p.time >= from && p.time <= to) byTime.set(p.time, p);
+  if (byTime.size === 0) {
     throw new PriceBoardError('bad_response', `History body holds no valid point (of ${list.length})`);
   }
-  points.sort((a, b) => a.time - b.time); // stable: equal times keep their order
-  const out: HistoryPoint[] = [];
-  for (const p of points) {
-    if (out.length > 0 && out[out.length - 1]!.time === p.time) out[out.length - 1] = p;
-    else out.push(p);
-  }
-  return out;
-}
-
-function spanFilter(span: HistorySpan | undefined): (time: number) => boolean {
-  if (!span) return () => true;
-  const now = (span.now ?? Date.now()) / 1000;
-  const from = now - (span.days + 1) * 86_400;
-  return (time) => time >= from && time <= now + FUTURE_SKEW_S;
+  return [...byTime.values()].sort((a, b) => a.time - b.time);
 }
 
 /** Candle length in seconds for a span in days: up to 14 days 1 h, up to 120 days 4 h, longer 1 day. */
@@ -118,21 +109,22 @@ function checkInterval(intervalSec: number): void {
 export function toCandles(points: readonly HistoryPoint[], intervalSec: number): Candle[] {
   checkInterval(intervalSec);
   const offsetAt = offsetLookup();
-  const sorted = [...points].sort((a, b) => a.time - b.time);
   const candles: Candle[] = [];
-  let last: Candle | undefined;
-  for (const p of sorted) {
-    const time = bucketStart(p.time, intervalSec, offsetAt);
-    if (last && last.time === time) {
-      last.high = Math.max(last.high, p.high);
-      last.low = Math.min(last.low, p.low);
-      last.close = p.close;
-    } else {
-      last = { time, open: p.open, high: p.high, low: p.low, close: p.close };
-      candles.push(last);
-    }
-  }
+  for (const p of [...points].sort((a, b) => a.time - b.time)) add(candles, bucketStart(p.time, intervalSec, offsetAt), p);
   return candles;
+}
+
+/**
+ * Adds `p` to the candle of the bucket starting at `time`: the last one (replaced by a new object,
+ * never mutated) or a new one pushed; true when new.
+ */
+function add(candles: Candle[], time: number, p: Omit<Candle, 'time'>): boolean {
+  const last = candles[candles.length - 1];
+  const same = last?.time === time;
+  candles[candles.length - (same ? 1 : 0)] = same
+    ? { ...last, high: Math.max(last.high, p.high), low: Math.min(last.low, p.low), close: p.close }
+    : { time, open: p.open, high: p.high, low: p.low, close: p.close };
+  return !same;
 }
 
 /**
@@ -152,16 +144,10 @@ export function applyQuoteToCandles(
 ): { candle: Candle; isNew: boolean } {
   checkInterval(intervalSec);
   const last = candles[candles.length - 1];
-  const valid = Number.isFinite(value) && value > 0 && Number.isFinite(time);
+  const valid = value > 0 && value < Infinity && Number.isFinite(time);
   const bucket = valid ? bucketStart(time, intervalSec, tehranOffsetAt) : NaN;
   if (last && (!valid || bucket < last.time)) return { candle: last, isNew: false };
   if (!valid) throw new RangeError(`Bad live value ${value} at ${time}`);
-  if (last && bucket === last.time) {
-    const candle = { ...last, high: Math.max(last.high, value), low: Math.min(last.low, value), close: value };
-    candles[candles.length - 1] = candle;
-    return { candle, isNew: false };
-  }
-  const candle = { time: bucket, open: value, high: value, low: value, close: value };
-  candles.push(candle);
-  return { candle, isNew: true };
+  const isNew = add(candles, bucket, { open: value, high: value, low: value, close: value });
+  return { candle: candles[candles.length - 1]!, isNew };
 }

@@ -281,15 +281,79 @@ describe('createPriceChart', () => {
     chart.setType('line');
     expect(internals().chart).toBe(api);
     expect(container.querySelector('canvas')).toBe(canvas);
+    // One series over the same candles, drawing their closes in the accent colour (see below).
     const line = internals().series;
-    expect(line.seriesType()).toBe('Line');
-    expect(api.panes()[0]!.getSeries()).toHaveLength(1);
-    expect(line.data().map((p) => ('value' in p ? p.value : undefined))).toEqual(data.map((c) => c.close));
+    expect(api.panes()[0]!.getSeries()).toEqual([line]);
+    expect(line.options().color).toBe(light.accent);
+    expect(line.data().map((p) => ('close' in p ? p.close : undefined))).toEqual(data.map((c) => c.close));
     chart.update({ ...data[7]!, close: 110_000 });
-    expect(line.data().at(-1)).toMatchObject({ value: 110_000 });
+    expect(line.data().at(-1)).toMatchObject({ close: 110_000 });
     chart.setType('candles');
-    expect(internals().series.seriesType()).toBe('Candlestick');
+    expect(internals().series.options().color).toBe(light.up); // the last candle's, for its price label
     expect(internals().series.data()).toHaveLength(8);
+  });
+
+  it('draws candles with their wicks in the up and down colours, and labels the last price in its colour', async () => {
+    const { chart, container, internals } = mount();
+    // Alternately up and down (open 105,000 + 100 i, close 500 above or below it).
+    const data = candles(AZAR_1 - 11 * DAY, 30).map((c, i) => (i % 2 ? { ...c, close: c.open - 500 } : c));
+    chart.setData(data);
+    await painted(container);
+    const { chart: api, series } = internals();
+    const main = api.panes()[0]!.getHTMLElement()!.querySelector('canvas')!;
+    const ratio = main.width / main.getBoundingClientRect().width;
+    const at = (x: number, y: number) =>
+      [...main.getContext('2d')!.getImageData(Math.round(x * ratio), Math.round(y * ratio), 1, 1).data].slice(0, 3).join();
+    const rgb = (hex: string) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join();
+    for (const [i, c] of data.entries()) {
+      const x = api.timeScale().timeToCoordinate(c.time)!;
+      const colour = rgb(i % 2 ? light.down : light.up);
+      expect(at(x, series.priceToCoordinate((c.open + c.close) / 2)!)).toBe(colour); // body
+      expect(at(x, series.priceToCoordinate(c.high - 200)!)).toBe(colour); // wick, above the body
+      expect(at(x, series.priceToCoordinate(c.low + 200)!)).toBe(colour); // wick, below
+    }
+    expect(series.options().color).toBe(light.down); // the last candle is down
+    chart.update({ ...data[29]!, close: data[29]!.open + 10 });
+    expect(series.options().color).toBe(light.up);
+  });
+
+  it('draws the line of closes in the accent colour, with a dot where the crosshair meets it', async () => {
+    const { chart, container, internals } = mount('line');
+    const data = candles(AZAR_1 - 11 * DAY, 30);
+    chart.setData(data);
+    await painted(container);
+    const { chart: api, series } = internals();
+    const pane = api.panes()[0]!.getHTMLElement()!;
+    const [main, top] = [...pane.querySelectorAll('canvas')];
+    /** The colours around (x, y), CSS px, one pixel each way (lines are antialiased). */
+    const around = (canvas: HTMLCanvasElement, x: number, y: number): string[] => {
+      const ratio = canvas.width / canvas.getBoundingClientRect().width;
+      const { data: rgba } = canvas.getContext('2d')!.getImageData(Math.round(x * ratio) - 1, Math.round(y * ratio) - 1, 3, 3);
+      return Array.from({ length: 9 }, (_, i) => rgba.slice(i * 4, i * 4 + 4).join());
+    };
+    const pixel = (canvas: HTMLCanvasElement, x: number, y: number) => around(canvas, x, y)[4];
+    const accent = '21,101,192,255';
+    // At each candle's close the line is drawn in the accent colour.
+    for (const c of [data[3]!, data[15]!, data[28]!]) {
+      const x = api.timeScale().timeToCoordinate(c.time)!;
+      expect(around(main!, x, series.priceToCoordinate(c.close)!)).toContain(accent);
+    }
+    // Nothing in the candles' colours.
+    const { data: all } = main!.getContext('2d')!.getImageData(0, 0, main!.width, main!.height);
+    let candleColoured = 0;
+    for (let i = 0; i < all.length; i += 4) if (all[i] === 0xc6 && all[i + 1] === 0x28 && all[i + 2] === 0x28) candleColoured++;
+    expect(candleColoured).toBe(0);
+
+    const hovered = data[11]!;
+    const x = api.timeScale().timeToCoordinate(hovered.time)!;
+    const y = series.priceToCoordinate(hovered.close)!;
+    expect(pixel(top!, x, y)).toBe('0,0,0,0'); // no dot before the pointer comes
+    await userEvent.hover(pane, { position: { x, y: 100 } });
+    await vi.waitFor(() => expect(pixel(top!, x, y)).toBe(accent));
+    // ringed in the background colour, 5 px out (radius 4, ring 2)
+    expect(around(top!, x, y - 5)).toContain('255,255,255,255');
+    await userEvent.unhover(pane);
+    await vi.waitFor(() => expect(pixel(top!, x, y)).toBe('0,0,0,0'));
   });
 
   it('applies a theme live', () => {
