@@ -172,13 +172,22 @@ function scriptTagBuild(): BuildEnvironmentOptions {
           // left alone, rolldown put api/errors.ts in a file of its own, which every page then
           // had to load as well. The ticker's and the converter's own code (and the base they
           // share) stays out of it: their scripts import the rest from price-board.js.
+          // What the widgets load at start beside it comes in two chunks, each with what it needs
+          // beyond price-board.js (left alone, rolldown made a file of each piece that two lazy
+          // chunks share, each one more round trip after the chunk that imports it): `hubs` (the
+          // live data layer, `live/hubs.ts`), which the stream's chunk (`transport`) and the chart
+          // area then import from, and the board's `board-extras` with the date formatting. (Their
+          // namespaces need a helper of the bundler's, which it keeps in a tiny file of its own.)
           groups: [
             { name: 'vazirmatn', test: /[\\/]node_modules[\\/]vazirmatn[\\/]/ },
             {
               name: 'price-board',
               tags: ['$initial'],
+              priority: 2,
               test: /[\\/]src[\\/](?!embed[\\/]|ticker[\\/]|converter[\\/]|widget[\\/]|price-ticker|price-converter)|[\\/]node_modules[\\/](lit|lit-html|lit-element|@lit[\\/]reactive-element)[\\/]/,
             },
+            { name: 'hubs', priority: 1, test: /[\\/]src[\\/]live[\\/]hubs\.ts$/ },
+            { name: 'board-extras', priority: 1, test: /[\\/]src[\\/]board[\\/]board-extras\.ts$/ },
           ],
         },
       },

@@ -24,7 +24,10 @@ export interface GraphSize {
 export interface EntrySizes {
   entry: string;
   initial: GraphSize;
-  /** Dynamic import targets reachable from the initial graph, each with its own static graph minus the initial one. */
+  /**
+   * Dynamic import targets reachable from the initial graph (nested ones included: a lazy chunk's
+   * own dynamic imports), each with its own static graph minus the initial one.
+   */
   lazy: { target: string; graph: GraphSize }[];
   /** Union of every lazily loaded file (all dynamic graphs, nested ones included) minus the initial graph. */
   lazyAll: GraphSize;
@@ -38,39 +41,48 @@ export interface Composition {
   lazy: { file: string; groups: Shares }[];
 }
 /**
- * The lazy chunks by role (static analysis of dist/): the live transport, which every board with
- * a stream loads at start, and what a chart adds (the chart area and the chart with
- * lightweight-charts). Chunks are told apart by their names (`assets/<name>-<hash>.js`).
+ * The lazy chunks by role (static analysis of dist/): those every board asks for at start, beside
+ * its first prices request (the live data layer `hubs`, the board's `board-extras`, the live
+ * transport `transport` unless stream="off"), and what a chart adds (the chart area and the chart
+ * with lightweight-charts). Chunks are told apart by their names (`assets/<name>-<hash>.js`); the
+ * files they import statically (a chunk of shared helpers) count with them.
  */
 export interface LazySplit {
-  /** The transport chunk's graph, minus the initial graph. */
+  /** The graphs of the chunks loaded at start, minus the initial graph. */
+  start: GraphSize;
+  /** The transport chunk's graph, minus the initial graph and the other start chunks' graphs. */
   transport: GraphSize;
-  /** The chart-area and price-chart graphs, minus the initial graph and the transport. */
+  /** The chart-area and price-chart graphs, minus the initial graph and the start chunks. */
   chart: GraphSize;
-  /** Initial graph + transport: all JS a board without chart (stream on) loads. */
+  /** Initial graph + start chunks: all JS a board without chart (stream on) loads. */
   boardWithoutChart: GraphSize;
   /**
-   * Lazily imported files in neither graph (each would need a decision where it belongs). A
-   * dynamic import target that the transport or chart graph holds anyway (e.g. a chunk the
-   * transport imports statically and the initial module lazily) is not listed.
+   * Lazily imported files in none of these graphs (each would need a decision where it belongs).
+   * A dynamic import target that a start or chart graph holds anyway (e.g. a chunk the transport
+   * imports statically and the initial module lazily) is not listed.
    */
   unclassified: GraphSize;
 }
 
+/** Loaded at start by every board (the transport unless stream="off"). */
+const WIDGET_CHUNKS = /(^|\/)(hubs|board-extras)-[\w-]+\.js$/;
 const TRANSPORT_CHUNK = /(^|\/)transport-[\w-]+\.js$/;
 const CHART_CHUNKS = /(^|\/)(chart-area|price-chart)-[\w-]+\.js$/;
 
 export function splitLazy(project: EntrySizes, root: string): LazySplit {
   const filesOf = (test: RegExp) => new Set(project.lazy.filter((l) => test.test(l.target)).flatMap((l) => l.graph.files.map((f) => f.file)));
-  const transport = filesOf(TRANSPORT_CHUNK);
-  const chart = [...filesOf(CHART_CHUNKS)].filter((f) => !transport.has(f));
+  const widget = filesOf(WIDGET_CHUNKS);
+  const transport = [...filesOf(TRANSPORT_CHUNK)].filter((f) => !widget.has(f));
+  const start = new Set([...widget, ...transport]);
+  const chart = [...filesOf(CHART_CHUNKS)].filter((f) => !start.has(f));
   const abs = (files: Iterable<string>) => [...files].map((f) => resolve(root, f));
   return {
+    start: sizeOf(abs(start), root),
     transport: sizeOf(abs(transport), root),
     chart: sizeOf(abs(chart), root),
-    boardWithoutChart: sizeOf(abs([...project.initial.files.map((f) => f.file), ...transport]), root),
+    boardWithoutChart: sizeOf(abs([...project.initial.files.map((f) => f.file), ...start]), root),
     unclassified: sizeOf(
-      abs(project.lazyAll.files.map((f) => f.file).filter((f) => !transport.has(f) && !chart.includes(f))),
+      abs(project.lazyAll.files.map((f) => f.file).filter((f) => !start.has(f) && !chart.includes(f))),
       root,
     ),
   };
@@ -194,10 +206,6 @@ export function measureEntry(entry: string, root: string): EntrySizes {
   const dynamicTargets = new Set<string>();
   const initial = staticClosure([entry], root, dynamicTargets, warnings);
   const lazy: EntrySizes['lazy'] = [];
-  for (const target of dynamicTargets) {
-    const graph = staticClosure([target], root, new Set(), warnings);
-    lazy.push({ target: relative(root, target), graph: sizeOf([...graph].filter((f) => !initial.has(f)), root) });
-  }
   // Everything reachable lazily, nested dynamic imports included.
   const all = new Set<string>();
   const pending = [...dynamicTargets];
@@ -207,7 +215,9 @@ export function measureEntry(entry: string, root: string): EntrySizes {
     if (seenTargets.has(t)) continue;
     seenTargets.add(t);
     const nested = new Set<string>();
-    for (const f of staticClosure([t], root, nested, warnings)) all.add(f);
+    const graph = staticClosure([t], root, nested, warnings);
+    for (const f of graph) all.add(f);
+    lazy.push({ target: relative(root, t), graph: sizeOf([...graph].filter((f) => !initial.has(f)), root) });
     pending.push(...nested);
   }
   return {

@@ -1,4 +1,5 @@
 /** Capped exponential backoff with jitter, and an abortable sleep. */
+import { abortReason } from './request';
 import { startTimer } from './timer';
 
 /** Backoff settings: `baseMs` doubles per attempt up to `maxMs`. */
@@ -21,11 +22,6 @@ export function backoffDelay(
   const cap = Math.min(maxMs, baseMs * 2 ** Math.min(attempt, 30));
   const r = random();
   return Math.round(jitter === 'full' ? cap * r : cap / 2 + (cap / 2) * r);
-}
-
-/** The rejection value for an aborted signal (its reason, or a standard AbortError). */
-export function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
 }
 
 /** Resolves after `ms`; rejects with the abort reason as soon as `signal` aborts. */

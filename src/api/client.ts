@@ -1,7 +1,7 @@
 /** The HTTP client of the price service (SERVICE-SPEC §4): validated, shared, retried. */
 import { backoffDelay, sleep, type BackoffOptions } from './backoff';
 import { isRetried } from '../shared/errors';
-import { getJson, globalFetch, type FetchLike, type RequestContext } from './request';
+import { DEFAULT_TIMEOUT_MS, getJson, globalFetch, type FetchLike, type RequestContext } from './request';
 import { SharedRequests } from './shared-requests';
 import type { PricesData } from '../shared/types';
 import { endpointUrl, symbolsQuery } from './urls';
@@ -28,8 +28,13 @@ export interface PriceClientOptions {
   random?: () => number;
 }
 
-/** Default per-attempt timeout (DESIGN.md §4). */
-export const DEFAULT_TIMEOUT_MS = 10_000;
+export { DEFAULT_TIMEOUT_MS };
+/**
+ * One attempt of a request made elsewhere, taken as the first attempt of {@link PriceClient.prices}
+ * (the hub's first prices request, sent before the hub's code loaded: `live/first-prices.ts`).
+ */
+export type PricesAttempt = (signal: AbortSignal) => Promise<PricesData>;
+
 /** Default retry policy for network errors and 5xx. */
 export const DEFAULT_RETRY: Readonly<RetryOptions> = { retries: 2, baseMs: 500, maxMs: 5_000 };
 
@@ -56,9 +61,12 @@ export class PriceClient {
     this.#random = options.random ?? Math.random;
   }
 
-  /** Current quotes of `symbols` (in that order), validated all-or-nothing. */
-  prices(symbols: readonly string[], signal?: AbortSignal): Promise<PricesData> {
-    return this.#get(endpointUrl(this.baseUrl, '/v1/prices', symbolsQuery(symbols)), parsePricesBody, signal);
+  /**
+   * Current quotes of `symbols` (in that order), validated all-or-nothing. `first`, when given, is
+   * the first attempt (already sent); retries follow it as they would follow a failed one.
+   */
+  prices(symbols: readonly string[], signal?: AbortSignal, first?: PricesAttempt): Promise<PricesData> {
+    return this.#get(endpointUrl(this.baseUrl, '/v1/prices', symbolsQuery(symbols)), parsePricesBody, signal, first);
   }
 
   /** The parsed JSON body of the history of `symbol` over `days`; `model/history` normalises it. */
@@ -72,16 +80,17 @@ export class PriceClient {
     return this.#shared.size;
   }
 
-  #get<T>(url: URL, parse: (body: unknown) => T, signal?: AbortSignal): Promise<T> {
+  #get<T>(url: URL, parse: (body: unknown) => T, signal?: AbortSignal, first?: (signal: AbortSignal) => Promise<T>): Promise<T> {
     // The same URL with another key is another request: answers and errors differ per key.
     const key = `${url.href}\n${this.#ctx.apiKey ?? ''}`;
-    return this.#shared.run(key, async (shared) => parse(await this.#withRetries(url, shared)), signal);
+    return this.#shared.run(key, (shared) => this.#withRetries(url, parse, shared, first), signal);
   }
 
-  async #withRetries(url: URL, signal: AbortSignal): Promise<unknown> {
+  /** Attempts until one succeeds or fails for good; a body that does not validate is not retried. */
+  async #withRetries<T>(url: URL, parse: (body: unknown) => T, signal: AbortSignal, first?: (signal: AbortSignal) => Promise<T>): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await getJson(url, this.#ctx, signal);
+        return attempt === 0 && first ? await first(signal) : parse(await getJson(url, this.#ctx, signal));
       } catch (error) {
         if (!isRetried(error) || attempt >= this.#retry.retries) throw error;
         const wait = Math.max(backoffDelay(attempt, this.#retry, 'full', this.#random), error.retryAfterMs ?? 0);

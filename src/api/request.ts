@@ -1,14 +1,21 @@
 /** One GET of a JSON resource with a timeout, classified into `PriceBoardError`s. */
-import { abortReason } from './backoff';
 import { PriceBoardError } from '../shared/errors';
 import { errorFromResponse } from './http-error';
 import { startTimer } from './timer';
+
+/** The rejection value for an aborted signal (its reason, or a standard AbortError). */
+export function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+}
 
 /** The `fetch` signature the data layer needs (injectable for tests and other runtimes). */
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
 /** The global `fetch`, looked up per call so that it can be replaced, and called unbound-safe. */
 export const globalFetch: FetchLike = (input, init) => globalThis.fetch(input, init);
+
+/** Default per-attempt timeout (DESIGN.md §4). */
+export const DEFAULT_TIMEOUT_MS = 10_000;
 
 /** What one request needs. */
 export interface RequestContext {

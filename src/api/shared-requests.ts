@@ -3,7 +3,7 @@
  * aborting rejects only its own promise; the underlying request is aborted only when every caller
  * has gone.
  */
-import { abortReason } from './backoff';
+import { abortReason } from './request';
 
 interface Entry {
   promise: Promise<unknown>;

@@ -2,9 +2,8 @@
  * The list of symbols the service offers (`/v1/symbols`). The board never needs it (it shows the
  * symbols it is given), so it is not part of `PriceClient`: only the demo's picker asks for it.
  */
-import { DEFAULT_TIMEOUT_MS } from './client';
 import { PriceBoardError } from '../shared/errors';
-import { getJson, globalFetch, type FetchLike } from './request';
+import { DEFAULT_TIMEOUT_MS, getJson, globalFetch, type FetchLike } from './request';
 import type { SymbolInfo } from '../shared/types';
 import { endpointUrl } from './urls';
 import { isObject } from './validate';

@@ -1,6 +1,6 @@
 /**
- * The chart area as a Lit ReactiveController. It stays small because it is in the initial module:
- * when a chart is shown it loads the chart area's work (./chart-area: history, candles, the chart)
+ * The chart area as a Lit ReactiveController. It stays small because the board loads it at start
+ * (with its extras, `board-extras.ts`): when a chart is shown it loads the chart area's work (./chart-area: history, candles, the chart)
  * at once and the chart chunk once the board's first rows are in the DOM, and hands them the
  * board's settings, quotes and lifecycle. The chart itself is made only after the board's first rows are painted (see
  * `rowsShown`). Nothing of the chart is loaded while `chart="none"`.

@@ -2,16 +2,24 @@
  * The first `Intl.DateTimeFormat` of a page (Tehran time zone, Persian calendar) costs about 70 ms
  * of ICU set-up on the bench machine (`npm run bench:profile`; 4 to 6 times that on a phone), more
  * than the rest of the first rows together. So the first rows are shown without their time cells,
- * and the date formatters are built after those rows are painted, once for every board.
+ * and the date formatters are built after those rows are painted, once for every board. This code
+ * and the formatting itself are in the board's extras (`board-extras.ts`), not in the initial module.
  */
 import { formatJalaliDate, formatTime, formatUpdated } from '../format/date';
 import { afterPaint } from './after-paint';
 
-let ready = false;
+/** The date formatting the rows use (`format/date.ts`). */
+export interface DateFormat {
+  formatJalaliDate: typeof formatJalaliDate;
+  formatTime: typeof formatTime;
+  formatUpdated: typeof formatUpdated;
+}
+
+let ready: DateFormat | undefined;
 let preparing: Promise<void> | undefined;
 
-/** Whether the time cells can be formatted without the set-up cost. */
-export function datesReady(): boolean {
+/** The date formatters, once they are prepared (the time cells are formatted from then on). */
+export function datesReady(): DateFormat | undefined {
   return ready;
 }
 
@@ -23,7 +31,7 @@ export function prepareDates(): Promise<void> {
       formatUpdated(now, now);
       formatJalaliDate(now, 'long');
       formatTime(now);
-      ready = true;
+      ready = { formatJalaliDate, formatTime, formatUpdated };
       resolve();
     }),
   );

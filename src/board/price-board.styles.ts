@@ -165,48 +165,6 @@ export const styles = css`
     font-family: ui-monospace, monospace;
   }
 
-  /* the flash on a changed price: a tint over the digits (not the unit, whose muted text keeps
-     AA) whose opacity animates on the compositor (no layout or paint per frame, and none at all
-     in rows off screen); the alternating names restart it */
-  [part~=price] .value {
-    position: relative;
-  }
-  [part~=price] .value::before {
-    content: '';
-    position: absolute;
-    inset-block: -0.15em;
-    inset-inline: -0.3em -0.2em;
-    border-radius: 4px;
-    background: color-mix(in srgb, var(--_accent) 22%, transparent);
-    opacity: 0;
-    pointer-events: none;
-    will-change: opacity;
-  }
-  @media (prefers-reduced-motion: no-preference) {
-    .flash-a .value::before {
-      animation: flash-a .9s ease-out;
-    }
-    .flash-b .value::before {
-      animation: flash-b .9s ease-out;
-    }
-  }
-  @keyframes flash-a {
-    from {
-      opacity: 1;
-    }
-    to {
-      opacity: 0;
-    }
-  }
-  @keyframes flash-b {
-    from {
-      opacity: 1;
-    }
-    to {
-      opacity: 0;
-    }
-  }
-
   .skeleton {
     display: inline-block;
     inline-size: 4.5em;
@@ -223,79 +181,6 @@ export const styles = css`
     to {
       opacity: .45;
     }
-  }
-
-  /* chart */
-  .chart-section {
-    border-block-start: 1px solid var(--_border);
-    margin-block-start: .25rem;
-    padding: .5rem .75rem 0;
-  }
-  .chart-bar {
-    display: flex;
-    flex-wrap: wrap;
-    align-items: center;
-    justify-content: space-between;
-    gap: .25rem .75rem;
-    margin-block-end: .375rem;
-  }
-  .chart-title {
-    font-weight: 600;
-    font-size: .875rem;
-    min-inline-size: 0;
-    overflow: hidden;
-    text-overflow: ellipsis;
-    white-space: nowrap;
-  }
-  .spans {
-    display: inline-flex;
-    gap: .25rem;
-  }
-  .spans button {
-    font: inherit;
-    font-size: .8125rem;
-    color: var(--_fg);
-    background: transparent;
-    border: 1px solid var(--_border);
-    border-radius: 999px;
-    padding: .05rem .7rem;
-    cursor: pointer;
-  }
-  .spans button[aria-pressed=true] {
-    background: var(--_accent);
-    border-color: var(--_accent);
-    color: var(--_bg);
-  }
-  .spans button:focus-visible {
-    outline: 2px solid var(--_accent);
-    outline-offset: 2px;
-  }
-  [part~=chart] {
-    position: relative;
-    block-size: 260px;
-    margin: 0;
-  }
-  .chart-canvas,
-  .chart-message {
-    position: absolute;
-    inset: 0;
-  }
-  .chart-note,
-  .chart-message {
-    margin: .375rem 0 0;
-    font-size: .8125rem;
-    color: var(--_muted);
-  }
-  .chart-message {
-    display: grid;
-    place-items: center;
-    margin: 0;
-    padding: 1rem;
-    text-align: center;
-    background: color-mix(in srgb, var(--_bg) 88%, transparent);
-  }
-  .chart-message[data-code] {
-    color: var(--_fg);
   }
 
   /* medium: no high/low, the time under the title; compact: the change under the price too.
@@ -334,15 +219,6 @@ export const styles = css`
       grid-row: 1 / span 2;
       align-self: center;
     }
-    [part~=chart] {
-      block-size: 220px;
-    }
-  }
-  /* the chart legend (chart/legend.ts): date and close only */
-  @container price-board (width < 560px) {
-    [part~=chart-legend] > :not(:first-child, :last-child) {
-      display: none;
-    }
   }
   @container price-board (width < 440px) {
     .row {
@@ -371,10 +247,6 @@ export const styles = css`
       align-self: start;
       padding-block-start: 0;
       font-size: .8125rem;
-    }
-    /* close only: the crosshair's axis label shows the date */
-    [part~=chart-legend] > :not(:last-child) {
-      display: none;
     }
   }
 

@@ -4,21 +4,31 @@ import type { ConnectionStatus, Quote } from '../shared/types';
 import { startTogether } from '../live/start-together';
 import { BOARD_ATTRIBUTES, type BoardProperties, type BoardProperty, type HistoryDays } from '../shared/attributes';
 import { defaultsOf, invalidAttributeMessage, litProperties, readSettings, type BoardSettings } from './attributes';
-import { Announcer } from './announcer';
-import { ChartController } from './chart-controller';
-import { Clock } from './clock';
+import type { Announcer, ChartController } from './board-extras';
 import { defineOnce } from './define';
 import { DEFAULT_BASE_URL } from './module-origin';
 import { emit } from './emit';
 import { FirstFrame } from './first-frame';
 import { styles } from './price-board.styles';
 import { QuotesController } from './quotes-controller';
-import { moveTarget, rowAction, rowOf } from './row-keys';
-import { datesReady, prepareDates } from './dates';
 import { dayOf, emptyRow, quoteRow, type RowContext, type RowView } from './row-view';
-import { renderChart, renderError, renderStatus, renderTable, statusText } from './templates';
+import { renderError, renderStatus, renderTable, statusText } from './templates';
 
 const ATTRIBUTE_KEYS = Object.keys(BOARD_ATTRIBUTES) as BoardProperty[];
+
+type Extras = typeof import('./board-extras');
+
+/** The board's extras (`board-extras.ts`): imported once per page, again after a failure. */
+let extrasLoading: Promise<Extras> | undefined;
+const loadExtras = (): Promise<Extras> =>
+  (extrasLoading ??= import('./board-extras').catch((error: unknown) => {
+    extrasLoading = undefined;
+    throw error;
+  }));
+
+/** The row an event happened in. */
+const rowOf = (event: Event): HTMLElement | undefined =>
+  (event.target as Element | null)?.closest<HTMLElement>('[part~="row"][data-symbol]') ?? undefined;
 
 /**
  * A live price board for the Iranian market: Persian, right to left, with a candlestick chart.
@@ -104,7 +114,7 @@ export class PriceBoard extends LitElement {
     onQuotes: (quotes) => {
       this.#firstFrame.open();
       emit(this, 'price-board-quotes', { quotes });
-      this.#chartArea.applyQuotes(quotes);
+      this.#extras?.chartArea.applyQuotes(quotes);
       this.#announceSelected();
     },
     onStatus: (status) => {
@@ -117,15 +127,11 @@ export class PriceBoard extends LitElement {
     },
   });
 
-  readonly #chartArea = new ChartController(this, {
-    container: () => this.renderRoot?.querySelector<HTMLElement>('.chart-canvas'),
-    themeSource: () => this.renderRoot?.querySelector<HTMLElement>('.board'),
-    latest: (symbol) => this.#live.get(symbol),
-    onError: (error) => emit(this, 'price-board-error', error.toDetail()),
-  });
-
-  readonly #announcer = new Announcer(this);
-  readonly #clock = new Clock(this);
+  /**
+   * What the first rows do not need (`board-extras.ts`), once its chunk has loaded: it is asked
+   * for at the start, beside the first prices request.
+   */
+  #extras: { module: Extras; chartArea: ChartController; announcer: Announcer } | undefined;
 
   #settings!: BoardSettings;
   /** The attribute values `#settings` were read from. */
@@ -146,13 +152,48 @@ export class PriceBoard extends LitElement {
    * The first prices request must not wait for the first render (which builds the template and
    * the Intl formatters, and lays out the skeleton): the board reads its settings and subscribes
    * with every widget connected in this task, in one microtask queued ahead of Lit's first
-   * update (`startTogether`); the chart area's chunk is asked for after the prices. Attributes set
+   * update (`startTogether`); the board's extras and the chart area's chunk are asked for right
+   * after the prices (`#start`). Attributes set
    * right after the element was added (same task) are read too.
    * @internal
    */
   override connectedCallback(): void {
-    startTogether(() => (this.isConnected && this.#readSettings() ? () => this.#configureChart() : undefined));
+    startTogether(() => {
+      if (!this.isConnected) return;
+      this.#readSettings();
+      return () => this.#start();
+    });
     super.connectedCallback();
+  }
+
+  /** Once the prices requests are out: the chart's settings, and what the board loads beside them. */
+  #start(): void {
+    this.#configureChart();
+    if (this.#extras) return;
+    // The chart area's chunk too, when a chart is shown, rather than after the extras.
+    if (this.#settings.chart !== 'none') import('./chart-area').catch(() => {}); // the chart area reports a failure
+    loadExtras().then(
+      (module) => this.#extrasLoaded(module),
+      () => {}, // tried again at the next connection
+    );
+  }
+
+  #extrasLoaded(module: Extras): void {
+    if (this.#extras) return;
+    this.#extras = {
+      module,
+      chartArea: new module.ChartController(this, {
+        container: () => this.renderRoot?.querySelector<HTMLElement>('.chart-canvas'),
+        themeSource: () => this.renderRoot?.querySelector<HTMLElement>('.board'),
+        latest: (symbol) => this.#live.get(symbol),
+        onError: (error) => emit(this, 'price-board-error', error.toDetail()),
+      }),
+      announcer: new module.Announcer(this),
+    };
+    new module.Clock(this);
+    module.adoptExtraStyles(this.renderRoot as ShadowRoot, (this.constructor as typeof PriceBoard).elementStyles);
+    this.#configureChart();
+    this.requestUpdate(); // its `updated` tells the chart whether the rows are shown
   }
 
   /** The first render waits for the first answer, or the skeleton delay (see `first-frame.ts`). */
@@ -168,8 +209,10 @@ export class PriceBoard extends LitElement {
   protected override updated(): void {
     // Rows with data (or an error in their place) are on screen: the chart and the times may follow.
     if (this.#isLoading() && !this.#settings.symbols.some((symbol) => this.#live.get(symbol))) return;
-    this.#chartArea.rowsShown();
-    if (!datesReady()) void prepareDates().then(() => this.requestUpdate());
+    const extras = this.#extras;
+    if (!extras) return; // its arrival renders again
+    extras.chartArea.rowsShown();
+    if (!extras.module.datesReady()) void extras.module.prepareDates().then(() => this.requestUpdate());
   }
 
   /**
@@ -209,7 +252,7 @@ export class PriceBoard extends LitElement {
   #configureChart(): void {
     const settings = this.#settings;
     const { baseUrl, apiKey } = settings;
-    this.#chartArea.configure({
+    this.#extras?.chartArea.configure({
       mode: settings.chart,
       symbol: settings.chartSymbol,
       days: settings.days,
@@ -226,7 +269,7 @@ export class PriceBoard extends LitElement {
     const s = this.#settings;
     const rows = this.#rows();
     const selected = rows.find((r) => r.symbol === s.chartSymbol);
-    const chart = this.#chartArea.view;
+    const extras = this.#extras;
     const focus = this.#focusSymbol && s.symbols.includes(this.#focusSymbol) ? this.#focusSymbol : s.chartSymbol;
     return html`<div part="board" class="board" dir="rtl" lang="fa" data-theme=${s.theme}>
       <div class="top">
@@ -246,16 +289,19 @@ export class PriceBoard extends LitElement {
         onKeyDown: this.#onRowKeyDown,
         onFocusIn: this.#onRowFocus,
       })}
-      ${s.chart === 'none'
-        ? nothing
-        : renderChart({
-            ...chart,
-            title: selected && !selected.loading ? selected.title : s.chartSymbol,
-            days: chart.status === 'ready' ? (chart.shownDays ?? s.days) : s.days,
-            onSpan: this.#onSpanClick,
-          })}
-      <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">${this.#announcer.text}</div>
+      ${s.chart === 'none' || !extras ? nothing : this.#renderChart(extras.module, extras.chartArea, selected)}
+      <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">${extras?.announcer.text ?? ''}</div>
     </div>`;
+  }
+
+  #renderChart({ renderChart }: Extras, { view }: ChartController, selected: RowView | undefined) {
+    const s = this.#settings;
+    return renderChart({
+      ...view,
+      title: selected && !selected.loading ? selected.title : s.chartSymbol,
+      days: view.status === 'ready' ? (view.shownDays ?? s.days) : s.days,
+      onSpan: this.#onSpanClick,
+    });
   }
 
   #isLoading(): boolean {
@@ -264,8 +310,9 @@ export class PriceBoard extends LitElement {
 
   /** What every row depends on besides its quote; no date before the date formatters are prepared. */
   #rowContext(): RowContext {
-    const now = this.#clock.now();
-    return { unit: this.#settings.unit, now, day: datesReady() ? dayOf(now) : undefined };
+    const now = new Date();
+    const dates = this.#extras?.module.datesReady();
+    return { unit: this.#settings.unit, now, day: dates && dayOf(now, dates), dates };
   }
 
   #rows(): RowView[] {
@@ -303,8 +350,10 @@ export class PriceBoard extends LitElement {
   }
 
   #onRowKeyDown(event: KeyboardEvent): void {
+    const keys = this.#extras?.module;
+    if (!keys) return; // a key pressed before the extras loaded: the browser's default
     const row = rowOf(event);
-    const action = rowAction(event);
+    const action = keys.rowAction(event);
     if (!row || !action || event.target !== row) return;
     event.preventDefault();
     if (action === 'select') {
@@ -312,7 +361,7 @@ export class PriceBoard extends LitElement {
       return;
     }
     const rows = [...this.renderRoot.querySelectorAll<HTMLElement>('[part~="row"][data-symbol]')];
-    moveTarget(rows, row, action)?.focus();
+    keys.moveTarget(rows, row, action)?.focus();
   }
 
   #onRowFocus(event: FocusEvent): void {
@@ -337,7 +386,7 @@ export class PriceBoard extends LitElement {
     if (changes <= this.#spoken.changes || !quote) return;
     this.#spoken.changes = changes;
     const view = quoteRow(quote, this.#rowContext());
-    this.#announcer.announce(`${view.title}: ${view.spokenPrice}، تغییر ${view.change}`);
+    this.#extras?.announcer.announce(`${view.title}: ${view.spokenPrice}، تغییر ${view.change}`);
   }
 }
 

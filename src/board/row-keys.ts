@@ -1,6 +1,6 @@
 /**
- * Keyboard and pointer handling of the rows: Enter/Space select a row, the arrows, Home and End
- * move focus between rows (one tab stop for the whole table: a roving tabindex).
+ * Keyboard handling of the rows: Enter/Space select a row, the arrows, Home and End move focus
+ * between rows (one tab stop for the whole table: a roving tabindex).
  */
 
 export type RowAction = 'select' | 'next' | 'previous' | 'first' | 'last';
@@ -18,12 +18,6 @@ const KEYS: Readonly<Record<string, RowAction>> = {
 export function rowAction(event: KeyboardEvent): RowAction | undefined {
   if (event.altKey || event.ctrlKey || event.metaKey) return undefined;
   return KEYS[event.key];
-}
-
-/** The row an event happened in. */
-export function rowOf(event: Event): HTMLElement | undefined {
-  const target = event.target as Element | null;
-  return target?.closest<HTMLElement>('[part~="row"][data-symbol]') ?? undefined;
 }
 
 /** The row to focus for a move from `from` among `rows`. */

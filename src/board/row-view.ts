@@ -4,7 +4,7 @@
  */
 import type { DisplayUnit, Quote } from '../shared/types';
 import { DOLLAR_SYMBOLS } from '../shared/types';
-import { formatJalaliDate, formatTime, formatUpdated } from '../format/date';
+import type { DateFormat } from './dates';
 import { formatQuoteValue, unitLabel } from '../format/number';
 import { formatPercent } from '../format/percent';
 import { direction, isStale, type Direction } from '../model/quote';
@@ -51,6 +51,8 @@ export interface RowContext {
    * date formatters are prepared (`dates.ts`): the time cells stay empty until then.
    */
   day: string | undefined;
+  /** The date formatters, once prepared (with `day`). */
+  dates?: DateFormat;
 }
 
 const memo = new WeakMap<Quote, { key: string; view: RowView }>();
@@ -78,8 +80,8 @@ export function emptyRow(symbol: string, missing: boolean, loading: boolean): Ro
 }
 
 /** The Tehran day of `now`, computed once per render rather than per row. */
-export function dayOf(now: Date): string {
-  return formatJalaliDate(now);
+export function dayOf(now: Date, dates: DateFormat): string {
+  return dates.formatJalaliDate(now);
 }
 
 /** `text` with every digit as ۰, every sign as + and every arrow as ▲: the same width, in tabular digits. */
@@ -116,8 +118,8 @@ export function quoteRow(quote: Quote, ctx: RowContext): RowView {
   const high = safe(() => formatQuoteValue(quote, 'high', ctx.unit));
   const low = safe(() => formatQuoteValue(quote, 'low', ctx.unit));
   const change = safe(() => formatPercent(quote.change_pct));
-  const dated = ctx.day !== undefined;
-  const time = dated ? safe(() => formatUpdated(updated, ctx.now)) : '';
+  const dates = ctx.day === undefined ? undefined : ctx.dates;
+  const time = dates ? safe(() => dates.formatUpdated(updated, ctx.now)) : '';
   const money = (text: string) => (ownUnit || ctx.unit !== 'toman' ? text : toman(text));
   const view: RowView = {
     symbol: quote.symbol,
@@ -129,7 +131,7 @@ export function quoteRow(quote: Quote, ctx: RowContext): RowView {
     arrow,
     direction: dir,
     time,
-    changedAt: dated ? safe(() => `${formatJalaliDate(updated, 'long')} ${formatTime(updated)}`) : '',
+    changedAt: dates ? safe(() => `${dates.formatJalaliDate(updated, 'long')} ${dates.formatTime(updated)}`) : '',
     ownUnit,
     spokenPrice: `${price} ${unit}`,
     stale,

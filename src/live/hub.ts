@@ -1,38 +1,71 @@
 /**
- * What the board uses: `subscribe(options, symbols, listener)`. Boards with the same service,
+ * What the widgets use: `subscribe(options, symbols, listener)`. Widgets with the same service,
  * key and stream settings share one hub: one stream connection and one `/v1/prices` request per
  * tick for the union of their symbols (DESIGN.md §6, sharing).
+ *
+ * The hubs' code (stream, polling, retries, sharing: `hubs.ts`) is a lazy chunk, out of the
+ * initial module. Until it has loaded, the subscriptions of one connection wait in a group, which
+ * sends their one first `/v1/prices` request (and starts the chunk's import beside it), shows the
+ * answer as soon as it comes, and hands the subscriptions and that request to the hub once the
+ * chunk is there. So the first rows never wait for the chunk, and nothing is asked for twice.
  */
-import { PriceHub, type HubConfig } from './price-hub';
+import { startTimer } from '../api/timer';
+import { SYMBOL_ID } from '../shared/attributes';
+import { PriceBoardError } from '../shared/errors';
+import type { PricesData, Quote } from '../shared/types';
+import { connectionOf, normalizeSymbols, type Connection } from './connection';
+import { requestFirstPrices, type FirstPrices } from './first-prices';
 import type { HubListener, HubOptions, Subscription } from './hub-types';
-import { navigatorOnline } from './online';
-import { trimBaseUrl } from '../api/urls';
-import { STREAM_MODES } from '../shared/attributes';
+import { soon } from './page-ready';
+import { safely } from './safely';
 
 export type { HubListener, HubOptions, QuotesMeta, Subscription } from './hub-types';
 
-const hubs = new Map<string, PriceHub>();
+type Hubs = typeof import('./hubs');
 
-/** Ids as the service knows them: trimmed, lower case, no empties, no duplicates, order kept. */
-function normalizeSymbols(symbols: readonly string[]): string[] {
-  return [...new Set(symbols.map((s) => s.trim().toLowerCase()).filter((s) => s !== ''))];
+/** The hubs' chunk, once loaded: from then on subscriptions go straight to it. */
+let hubs: Hubs | undefined;
+/** The chunk's import under way: resolves once the subscriptions are handed over (or it failed). */
+let loading: Promise<void> | undefined;
+/** After the chunk failed to load, it is asked for again this much later (or on the next flush). */
+const RELOAD_MS = 5_000;
+let cancelReload: (() => void) | undefined;
+
+/** A subscription made before the hubs' chunk loaded. */
+interface Early {
+  options: HubOptions;
+  symbols: string[];
+  /** The subscriber's listener. */
+  listener: HubListener;
+  /** What the hub gets: the listener without the quotes already shown from the first answer. */
+  forHub: HubListener;
+  /** Quotes shown from the first answer, not yet delivered again by the hub (the same objects). */
+  shown: Set<Quote>;
+  /** The hub's subscription, once handed over. */
+  inner?: Subscription;
 }
 
-function resolve(options: HubOptions): HubConfig {
-  const baseUrl = trimBaseUrl(options.baseUrl);
+/** The early subscriptions of one connection, and their first request. */
+interface Group {
+  connection: Connection;
+  members: Set<Early>;
+  first?: FirstPrices;
+  queued: boolean;
+}
+
+const groups = new Map<string, Group>();
+
+/** `listener`, except that quotes in `shown` (delivered already) are not delivered again. */
+function withoutShown(listener: HubListener, shown: Set<Quote>): HubListener {
   return {
-    baseUrl,
-    apiKey: options.apiKey || undefined,
-    mode: STREAM_MODES.includes(options.stream) ? options.stream : 'auto',
-    streamUrl: options.streamUrl?.trim() || `${baseUrl}/v1/stream`,
-    fetch: options.fetch,
-    visibility: options.visibility,
-    online: options.online ?? navigatorOnline(),
-    timeoutMs: options.timeoutMs,
-    retry: options.retry,
-    watchdogMs: options.watchdogMs,
-    sseRetryMs: options.sseRetryMs,
-    fetchRetry: options.fetchRetry,
+    quotes(quotes, meta) {
+      const fresh = shown.size > 0 ? quotes.filter((q) => !shown.delete(q)) : quotes;
+      if (fresh.length > 0) listener.quotes(fresh, meta);
+    },
+    status: (status) => listener.status(status),
+    error: (error) => listener.error(error),
+    missing: (symbols) => listener.missing(symbols),
+    recovered: () => listener.recovered?.(),
   };
 }
 
@@ -42,36 +75,123 @@ function resolve(options: HubOptions): HubConfig {
  * Subscriptions made in the same tick share one `/v1/prices` request and one stream.
  */
 export function subscribe(options: HubOptions, symbols: string[], listener: HubListener): Subscription {
-  const config = resolve(options);
-  const key = JSON.stringify([config.baseUrl, config.apiKey ?? '', config.mode, config.streamUrl]);
-  let hub = hubs.get(key);
-  if (!hub || hub.closed) {
-    const created: PriceHub = new PriceHub(config, () => {
-      if (hubs.get(key) === created) hubs.delete(key);
-    });
-    hubs.set(key, created);
-    hub = created;
+  if (hubs) return hubs.subscribe(options, symbols, listener);
+  const connection = connectionOf(options);
+  let group = groups.get(connection.key);
+  if (!group) groups.set(connection.key, (group = { connection, members: new Set(), queued: false }));
+  const owner = group;
+  const shown = new Set<Quote>();
+  const early: Early = { options, symbols: normalizeSymbols(symbols), listener, forHub: withoutShown(listener, shown), shown };
+  owner.members.add(early);
+  if (!owner.queued) {
+    owner.queued = true;
+    soon(() => flushGroup(owner));
   }
-  const owner = hub;
-  const sub = owner.add(normalizeSymbols(symbols), listener, options.pollInterval);
   return {
-    setSymbols: (next) => owner.update(sub, normalizeSymbols(next)),
-    refresh: () => (sub.closed ? Promise.resolve() : owner.refresh()),
-    close: () => owner.remove(sub),
+    setSymbols(next) {
+      if (early.inner) early.inner.setSymbols(next);
+      else early.symbols = normalizeSymbols(next);
+    },
+    refresh: () => (early.inner ? early.inner.refresh() : load(false).then(() => early.inner?.refresh())),
+    close() {
+      if (early.inner) {
+        early.inner.close();
+        return;
+      }
+      owner.members.delete(early);
+      // Not at once: an element moved in the DOM unsubscribes and subscribes again in one tick.
+      if (owner.members.size === 0) queueMicrotask(() => drop(owner));
+    },
   };
 }
 
-/**
- * Sends now the requests that subscriptions made so far in this task would send in a microtask
- * (each hub's one `/v1/prices` request for the union of its new symbols). For a caller that has
- * made every subscription of the task and wants the requests out before other queued work, e.g.
- * the boards' first render.
- */
+/** Sends now the first requests that subscriptions made so far in this task would send in a microtask. */
 export function flushSubscriptions(): void {
-  for (const hub of hubs.values()) hub.flushNow();
+  for (const group of [...groups.values()]) flushGroup(group);
+  hubs?.flushSubscriptions();
 }
 
-/** Number of hubs alive (tests: 0 once every subscription is closed and a microtask has passed). */
+/** Number of hubs (and groups waiting for one) alive (tests: 0 once every subscription is closed). */
 export function hubCount(): number {
-  return hubs.size;
+  return groups.size + (hubs?.hubCount() ?? 0);
+}
+
+/** The group's one first request, for the union of its members' symbols; the chunk's import beside it. */
+function flushGroup(group: Group): void {
+  if (!group.queued || groups.get(group.connection.key) !== group) return;
+  group.queued = false;
+  // The request first, then the chunks' imports: the rows wait for the request only.
+  if (!group.first) sendFirst(group); // else members that came later: the hub asks for what it did not cover
+  void load(group.connection.mode !== 'off');
+}
+
+function sendFirst(group: Group): void {
+  const union = new Set<string>();
+  // Malformed ids are never sent (the hub reports them as unknown).
+  for (const member of group.members) for (const s of member.symbols) if (SYMBOL_ID.test(s)) union.add(s);
+  const [member] = group.members;
+  if (union.size === 0 || !member) return;
+  const first = (group.first = requestFirstPrices(member.options, group.connection, [...union]));
+  first.answer.then((data) => show(group, data), () => {});
+}
+
+/** The first answer came before the hub: its quotes are shown now (the hub will take them over). */
+function show(group: Group, data: PricesData): void {
+  if (hubs || groups.get(group.connection.key) !== group) return;
+  // The newest per symbol, as the hub's store would keep (an answer may hold one twice).
+  const newest = new Map<string, Quote>();
+  for (const q of data.quotes) {
+    const held = newest.get(q.symbol);
+    if (!held || Date.parse(q.updated_at) > Date.parse(held.updated_at)) newest.set(q.symbol, q);
+  }
+  const quotes = [...newest.values()];
+  const meta = { delaySeconds: data.delay_seconds, at: data.at };
+  for (const member of group.members) {
+    const mine = quotes.filter((q) => member.symbols.includes(q.symbol));
+    for (const q of mine) member.shown.add(q);
+    if (mine.length > 0) safely(() => member.listener.quotes(mine, meta));
+  }
+}
+
+function drop(group: Group): void {
+  if (group.members.size > 0 || groups.get(group.connection.key) !== group) return;
+  groups.delete(group.connection.key);
+  group.first?.abort();
+  if (groups.size === 0) cancelReload?.();
+}
+
+/**
+ * Starts the import of the hubs' chunk (and of the stream's, which its hubs will want); resolves
+ * once the waiting subscriptions are handed over, or the import failed (they are told; it is
+ * tried again later).
+ */
+function load(transport: boolean): Promise<void> {
+  if (transport) import('./transport').catch(() => {}); // the hub asks again, and reports a failure
+  if (hubs) return Promise.resolve();
+  if (loading) return loading;
+  cancelReload?.();
+  return (loading = import('./hubs').then(handOver, (cause: unknown) => {
+    loading = undefined;
+    const error = new PriceBoardError('network', 'Live updates failed to load', { cause });
+    for (const group of groups.values()) for (const member of group.members) safely(() => member.listener.error(error));
+    if (groups.size > 0) cancelReload = startTimer(() => void (groups.size > 0 && load(false)), RELOAD_MS);
+  }));
+}
+
+/** The chunk is here: every waiting subscription goes to its hub, the group's first request with it. */
+function handOver(module: Hubs): void {
+  hubs = module;
+  loading = undefined;
+  const waiting = [...groups.values()];
+  groups.clear();
+  for (const group of waiting) {
+    let first = group.first;
+    for (const member of group.members) {
+      member.inner = module.subscribe(member.options, member.symbols, member.forHub, first);
+      first = undefined;
+    }
+  }
+  // Batches already sent go on at once (their hubs take the first answers); a batch still being
+  // gathered (a page still running our scripts, see `soon`) stays queued in its hub.
+  if (waiting.every((group) => !group.queued)) module.flushSubscriptions();
 }

@@ -14,7 +14,7 @@ import type { HubListener, QuotesMeta } from './hub-types';
 import type { OnlineSource } from './online';
 import { soon } from './page-ready';
 import { clampPollMs, isNetworkFailure } from './policy';
-import { QuoteFetcher } from './quote-fetcher';
+import { QuoteFetcher, type FirstAttempt } from './quote-fetcher';
 import { Subscriber } from './subscriber';
 // Ids as SERVICE-SPEC 2.3 spells them (SYMBOL_ID): anything else is treated as unknown without
 // asking, as one malformed id would make the service reject (400) every board's request.
@@ -76,7 +76,8 @@ export class PriceHub {
   #flushQueued = false;
   #ended = false;
 
-  constructor(config: HubConfig, onClosed: () => void) {
+  /** `first`: a prices request of the first subscribers' symbols, sent before the hub was made. */
+  constructor(config: HubConfig, onClosed: () => void, first?: FirstAttempt) {
     this.#onClosed = onClosed;
     this.#state = new HubStatus(config.online);
     const client = new PriceClient({
@@ -99,6 +100,7 @@ export class PriceHub {
       this.#stopper.signal,
       this.#rateLimit,
       config.fetchRetry,
+      first,
     );
     this.#config = config;
     // stream="off": nothing follows the quotes after the first answer (refresh() asks again).

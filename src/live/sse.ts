@@ -3,10 +3,9 @@
  * the `X-API-Key` header). Framing is `eventsource-parser`'s; reconnecting is `stream.ts`'s job.
  */
 import { createParser } from 'eventsource-parser';
-import { abortReason } from '../api/backoff';
 import { PriceBoardError } from '../shared/errors';
 import { errorFromResponse } from '../api/http-error';
-import { globalFetch, NO_REDIRECT, refuseRedirect, requestHeaders, type FetchLike } from '../api/request';
+import { abortReason, globalFetch, NO_REDIRECT, refuseRedirect, requestHeaders, type FetchLike } from '../api/request';
 
 /** Buffered, unterminated event data beyond this is a broken stream, not a big event. */
 const MAX_BUFFER_CHARS = 4 * 1024 * 1024;

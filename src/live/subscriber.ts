@@ -2,17 +2,7 @@
 import type { PriceBoardError } from '../shared/errors';
 import type { ConnectionStatus, Quote } from '../shared/types';
 import type { HubListener, QuotesMeta } from './hub-types';
-
-/** A listener that throws must not break delivery to the others, nor the hub. */
-function safely(call: () => void): void {
-  try {
-    call();
-  } catch (error) {
-    const report = (globalThis as { reportError?: (e: unknown) => void }).reportError;
-    if (report) report(error);
-    else console.error(error);
-  }
-}
+import { safely } from './safely';
 
 /** A listener and what it asked for. Nothing reaches the listener after `closed` is set. */
 export class Subscriber {
