@@ -51,7 +51,7 @@ export const chartStyles = css`
   }
   [part~=chart] {
     position: relative;
-    block-size: 260px;
+    block-size: var(--_chart-h); /* price-board.styles.ts */
     margin: 0;
   }
   .chart-canvas,
@@ -77,11 +77,6 @@ export const chartStyles = css`
     color: var(--_fg);
   }
 
-  @container price-board (width < 720px) {
-    [part~=chart] {
-      block-size: 220px;
-    }
-  }
   /* the chart legend (chart/legend.ts): date and close only */
   @container price-board (width < 560px) {
     [part~=chart-legend] > :not(:first-child, :last-child) {

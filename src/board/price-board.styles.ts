@@ -185,7 +185,27 @@ export const styles = css`
 
   /* medium: no high/low, the time under the title; compact: the change under the price too.
      Headers of moved cells stay for screen readers. */
+  /*
+   * The chart's height (chart-section.styles.ts uses it), and the room its section takes until its
+   * template and styles arrive with the board's extras: the rows below the board do not move then.
+   */
+  .chart-section,
+  .chart-pending {
+    --_chart-h: 260px;
+  }
+  .chart-pending {
+    box-sizing: content-box;
+    /* the section's top padding, its bar (one line of span buttons) and its gap, then the chart */
+    block-size: calc(.5rem + 1.21875rem + .1rem + 2px + .375rem + var(--_chart-h));
+    margin-block-start: .25rem;
+    border-block-start: 1px solid var(--_border);
+  }
+
   @container price-board (width < 720px) {
+    .chart-section,
+    .chart-pending {
+      --_chart-h: 220px;
+    }
     .row {
       grid-template-columns: minmax(0, 1.5fr) repeat(2, minmax(max-content, 1fr));
     }

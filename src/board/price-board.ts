@@ -289,7 +289,11 @@ export class PriceBoard extends LitElement {
         onKeyDown: this.#onRowKeyDown,
         onFocusIn: this.#onRowFocus,
       })}
-      ${s.chart === 'none' || !extras ? nothing : this.#renderChart(extras.module, extras.chartArea, selected)}
+      ${s.chart === 'none'
+        ? nothing
+        : extras
+          ? this.#renderChart(extras.module, extras.chartArea, selected)
+          : html`<div class="chart-pending" aria-hidden="true"></div>`}
       <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">${extras?.announcer.text ?? ''}</div>
     </div>`;
   }

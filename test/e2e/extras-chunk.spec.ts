@@ -1,0 +1,33 @@
+/**
+ * The board's extras (the chart section, keys, announcements, the price flash) are a chunk loaded
+ * beside the first prices request. Held back here until the rows are shown: the rows do not wait
+ * for it, and the board keeps the chart section's room meanwhile, so nothing below the board moves
+ * when the section arrives.
+ */
+import { expect, htmlPageFor, priceCell, rows, sandboxBase, test } from './support/fixtures';
+
+test('the rows do not wait for the extras chunk, and the board does not change height when it arrives', async ({ page, servers, key, problems }) => {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/board-extras-[\w-]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  const url = servers.site.page(
+    '/extras-chunk.html',
+    htmlPageFor(servers, `<price-board api-key="${key}" base-url="${sandboxBase(servers)}" symbols="usd,eur" stream="off"></price-board><p id="below">below</p>`),
+  );
+  await page.goto(url);
+  await expect(rows(page)).toHaveCount(2);
+  await expect(priceCell(page, 'usd')).toHaveText(/[۰-۹]/);
+  await expect(page.locator('price-board .chart-pending')).toHaveCount(1);
+  await expect(page.locator('price-board [part~="chart"]')).toHaveCount(0);
+  const before = await page.locator('#below').boundingBox();
+
+  release();
+  await expect(page.locator('price-board [part~="chart"]')).toHaveCount(1);
+  await expect(page.locator('price-board .chart-pending')).toHaveCount(0);
+  const after = await page.locator('#below').boundingBox();
+  expect(Math.abs(after!.y - before!.y)).toBeLessThanOrEqual(1);
+  expect(problems.all()).toEqual([]);
+});
