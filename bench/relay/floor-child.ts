@@ -11,7 +11,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { openEventStream, sseFrame } from '../../sandbox/http';
 import type { DriveResult } from './fanout';
-import { paced } from './paced';
+import { memoryAnswer, paced } from './paced';
 
 /** The relay's `usd` quote, as its stream serializes it (passed by the bench). */
 const quote = JSON.parse(process.env.BENCH_FLOOR_QUOTE ?? '{}') as Record<string, string>;
@@ -61,14 +61,9 @@ async function drive(seconds: number, perSecond: number, merged: boolean): Promi
   };
 }
 
-const gc = (globalThis as { gc?: () => void }).gc;
 process.on('message', (message: { type: string; target?: string; seconds?: number; perSecond?: number }) => {
-  if (message.type === 'mem') {
-    gc?.();
-    gc?.();
-    const m = process.memoryUsage();
-    process.send!({ type: 'mem', rss: m.rss, heapUsed: m.heapUsed, external: m.external, gc: gc !== undefined });
-  } else if (message.type === 'drive') {
+  if (message.type === 'mem') process.send!(memoryAnswer());
+  else if (message.type === 'drive') {
     void drive(message.seconds!, message.perSecond!, message.target === 'floor-merged').then((r) => process.send!({ type: 'driven', ...r }));
   }
 });

@@ -46,3 +46,13 @@ export async function paced(seconds: number, perSecond: number, change: (t0s: re
   const used = process.cpuUsage(cpu);
   return { made, rate, late, cpu: { user: used.user / 1000, system: used.system / 1000 }, wallMs: Date.now() - start, load: loadavg()[0]! };
 }
+
+const gc = (globalThis as { gc?: () => void }).gc;
+
+/** A server child's answer to `mem`: its memory after two forced collections (with --expose-gc). */
+export function memoryAnswer(): { type: 'mem'; rss: number; heapUsed: number; external: number; gc: boolean } {
+  gc?.();
+  gc?.();
+  const m = process.memoryUsage();
+  return { type: 'mem', rss: m.rss, heapUsed: m.heapUsed, external: m.external, gc: gc !== undefined };
+}

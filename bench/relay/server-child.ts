@@ -11,7 +11,7 @@ import { createMemoryEngine } from '../../relay/engine/memory';
 import { startRelay } from '../../relay/server';
 import { startSandbox } from '../../sandbox/server';
 import type { DriveResult } from './fanout';
-import { paced } from './paced';
+import { memoryAnswer, paced } from './paced';
 
 const sandbox = await startSandbox({ port: 0, market: 'open', tickMs: 0 });
 const config = readConfig({
@@ -69,14 +69,9 @@ async function drive(target: 'relay' | 'sandbox', seconds: number, perSecond: nu
   };
 }
 
-const gc = (globalThis as { gc?: () => void }).gc;
 process.on('message', (message: { type: string; target?: 'relay' | 'sandbox'; seconds?: number; perSecond?: number }) => {
-  if (message.type === 'mem') {
-    gc?.();
-    gc?.();
-    const m = process.memoryUsage();
-    process.send!({ type: 'mem', rss: m.rss, heapUsed: m.heapUsed, external: m.external, gc: gc !== undefined });
-  } else if (message.type === 'drive') {
+  if (message.type === 'mem') process.send!(memoryAnswer());
+  else if (message.type === 'drive') {
     void drive(message.target!, message.seconds!, message.perSecond!).then((r) => process.send!({ type: 'driven', ...r }));
   } else if (message.type === 'stop') {
     void relay.close().then(() => sandbox.close()).then(() => process.exit(0));
