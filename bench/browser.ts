@@ -13,7 +13,8 @@ export async function launchBrowser(): Promise<Browser> {
   if (!executablePath) throw new Error('No Chromium found: run `node scripts/ensure-chromium.mjs` or set CHROMIUM_PATH');
   return chromium.launch({
     executablePath,
-    args: [...CHROMIUM_ARGS, '--enable-precise-memory-info', '--js-flags=--expose-gc'],
+    // BENCH_JS_FLAGS (a debugging aid): more V8 flags, e.g. `--no-flush-bytecode --no-maglev`.
+    args: [...CHROMIUM_ARGS, '--enable-precise-memory-info', `--js-flags=--expose-gc${process.env.BENCH_JS_FLAGS ? ` ${process.env.BENCH_JS_FLAGS}` : ''}`],
   });
 }
 

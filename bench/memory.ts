@@ -6,9 +6,12 @@
  *      `/__sandbox/market {set}`), then removed.
  * Retained JS heap after forced GC (DevTools protocol), DOM counters, live <price-board> instances,
  * open streams at the sandbox and pending timers (patched timer functions) before and after.
- * Warm-up cycles first, so code, Intl caches and the chart chunk are loaded before the baseline.
+ * Warm-up first (cycles, each key's chart drawn once, cycles again), so code, Intl caches, the chart
+ * chunk, its drawing code and the history cache are there before the baseline.
  */
-import type { Browser } from 'playwright';
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Browser, CDPSession } from 'playwright';
 import { boardUrl, countInstances, domCounters, js, newPage, pageErrors, retainedHeap } from './browser';
 import { PAINT_SYMBOLS } from './paint';
 import type { BenchServer } from './server';
@@ -41,6 +44,25 @@ export interface MemoryResults {
   totalGrowth: number;
   openStreamsBefore: number;
   errors: string[];
+}
+
+/**
+ * BENCH_HEAPSNAPSHOTS=1 (a debugging aid): after each of the warm-up, after-cycles and after-all
+ * measurements, a heap snapshot goes to bench/tmp/memory-<stage>.heapsnapshot (taken after the
+ * heap figure, so it does not change it; open in DevTools or diff with bench/heap-diff.ts).
+ */
+const SNAPSHOTS = Boolean(process.env.BENCH_HEAPSNAPSHOTS);
+async function saveHeapSnapshot(cdp: CDPSession, stage: string): Promise<void> {
+  if (!SNAPSHOTS) return;
+  const chunks: string[] = [];
+  const onChunk = (e: { chunk: string }) => chunks.push(e.chunk);
+  cdp.on('HeapProfiler.addHeapSnapshotChunk', onChunk);
+  try {
+    await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false, captureNumericValue: false });
+  } finally {
+    cdp.off('HeapProfiler.addHeapSnapshotChunk', onChunk);
+  }
+  writeFileSync(resolve(import.meta.dirname, 'tmp', `memory-${stage}.heapsnapshot`), chunks.join(''));
 }
 
 export async function runMemory(
@@ -78,12 +100,25 @@ export async function runMemory(
 
     const warm = await js<MemoryResults['cycles']>(page, `__bench.cycles(20, ${cycleOpts(5000)})`);
     if (warm.timeouts > 0) throw new Error(`warm-up: ${warm.timeouts} of 20 boards showed no rows within 5 s; page errors: ${pageErrors(page).join(' | ') || 'none'}`);
+    // A board removed one frame after its rows draws candles only when its history came first.
+    // The 20 cycles above may never do so; the 1,000 below do, often enough to compile and then
+    // optimise lightweight-charts' drawing code, which the old procedure counted as growth
+    // (heap snapshots at 8f96b44, BENCH_HEAPSNAPSHOTS=1 + bench/heap-diff.ts: 460-830 KB of the
+    // growth was code of the chart chunk, 210 KB of it bytecode of functions first run after the
+    // baseline). So the warm-up also keeps one board per key until its chart shows candles, then
+    // runs 20 more cycles: the baseline has the code every cycle may use, and the growth is what
+    // the boards keep. (The history sources' LRU, 8 keys of the 10 rotated, is full from here on.)
+    const drawn = await js<number>(page, `__bench.drawCharts(${cycleOpts(5000)}, 10000)`);
+    if (drawn < keys.length) throw new Error(`warm-up: only ${drawn} of ${keys.length} charts drew candles within 10 s; page errors: ${pageErrors(page).join(' | ') || 'none'}`);
+    const warm2 = await js<MemoryResults['cycles']>(page, `__bench.cycles(20, ${cycleOpts(5000)})`);
+    if (warm2.timeouts > 0) throw new Error(`warm-up: ${warm2.timeouts} of 20 more boards showed no rows within 5 s`);
     await sleep(1000);
     await streamsBackTo(openStreamsBefore);
     const n0 = await retainedHeap(cdp);
     await sleep(1000);
     const n1 = await retainedHeap(cdp);
     const warmup = await snap();
+    await saveHeapSnapshot(cdp, 'warmup');
 
     // Two halves: the growth of the second one is the per-cycle slope, free of one-time warm-up costs.
     const half = Math.floor(opts.cycles / 2);
@@ -98,6 +133,7 @@ export async function runMemory(
     await sleep(1000);
     await streamsBackTo(openStreamsBefore);
     const afterCycles = await snap();
+    await saveHeapSnapshot(cdp, 'after-cycles');
 
     // 100,000 stream events into one mounted 170-symbol board.
     const key = `${opts.keyPrefix}-events`;
@@ -164,6 +200,7 @@ export async function runMemory(
     await streamsBackTo(openStreamsBefore);
     await sleep(500);
     const afterAll = await snap();
+    await saveHeapSnapshot(cdp, 'after-all');
     errors.push(...pageErrors(page));
     return {
       noiseBytes: n1 - n0,

@@ -456,7 +456,7 @@ export function markdown(rows: Row[], env: Record<string, string>, s: Sections):
       "sandbox's request log for the page's own key, 1.5 s after every board shows its rows. Baseline: one board.",
   );
   out.push(
-    '- **Memory**: after 20 warm-up cycles, heap is `Runtime.getHeapUsage` after `HeapProfiler.collectGarbage` (×3). ' +
+    '- **Memory**: after a warm-up (20 cycles, one board per key kept until its chart shows candles, 20 cycles), heap is `Runtime.getHeapUsage` after `HeapProfiler.collectGarbage` (×3). ' +
       'A cycle appends a 10-symbol board (chart on), waits for its rows, one frame, removes it; keys rotate over 10 ' +
       'suffixes to stay under the rate limit. Then one 170-symbol board receives 100,000 `quote` events (batches of 1,000) ' +
       'and is removed. Live instances via `Runtime.queryObjects`; open streams from the sandbox; pending timers from ' +

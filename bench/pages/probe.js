@@ -433,6 +433,37 @@
     return { timeouts: timeouts, ms: now() - t0, done: n, aborted: false };
   };
 
+  /**
+   * One board per key in `opts.keys`, each kept until its chart shows candles (or `timeoutMs`),
+   * then removed: the history of each key is then cached and the chart's drawing code has run.
+   * Resolves to the number of charts that drew candles.
+   */
+  B.drawCharts = async function (opts, timeoutMs) {
+    var host = document.getElementById('boards') || document.body;
+    var drawn = 0;
+    for (var i = 0; i < opts.keys.length; i++) {
+      var el = document.createElement('price-board');
+      el.setAttribute('symbols', opts.symbols);
+      el.setAttribute('api-key', opts.keys[i]);
+      el.setAttribute('base-url', opts.base);
+      el.setAttribute('chart', opts.chart);
+      host.appendChild(el);
+      var until = now() + timeoutMs;
+      await B.waitRows(el, opts.rows, timeoutMs);
+      for (;;) {
+        var s = B.chartState(el);
+        if (s && s.candles >= 30) {
+          drawn++;
+          break;
+        }
+        if (now() > until) break;
+        await B.frame();
+      }
+      el.remove();
+    }
+    return drawn;
+  };
+
   B.mount = function (attrs) {
     var el = document.createElement('price-board');
     for (var k in attrs) el.setAttribute(k, attrs[k]);
