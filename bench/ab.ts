@@ -4,22 +4,14 @@
  * element's connection to its rows in the DOM and to the rows painted. A debugging aid.
  */
 import { resolve } from 'node:path';
-import { boardUrl, js, launchBrowser, newPage } from './browser';
+import { boardUrl, js, launchBrowser, newPage, patchStyles } from './browser';
 import { PAINT_SYMBOLS } from './paint';
 import { startBenchServer } from './server';
 import { median, until } from './util';
 
 const ROOT = resolve(import.meta.dirname, '..');
-// Each entry: a dist folder, optionally `|name` of a CSS patch below (applied to the widgets'
-// adopted style sheets, to price a rule without a rebuild).
+// Each entry: a dist folder, optionally `|name` of a style patch (`STYLE_PATCHES` in browser.ts).
 const dists = (process.env.AB ?? 'dist').split(',');
-const PATCHES: Record<string, [string, string][]> = {
-  nosizer: [['content:attr(data-w)', 'content:none']],
-  nocontainer: [['container:price-board / inline-size', 'container-type:normal']],
-  noclamp: [['display:-webkit-box', 'display:block']],
-  nogrid: [['display:grid', 'display:flex']],
-  font: [['font-family:var(--_font)', 'font-family:sans-serif']],
-};
 const RUNS = Number(process.env.RUNS ?? 9);
 const CPU = Number(process.env.PROFILE_CPU ?? 1);
 
@@ -32,10 +24,7 @@ async function main(): Promise<void> {
       for (let i = 0; i < dists.length; i++) {
         const server = servers[i]!;
         const { context, page, cdp } = await newPage(browser, { watch: true, rows: PAINT_SYMBOLS.length });
-        const patch = PATCHES[dists[i]!.split('|')[1] ?? ''];
-        if (patch) {
-          await page.addInitScript({ content: `(() => { const P = ${JSON.stringify(patch)}; const real = CSSStyleSheet.prototype.replaceSync; CSSStyleSheet.prototype.replaceSync = function (t) { for (const [a, b] of P) t = t.split(a).join(b); return real.call(this, t); }; })();` });
-        }
+        await patchStyles(page, dists[i]!.split('|')[1]);
         if (CPU > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU });
         await page.goto(boardUrl(server.url, { symbols: PAINT_SYMBOLS, key: `enterprise-key:ab${i}-${run}`, base: server.url, chart: process.env.CHART ?? 'candles' }));
         const t = await until('painted', async () => {

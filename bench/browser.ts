@@ -109,3 +109,25 @@ export async function perfMetrics(cdp: CDPSession): Promise<Record<string, numbe
   const { metrics } = await cdp.send('Performance.getMetrics');
   return Object.fromEntries(metrics.map((m) => [m.name, m.value]));
 }
+
+/**
+ * Text replacements in the widgets' adopted style sheets, to price a style rule without a rebuild
+ * (`bench/ab.ts`, `bench/trace.ts`; debugging aids): the sheets' text is replaced as Lit adopts it.
+ */
+export const STYLE_PATCHES: Record<string, [string, string][]> = {
+  nosizer: [['content:attr(data-w)', 'content:none']],
+  nocontainer: [['container:price-board / inline-size', 'container-type:normal']],
+  noclamp: [['display:-webkit-box', 'display:block']],
+  nogrid: [['display:grid', 'display:flex']],
+  font: [['font-family:var(--_font)', 'font-family:sans-serif']],
+};
+
+/** Applies `STYLE_PATCHES[name]` to every page load of `page` (no name: nothing). */
+export async function patchStyles(page: Page, name: string | undefined): Promise<void> {
+  if (!name) return;
+  const patch = STYLE_PATCHES[name];
+  if (!patch) throw new Error(`No style patch "${name}": ${Object.keys(STYLE_PATCHES).join(', ')}`);
+  await page.addInitScript({
+    content: `(() => { const P = ${JSON.stringify(patch)}; const real = CSSStyleSheet.prototype.replaceSync; CSSStyleSheet.prototype.replaceSync = function (t) { for (const [a, b] of P) t = t.split(a).join(b); return real.call(this, t); }; })();`,
+  });
+}

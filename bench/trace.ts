@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { boardUrl, js, launchBrowser, newPage } from './browser';
+import { boardUrl, js, launchBrowser, newPage, patchStyles } from './browser';
 import { PAINT_SYMBOLS } from './paint';
 import { startBenchServer } from './server';
 import { until } from './util';
@@ -21,8 +21,7 @@ async function main(): Promise<void> {
     for (let run = 0; run < 2; run++) {
       const { context, page, cdp } = await newPage(browser, { watch: true, rows: PAINT_SYMBOLS.length });
       if (CPU > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU });
-      if (process.env.FONT) await page.addInitScript({ content: `document.documentElement.style.setProperty('--price-board-font', ${JSON.stringify(process.env.FONT)})` });
-      if (process.env.PATCH) await page.addInitScript({ content: `(() => { const P = ${process.env.PATCH}; const real = CSSStyleSheet.prototype.replaceSync; CSSStyleSheet.prototype.replaceSync = function (t) { for (const [a, b] of P) t = t.split(a).join(b); return real.call(this, t); }; })();` });
+      await patchStyles(page, process.env.PATCH); // e.g. PATCH=nosizer (STYLE_PATCHES in browser.ts)
       await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'blink.user_timing', 'loading', 'v8.execute', 'disabled-by-default-v8.compile'] });
       await page.goto(boardUrl(server.url, { symbols: PAINT_SYMBOLS, key: `enterprise-key:bench-trace${run}`, base: server.url, chart: process.env.PROFILE_CHART ?? 'candles', stream: 'auto' }));
       await until('rows painted', async () => (await js<{ paintAt?: number }[]>(page, '__bench.times()'))[0]?.paintAt, 15_000, 20);

@@ -8,7 +8,7 @@ import type { Announcer, ChartController } from './board-extras';
 import { defineOnce } from './define';
 import { DEFAULT_BASE_URL } from './module-origin';
 import { emit } from './emit';
-import { FirstFrame } from './first-frame';
+import { FirstRender } from './first-render';
 import { styles } from './price-board.styles';
 import { QuotesController } from './quotes-controller';
 import { dayOf, emptyRow, quoteRow, type RowContext, type RowView } from './row-view';
@@ -108,21 +108,21 @@ export class PriceBoard extends LitElement {
     Object.assign(this, defaultsOf(BOARD_ATTRIBUTES), { baseUrl: DEFAULT_BASE_URL });
   }
 
-  readonly #firstFrame = new FirstFrame();
+  readonly #firstRender = new FirstRender();
 
   readonly #live = new QuotesController(this, {
     onQuotes: (quotes) => {
-      this.#firstFrame.open();
+      this.#firstRender.open();
       emit(this, 'price-board-quotes', { quotes });
       this.#extras?.chartArea.applyQuotes(quotes);
       this.#announceSelected();
     },
     onStatus: (status) => {
-      this.#firstFrame.open();
+      this.#firstRender.open();
       emit(this, 'price-board-status', { status });
     },
     onError: (error) => {
-      this.#firstFrame.open();
+      this.#firstRender.open();
       emit(this, 'price-board-error', error.toDetail());
     },
   });
@@ -196,9 +196,9 @@ export class PriceBoard extends LitElement {
     this.requestUpdate(); // its `updated` tells the chart whether the rows are shown
   }
 
-  /** The first render waits for the first answer, or the skeleton delay (see `first-frame.ts`). */
+  /** The first render waits for the first answer, or the skeleton delay (see `first-render.ts`). */
   protected override async scheduleUpdate(): Promise<void> {
-    if (!this.hasUpdated) await this.#firstFrame.wait();
+    if (!this.hasUpdated) await this.#firstRender.wait();
     super.scheduleUpdate();
   }
 

@@ -2,26 +2,16 @@
 // first prices request). Until then the board keeps the section's room (`.chart-pending`), so the
 // page below the board does not move when the section arrives. Heights measured in Chromium, at
 // the wide layout and at the compact one (a shorter chart).
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import '../../src/price-board';
 import type { PriceBoard } from '../../src/price-board';
-import { base, shadow, until, untilLoaded, useSandbox } from './helpers/board';
+import { base, newBoard, shadow, until, untilLoaded, useSandbox } from './helpers/board';
 
 useSandbox();
 
-let added: HTMLElement[] = [];
-afterEach(() => {
-  for (const el of added) el.remove();
-  added = [];
-});
-
 async function boardOfWidth(width: number): Promise<PriceBoard> {
-  const el = document.createElement('price-board');
-  for (const [name, value] of Object.entries({ 'base-url': base(), 'api-key': `pro-key:pending-${width}`, symbols: 'usd,eur', stream: 'off' })) {
-    el.setAttribute(name, value);
-  }
+  const el = newBoard({ 'base-url': base(), 'api-key': `pro-key:pending-${width}`, symbols: 'usd,eur', stream: 'off' });
   el.style.width = `${width}px`;
-  added.push(el);
   document.body.append(el);
   await untilLoaded(el);
   await until(() => shadow(el).querySelector('.chart-section') !== null, 'the chart section');

@@ -5,32 +5,21 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import '../../src/price-board';
 import type { PriceBoard } from '../../src/price-board';
-import { base, nextPaint, part, rows, sandbox, until, untilLoaded, useSandbox } from './helpers/board';
+import { base, newBoard, nextPaint, part, rows, sandbox, until, untilLoaded, useSandbox } from './helpers/board';
 
 const KEY = 'pro-key:first-paint';
 
 useSandbox();
 
-let added: HTMLElement[] = [];
-afterEach(() => {
-  for (const el of added) el.remove();
-  added = [];
-  vi.restoreAllMocks();
-});
+afterEach(() => vi.restoreAllMocks());
 
-function board(attributes: Record<string, string>): PriceBoard {
-  const el = document.createElement('price-board');
-  for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
-  added.push(el);
-  return el;
-}
 
 const isPrices = (input: RequestInfo | URL): boolean => new URL(String(input instanceof Request ? input.url : input)).pathname === '/v1/prices';
 const hasPrice = (el: PriceBoard): boolean => rows(el).some((r) => /[۰-۹]/.test(r.querySelector('[part~="price"]')?.textContent ?? ''));
 
 describe('<price-board> first paint', () => {
   it('sends the prices request before its first render and before any frame', async () => {
-    const el = board({ 'base-url': base(), 'api-key': `${KEY}-request`, symbols: 'usd,eur', chart: 'none', stream: 'off' });
+    const el = newBoard({ 'base-url': base(), 'api-key': `${KEY}-request`, symbols: 'usd,eur', chart: 'none', stream: 'off' });
     let frames = 0;
     const seen: { rendered: boolean; frames: number }[] = [];
     const realFetch = window.fetch.bind(window);
@@ -50,8 +39,8 @@ describe('<price-board> first paint', () => {
 
   it('boards added in one task share one prices request, still sent before their first render', async () => {
     const key = `${KEY}-shared`;
-    const a = board({ 'base-url': base(), 'api-key': key, symbols: 'usd,eur', chart: 'none', stream: 'off' });
-    const b = board({ 'base-url': base(), 'api-key': key, symbols: 'eur,gbp', chart: 'none', stream: 'off' });
+    const a = newBoard({ 'base-url': base(), 'api-key': key, symbols: 'usd,eur', chart: 'none', stream: 'off' });
+    const b = newBoard({ 'base-url': base(), 'api-key': key, symbols: 'eur,gbp', chart: 'none', stream: 'off' });
     const seen: boolean[] = [];
     const realFetch = window.fetch.bind(window);
     vi.spyOn(window, 'fetch').mockImplementation((input, init) => {
@@ -67,7 +56,7 @@ describe('<price-board> first paint', () => {
   });
 
   it('shows first quotes as soon as they are read, without waiting for a frame', async () => {
-    const el = board({ 'base-url': base(), 'api-key': `${KEY}-sync`, symbols: 'usd,eur', chart: 'none', stream: 'off' });
+    const el = newBoard({ 'base-url': base(), 'api-key': `${KEY}-sync`, symbols: 'usd,eur', chart: 'none', stream: 'off' });
     // True from the moment a prices body is read until the next task: a frame (rAF) or a timer
     // comes later than that.
     let inAnswerTask = false;
@@ -119,7 +108,7 @@ describe('<price-board> first paint', () => {
   it('makes the chart only after the rows are painted, even when the history is there first', async () => {
     const key = `${KEY}-chart`;
     await sandbox.faults([{ path: '/v1/prices', key, kind: 'slow', delayMs: 400 }]);
-    const el = board({ 'base-url': base(), 'api-key': key, symbols: 'usd,eur', stream: 'off', days: '7' });
+    const el = newBoard({ 'base-url': base(), 'api-key': key, symbols: 'usd,eur', stream: 'off', days: '7' });
     const order: string[] = [];
     const note = (what: string) => {
       if (!order.includes(what)) order.push(what);

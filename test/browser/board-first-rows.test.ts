@@ -7,28 +7,17 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import '../../src/price-board';
 import type { PriceBoard } from '../../src/price-board';
-import { SKELETON_DELAY_MS } from '../../src/board/first-frame';
-import { base, cell, rows, sandbox, untilLoaded, useSandbox } from './helpers/board';
+import { SKELETON_DELAY_MS } from '../../src/board/first-render';
+import { base, cell, newBoard, rows, sandbox, untilLoaded, useSandbox } from './helpers/board';
 
 const KEY = 'pro-key:first-rows';
 
 useSandbox();
 
-let added: HTMLElement[] = [];
-afterEach(() => {
-  for (const el of added) el.remove();
-  added = [];
-  vi.restoreAllMocks();
-});
+afterEach(() => vi.restoreAllMocks());
 
-function board(symbols: string, key: string): PriceBoard {
-  const el = document.createElement('price-board');
-  for (const [name, value] of Object.entries({ 'base-url': base(), 'api-key': key, symbols, chart: 'none', stream: 'off' })) {
-    el.setAttribute(name, value);
-  }
-  added.push(el);
-  return el;
-}
+const board = (symbols: string, key: string): PriceBoard =>
+  newBoard({ 'base-url': base(), 'api-key': key, symbols, chart: 'none', stream: 'off' });
 
 const pricesShown = (el: PriceBoard): boolean =>
   rows(el).length > 0 && rows(el).every((r) => /[۰-۹]/.test(r.querySelector('[part~="price"]')?.textContent ?? ''));
@@ -37,9 +26,10 @@ describe('<price-board> first rows', () => {
   it('paints its first rows before it builds a Persian date formatter, then shows their times', async () => {
     const el = board('usd,eur', `${KEY}-dates`);
     let frames = 0;
+    let counting = true;
     const countFrames = () => {
       frames++;
-      if (added.includes(el)) requestAnimationFrame(countFrames);
+      if (counting) requestAnimationFrame(countFrames);
     };
     requestAnimationFrame(countFrames);
     let rowsAtFrame: number | undefined;
@@ -66,6 +56,7 @@ describe('<price-board> first rows', () => {
       expect(built.every((b) => b.rowsShown && b.framesSinceRows >= 1)).toBe(true);
       expect(cell(el, 'usd', 'time')).toMatch(/[۰-۹]/);
     } finally {
+      counting = false;
       Intl.DateTimeFormat = Real;
       observer.disconnect();
     }

@@ -126,14 +126,29 @@ export const nextPaint = (): Promise<void> =>
 
 export const LATIN_DIGIT = /[0-9]/;
 
+/** Boards made by `newBoard`, removed after each test (`useSandbox`). */
+const made: HTMLElement[] = [];
+
+/**
+ * A `<price-board>` with `attributes`, not yet in the document (the test appends it when it is
+ * ready to watch), removed after the test.
+ */
+export function newBoard(attributes: Record<string, string>): PriceBoard {
+  const el = document.createElement('price-board');
+  for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
+  made.push(el);
+  return el;
+}
+
 /**
  * The hooks every board test file uses: a closed market (no price changes by itself, so every
- * price a test sees is one it set), and afterwards no fixture, listener or sandbox fault left.
+ * price a test sees is one it set), and afterwards no fixture, board, listener or sandbox fault left.
  */
 export function useSandbox(): void {
   beforeEach(() => sandbox.market({ open: false }));
   afterEach(async () => {
     fixtureCleanup();
+    for (const el of made.splice(0)) el.remove();
     stopCollecting();
     await sandbox.reset();
   });

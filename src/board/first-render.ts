@@ -11,7 +11,7 @@
  */
 export const SKELETON_DELAY_MS = 100;
 
-export class FirstFrame {
+export class FirstRender {
   #open!: () => void;
   #waiting = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
