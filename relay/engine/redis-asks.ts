@@ -2,13 +2,18 @@
  * A follower's cache miss, asked of the leader through Redis: the follower PUBLISHes the cache key
  * on `asks` (once per key while its askers wait); the leader (only it acts on an ask) fills the key
  * and PUBLISHes the outcome on `filled`. Pub/sub delivers at most once, so a waiting follower also
- * re-reads the cache now and then: a lost "filled" costs a moment, not the answer.
+ * re-reads the cache now and then: a lost "filled" costs a moment, not the answer. And it asks again
+ * every second while it waits: a leader that died (or was paused) before answering cannot, and the
+ * new one never heard the first ask. Asking again costs no upstream request: the leader's fill
+ * reads the cache first and joins its own request in flight.
  */
 import type { RedisEngine } from './redis';
 import type { AskOutcome, Asks } from './types';
 
 /** How often a waiting follower re-reads the cache. */
 const REREAD_MS = 250;
+/** Every how many re-reads it asks again. */
+const ASK_AGAIN_EVERY = 4;
 
 export class RedisAsks implements Asks {
   private readonly waiting = new Map<string, { promise: Promise<AskOutcome | undefined>; settle: (outcome: AskOutcome) => void }>();
@@ -36,14 +41,17 @@ export class RedisAsks implements Asks {
       clearInterval(reread);
       this.waiting.delete(key);
     });
-    const timer = setTimeout(() => settle(undefined), timeoutMs);
-    const reread = setInterval(() => {
-      this.engine.cache.get(key).then((entry) => entry && entry.storedAt !== held && settle({ filled: true }), () => {});
-    }, REREAD_MS);
-    this.waiting.set(key, { promise, settle });
     const { cmd, keys } = this.engine;
     // Redis away: nobody can be asked; the asker answers as it would have without asking.
-    cmd.publish(keys('asks'), key).catch(() => settle(undefined));
+    const publish = (): void => void cmd.publish(keys('asks'), key).catch(() => settle(undefined));
+    const timer = setTimeout(() => settle(undefined), timeoutMs);
+    let rereads = 0;
+    const reread = setInterval(() => {
+      this.engine.cache.get(key).then((entry) => entry && entry.storedAt !== held && settle({ filled: true }), () => {});
+      if (++rereads % ASK_AGAIN_EVERY === 0) publish();
+    }, REREAD_MS);
+    this.waiting.set(key, { promise, settle });
+    publish();
     return promise;
   }
 

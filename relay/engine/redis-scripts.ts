@@ -32,8 +32,10 @@ return 1`;
 
 /**
  * One upstream request counted, fenced. KEYS: lock, minute window (sorted set of stamps), day
- * counter. ARGV: lock value, now ms, per-minute limit, per-day limit (-1: none), unique member.
- * Returns {1, 0} (counted), {0, retry-after ms} (budget spent) or {-1, 0} (fenced: not the leader).
+ * (hash: `day` name and `count`). ARGV: lock value, now ms, per-minute limit, per-day limit (-1:
+ * none), unique member, day name, channel. The spend is PUBLISHed on the channel as
+ * `<now> <member> <day> <count>`, so every member holds the counts should Redis lose them.
+ * Returns {1, day count} (counted), {0, retry-after ms} (budget spent) or {-1, 0} (fenced: not the leader).
  */
 export const TAKE = `
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {-1, 0} end
@@ -45,18 +47,49 @@ if n >= perMinute then
   local oldest = redis.call('ZRANGE', KEYS[2], n - perMinute, n - perMinute, 'WITHSCORES')
   return {0, math.max(1, tonumber(oldest[2]) + 60000 - now)}
 end
+local day = ARGV[6]
+local held = redis.call('HGET', KEYS[3], 'day')
+-- A leader whose clock is behind counts against the day already begun, never restarts it.
+if held and held > day then day = held end
+local count = 0
+if held == day then count = tonumber(redis.call('HGET', KEYS[3], 'count') or '0') end
 local perDay = tonumber(ARGV[4])
-if perDay >= 0 and tonumber(redis.call('GET', KEYS[3]) or '0') >= perDay then return {0, 3600000} end
+if perDay >= 0 and count >= perDay then return {0, 3600000} end
 redis.call('ZADD', KEYS[2], now, ARGV[5])
 redis.call('PEXPIRE', KEYS[2], 61000)
-redis.call('INCR', KEYS[3])
+count = count + 1
+redis.call('HSET', KEYS[3], 'day', day, 'count', count)
 redis.call('EXPIRE', KEYS[3], 172800)
-return {1, 0}`;
+redis.call('PUBLISH', ARGV[7], ARGV[2] .. ' ' .. ARGV[5] .. ' ' .. day .. ' ' .. count)
+return {1, count}`;
 
-/** KEYS: minute window, day counter. ARGV: now ms. Returns {minute, day}. */
+/** KEYS: minute window, day. ARGV: now ms, day name. Returns {minute, day}. */
 export const SPENT = `
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[1]) - 60000)
-return {redis.call('ZCARD', KEYS[1]), tonumber(redis.call('GET', KEYS[2]) or '0')}`;
+local count = 0
+if redis.call('HGET', KEYS[2], 'day') == ARGV[2] then count = tonumber(redis.call('HGET', KEYS[2], 'count') or '0') end
+return {redis.call('ZCARD', KEYS[1]), count}`;
+
+/**
+ * Writes back what a member holds of the budget (Redis may have restarted empty) and returns what
+ * Redis holds then. It only ever raises the counts (a union of stamps, the later day, the larger
+ * count), so it needs no fencing. KEYS: minute window, day. ARGV: day name ('' = none), count,
+ * then per stamp: ms, member. Returns {day name ('' = none), count, member, ms, member, ms...}.
+ */
+export const MERGE = `
+for i = 3, #ARGV, 2 do redis.call('ZADD', KEYS[1], ARGV[i], ARGV[i + 1]) end
+if #ARGV > 2 then redis.call('PEXPIRE', KEYS[1], 61000) end
+local day = redis.call('HGET', KEYS[2], 'day')
+local count = tonumber(redis.call('HGET', KEYS[2], 'count') or '0')
+if ARGV[1] ~= '' and (not day or ARGV[1] > day or (ARGV[1] == day and tonumber(ARGV[2]) > count)) then
+  day = ARGV[1]
+  count = tonumber(ARGV[2])
+  redis.call('HSET', KEYS[2], 'day', day, 'count', count)
+  redis.call('EXPIRE', KEYS[2], 172800)
+end
+local out = {day or '', count}
+for _, v in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')) do out[#out + 1] = v end
+return out`;
 
 /**
  * Merges quotes by `updated_at` and numbers the changes, fenced unless ARGV[1] is '' (a resync

@@ -6,10 +6,12 @@
  *   inside a fenced script, so ids are cluster-wide and any process answers a resume.
  * - Cache: history and symbols in Redis with a TTL (a memory copy serves while Redis is away).
  * - Asks: a follower's cache miss asked of the leader (`redis-asks.ts`).
- * - BudgetStore: one sliding minute and a day counter for the whole cluster, fenced.
+ * - BudgetStore: one sliding minute and a day counter for the whole cluster, fenced, and held by
+ *   every member so that a Redis that comes back empty gets them back (`redis-budget.ts`).
  * - Leader: `redis-leader.ts`.
  * While Redis is away every process keeps serving from its memory copy; when it returns, each
- * writes back what it holds (without numbering anything: no burst of events, no upstream spend).
+ * writes back what it holds (without numbering anything: no burst of events, no upstream spend),
+ * the budget's counts included, before it may lead.
  */
 import { createClient } from '@redis/client';
 import { QuoteStore, type Quote } from '../from-src';
@@ -17,8 +19,9 @@ import { MemoryCache } from './memory';
 import { RedisAsks } from './redis-asks';
 import { RedisBroker } from './redis-broker';
 import { RedisLeader } from './redis-leader';
-import { APPLY, SINCE, SPENT, TAKE } from './redis-scripts';
-import type { BudgetStore, Cache, CacheEntry, ClusterStatus, Engine, Limits, QuoteState, RelayEvent, Take } from './types';
+import { RedisBudget } from './redis-budget';
+import { APPLY, SINCE } from './redis-scripts';
+import type { Cache, CacheEntry, ClusterStatus, Engine, QuoteState, RelayEvent } from './types';
 
 export interface RedisEngineOptions {
   url: string;
@@ -91,6 +94,8 @@ export class RedisEngine implements Engine, ClusterStatus {
     const engine = new RedisEngine(cmd, sub, (name) => prefix + name, options);
     await engine.broker.listen();
     await engine.asks.listen();
+    await engine.budget.listen();
+    await engine.budget.sync();
     engine.watch();
     return engine;
   }
@@ -121,10 +126,11 @@ export class RedisEngine implements Engine, ClusterStatus {
     }
   }
 
-  /** Redis came back: write back what this process holds, then catch up on missed events. */
+  /** Redis came back: write back what this process holds (quotes, budget), then catch up on missed events. */
   private async rejoin(): Promise<void> {
     try {
       await this.state.seed();
+      await this.budget.sync();
       await this.broker.catchUp();
       this.synced = true;
     } catch (error) {
@@ -253,39 +259,5 @@ export class RedisCache implements Cache {
   async set(key: string, entry: CacheEntry): Promise<void> {
     await this.local.set(key, entry);
     await this.engine.cmd.set(this.engine.keys(`cache:${key}`), JSON.stringify(entry), { PX: this.ttlMs }).catch(() => {});
-  }
-}
-
-export class RedisBudget implements BudgetStore {
-  private lastSpent = { minute: 0, day: 0 };
-
-  constructor(private readonly engine: RedisEngine) {}
-
-  async take(now: number, day: string, limits: Limits): Promise<Take> {
-    const { keys, leader } = this.engine;
-    const member = `${now}:${leader.processId}:${Math.random().toString(36).slice(2)}`;
-    try {
-      const [ok, wait] = (await this.engine.run(TAKE, [keys('leader'), keys('budget:minute'), keys(`budget:day:${day}`)], [leader.fence, now, limits.perMinute, limits.perDay ?? -1, member])) as [number, number];
-      if (ok === 1) return { ok: true };
-      if (ok === -1) {
-        leader.lost();
-        return { ok: false, retryAfterMs: 1_000, fenced: true };
-      }
-      return { ok: false, retryAfterMs: wait };
-    } catch {
-      // Redis is away: nothing can be counted, so nothing is spent.
-      return { ok: false, retryAfterMs: 1_000 };
-    }
-  }
-
-  async spent(now: number, day: string): Promise<{ minute: number; day: number }> {
-    const { keys } = this.engine;
-    try {
-      const [minute, count] = (await this.engine.run(SPENT, [keys('budget:minute'), keys(`budget:day:${day}`)], [now])) as [number, number];
-      this.lastSpent = { minute, day: count };
-    } catch {
-      /* Redis is away: the last counts read */
-    }
-    return this.lastSpent;
   }
 }

@@ -86,4 +86,30 @@ describe('the Redis engine', () => {
     expect(lost).toEqual([false]);
     expect((await stale.state.snapshot(['usd'])).quotes).toEqual([]);
   });
+
+  // Last: it stops and restarts the Redis the other tests share.
+  it('keeps the budget across a Redis restart that lost everything, even when only a follower knew it', async () => {
+    prefix += 1;
+    const a = await member();
+    await until(() => a.leader.isLeader);
+    const b = await member();
+    const limits = { perMinute: 3, perDay: 5 };
+    for (let i = 0; i < 3; i++) expect(await a.budget.take(1_000 + i, 'd', limits)).toEqual({ ok: true });
+    // The member that spent is gone; Redis then restarts empty.
+    await a.close();
+    engines = engines.filter((e) => e !== a);
+    await redis.stop();
+    // While Redis is away, b reports what it learned of a's spends as they were counted.
+    await until(async () => (await b.budget.spent(2_000, 'd')).minute === 3);
+    expect(await b.budget.spent(2_000, 'd')).toEqual({ minute: 3, day: 3 });
+    await until(() => !b.leader.isLeader, 10_000);
+    await redis.restart();
+    await until(() => b.leader.isLeader, 10_000);
+    // b wrote the counts back before it could lead: the minute is still spent, and the day nearly.
+    expect(await b.budget.spent(2_000, 'd')).toEqual({ minute: 3, day: 3 });
+    expect(await b.budget.take(2_000, 'd', limits)).toEqual({ ok: false, retryAfterMs: 59_000 });
+    expect(await b.budget.take(61_000, 'd', limits)).toEqual({ ok: true });
+    expect(await b.budget.take(61_001, 'd', limits)).toEqual({ ok: true });
+    expect(await b.budget.take(61_002, 'd', limits)).toEqual({ ok: false, retryAfterMs: 3_600_000 });
+  });
 });

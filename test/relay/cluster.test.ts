@@ -1,10 +1,12 @@
 // The relay as a cluster (DESIGN.md §7 "Cluster"): three relay processes, one Redis, the sandbox
 // as the upstream. Each relay spends upstream under its own key suffix (`enterprise-key:<name>`),
 // so the sandbox's request log says which process spent what.
+import { createClient } from '@redis/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { start, type StartedSandbox } from '../sandbox/helpers';
 import { startRedis, startRelayProcess, leaderOf, stopAll, type RedisServer, type RelayProcess } from './cluster-helpers';
 import { control, get, Stream, until, upstreamRequests } from './helpers';
+import type { RequestEntry } from '../../sandbox/stats';
 
 let sandbox: StartedSandbox;
 let redis: RedisServer;
@@ -14,7 +16,6 @@ let streams: Stream[] = [];
 beforeEach(async () => {
   sandbox = await start();
   redis = await startRedis();
-  relays = await Promise.all(['a', 'b', 'c'].map((name) => startRelayProcess({ REDIS_URL: redis.url, UPSTREAM_URL: sandbox.url, UPSTREAM_KEY: `enterprise-key:${name}` })));
 }, 90_000);
 
 afterEach(async () => {
@@ -23,6 +24,11 @@ afterEach(async () => {
   await stopAll();
   await sandbox.close();
 });
+
+/** Starts the three relays (`env` adds to their configuration). */
+async function cluster(env: Record<string, string> = {}): Promise<void> {
+  relays = await Promise.all(['a', 'b', 'c'].map((name) => startRelayProcess({ REDIS_URL: redis.url, UPSTREAM_URL: sandbox.url, UPSTREAM_KEY: `enterprise-key:${name}`, ...env })));
+}
 
 const keyOf = (relay: RelayProcess): string => `enterprise-key:${'abc'[relays.indexOf(relay)]}`;
 const price = (e: { data: string }): string => (JSON.parse(e.data) as { price: string }).price;
@@ -41,9 +47,21 @@ async function openOn(relay: RelayProcess, symbols = 'usd'): Promise<Stream> {
   return stream;
 }
 
+/** The most requests in any 60 s of `log` (the plan's sliding minute). */
+function busiestMinute(log: RequestEntry[]): number {
+  const times = log.map((r) => Date.parse(r.at)).sort((a, b) => a - b);
+  return Math.max(0, ...times.map((t, i) => times.filter((u, j) => j >= i && u < t + 60_000).length));
+}
+
+/** The upstream's answer for `path`, asked directly (as a relay would get it). */
+async function upstreamBody(path: string): Promise<unknown> {
+  return (await fetch(`${sandbox.url}${path}`, { headers: { 'X-API-Key': 'enterprise-key:direct' } })).json();
+}
+
 // Three processes start and stop per test: on a busy 2-core machine that alone takes a while.
 describe('a cluster of three relays', { timeout: 90_000 }, () => {
   it('spends upstream from one process only, and brings a change to the clients of all three', async () => {
+    await cluster();
     const leader = await leaderOf(relays);
     // A follower asked first, before anyone asked the leader: the leader filled the shared catalog
     // as it took the lead, and followers never ask upstream themselves.
@@ -70,16 +88,16 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
   });
 
   it('answers a history span nobody fetched yet on a follower: it asks the leader, which spends one request for all askers', async () => {
+    await cluster();
     const leader = await settled();
     const followers = relays.filter((r) => r !== leader);
     const path = '/v1/history/eur?days=7';
     // Concurrent askers on both followers (and the leader): one upstream request between them.
     const answers = await Promise.all([...followers, ...followers, leader].map((r) => get(r.url, path)));
-    const direct = await fetch(`${sandbox.url}${path}`, { headers: { 'X-API-Key': 'enterprise-key:direct' } });
-    const upstreamBody = (await direct.json()) as { data: unknown };
+    const body = await upstreamBody(path);
     for (const answer of answers) {
       expect(answer.status).toBe(200);
-      expect(JSON.parse(answer.body)).toEqual(upstreamBody);
+      expect(JSON.parse(answer.body)).toEqual(body);
     }
     const asked = (await upstreamRequests(sandbox)).filter((r) => r.path === '/v1/history/eur' && r.key !== 'enterprise-key:direct');
     expect(asked.map((r) => r.key)).toEqual([keyOf(leader)]);
@@ -89,6 +107,7 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
   });
 
   it('survives SIGKILL of the leader: another takes over, and clients of the dead one resume elsewhere with nothing lost', async () => {
+    await cluster();
     const leader = await settled();
     const survivors = relays.filter((r) => r !== leader);
     const orphan = await openOn(leader);
@@ -125,6 +144,7 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
   });
 
   it('never lets a paused leader spend beside its successor (SIGSTOP / SIGCONT)', async () => {
+    await cluster();
     const leader = await settled();
     const others = relays.filter((r) => r !== leader);
     // It has spent (its upstream stream is open) when it is paused.
@@ -147,6 +167,7 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
   });
 
   it('keeps serving while Redis is away, reports it, and recovers without a burst of upstream requests', async () => {
+    await cluster();
     await settled();
     const clients = await Promise.all(relays.map((r) => openOn(r)));
     await redis.stop();
@@ -170,5 +191,99 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     const after = (await upstreamRequests(sandbox)).slice(beforeRestart);
     expect(after.length).toBeLessThanOrEqual(2);
     expect(after.filter((r) => r.path === '/v1/stream')).toHaveLength(1);
+  });
+
+  it('keeps the plan across a Redis restart that lost everything: the budget is written back before anyone leads', async () => {
+    // 12 a minute: the cluster may spend 9, history and symbols 7 (2 kept for quotes).
+    await cluster({ UPSTREAM_RPM: '12' });
+    const leader = await settled();
+    // History nobody fetched yet, span after span, until the budget refuses one.
+    let refused;
+    for (let days = 1; !refused; days++) {
+      const answer = await get(leader.url, `/v1/history/usd?days=${days}`);
+      if (answer.status === 429) refused = answer;
+      else expect(answer.status).toBe(200);
+    }
+    const spentBefore = (await upstreamRequests(sandbox)).length;
+    expect(spentBefore).toBe(7);
+
+    await redis.stop();
+    await until(async () => (await Promise.all(relays.map((r) => r.health()))).every((h) => h.redis === 'away'), 10_000);
+    await redis.restart();
+    const next = await leaderOf(relays, 15_000);
+    await until(async () => (await Promise.all(relays.map((r) => r.health()))).every((h) => h.status === 200), 15_000);
+    // The counters came back with what the members held, plus the new leader's own spends since
+    // (its upstream stream, and the catalog Redis lost): every member reports the cluster's spend.
+    await until(async () => {
+      const log = await upstreamRequests(sandbox);
+      const minute = log.filter((r) => Date.parse(r.at) > Date.now() - 60_000).length;
+      const reported = await Promise.all(relays.map(async (r) => [await r.metric('relay_budget_spent_minute'), await r.metric('relay_budget_spent_day')]));
+      return reported.every(([m, d]) => m === minute && d === log.length);
+    }, 15_000);
+    // So the minute's history budget is still spent: a new span is refused, not fetched.
+    const after = await get(next.url, '/v1/history/eur?days=7');
+    expect(after.status).toBe(429);
+    expect(Number(after.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    const log = await upstreamRequests(sandbox);
+    expect(log.filter((r) => r.path.startsWith('/v1/history/eur'))).toEqual([]);
+    expect(busiestMinute(log)).toBeLessThanOrEqual(9);
+  });
+
+  it('serves a follower visitor whose span the leader was fetching when it died: the new leader answers the same ask', async () => {
+    await cluster();
+    const leader = await settled();
+    const follower = relays.find((r) => r !== leader)!;
+    const path = '/v1/history/eur?days=7';
+    // The leader's upstream request hangs, so the visitor is still waiting when the leader dies.
+    await control(sandbox.url, 'faults', { rules: [{ path: '/v1/history', key: keyOf(leader), kind: 'hang' }] });
+    const answer = get(follower.url, path);
+    await until(async () => (await upstreamRequests(sandbox)).some((r) => r.path === '/v1/history/eur' && r.key === keyOf(leader)), 10_000);
+    leader.kill('SIGKILL');
+
+    const served = await answer;
+    expect(served.status).toBe(200);
+    expect(served.headers.warning).toBeUndefined();
+    expect(JSON.parse(served.body)).toEqual(await upstreamBody(path));
+    const next = await leaderOf(relays.filter((r) => r !== leader));
+    const fetched = (await upstreamRequests(sandbox)).filter((r) => r.path === '/v1/history/eur' && r.key !== 'enterprise-key:direct');
+    expect(fetched.map((r) => r.key)).toEqual([keyOf(leader), keyOf(next)]);
+  });
+
+  it('answers a stale copy, or 503 with Retry-After, when no leader answers a follower in time; serves the span once one does', async () => {
+    await cluster();
+    const leader = await settled();
+    const follower = relays.find((r) => r !== leader)!;
+    // Redis holds a copy of one span from 10 minutes ago (stale: refetched after 5), none of the other.
+    const old = { body: JSON.stringify(await upstreamBody('/v1/history/eur?days=7')), storedAt: Date.now() - 10 * 60_000 };
+    const client = createClient({ url: redis.url });
+    await client.connect();
+    await client.set('price-relay:cache:history:eur:7', JSON.stringify(old));
+    await client.close();
+    // Every leader's upstream requests hang: the old one's, and its successor's.
+    await control(sandbox.url, 'faults', { rules: [{ path: '/v1/history', kind: 'hang' }] });
+    const answers = Promise.all([get(follower.url, '/v1/history/eur?days=7'), get(follower.url, '/v1/history/usd?days=7')]);
+    await until(async () => (await upstreamRequests(sandbox)).filter((r) => r.path.startsWith('/v1/history') && r.key === keyOf(leader)).length === 2, 10_000);
+    leader.kill('SIGSTOP');
+
+    const [stale, none] = await answers;
+    expect(stale.status).toBe(200);
+    expect(stale.body).toBe(old.body);
+    expect(Number(stale.headers.age)).toBeGreaterThanOrEqual(600);
+    expect(stale.headers.warning).toMatch(/^110 /);
+    expect(none.status).toBe(503);
+    expect(none.headers['retry-after']).toBe('5');
+    expect(JSON.parse(none.body)).toMatchObject({ error: { code: 'upstream_unavailable' } });
+
+    // The upstream answers again: the same requests are served by the new leader.
+    await control(sandbox.url, 'faults', {}, 'DELETE');
+    await leaderOf(relays.filter((r) => r !== leader), 10_000);
+    for (const s of ['usd', 'eur']) {
+      const path = `/v1/history/${s}?days=7`;
+      const body = await upstreamBody(path);
+      await until(async () => {
+        const answer = await get(follower.url, path);
+        return answer.status === 200 && answer.headers.warning === undefined && JSON.stringify(JSON.parse(answer.body)) === JSON.stringify(body);
+      }, 40_000);
+    }
   });
 });
