@@ -171,7 +171,8 @@ function scriptTagBuild(): BuildEnvironmentOptions {
           // up front (src/ but the embed scripts, and lit) is one file, the price-board entry:
           // left alone, rolldown put api/errors.ts in a file of its own, which every page then
           // had to load as well. The ticker's and the converter's own code (and the base they
-          // share) stays out of it: their scripts import the rest from price-board.js.
+          // share, and the converter's arithmetic, format/amount.ts) stays out of it: their
+          // scripts import the rest from price-board.js.
           // What the widgets load at start beside it comes in two chunks, each with what it needs
           // beyond price-board.js (left alone, rolldown made a file of each piece that two lazy
           // chunks share, each one more round trip after the chunk that imports it): `hubs` (the
@@ -184,7 +185,7 @@ function scriptTagBuild(): BuildEnvironmentOptions {
               name: 'price-board',
               tags: ['$initial'],
               priority: 2,
-              test: /[\\/]src[\\/](?!embed[\\/]|ticker[\\/]|converter[\\/]|widget[\\/]|price-ticker|price-converter)|[\\/]node_modules[\\/](lit|lit-html|lit-element|@lit[\\/]reactive-element)[\\/]/,
+              test: /[\\/]src[\\/](?!embed[\\/]|ticker[\\/]|converter[\\/]|widget[\\/]|format[\\/]amount|price-ticker|price-converter)|[\\/]node_modules[\\/](lit|lit-html|lit-element|@lit[\\/]reactive-element)[\\/]/,
             },
             { name: 'hubs', priority: 1, test: /[\\/]src[\\/]live[\\/]hubs\.ts$/ },
             { name: 'board-extras', priority: 1, test: /[\\/]src[\\/]board[\\/]board-extras\.ts$/ },
