@@ -179,8 +179,9 @@ function scriptTagBuild(): BuildEnvironmentOptions {
           // What the widgets load at start beside it comes in two chunks, each with what it needs
           // beyond price-board.js (left alone, rolldown made a file of each piece that two lazy
           // chunks share, each one more round trip after the chunk that imports it): `hubs` (the
-          // live data layer, `live/hubs.ts`), which the stream's chunk (`transport`) and the chart
-          // area then import from, and the board's `board-extras` with the date formatting. (Their
+          // live data layer, `live/hubs.ts`, with the errors' Persian messages), which the stream's
+          // chunk (`transport`) and the chart area then import from, and the board's
+          // `board-extras` with the date formatting. (Their
           // namespaces need a helper of the bundler's, which it keeps in a tiny file of its own.)
           groups: [
             { name: 'vazirmatn', test: /[\\/]node_modules[\\/]vazirmatn[\\/]/ },
@@ -188,9 +189,9 @@ function scriptTagBuild(): BuildEnvironmentOptions {
               name: 'price-board',
               tags: ['$initial'],
               priority: 2,
-              test: /[\\/]src[\\/](?!embed[\\/]|ticker[\\/]|converter[\\/]|widget[\\/]|format[\\/]amount|price-ticker|price-converter)|[\\/]node_modules[\\/](lit|lit-html|lit-element|@lit[\\/]reactive-element)[\\/]/,
+              test: /[\\/]src[\\/](?!embed[\\/]|ticker[\\/]|converter[\\/]|widget[\\/]|format[\\/]amount|shared[\\/]error-messages|price-ticker|price-converter)|[\\/]node_modules[\\/](lit|lit-html|lit-element|@lit[\\/]reactive-element)[\\/]/,
             },
-            { name: 'hubs', priority: 1, test: /[\\/]src[\\/]live[\\/]hubs\.ts$/ },
+            { name: 'hubs', priority: 1, test: /[\\/]src[\\/](live[\\/]hubs|shared[\\/]error-messages)\.ts$/ },
             { name: 'board-extras', priority: 1, test: /[\\/]src[\\/]board[\\/]board-extras\.ts$/ },
           ],
         },

@@ -8,6 +8,11 @@ import type { HubListener, HubOptions, Subscription } from './hub-types';
 import { navigatorOnline } from './online';
 import { connectionOf, normalizeSymbols } from './connection';
 import type { FirstAttempt } from './quote-fetcher';
+import { useErrorMessages } from '../shared/errors';
+import { ERROR_MESSAGES } from '../shared/error-messages';
+
+// Every error a widget shows or fires comes from this layer: its Persian messages come with it.
+useErrorMessages(ERROR_MESSAGES);
 
 const hubs = new Map<string, PriceHub>();
 
