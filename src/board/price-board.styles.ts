@@ -4,6 +4,8 @@ import { hostStyles, themed } from './theme.styles';
 /*
  * Colours come from the shared theme (theme.styles.ts).
  * Static styles only (adopted style sheets): nothing inline, so a strict CSP holds.
+ * What the first rows do not need (the live statuses' colours, the error box, hover, selection,
+ * focus, missing rows) comes with the board's extras: board-extras.styles.ts.
  */
 
 export const styles = css`
@@ -38,25 +40,6 @@ export const styles = css`
     background: var(--_muted);
     flex: none;
   }
-  [data-status=live] .dot {
-    background: var(--_up);
-  }
-  [data-status=polling] .dot {
-    background: var(--_accent);
-  }
-  [data-status=error] .dot,
-  [data-status=offline] .dot {
-    background: var(--_down);
-  }
-
-  [part~=error] {
-    margin: 0 .75rem .5rem;
-    padding: .375rem .625rem;
-    border-inline-start: 3px solid var(--_down);
-    border-radius: 4px;
-    background: color-mix(in srgb, var(--_down) 7%, var(--_bg));
-    font-size: .875rem;
-  }
 
   /*
    * The table: every row is a grid of its own with the same columns, so that a row can be laid
@@ -82,17 +65,6 @@ export const styles = css`
   }
   .rows .row:last-child {
     border-block-end: 0;
-  }
-  .rows .row:hover {
-    background: color-mix(in srgb, var(--_fg) 4%, var(--_bg));
-  }
-  .row[aria-current=true] {
-    background: color-mix(in srgb, var(--_accent) 8%, var(--_bg));
-    box-shadow: inset -3px 0 0 var(--_accent);
-  }
-  .row:focus-visible {
-    outline: 2px solid var(--_accent);
-    outline-offset: -2px;
   }
   .cell {
     padding: .4rem .625rem;
@@ -128,8 +100,7 @@ export const styles = css`
   }
   [part~=time],
   [part~=high],
-  [part~=low],
-  [data-missing] [part~=title] {
+  [part~=low] {
     color: var(--_muted);
   }
   [part~=price] {
@@ -160,9 +131,6 @@ export const styles = css`
   }
   [data-stale] [part~=time] .value::before {
     content: '◷ ';
-  }
-  [data-missing] [part~=title] {
-    font-family: ui-monospace, monospace;
   }
 
   .skeleton {
@@ -273,11 +241,6 @@ export const styles = css`
   @media (prefers-reduced-motion: reduce) {
     .skeleton {
       animation: none;
-    }
-  }
-  @media (forced-colors: active) {
-    .row[aria-current=true] {
-      outline: 2px solid Highlight;
     }
   }
 `;
