@@ -26,10 +26,12 @@ export const styles = css`
     gap: .25rem 1rem;
     padding: 0 .75rem .375rem;
   }
+  /* one line high even before its text (which comes with the board's extras but while loading) */
   [part~=status] {
     display: inline-flex;
     align-items: center;
     gap: .4em;
+    min-block-size: 1.5em;
     color: var(--_muted);
     font-size: .8125rem;
   }

@@ -12,7 +12,7 @@ import { FirstRender } from './first-render';
 import { styles } from './price-board.styles';
 import { QuotesController } from './quotes-controller';
 import { dayOf, emptyRow, quoteRow, type RowContext, type RowView } from './row-view';
-import { renderError, renderStatus, renderTable, statusText } from './templates';
+import { LOADING_TEXT, renderError, renderStatus, renderTable } from './templates';
 
 const ATTRIBUTE_KEYS = Object.keys(BOARD_ATTRIBUTES) as BoardProperty[];
 
@@ -273,10 +273,7 @@ export class PriceBoard extends LitElement {
     const focus = this.#focusSymbol && s.symbols.includes(this.#focusSymbol) ? this.#focusSymbol : s.chartSymbol;
     return html`<div part="board" class="board" dir="rtl" lang="fa" data-theme=${s.theme}>
       <div class="top">
-        ${renderStatus(
-          this.#live.status,
-          statusText(this.#live.status, { stream: s.stream, pollInterval: s.pollInterval, delaySeconds: this.#live.delaySeconds }),
-        )}
+        ${renderStatus(this.#live.status, this.#statusText())}
       </div>
       ${renderError(this.#live.error ?? this.#attributeError())}
       ${renderTable(rows, {
@@ -306,6 +303,15 @@ export class PriceBoard extends LitElement {
       days: view.status === 'ready' ? (view.shownDays ?? s.days) : s.days,
       onSpan: this.#onSpanClick,
     });
+  }
+
+  /** The status line's text: in full once the extras are there, else only while loading. */
+  #statusText(): string {
+    const s = this.#settings;
+    const status = this.#live.status;
+    const extras = this.#extras?.module;
+    if (!extras) return status === 'loading' ? LOADING_TEXT : '';
+    return extras.statusText(status, { stream: s.stream, pollInterval: s.pollInterval, delaySeconds: this.#live.delaySeconds });
   }
 
   #isLoading(): boolean {

@@ -5,32 +5,10 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { PriceBoardError } from '../shared/errors';
 import type { ConnectionStatus, DisplayUnit } from '../shared/types';
-import { toPersianDigits } from '../format/number';
 import type { RowView } from './row-view';
 
-const fa = (n: number): string => toPersianDigits(String(n));
-
-const STATUS_TEXT: Readonly<Record<ConnectionStatus, string>> = {
-  loading: 'در حال دریافت قیمت‌ها…',
-  live: 'زنده',
-  polling: 'به‌روزرسانی دوره‌ای',
-  reconnecting: 'در حال اتصال دوباره…',
-  offline: 'بدون اتصال',
-  error: 'خطا در دریافت قیمت‌ها',
-};
-
-/** The status line: the connection state in Persian, the poll period, and any data delay. */
-export function statusText(
-  status: ConnectionStatus,
-  { stream, pollInterval, delaySeconds }: { stream: string; pollInterval: number; delaySeconds: number },
-): string {
-  let text = STATUS_TEXT[status];
-  if (status === 'polling') {
-    // stream="off": one answer, then only refresh(); the hub calls that idle state 'polling'.
-    text = stream === 'off' ? 'بدون به‌روزرسانی خودکار' : `به‌روزرسانی هر ${fa(pollInterval)} ثانیه`;
-  }
-  return delaySeconds > 0 ? `${text} · با ${fa(delaySeconds)} ثانیه تأخیر` : text;
-}
+/** The status line's text while the first prices are on their way (`status-text.ts` has the others). */
+export const LOADING_TEXT = 'در حال دریافت قیمت‌ها…';
 
 export function renderStatus(status: ConnectionStatus, text: string): TemplateResult {
   return html`<div part="status" data-status=${status}><span class="dot" aria-hidden="true"></span>${text}</div>`;
