@@ -4,7 +4,7 @@ import type { ConnectionStatus, Quote } from '../shared/types';
 import { startTogether } from '../live/start-together';
 import { BOARD_ATTRIBUTES, type BoardProperties, type BoardProperty, type HistoryDays } from '../shared/attributes';
 import { defaultsOf, invalidAttributeMessage, litProperties, readSettings, type BoardSettings } from './attributes';
-import type { Announcer, ChartController } from './board-extras';
+import type { Announcer, ChartController, RowSelection } from './board-extras';
 import { defineOnce } from './define';
 import { DEFAULT_BASE_URL } from './module-origin';
 import { emit } from './emit';
@@ -25,10 +25,6 @@ const loadExtras = (): Promise<Extras> =>
     extrasLoading = undefined;
     throw error;
   }));
-
-/** The row an event happened in. */
-const rowOf = (event: Event): HTMLElement | undefined =>
-  (event.target as Element | null)?.closest<HTMLElement>('[part~="row"][data-symbol]') ?? undefined;
 
 /**
  * A live price board for the Iranian market: Persian, right to left, with a candlestick chart.
@@ -131,7 +127,7 @@ export class PriceBoard extends LitElement {
    * What the first rows do not need (`board-extras.ts`), once its chunk has loaded: it is asked
    * for at the start, beside the first prices request.
    */
-  #extras: { module: Extras; chartArea: ChartController; announcer: Announcer } | undefined;
+  #extras: { module: Extras; chartArea: ChartController; announcer: Announcer; rows: RowSelection } | undefined;
 
   #settings!: BoardSettings;
   /** The attribute values `#settings` were read from. */
@@ -141,8 +137,6 @@ export class PriceBoard extends LitElement {
    * order they were set: the first is shown in `part="error"` while no live error is.
    */
   readonly #invalid = new Set<string>();
-  /** The row holding the table's tab stop. */
-  #focusSymbol: string | undefined;
   /** Price changes of the selected symbol already announced. */
   #spoken = { symbol: '', changes: 0 };
 
@@ -189,6 +183,7 @@ export class PriceBoard extends LitElement {
         onError: (error) => emit(this, 'price-board-error', error.toDetail()),
       }),
       announcer: new module.Announcer(this),
+      rows: new module.RowSelection(this),
     };
     new module.Clock(this);
     module.adoptExtraStyles(this.renderRoot as ShadowRoot, (this.constructor as typeof PriceBoard).elementStyles);
@@ -270,7 +265,6 @@ export class PriceBoard extends LitElement {
     const rows = this.#rows();
     const selected = rows.find((r) => r.symbol === s.chartSymbol);
     const extras = this.#extras;
-    const focus = this.#focusSymbol && s.symbols.includes(this.#focusSymbol) ? this.#focusSymbol : s.chartSymbol;
     return html`<div part="board" class="board" dir="rtl" lang="fa" data-theme=${s.theme}>
       <div class="top">
         ${renderStatus(this.#live.status, this.#statusText())}
@@ -280,11 +274,9 @@ export class PriceBoard extends LitElement {
         unit: s.unit,
         loading: this.#isLoading(),
         selected: s.chartSymbol,
-        tabStop: focus,
+        tabStop: extras?.rows.tabStop(s.symbols, s.chartSymbol) ?? s.chartSymbol,
         flashOf: (symbol) => this.#live.changeCount(symbol),
-        onClick: this.#onRowClick,
-        onKeyDown: this.#onRowKeyDown,
-        onFocusIn: this.#onRowFocus,
+        onRowEvent: this.#onRowEvent,
       })}
       ${s.chart === 'none'
         ? nothing
@@ -339,44 +331,9 @@ export class PriceBoard extends LitElement {
 
   // ── Events ────────────────────────────────────────────────────────────────────────────────
 
-  /** The user picked `symbol` for the chart. */
-  #select(symbol: string): void {
-    this.#focus(symbol);
-    if (symbol === this.#settings.chartSymbol) return;
-    this.chartSymbol = symbol;
-    emit(this, 'price-board-select', { symbol });
-  }
-
-  /** Moves the table's tab stop to `symbol`'s row. */
-  #focus(symbol: string): void {
-    if (symbol === this.#focusSymbol) return;
-    this.#focusSymbol = symbol;
-    this.requestUpdate();
-  }
-
-  #onRowClick(event: Event): void {
-    const row = rowOf(event);
-    if (row?.dataset.symbol) this.#select(row.dataset.symbol);
-  }
-
-  #onRowKeyDown(event: KeyboardEvent): void {
-    const keys = this.#extras?.module;
-    if (!keys) return; // a key pressed before the extras loaded: the browser's default
-    const row = rowOf(event);
-    const action = keys.rowAction(event);
-    if (!row || !action || event.target !== row) return;
-    event.preventDefault();
-    if (action === 'select') {
-      this.#select(row.dataset.symbol!);
-      return;
-    }
-    const rows = [...this.renderRoot.querySelectorAll<HTMLElement>('[part~="row"][data-symbol]')];
-    keys.moveTarget(rows, row, action)?.focus();
-  }
-
-  #onRowFocus(event: FocusEvent): void {
-    const symbol = rowOf(event)?.dataset.symbol;
-    if (symbol) this.#focus(symbol);
+  /** A click, key press or focus in the rows: the extras' (before they are there, the browser's). */
+  #onRowEvent(event: Event): void {
+    this.#extras?.rows.handle(event, this.#settings.chartSymbol);
   }
 
   #onSpanClick(event: Event): void {

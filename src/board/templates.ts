@@ -32,9 +32,8 @@ export interface TableState {
   /** The row that takes Tab (roving tabindex). */
   tabStop: string;
   flashOf(symbol: string): number;
-  onClick(event: Event): void;
-  onKeyDown(event: KeyboardEvent): void;
-  onFocusIn(event: FocusEvent): void;
+  /** A click, key press or focus in the rows. */
+  onRowEvent(event: Event): void;
 }
 
 const skeleton = (short = false) => html`<span class=${short ? 'skeleton short' : 'skeleton'} aria-hidden="true"></span>`;
@@ -146,7 +145,7 @@ export function renderTable(rows: readonly RowView[], t: TableState): TemplateRe
         <div class="cell col-time" role="columnheader" data-w=${w[4]}>${time}</div>
       </div>
     </div>
-    <div class="rowgroup rows" role="rowgroup" @click=${t.onClick} @keydown=${t.onKeyDown} @focusin=${t.onFocusIn}>
+    <div class="rowgroup rows" role="rowgroup" @click=${t.onRowEvent} @keydown=${t.onRowEvent} @focusin=${t.onRowEvent}>
       ${rows.map((v) => renderRow(v, t, w))}
     </div>
   </div>`;
