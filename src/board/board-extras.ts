@@ -6,22 +6,48 @@
  * the date formatting of the time cells, and the selection of rows by click and keys
  * (`row-selection.ts`). The first rows need none of it, and never wait for it.
  */
-import { adoptStyles, supportsAdoptingStyleSheets, type CSSResultOrNative } from 'lit';
+import { adoptStyles, supportsAdoptingStyleSheets, type LitElement } from 'lit';
+import type { Quote } from '../shared/types';
+import { Announcer } from './announcer';
 import { extraStyles } from './board-extras.styles';
+import { ChartController } from './chart-controller';
 import { chartStyles } from './chart-section.styles';
+import { Clock } from './clock';
+import { emit } from './emit';
 import { flashStyles } from './flash.styles';
+import { RowSelection, type SelectionHost } from './row-selection';
 
-export { Announcer } from './announcer';
-export { ChartController } from './chart-controller';
 export { renderChart } from './chart-section';
-export { Clock } from './clock';
 export { datesReady, prepareDates } from './dates';
-export { RowSelection } from './row-selection';
 export { statusText } from './status-text';
 
-/** Adds the extra styles, the flash's and the chart section's to the board's own (`own`) in its shadow root. */
-export function adoptExtraStyles(root: ShadowRoot, own: readonly CSSResultOrNative[]): void {
+/** The extras a board holds once they are attached. */
+export interface BoardExtras {
+  chartArea: ChartController;
+  announcer: Announcer;
+  rows: RowSelection;
+}
+
+/**
+ * Gives `board` its extras: the chart area (whose quotes come from `latest`, whose failures it
+ * fires as `price-board-error`), the announcer, the row selection, the clock, and their styles
+ * beside its own.
+ */
+export function attachExtras(board: LitElement & SelectionHost, latest: (symbol: string) => Quote | undefined): BoardExtras {
+  const find = (selector: string) => board.renderRoot?.querySelector<HTMLElement>(selector);
+  new Clock(board);
   // Without adopted style sheets Lit appends a <style> per sheet: only the new ones then.
   const extra = [extraStyles, flashStyles, chartStyles];
-  adoptStyles(root, supportsAdoptingStyleSheets ? [...own, ...extra] : extra);
+  const own = (board.constructor as typeof LitElement).elementStyles;
+  adoptStyles(board.renderRoot as ShadowRoot, supportsAdoptingStyleSheets ? [...own, ...extra] : extra);
+  return {
+    chartArea: new ChartController(board, {
+      container: () => find('.chart-canvas'),
+      themeSource: () => find('.board'),
+      latest,
+      onError: (error) => emit(board, 'price-board-error', error.toDetail()),
+    }),
+    announcer: new Announcer(board),
+    rows: new RowSelection(board),
+  };
 }

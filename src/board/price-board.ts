@@ -4,7 +4,7 @@ import type { ConnectionStatus, Quote } from '../shared/types';
 import { startTogether } from '../live/start-together';
 import { BOARD_ATTRIBUTES, type BoardProperties, type BoardProperty, type HistoryDays } from '../shared/attributes';
 import { defaultsOf, invalidAttributeMessage, litProperties, readSettings, type BoardSettings } from './attributes';
-import type { Announcer, ChartController, RowSelection } from './board-extras';
+import type { BoardExtras } from './board-extras';
 import { defineOnce } from './define';
 import { DEFAULT_BASE_URL } from './module-origin';
 import { emit } from './emit';
@@ -127,7 +127,7 @@ export class PriceBoard extends LitElement {
    * What the first rows do not need (`board-extras.ts`), once its chunk has loaded: it is asked
    * for at the start, beside the first prices request.
    */
-  #extras: { module: Extras; chartArea: ChartController; announcer: Announcer; rows: RowSelection } | undefined;
+  #extras: (BoardExtras & { module: Extras }) | undefined;
 
   #settings!: BoardSettings;
   /** The attribute values `#settings` were read from. */
@@ -174,19 +174,7 @@ export class PriceBoard extends LitElement {
 
   #extrasLoaded(module: Extras): void {
     if (this.#extras) return;
-    this.#extras = {
-      module,
-      chartArea: new module.ChartController(this, {
-        container: () => this.renderRoot?.querySelector<HTMLElement>('.chart-canvas'),
-        themeSource: () => this.renderRoot?.querySelector<HTMLElement>('.board'),
-        latest: (symbol) => this.#live.get(symbol),
-        onError: (error) => emit(this, 'price-board-error', error.toDetail()),
-      }),
-      announcer: new module.Announcer(this),
-      rows: new module.RowSelection(this),
-    };
-    new module.Clock(this);
-    module.adoptExtraStyles(this.renderRoot as ShadowRoot, (this.constructor as typeof PriceBoard).elementStyles);
+    this.#extras = { module, ...module.attachExtras(this, (symbol) => this.#live.get(symbol)) };
     this.#configureChart();
     this.requestUpdate(); // its `updated` tells the chart whether the rows are shown
   }
@@ -287,7 +275,7 @@ export class PriceBoard extends LitElement {
     </div>`;
   }
 
-  #renderChart({ renderChart }: Extras, { view }: ChartController, selected: RowView | undefined) {
+  #renderChart({ renderChart }: Extras, { view }: BoardExtras['chartArea'], selected: RowView | undefined) {
     const s = this.#settings;
     return renderChart({
       ...view,
