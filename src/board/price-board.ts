@@ -2,7 +2,7 @@ import { html, LitElement, nothing } from 'lit';
 import { PriceBoardError } from '../shared/errors';
 import type { ConnectionStatus, Quote } from '../shared/types';
 import { startTogether } from '../live/start-together';
-import { BOARD_ATTRIBUTES, type BoardProperties, type BoardProperty, type HistoryDays } from '../shared/attributes';
+import { BOARD_ATTRIBUTES, type BoardProperties, type BoardProperty } from '../shared/attributes';
 import { defaultsOf, invalidAttributeMessage, litProperties, readSettings, type BoardSettings } from './attributes';
 import type { BoardExtras } from './board-extras';
 import { defineOnce } from './define';
@@ -110,8 +110,11 @@ export class PriceBoard extends LitElement {
     onQuotes: (quotes) => {
       this.#firstRender.open();
       emit(this, 'price-board-quotes', { quotes });
-      this.#extras?.chartArea.applyQuotes(quotes);
-      this.#announceSelected();
+      const selected = this.#settings.chartSymbol;
+      this.#extras?.quotesApplied(quotes, selected, () => {
+        const quote = this.#live.get(selected);
+        return quote && quoteRow(quote, this.#rowContext());
+      });
     },
     onStatus: (status) => {
       this.#firstRender.open();
@@ -127,7 +130,7 @@ export class PriceBoard extends LitElement {
    * What the first rows do not need (`board-extras.ts`), once its chunk has loaded: it is asked
    * for at the start, beside the first prices request.
    */
-  #extras: (BoardExtras & { module: Extras }) | undefined;
+  #extras: BoardExtras | undefined;
 
   #settings!: BoardSettings;
   /** The attribute values `#settings` were read from. */
@@ -137,8 +140,6 @@ export class PriceBoard extends LitElement {
    * order they were set: the first is shown in `part="error"` while no live error is.
    */
   readonly #invalid = new Set<string>();
-  /** Price changes of the selected symbol already announced. */
-  #spoken = { symbol: '', changes: 0 };
 
   // ── Start ─────────────────────────────────────────────────────────────────────────────────
 
@@ -172,9 +173,9 @@ export class PriceBoard extends LitElement {
     );
   }
 
-  #extrasLoaded(module: Extras): void {
+  #extrasLoaded({ BoardExtras }: Extras): void {
     if (this.#extras) return;
-    this.#extras = { module, ...module.attachExtras(this, (symbol) => this.#live.get(symbol)) };
+    this.#extras = new BoardExtras(this, this.#live, this.#settings.chartSymbol);
     this.#configureChart();
     this.requestUpdate(); // its `updated` tells the chart whether the rows are shown
   }
@@ -192,10 +193,7 @@ export class PriceBoard extends LitElement {
   protected override updated(): void {
     // Rows with data (or an error in their place) are on screen: the chart and the times may follow.
     if (this.#isLoading() && !this.#settings.symbols.some((symbol) => this.#live.get(symbol))) return;
-    const extras = this.#extras;
-    if (!extras) return; // its arrival renders again
-    extras.chartArea.rowsShown();
-    if (!extras.module.datesReady()) void extras.module.prepareDates().then(() => this.requestUpdate());
+    this.#extras?.rowsShown(); // else its arrival renders again
   }
 
   /**
@@ -233,17 +231,7 @@ export class PriceBoard extends LitElement {
   }
 
   #configureChart(): void {
-    const settings = this.#settings;
-    const { baseUrl, apiKey } = settings;
-    this.#extras?.chartArea.configure({
-      mode: settings.chart,
-      symbol: settings.chartSymbol,
-      days: settings.days,
-      unit: settings.unit,
-      theme: settings.theme,
-      baseUrl,
-      apiKey,
-    });
+    this.#extras?.configure(this.#settings);
   }
 
   // ── Template ──────────────────────────────────────────────────────────────────────────────
@@ -269,29 +257,17 @@ export class PriceBoard extends LitElement {
       ${s.chart === 'none'
         ? nothing
         : extras
-          ? this.#renderChart(extras.module, extras.chartArea, selected)
+          ? extras.renderChart(s, selected)
           : html`<div class="chart-pending" aria-hidden="true"></div>`}
       <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">${extras?.announcer.text ?? ''}</div>
     </div>`;
   }
 
-  #renderChart({ renderChart }: Extras, { view }: BoardExtras['chartArea'], selected: RowView | undefined) {
-    const s = this.#settings;
-    return renderChart({
-      ...view,
-      title: selected && !selected.loading ? selected.title : s.chartSymbol,
-      days: view.status === 'ready' ? (view.shownDays ?? s.days) : s.days,
-      onSpan: this.#onSpanClick,
-    });
-  }
-
   /** The status line's text: in full once the extras are there, else only while loading. */
   #statusText(): string {
-    const s = this.#settings;
-    const status = this.#live.status;
-    const extras = this.#extras?.module;
-    if (!extras) return status === 'loading' ? LOADING_TEXT : '';
-    return extras.statusText(status, { stream: s.stream, pollInterval: s.pollInterval, delaySeconds: this.#live.delaySeconds });
+    const extras = this.#extras;
+    if (extras) return extras.statusText(this.#settings);
+    return this.#live.status === 'loading' ? LOADING_TEXT : '';
   }
 
   #isLoading(): boolean {
@@ -301,7 +277,7 @@ export class PriceBoard extends LitElement {
   /** What every row depends on besides its quote; no date before the date formatters are prepared. */
   #rowContext(): RowContext {
     const now = new Date();
-    const dates = this.#extras?.module.datesReady();
+    const dates = this.#extras?.dates();
     return { unit: this.#settings.unit, now, day: dates && dayOf(now, dates), dates };
   }
 
@@ -322,26 +298,6 @@ export class PriceBoard extends LitElement {
   /** A click, key press or focus in the rows: the extras' (before they are there, the browser's). */
   #onRowEvent(event: Event): void {
     this.#extras?.rows.handle(event, this.#settings.chartSymbol);
-  }
-
-  #onSpanClick(event: Event): void {
-    const days = (event.target as Element | null)?.closest<HTMLElement>('button[data-days]')?.dataset.days;
-    if (days) this.days = Number(days) as HistoryDays;
-  }
-
-  /** A polite, throttled announcement when the selected symbol's price changes. */
-  #announceSelected(): void {
-    const symbol = this.#settings.chartSymbol;
-    const changes = this.#live.changeCount(symbol);
-    if (this.#spoken.symbol !== symbol) {
-      this.#spoken = { symbol, changes };
-      return;
-    }
-    const quote = this.#live.get(symbol);
-    if (changes <= this.#spoken.changes || !quote) return;
-    this.#spoken.changes = changes;
-    const view = quoteRow(quote, this.#rowContext());
-    this.#extras?.announcer.announce(`${view.title}: ${view.spokenPrice}، تغییر ${view.change}`);
   }
 }
 
