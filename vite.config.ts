@@ -141,8 +141,11 @@ function scriptTagBuild(): BuildEnvironmentOptions {
     target: 'es2022',
     outDir: 'dist',
     emptyOutDir: true,
-    // No inline polyfill script: the pages must run under script-src 'self'.
-    modulePreload: { polyfill: false },
+    // No inline polyfill script: the pages must run under script-src 'self'. No list of each lazy
+    // chunk's own imports in the scripts either (`__vite__mapDeps`: about 0.15 KB gzip of hashed
+    // names in the initial module), which only the preload helper read, and ours ignores it
+    // (`plainDynamicImports`); the pages' <link rel="modulepreload"> are kept.
+    modulePreload: { polyfill: false, resolveDependencies: (_file, deps, { hostType }) => (hostType === 'js' ? [] : deps) },
     // Fonts and images stay files (no data: URLs), so a strict CSP needs no data: for them.
     assetsInlineLimit: 0,
     // The licences of everything bundled (lit, lightweight-charts, Vazirmatn, ...) ship with
@@ -171,12 +174,14 @@ function scriptTagBuild(): BuildEnvironmentOptions {
           // up front (src/ but the embed scripts, and lit) is one file, the price-board entry:
           // left alone, rolldown put api/errors.ts in a file of its own, which every page then
           // had to load as well. The ticker's and the converter's own code (and the base they
-          // share) stays out of it: their scripts import the rest from price-board.js.
+          // share, and the converter's arithmetic, format/amount.ts) stays out of it: their
+          // scripts import the rest from price-board.js.
           // What the widgets load at start beside it comes in two chunks, each with what it needs
           // beyond price-board.js (left alone, rolldown made a file of each piece that two lazy
           // chunks share, each one more round trip after the chunk that imports it): `hubs` (the
-          // live data layer, `live/hubs.ts`), which the stream's chunk (`transport`) and the chart
-          // area then import from, and the board's `board-extras` with the date formatting. (Their
+          // live data layer, `live/hubs.ts`, with the errors' Persian messages), which the stream's
+          // chunk (`transport`) and the chart area then import from, and the board's
+          // `board-extras` with the date formatting. (Their
           // namespaces need a helper of the bundler's, which it keeps in a tiny file of its own.)
           groups: [
             { name: 'vazirmatn', test: /[\\/]node_modules[\\/]vazirmatn[\\/]/ },
@@ -184,9 +189,9 @@ function scriptTagBuild(): BuildEnvironmentOptions {
               name: 'price-board',
               tags: ['$initial'],
               priority: 2,
-              test: /[\\/]src[\\/](?!embed[\\/]|ticker[\\/]|converter[\\/]|widget[\\/]|price-ticker|price-converter)|[\\/]node_modules[\\/](lit|lit-html|lit-element|@lit[\\/]reactive-element)[\\/]/,
+              test: /[\\/]src[\\/](?!embed[\\/]|ticker[\\/]|converter[\\/]|widget[\\/]|format[\\/]amount|shared[\\/]error-messages|price-ticker|price-converter)|[\\/]node_modules[\\/](lit|lit-html|lit-element|@lit[\\/]reactive-element)[\\/]/,
             },
-            { name: 'hubs', priority: 1, test: /[\\/]src[\\/]live[\\/]hubs\.ts$/ },
+            { name: 'hubs', priority: 1, test: /[\\/]src[\\/](live[\\/]hubs|shared[\\/]error-messages)\.ts$/ },
             { name: 'board-extras', priority: 1, test: /[\\/]src[\\/]board[\\/]board-extras\.ts$/ },
           ],
         },

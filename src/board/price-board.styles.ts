@@ -4,6 +4,8 @@ import { hostStyles, themed } from './theme.styles';
 /*
  * Colours come from the shared theme (theme.styles.ts).
  * Static styles only (adopted style sheets): nothing inline, so a strict CSP holds.
+ * What the first rows do not need (the live statuses' colours, the error box, hover, selection,
+ * focus, missing rows) comes with the board's extras: board-extras.styles.ts.
  */
 
 export const styles = css`
@@ -24,10 +26,12 @@ export const styles = css`
     gap: .25rem 1rem;
     padding: 0 .75rem .375rem;
   }
+  /* one line high even before its text (which comes with the board's extras but while loading) */
   [part~=status] {
     display: inline-flex;
     align-items: center;
     gap: .4em;
+    min-block-size: 1.5em;
     color: var(--_muted);
     font-size: .8125rem;
   }
@@ -37,25 +41,6 @@ export const styles = css`
     border-radius: 50%;
     background: var(--_muted);
     flex: none;
-  }
-  [data-status=live] .dot {
-    background: var(--_up);
-  }
-  [data-status=polling] .dot {
-    background: var(--_accent);
-  }
-  [data-status=error] .dot,
-  [data-status=offline] .dot {
-    background: var(--_down);
-  }
-
-  [part~=error] {
-    margin: 0 .75rem .5rem;
-    padding: .375rem .625rem;
-    border-inline-start: 3px solid var(--_down);
-    border-radius: 4px;
-    background: color-mix(in srgb, var(--_down) 7%, var(--_bg));
-    font-size: .875rem;
   }
 
   /*
@@ -82,17 +67,6 @@ export const styles = css`
   }
   .rows .row:last-child {
     border-block-end: 0;
-  }
-  .rows .row:hover {
-    background: color-mix(in srgb, var(--_fg) 4%, var(--_bg));
-  }
-  .row[aria-current=true] {
-    background: color-mix(in srgb, var(--_accent) 8%, var(--_bg));
-    box-shadow: inset -3px 0 0 var(--_accent);
-  }
-  .row:focus-visible {
-    outline: 2px solid var(--_accent);
-    outline-offset: -2px;
   }
   .cell {
     padding: .4rem .625rem;
@@ -128,8 +102,7 @@ export const styles = css`
   }
   [part~=time],
   [part~=high],
-  [part~=low],
-  [data-missing] [part~=title] {
+  [part~=low] {
     color: var(--_muted);
   }
   [part~=price] {
@@ -160,9 +133,6 @@ export const styles = css`
   }
   [data-stale] [part~=time] .value::before {
     content: '◷ ';
-  }
-  [data-missing] [part~=title] {
-    font-family: ui-monospace, monospace;
   }
 
   .skeleton {
@@ -273,11 +243,6 @@ export const styles = css`
   @media (prefers-reduced-motion: reduce) {
     .skeleton {
       animation: none;
-    }
-  }
-  @media (forced-colors: active) {
-    .row[aria-current=true] {
-      outline: 2px solid Highlight;
     }
   }
 `;

@@ -2,9 +2,9 @@ import { html, LitElement, nothing } from 'lit';
 import { PriceBoardError } from '../shared/errors';
 import type { ConnectionStatus, Quote } from '../shared/types';
 import { startTogether } from '../live/start-together';
-import { BOARD_ATTRIBUTES, type BoardProperties, type BoardProperty, type HistoryDays } from '../shared/attributes';
+import { BOARD_ATTRIBUTES, type BoardProperties, type BoardProperty } from '../shared/attributes';
 import { defaultsOf, invalidAttributeMessage, litProperties, readSettings, type BoardSettings } from './attributes';
-import type { Announcer, ChartController } from './board-extras';
+import type { BoardExtras } from './board-extras';
 import { defineOnce } from './define';
 import { DEFAULT_BASE_URL } from './module-origin';
 import { emit } from './emit';
@@ -12,7 +12,7 @@ import { FirstRender } from './first-render';
 import { styles } from './price-board.styles';
 import { QuotesController } from './quotes-controller';
 import { dayOf, emptyRow, quoteRow, type RowContext, type RowView } from './row-view';
-import { renderError, renderStatus, renderTable, statusText } from './templates';
+import { LOADING_TEXT, renderError, renderStatus, renderTable } from './templates';
 
 const ATTRIBUTE_KEYS = Object.keys(BOARD_ATTRIBUTES) as BoardProperty[];
 
@@ -25,10 +25,6 @@ const loadExtras = (): Promise<Extras> =>
     extrasLoading = undefined;
     throw error;
   }));
-
-/** The row an event happened in. */
-const rowOf = (event: Event): HTMLElement | undefined =>
-  (event.target as Element | null)?.closest<HTMLElement>('[part~="row"][data-symbol]') ?? undefined;
 
 /**
  * A live price board for the Iranian market: Persian, right to left, with a candlestick chart.
@@ -114,8 +110,11 @@ export class PriceBoard extends LitElement {
     onQuotes: (quotes) => {
       this.#firstRender.open();
       emit(this, 'price-board-quotes', { quotes });
-      this.#extras?.chartArea.applyQuotes(quotes);
-      this.#announceSelected();
+      const selected = this.#settings.chartSymbol;
+      this.#extras?.quotesApplied(quotes, selected, () => {
+        const quote = this.#live.get(selected);
+        return quote && quoteRow(quote, this.#rowContext());
+      });
     },
     onStatus: (status) => {
       this.#firstRender.open();
@@ -131,7 +130,7 @@ export class PriceBoard extends LitElement {
    * What the first rows do not need (`board-extras.ts`), once its chunk has loaded: it is asked
    * for at the start, beside the first prices request.
    */
-  #extras: { module: Extras; chartArea: ChartController; announcer: Announcer } | undefined;
+  #extras: BoardExtras | undefined;
 
   #settings!: BoardSettings;
   /** The attribute values `#settings` were read from. */
@@ -141,10 +140,6 @@ export class PriceBoard extends LitElement {
    * order they were set: the first is shown in `part="error"` while no live error is.
    */
   readonly #invalid = new Set<string>();
-  /** The row holding the table's tab stop. */
-  #focusSymbol: string | undefined;
-  /** Price changes of the selected symbol already announced. */
-  #spoken = { symbol: '', changes: 0 };
 
   // ── Start ─────────────────────────────────────────────────────────────────────────────────
 
@@ -178,20 +173,9 @@ export class PriceBoard extends LitElement {
     );
   }
 
-  #extrasLoaded(module: Extras): void {
+  #extrasLoaded({ BoardExtras }: Extras): void {
     if (this.#extras) return;
-    this.#extras = {
-      module,
-      chartArea: new module.ChartController(this, {
-        container: () => this.renderRoot?.querySelector<HTMLElement>('.chart-canvas'),
-        themeSource: () => this.renderRoot?.querySelector<HTMLElement>('.board'),
-        latest: (symbol) => this.#live.get(symbol),
-        onError: (error) => emit(this, 'price-board-error', error.toDetail()),
-      }),
-      announcer: new module.Announcer(this),
-    };
-    new module.Clock(this);
-    module.adoptExtraStyles(this.renderRoot as ShadowRoot, (this.constructor as typeof PriceBoard).elementStyles);
+    this.#extras = new BoardExtras(this, this.#live, this.#settings.chartSymbol);
     this.#configureChart();
     this.requestUpdate(); // its `updated` tells the chart whether the rows are shown
   }
@@ -209,10 +193,7 @@ export class PriceBoard extends LitElement {
   protected override updated(): void {
     // Rows with data (or an error in their place) are on screen: the chart and the times may follow.
     if (this.#isLoading() && !this.#settings.symbols.some((symbol) => this.#live.get(symbol))) return;
-    const extras = this.#extras;
-    if (!extras) return; // its arrival renders again
-    extras.chartArea.rowsShown();
-    if (!extras.module.datesReady()) void extras.module.prepareDates().then(() => this.requestUpdate());
+    this.#extras?.rowsShown(); // else its arrival renders again
   }
 
   /**
@@ -250,17 +231,7 @@ export class PriceBoard extends LitElement {
   }
 
   #configureChart(): void {
-    const settings = this.#settings;
-    const { baseUrl, apiKey } = settings;
-    this.#extras?.chartArea.configure({
-      mode: settings.chart,
-      symbol: settings.chartSymbol,
-      days: settings.days,
-      unit: settings.unit,
-      theme: settings.theme,
-      baseUrl,
-      apiKey,
-    });
+    this.#extras?.configure(this.#settings);
   }
 
   // ── Template ──────────────────────────────────────────────────────────────────────────────
@@ -270,42 +241,33 @@ export class PriceBoard extends LitElement {
     const rows = this.#rows();
     const selected = rows.find((r) => r.symbol === s.chartSymbol);
     const extras = this.#extras;
-    const focus = this.#focusSymbol && s.symbols.includes(this.#focusSymbol) ? this.#focusSymbol : s.chartSymbol;
     return html`<div part="board" class="board" dir="rtl" lang="fa" data-theme=${s.theme}>
       <div class="top">
-        ${renderStatus(
-          this.#live.status,
-          statusText(this.#live.status, { stream: s.stream, pollInterval: s.pollInterval, delaySeconds: this.#live.delaySeconds }),
-        )}
+        ${renderStatus(this.#live.status, this.#statusText())}
       </div>
       ${renderError(this.#live.error ?? this.#attributeError())}
       ${renderTable(rows, {
         unit: s.unit,
         loading: this.#isLoading(),
         selected: s.chartSymbol,
-        tabStop: focus,
+        tabStop: extras?.rows.tabStop(s.symbols, s.chartSymbol) ?? s.chartSymbol,
         flashOf: (symbol) => this.#live.changeCount(symbol),
-        onClick: this.#onRowClick,
-        onKeyDown: this.#onRowKeyDown,
-        onFocusIn: this.#onRowFocus,
+        onRowEvent: this.#onRowEvent,
       })}
       ${s.chart === 'none'
         ? nothing
         : extras
-          ? this.#renderChart(extras.module, extras.chartArea, selected)
+          ? extras.renderChart(s, selected)
           : html`<div class="chart-pending" aria-hidden="true"></div>`}
       <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">${extras?.announcer.text ?? ''}</div>
     </div>`;
   }
 
-  #renderChart({ renderChart }: Extras, { view }: ChartController, selected: RowView | undefined) {
-    const s = this.#settings;
-    return renderChart({
-      ...view,
-      title: selected && !selected.loading ? selected.title : s.chartSymbol,
-      days: view.status === 'ready' ? (view.shownDays ?? s.days) : s.days,
-      onSpan: this.#onSpanClick,
-    });
+  /** The status line's text: in full once the extras are there, else only while loading. */
+  #statusText(): string {
+    const extras = this.#extras;
+    if (extras) return extras.statusText(this.#settings);
+    return this.#live.status === 'loading' ? LOADING_TEXT : '';
   }
 
   #isLoading(): boolean {
@@ -315,7 +277,7 @@ export class PriceBoard extends LitElement {
   /** What every row depends on besides its quote; no date before the date formatters are prepared. */
   #rowContext(): RowContext {
     const now = new Date();
-    const dates = this.#extras?.module.datesReady();
+    const dates = this.#extras?.dates();
     return { unit: this.#settings.unit, now, day: dates && dayOf(now, dates), dates };
   }
 
@@ -333,64 +295,9 @@ export class PriceBoard extends LitElement {
 
   // ── Events ────────────────────────────────────────────────────────────────────────────────
 
-  /** The user picked `symbol` for the chart. */
-  #select(symbol: string): void {
-    this.#focus(symbol);
-    if (symbol === this.#settings.chartSymbol) return;
-    this.chartSymbol = symbol;
-    emit(this, 'price-board-select', { symbol });
-  }
-
-  /** Moves the table's tab stop to `symbol`'s row. */
-  #focus(symbol: string): void {
-    if (symbol === this.#focusSymbol) return;
-    this.#focusSymbol = symbol;
-    this.requestUpdate();
-  }
-
-  #onRowClick(event: Event): void {
-    const row = rowOf(event);
-    if (row?.dataset.symbol) this.#select(row.dataset.symbol);
-  }
-
-  #onRowKeyDown(event: KeyboardEvent): void {
-    const keys = this.#extras?.module;
-    if (!keys) return; // a key pressed before the extras loaded: the browser's default
-    const row = rowOf(event);
-    const action = keys.rowAction(event);
-    if (!row || !action || event.target !== row) return;
-    event.preventDefault();
-    if (action === 'select') {
-      this.#select(row.dataset.symbol!);
-      return;
-    }
-    const rows = [...this.renderRoot.querySelectorAll<HTMLElement>('[part~="row"][data-symbol]')];
-    keys.moveTarget(rows, row, action)?.focus();
-  }
-
-  #onRowFocus(event: FocusEvent): void {
-    const symbol = rowOf(event)?.dataset.symbol;
-    if (symbol) this.#focus(symbol);
-  }
-
-  #onSpanClick(event: Event): void {
-    const days = (event.target as Element | null)?.closest<HTMLElement>('button[data-days]')?.dataset.days;
-    if (days) this.days = Number(days) as HistoryDays;
-  }
-
-  /** A polite, throttled announcement when the selected symbol's price changes. */
-  #announceSelected(): void {
-    const symbol = this.#settings.chartSymbol;
-    const changes = this.#live.changeCount(symbol);
-    if (this.#spoken.symbol !== symbol) {
-      this.#spoken = { symbol, changes };
-      return;
-    }
-    const quote = this.#live.get(symbol);
-    if (changes <= this.#spoken.changes || !quote) return;
-    this.#spoken.changes = changes;
-    const view = quoteRow(quote, this.#rowContext());
-    this.#extras?.announcer.announce(`${view.title}: ${view.spokenPrice}، تغییر ${view.change}`);
+  /** A click, key press or focus in the rows: the extras' (before they are there, the browser's). */
+  #onRowEvent(event: Event): void {
+    this.#extras?.rows.handle(event, this.#settings.chartSymbol);
   }
 }
 

@@ -5,32 +5,10 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { PriceBoardError } from '../shared/errors';
 import type { ConnectionStatus, DisplayUnit } from '../shared/types';
-import { toPersianDigits } from '../format/number';
 import type { RowView } from './row-view';
 
-const fa = (n: number): string => toPersianDigits(String(n));
-
-const STATUS_TEXT: Readonly<Record<ConnectionStatus, string>> = {
-  loading: 'در حال دریافت قیمت‌ها…',
-  live: 'زنده',
-  polling: 'به‌روزرسانی دوره‌ای',
-  reconnecting: 'در حال اتصال دوباره…',
-  offline: 'بدون اتصال',
-  error: 'خطا در دریافت قیمت‌ها',
-};
-
-/** The status line: the connection state in Persian, the poll period, and any data delay. */
-export function statusText(
-  status: ConnectionStatus,
-  { stream, pollInterval, delaySeconds }: { stream: string; pollInterval: number; delaySeconds: number },
-): string {
-  let text = STATUS_TEXT[status];
-  if (status === 'polling') {
-    // stream="off": one answer, then only refresh(); the hub calls that idle state 'polling'.
-    text = stream === 'off' ? 'بدون به‌روزرسانی خودکار' : `به‌روزرسانی هر ${fa(pollInterval)} ثانیه`;
-  }
-  return delaySeconds > 0 ? `${text} · با ${fa(delaySeconds)} ثانیه تأخیر` : text;
-}
+/** The status line's text while the first prices are on their way (`status-text.ts` has the others). */
+export const LOADING_TEXT = 'در حال دریافت قیمت‌ها…';
 
 export function renderStatus(status: ConnectionStatus, text: string): TemplateResult {
   return html`<div part="status" data-status=${status}><span class="dot" aria-hidden="true"></span>${text}</div>`;
@@ -54,9 +32,8 @@ export interface TableState {
   /** The row that takes Tab (roving tabindex). */
   tabStop: string;
   flashOf(symbol: string): number;
-  onClick(event: Event): void;
-  onKeyDown(event: KeyboardEvent): void;
-  onFocusIn(event: FocusEvent): void;
+  /** A click, key press or focus in the rows. */
+  onRowEvent(event: Event): void;
 }
 
 const skeleton = (short = false) => html`<span class=${short ? 'skeleton short' : 'skeleton'} aria-hidden="true"></span>`;
@@ -168,7 +145,7 @@ export function renderTable(rows: readonly RowView[], t: TableState): TemplateRe
         <div class="cell col-time" role="columnheader" data-w=${w[4]}>${time}</div>
       </div>
     </div>
-    <div class="rowgroup rows" role="rowgroup" @click=${t.onClick} @keydown=${t.onKeyDown} @focusin=${t.onFocusIn}>
+    <div class="rowgroup rows" role="rowgroup" @click=${t.onRowEvent} @keydown=${t.onRowEvent} @focusin=${t.onRowEvent}>
       ${rows.map((v) => renderRow(v, t, w))}
     </div>
   </div>`;

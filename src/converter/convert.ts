@@ -4,8 +4,8 @@
  */
 import type { DisplayUnit, Quote } from '../shared/types';
 import { DOLLAR_SYMBOLS } from '../shared/types';
-import { decimalToString, divideDecimal, isZero, multiplyDecimal, parseDecimal, type Decimal } from '../format/decimal';
-import { readAmount } from '../format/number';
+import { decimalToString, isZero, parseDecimal, type Decimal } from '../format/decimal';
+import { divideDecimal, multiplyDecimal, readAmount } from '../format/amount';
 
 /** `to-money`: amount of the symbol → toman/rial; `from-money`: toman/rial → amount of the symbol. */
 export type ConvertDirection = 'to-money' | 'from-money';

@@ -13,7 +13,8 @@ export interface Decimal {
 
 const DECIMAL = /^[+-]?\d+(\.\d+)?$/;
 
-function canonical(negative: boolean, int: string, frac: string): Decimal {
+/** The canonical form of a sign, integer digits and fraction digits. */
+export function canonical(negative: boolean, int: string, frac: string): Decimal {
   const i = int.replace(/^0+(?=\d)/, '') || '0';
   const f = frac.replace(/0+$/, '');
   // "-0" and "-0.00" are zero, and zero has no sign.
@@ -67,43 +68,4 @@ export function divideByTen(d: Decimal): Decimal {
 /** The canonical string: `"-1.5"`, `"0"`, `"123456.7"`. */
 export function decimalToString(d: Decimal): string {
   return `${d.negative ? '-' : ''}${d.int}${d.frac ? `.${d.frac}` : ''}`;
-}
-
-/*
- * Products and quotients (the converter): a Decimal is an integer of digits scaled by 10^-n, so
- * BigInt arithmetic on those integers is exact for any digit count, with no float anywhere.
- */
-
-function toScaled(d: Decimal): { n: bigint; scale: number } {
-  const n = BigInt(d.int + d.frac);
-  return { n: d.negative ? -n : n, scale: d.frac.length };
-}
-
-function fromScaled(n: bigint, scale: number): Decimal {
-  const digits = (n < 0n ? -n : n).toString().padStart(scale + 1, '0');
-  const split = digits.length - scale;
-  return canonical(n < 0n, digits.slice(0, split), digits.slice(split));
-}
-
-/** The exact product: `1.5 × 12345678901234567890 = 18518518351851851835`. */
-export function multiplyDecimal(a: Decimal, b: Decimal): Decimal {
-  const x = toScaled(a);
-  const y = toScaled(b);
-  return fromScaled(x.n * y.n, x.scale + y.scale);
-}
-
-/**
- * The quotient rounded exactly to `digits` fraction digits, half away from zero (as
- * {@link roundDecimal}). Throws `RangeError` when `b` is zero.
- */
-export function divideDecimal(a: Decimal, b: Decimal, digits: number): Decimal {
-  if (isZero(b)) throw new RangeError('Division by zero');
-  const x = toScaled(a);
-  const y = toScaled(b);
-  // a / b = (x.n · 10^y.scale) / (y.n · 10^x.scale); scaled by 10^digits and doubled so that
-  // adding the divisor once rounds half up on the magnitude.
-  const num = (x.n < 0n ? -x.n : x.n) * 10n ** BigInt(y.scale + digits) * 2n;
-  const den = (y.n < 0n ? -y.n : y.n) * 10n ** BigInt(x.scale);
-  const q = (num + den) / (2n * den);
-  return fromScaled(a.negative !== b.negative ? -q : q, digits);
 }

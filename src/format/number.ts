@@ -32,25 +32,6 @@ export function toPersianDigits(s: string): string {
   return s.replace(/[0-9]/g, (d) => PERSIAN_DIGITS[d.charCodeAt(0) - 48] ?? d);
 }
 
-/** Persian (U+06F0…) and Arabic-Indic (U+0660…) digits to ASCII; everything else is kept. */
-export function toLatinDigits(s: string): string {
-  return s.replace(/[\u06F0-\u06F9\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) & 0xf));
-}
-
-/**
- * What a person typed as an amount, as a canonical decimal string, or `undefined` when it is not
- * a non-negative number: Persian, Arabic and Latin digits; `.` or `٫` before the fraction; `,`,
- * `٬`, spaces and direction marks between digits ignored (`"۱٬۲۳۴٫۵"` → `"1234.5"`).
- */
-export function readAmount(text: string): string | undefined {
-  const s = toLatinDigits(text)
-    .replace(/[\s\u200E\u200F\u200C,\u066C]/g, '')
-    .replace('\u066B', '.');
-  if (!/^\+?(\d+\.?\d*|\.\d+)$/.test(s)) return undefined;
-  const [int = '', frac = ''] = s.replace('+', '').split('.');
-  return decimalToString(parseDecimal(`${int || '0'}.${frac || '0'}`));
-}
-
 /**
  * Formats a decimal string of any length exactly: `"123456.5"` → `"۱۲۳٬۴۵۶٫۵"`,
  * `"-1.5"` → `"‎−۱٫۵"`, `"-0"` → `"۰"`. Trailing fraction zeros beyond `minFractionDigits` are

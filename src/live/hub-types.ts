@@ -7,6 +7,8 @@ import type { ConnectionStatus, Quote } from '../shared/types';
 import type { OnlineSource } from './online';
 import type { StreamMode } from '../shared/attributes';
 import type { VisibilitySource } from './visibility';
+import type { Connection } from './connection';
+import type { FirstPrices } from './first-prices';
 
 /** What a subscriber asks for. Subscribers with equal (baseUrl, apiKey, stream, streamUrl) share one hub. */
 export interface HubOptions {
@@ -77,4 +79,27 @@ export interface Subscription {
   refresh(): Promise<void>;
   /** Last one out closes the connection and timers. */
   close(): void;
+}
+
+/**
+ * A subscription made before the hubs' chunk loaded (`hub.ts`), handed to its hub as the chunk
+ * loads (`hubs.ts`, `adopt`).
+ */
+export interface EarlySubscription {
+  options: HubOptions;
+  symbols: string[];
+  listener: HubListener;
+  /** Quotes shown from the first answer, not yet delivered again by the hub (the same objects). */
+  shown: Set<Quote>;
+  /** The hub's subscription, once handed over. */
+  inner?: Subscription;
+}
+
+/** The early subscriptions of one connection, and their first request. */
+export interface EarlyGroup {
+  connection: Connection;
+  members: Set<EarlySubscription>;
+  first?: FirstPrices;
+  /** Its first request is still to be sent (in a microtask, or at `DOMContentLoaded`). */
+  queued: boolean;
 }

@@ -13,9 +13,9 @@ import { startTimer } from '../api/timer';
 import { SYMBOL_ID } from '../shared/attributes';
 import { PriceBoardError } from '../shared/errors';
 import type { PricesData, Quote } from '../shared/types';
-import { connectionOf, normalizeSymbols, type Connection } from './connection';
-import { requestFirstPrices, type FirstPrices } from './first-prices';
-import type { HubListener, HubOptions, Subscription } from './hub-types';
+import { connectionOf, normalizeSymbols } from './connection';
+import { requestFirstPrices } from './first-prices';
+import type { EarlyGroup, EarlySubscription, HubListener, HubOptions, Subscription } from './hub-types';
 import { soon } from './page-ready';
 import { safely } from './safely';
 
@@ -31,43 +31,7 @@ let loading: Promise<void> | undefined;
 const RELOAD_MS = 5_000;
 let cancelReload: (() => void) | undefined;
 
-/** A subscription made before the hubs' chunk loaded. */
-interface Early {
-  options: HubOptions;
-  symbols: string[];
-  /** The subscriber's listener. */
-  listener: HubListener;
-  /** What the hub gets: the listener without the quotes already shown from the first answer. */
-  forHub: HubListener;
-  /** Quotes shown from the first answer, not yet delivered again by the hub (the same objects). */
-  shown: Set<Quote>;
-  /** The hub's subscription, once handed over. */
-  inner?: Subscription;
-}
-
-/** The early subscriptions of one connection, and their first request. */
-interface Group {
-  connection: Connection;
-  members: Set<Early>;
-  first?: FirstPrices;
-  queued: boolean;
-}
-
-const groups = new Map<string, Group>();
-
-/** `listener`, except that quotes in `shown` (delivered already) are not delivered again. */
-function withoutShown(listener: HubListener, shown: Set<Quote>): HubListener {
-  return {
-    quotes(quotes, meta) {
-      const fresh = shown.size > 0 ? quotes.filter((q) => !shown.delete(q)) : quotes;
-      if (fresh.length > 0) listener.quotes(fresh, meta);
-    },
-    status: (status) => listener.status(status),
-    error: (error) => listener.error(error),
-    missing: (symbols) => listener.missing(symbols),
-    recovered: () => listener.recovered?.(),
-  };
-}
+const groups = new Map<string, EarlyGroup>();
 
 /**
  * Subscribes `listener` to quotes of `symbols`. Right after (in a microtask) it gets the status,
@@ -80,8 +44,7 @@ export function subscribe(options: HubOptions, symbols: string[], listener: HubL
   let group = groups.get(connection.key);
   if (!group) groups.set(connection.key, (group = { connection, members: new Set(), queued: false }));
   const owner = group;
-  const shown = new Set<Quote>();
-  const early: Early = { options, symbols: normalizeSymbols(symbols), listener, forHub: withoutShown(listener, shown), shown };
+  const early: EarlySubscription = { options, symbols: normalizeSymbols(symbols), listener, shown: new Set() };
   owner.members.add(early);
   if (!owner.queued) {
     owner.queued = true;
@@ -117,7 +80,7 @@ export function hubCount(): number {
 }
 
 /** The group's one first request, for the union of its members' symbols; the chunk's import beside it. */
-function flushGroup(group: Group): void {
+function flushGroup(group: EarlyGroup): void {
   if (!group.queued || groups.get(group.connection.key) !== group) return;
   group.queued = false;
   // The request first, then the chunks' imports: the rows wait for the request only.
@@ -125,7 +88,7 @@ function flushGroup(group: Group): void {
   void load(group.connection.mode !== 'off');
 }
 
-function sendFirst(group: Group): void {
+function sendFirst(group: EarlyGroup): void {
   const union = new Set<string>();
   // Malformed ids are never sent (the hub reports them as unknown).
   for (const member of group.members) for (const s of member.symbols) if (SYMBOL_ID.test(s)) union.add(s);
@@ -136,7 +99,7 @@ function sendFirst(group: Group): void {
 }
 
 /** The first answer came before the hub: its quotes are shown now (the hub will take them over). */
-function show(group: Group, data: PricesData): void {
+function show(group: EarlyGroup, data: PricesData): void {
   if (hubs || groups.get(group.connection.key) !== group) return;
   // The newest per symbol, as the hub's store would keep (an answer may hold one twice).
   const newest = new Map<string, Quote>();
@@ -153,7 +116,7 @@ function show(group: Group, data: PricesData): void {
   }
 }
 
-function drop(group: Group): void {
+function drop(group: EarlyGroup): void {
   if (group.members.size > 0 || groups.get(group.connection.key) !== group) return;
   groups.delete(group.connection.key);
   group.first?.abort();
@@ -184,14 +147,5 @@ function handOver(module: Hubs): void {
   loading = undefined;
   const waiting = [...groups.values()];
   groups.clear();
-  for (const group of waiting) {
-    let first = group.first;
-    for (const member of group.members) {
-      member.inner = module.subscribe(member.options, member.symbols, member.forHub, first);
-      first = undefined;
-    }
-  }
-  // Batches already sent go on at once (their hubs take the first answers); a batch still being
-  // gathered (a page still running our scripts, see `soon`) stays queued in its hub.
-  if (waiting.every((group) => !group.queued)) module.flushSubscriptions();
+  module.adopt(waiting);
 }

@@ -4,10 +4,16 @@
  * one `/v1/prices` request per tick for the union of their symbols (DESIGN.md §6, sharing).
  */
 import { PriceHub, type HubConfig } from './price-hub';
-import type { HubListener, HubOptions, Subscription } from './hub-types';
+import type { EarlyGroup, HubListener, HubOptions, Subscription } from './hub-types';
 import { navigatorOnline } from './online';
 import { connectionOf, normalizeSymbols } from './connection';
 import type { FirstAttempt } from './quote-fetcher';
+import type { Quote } from '../shared/types';
+import { useErrorMessages } from '../shared/errors';
+import { ERROR_MESSAGES } from '../shared/error-messages';
+
+// Every error a widget shows or fires comes from this layer: its Persian messages come with it.
+useErrorMessages(ERROR_MESSAGES);
 
 const hubs = new Map<string, PriceHub>();
 
@@ -68,4 +74,36 @@ export function flushSubscriptions(): void {
 /** Number of hubs alive. */
 export function hubCount(): number {
   return hubs.size;
+}
+
+/** `listener`, except that quotes in `shown` (delivered already) are not delivered again. */
+function withoutShown(listener: HubListener, shown: Set<Quote>): HubListener {
+  return {
+    quotes(quotes, meta) {
+      const fresh = shown.size > 0 ? quotes.filter((q) => !shown.delete(q)) : quotes;
+      if (fresh.length > 0) listener.quotes(fresh, meta);
+    },
+    status: (status) => listener.status(status),
+    error: (error) => listener.error(error),
+    missing: (symbols) => listener.missing(symbols),
+    recovered: () => listener.recovered?.(),
+  };
+}
+
+/**
+ * Takes the subscriptions made before this chunk loaded (`hub.ts`): each goes to its hub, its
+ * group's first request with it (the hub takes that request over), without the quotes already
+ * shown from that request's answer.
+ */
+export function adopt(groups: readonly EarlyGroup[]): void {
+  for (const group of groups) {
+    let first = group.first;
+    for (const member of group.members) {
+      member.inner = subscribe(member.options, member.symbols, withoutShown(member.listener, member.shown), first);
+      first = undefined;
+    }
+  }
+  // Batches already sent go on at once (their hubs take the first answers); a batch still being
+  // gathered (a page still running our scripts, see `soon`) stays queued in its hub.
+  if (groups.every((group) => !group.queued)) flushSubscriptions();
 }

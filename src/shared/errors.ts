@@ -7,36 +7,53 @@
  * - `retried`: the client tries the request again at once, with capped backoff and jitter.
  * - `transient`: not worth an immediate retry, but the next poll, reconnect or history retry may
  *   succeed; fresh data clears it from the board.
- * And the Persian message for people. The comment on each code says when it happens (the README's
- * error table is generated from this one: scripts/error-policy.mjs).
+ * The comment on each code says when it happens (the README's error table is generated from this
+ * one: scripts/error-policy.mjs). The Persian message of each code for people is in
+ * `error-messages.ts`, which comes with the live data layer (below).
  */
 export const ERROR_POLICY = {
   /** 401 */
-  unauthorized: { policy: 'final', fa: 'کلید دسترسی (API key) نامعتبر است یا منقضی شده است.' },
+  unauthorized: { policy: 'final' },
   /** 403: the key is restricted to other domains or addresses, or the plan does not allow it */
-  forbidden: { policy: 'final', fa: 'این کلید اجازهٔ این درخواست را ندارد (دامنه یا طرح اشتراک).' },
+  forbidden: { policy: 'final' },
   /** 400, 422 */
-  bad_request: { policy: 'final', fa: 'درخواست نامعتبر بود.' },
+  bad_request: { policy: 'final' },
   /** 404 */
-  not_found: { policy: 'final', of: 'resource', fa: 'دادهٔ درخواستی پیدا نشد.' },
+  not_found: { policy: 'final', of: 'resource' },
   /** the service does not know a symbol (404 naming it, or missing from an answer) */
-  unknown_symbol: { policy: 'final', of: 'symbol', fa: 'این نماد در سرویس قیمت وجود ندارد.' },
+  unknown_symbol: { policy: 'final', of: 'symbol' },
   /** an attribute value the element cannot use */
-  invalid_attribute: { policy: 'final', of: 'setting', fa: 'مقدار یکی از تنظیمات نامعتبر است؛ مقدار پیش‌فرض به کار رفت.' },
+  invalid_attribute: { policy: 'final', of: 'setting' },
   /** no answer at all */
-  network: { policy: 'retried', fa: 'اتصال به سرویس قیمت برقرار نشد؛ دوباره تلاش می‌شود.' },
+  network: { policy: 'retried' },
   /** 5xx */
-  server: { policy: 'retried', fa: 'سرویس قیمت موقتاً در دسترس نیست؛ دوباره تلاش می‌شود.' },
+  server: { policy: 'retried' },
   /** no answer within 10 s */
-  timeout: { policy: 'transient', fa: 'پاسخ سرویس قیمت بیش از حد طول کشید.' },
+  timeout: { policy: 'transient' },
   /** 429, honouring `Retry-After` */
-  rate_limited: { policy: 'transient', fa: 'تعداد درخواست‌ها از سقف طرح بیشتر شد؛ کمی بعد دوباره تلاش می‌شود.' },
+  rate_limited: { policy: 'transient' },
   /** a body that cannot be read or is not valid */
-  bad_response: { policy: 'transient', fa: 'پاسخ سرویس قیمت قابل خواندن نبود.' },
-} as const satisfies Record<string, { policy: 'final' | 'retried' | 'transient'; of?: 'symbol' | 'resource' | 'setting'; fa: string }>;
+  bad_response: { policy: 'transient' },
+} as const satisfies Record<string, { policy: 'final' | 'retried' | 'transient'; of?: 'symbol' | 'resource' | 'setting' }>;
 
 /** Error codes of `price-board-error` (DESIGN.md section 2). */
 export type ErrorCode = keyof typeof ERROR_POLICY;
+
+/**
+ * The Persian message of each code (`error-messages.ts`): no widget needs one for its first rows,
+ * so the table is not in the initial module but in the live data layer's chunk (`live/hubs.ts`
+ * hands it over here as it loads). The errors a widget shows or fires come from that layer, or
+ * carry their own message (an invalid attribute). One that comes before it (its chunk, or the
+ * chart's, failed to load) says {@link GENERIC_MESSAGE}: never a blank message.
+ */
+let messages: Readonly<Record<ErrorCode, string>> | undefined;
+/** "Receiving the data failed." */
+const GENERIC_MESSAGE = 'دریافت داده‌ها ممکن نشد.';
+
+/** Takes the Persian messages (see above). */
+export function useErrorMessages(table: Readonly<Record<ErrorCode, string>>): void {
+  messages = table;
+}
 
 type Policy = { policy: string; of?: string };
 const policyOf = (error: PriceBoardError): Policy => ERROR_POLICY[error.code];
@@ -73,8 +90,7 @@ export class PriceBoardError extends Error {
   readonly code: ErrorCode;
   readonly status?: number;
   readonly retryAfterMs?: number;
-  /** Persian message for people. */
-  readonly messageFa: string;
+  readonly #messageFa: string | undefined;
   /** Extra machine-readable facts, e.g. `{ symbols: [...] }` for `unknown_symbol`. */
   readonly data?: Readonly<Record<string, unknown>>;
 
@@ -87,8 +103,13 @@ export class PriceBoardError extends Error {
     this.code = code;
     this.status = init.status;
     this.retryAfterMs = init.retryAfterMs;
-    this.messageFa = init.messageFa ?? ERROR_POLICY[code].fa;
+    this.#messageFa = init.messageFa;
     this.data = init.data;
+  }
+
+  /** Persian message for people: its own, else its code's (`error-messages.ts`, see above). */
+  get messageFa(): string {
+    return this.#messageFa ?? messages?.[this.code] ?? GENERIC_MESSAGE;
   }
 
   /** Retrying cannot help (see `ERROR_POLICY`). */

@@ -6,7 +6,8 @@ import { fixture, fixtureCleanup, html } from '@open-wc/testing/pure';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../../src/price-board';
 import type { PriceBoard } from '../../src/price-board';
-import { ERROR_POLICY, type ErrorDetail } from '../../src/shared/errors';
+import type { ErrorDetail } from '../../src/shared/errors';
+import { ERROR_MESSAGES } from '../../src/shared/error-messages';
 import type { Quote } from '../../src/shared/types';
 import type { FaultRule } from '../../sandbox/faults';
 import { base, cell, collect, part, row, sandbox, stopCollecting, until, untilLoaded, watchFetch } from './helpers/board';
@@ -136,8 +137,8 @@ describe('service text is rendered as text, never as HTML', () => {
     const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} stream="poll" symbols="usd"></price-board>`);
     await until(() => part(el, 'error')?.dataset.code === 'server', 'no server error shown');
     await until(() => el.shadowRoot!.querySelector('.chart-message[data-code]') !== null, 'no chart error shown');
-    expect(part(el, 'error')!.textContent).toBe(ERROR_POLICY.server.fa);
-    expect(el.shadowRoot!.querySelector('.chart-message')!.textContent).toBe(ERROR_POLICY.server.fa);
+    expect(part(el, 'error')!.textContent).toBe(ERROR_MESSAGES.server);
+    expect(el.shadowRoot!.querySelector('.chart-message')!.textContent).toBe(ERROR_MESSAGES.server);
     expect(errors.length).toBeGreaterThan(0);
     for (const { detail } of errors) {
       expect(detail.message).toMatch(PERSIAN);
@@ -163,10 +164,10 @@ describe('service text is rendered as text, never as HTML', () => {
     const a = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key401} chart="none" symbols="usd"></price-board>`);
     const b = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key404} chart="none" stream="poll" symbols="usd,eur"></price-board>`);
     await until(() => part(a, 'error')?.dataset.code === 'unauthorized', 'no 401 shown');
-    expect(part(a, 'error')!.textContent).toBe(ERROR_POLICY.unauthorized.fa);
+    expect(part(a, 'error')!.textContent).toBe(ERROR_MESSAGES.unauthorized);
     await until(() => part(b, 'error')?.dataset.code === 'unknown_symbol', 'no unknown_symbol shown');
     // Only a requested id is named; the markup "ids" of the body are not.
-    expect(part(b, 'error')!.textContent).toContain(ERROR_POLICY.unknown_symbol.fa);
+    expect(part(b, 'error')!.textContent).toContain(ERROR_MESSAGES.unknown_symbol);
     expect(part(b, 'error')!.textContent).not.toMatch(/<|onerror|onload/);
     expectNoInjectedElements(a);
     expectNoInjectedElements(b);
@@ -295,7 +296,7 @@ describe('the API key goes only into the X-API-Key header', () => {
       const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} symbols="usd"></price-board>`);
       await until(() => el.status === 'error', `status ${el.status}, not error`, 15_000);
       expect(part(el, 'error')?.dataset.code).toBe('unauthorized');
-      expect(part(el, 'error')!.textContent).toBe(ERROR_POLICY.unauthorized.fa);
+      expect(part(el, 'error')!.textContent).toBe(ERROR_MESSAGES.unauthorized);
       expect(errors.map((e) => e.detail.code)).toContain('unauthorized');
       expect(errors.map((e) => e.detail.code)).not.toContain('network');
       // No timer or request of the data layer is left (every retry is one): none can follow.

@@ -1,8 +1,8 @@
 /**
- * The board's extras (the chart section, keys, announcements, the price flash) are a chunk loaded
- * beside the first prices request. Held back here until the rows are shown: the rows do not wait
- * for it, and the board keeps the chart section's room meanwhile, so nothing below the board moves
- * when the section arrives.
+ * The board's extras (the chart section, the status text, selection and keys, announcements, the
+ * price flash) are a chunk loaded beside the first prices request. Held back here until the rows
+ * are shown: the rows do not wait for it, and the board keeps the chart section's room and the
+ * status line's height meanwhile, so nothing below the board moves when they arrive.
  */
 import { expect, htmlPageFor, priceCell, rows, sandboxBase, test } from './support/fixtures';
 
@@ -26,6 +26,8 @@ test('the rows do not wait for the extras chunk, and the board does not change h
 
   release();
   await expect(page.locator('price-board [part~="chart"]')).toHaveCount(1);
+  // stream="off": one answer, then refresh() only; the status line says so once the extras came.
+  await expect(page.locator('price-board [part~="status"]')).toHaveText('بدون به‌روزرسانی خودکار');
   await expect(page.locator('price-board .chart-pending')).toHaveCount(0);
   const after = await page.locator('#below').boundingBox();
   expect(Math.abs(after!.y - before!.y)).toBeLessThanOrEqual(1);

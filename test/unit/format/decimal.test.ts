@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decimalToString, divideDecimal, multiplyDecimal, parseDecimal } from '../../../src/format/decimal';
-import { readAmount, toLatinDigits } from '../../../src/format/number';
+import { decimalToString, parseDecimal } from '../../../src/format/decimal';
+import { divideDecimal, multiplyDecimal, readAmount, toLatinDigits } from '../../../src/format/amount';
 
 const mul = (a: string, b: string) => decimalToString(multiplyDecimal(parseDecimal(a), parseDecimal(b)));
 const div = (a: string, b: string, digits: number) => decimalToString(divideDecimal(parseDecimal(a), parseDecimal(b), digits));

@@ -42,13 +42,17 @@ afterEach(async () => {
 
 describe('waits from the service or an attribute are clamped', () => {
   it('poll-interval 1e9 s polls at most once an hour, not in a loop', async () => {
+    let status = '';
     const sub: Subscription = subscribe(
       { baseUrl: sb.url, apiKey: key, stream: 'poll', pollInterval: 1e9 },
       ['usd'],
-      { quotes: () => {}, status: () => {}, error: () => {}, missing: () => {} },
+      { quotes: () => {}, status: (s) => (status = s), error: () => {}, missing: () => {} },
     );
     closers.push(() => sub.close());
     await ioUntil(async () => (await count('/v1/prices')) >= 1);
+    // The hub (a lazy chunk) has taken the first request over and is polling: its timer is set
+    // from the clock's start, not from a moment the clock has already been moved past.
+    await ioUntil(async () => status === 'polling');
     await vi.advanceTimersByTimeAsync(10_000);
     const after10s = await count('/v1/prices');
     expect(after10s).toBeLessThanOrEqual(2);

@@ -4,6 +4,7 @@
 // waits for the test), and each test gets `live/hub.ts` afresh, with the chunk not yet loaded.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PriceBoardError } from '../../../src/shared/errors';
+import { ERROR_MESSAGES } from '../../../src/shared/error-messages';
 import type { ConnectionStatus, Quote } from '../../../src/shared/types';
 import type { HubListener, HubOptions, Subscription } from '../../../src/live/hub';
 import { pendingWork } from '../../helpers/pending-work';
@@ -142,6 +143,26 @@ describe('hub before its chunk has loaded', () => {
     await expect.poll(() => a.errors.map((e) => e.code)).toEqual(['network']);
     expect(a.errors[0]!.messageFa).toMatch(/[آ-ی]/);
     expect(a.symbols).toEqual(['usd']);
+  });
+
+  it('reports an error answer that came before the chunk once the chunk is there, with its Persian message', async () => {
+    let answered = false;
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const response = await globalThis.fetch(input, init);
+      answered = true;
+      return response;
+    };
+    const a = new Recorder();
+    sub(['usd'], a, { apiKey: 'no-such-key', fetch });
+    hub.flushSubscriptions();
+    await expect.poll(() => answered).toBe(true);
+    await expect.poll(() => chunk.loads).toBe(1);
+    // The failure is the hub's to report (with the messages that come with its chunk).
+    expect(a.errors).toEqual([]);
+    chunk.release();
+    await expect.poll(() => a.errors.map((e) => e.code)).toEqual(['unauthorized']);
+    expect(a.errors[0]!.messageFa).toBe(ERROR_MESSAGES.unauthorized);
+    expect(a.statuses.at(-1)).toBe('error');
   });
 
   it('aborts the first request when every subscriber leaves before the chunk', async () => {

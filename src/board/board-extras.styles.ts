@@ -1,0 +1,51 @@
+import { css } from 'lit';
+
+/**
+ * The board's styles that its first rows do not need, adopted with its extras (`board-extras.ts`)
+ * beside its own: the colours of the statuses the live data layer reports, the error box, the
+ * hover, the selected row and the focus ring, and rows the service did not return.
+ */
+export const extraStyles = css`
+  [data-status=live] .dot {
+    background: var(--_up);
+  }
+  [data-status=polling] .dot {
+    background: var(--_accent);
+  }
+  [data-status=error] .dot,
+  [data-status=offline] .dot {
+    background: var(--_down);
+  }
+
+  [part~=error] {
+    margin: 0 .75rem .5rem;
+    padding: .375rem .625rem;
+    border-inline-start: 3px solid var(--_down);
+    border-radius: 4px;
+    background: color-mix(in srgb, var(--_down) 7%, var(--_bg));
+    font-size: .875rem;
+  }
+
+  .rows .row:hover {
+    background: color-mix(in srgb, var(--_fg) 4%, var(--_bg));
+  }
+  .row[aria-current=true] {
+    background: color-mix(in srgb, var(--_accent) 8%, var(--_bg));
+    box-shadow: inset -3px 0 0 var(--_accent);
+  }
+  .row:focus-visible {
+    outline: 2px solid var(--_accent);
+    outline-offset: -2px;
+  }
+
+  [data-missing] [part~=title] {
+    color: var(--_muted);
+    font-family: ui-monospace, monospace;
+  }
+
+  @media (forced-colors: active) {
+    .row[aria-current=true] {
+      outline: 2px solid Highlight;
+    }
+  }
+`;

@@ -1,0 +1,61 @@
+/**
+ * What the user does with the rows, with the board's extras (`board-extras.ts`): a click, Enter
+ * or Space selects a row's symbol for the chart (`price-board-select`); the arrows, Home and End
+ * move focus between rows, and the row last focused keeps the table's one tab stop (a roving
+ * tabindex). Until the extras are there (they are asked for beside the first prices request), a
+ * click or a key on a row does what the browser does.
+ */
+import type { ReactiveControllerHost } from 'lit';
+import { emit } from './emit';
+import { moveTarget, rowAction } from './row-keys';
+
+/** What a selection needs of the board. */
+export interface SelectionHost extends ReactiveControllerHost, EventTarget {
+  readonly renderRoot: HTMLElement | DocumentFragment;
+  /** The `chart-symbol` property, set when the user selects a row. */
+  chartSymbol: string | undefined;
+}
+
+const ROW = '[part~="row"][data-symbol]';
+
+export class RowSelection {
+  readonly #host: SelectionHost;
+  /** The row last focused. */
+  #focused: string | undefined;
+
+  constructor(host: SelectionHost) {
+    this.#host = host;
+  }
+
+  /** The symbol whose row takes Tab: the row last focused while it is shown, else the selected one. */
+  tabStop(symbols: readonly string[], selected: string): string {
+    return this.#focused && symbols.includes(this.#focused) ? this.#focused : selected;
+  }
+
+  /** A click, key press or focus in the rows; `selected` is the chart symbol shown. */
+  handle(event: Event, selected: string): void {
+    const row = (event.target as Element | null)?.closest<HTMLElement>(ROW);
+    const symbol = row?.dataset.symbol;
+    if (!row || !symbol) return;
+    if (event.type === 'focusin') return this.#focus(symbol);
+    if (event.type === 'click') return this.#select(symbol, selected);
+    const action = rowAction(event as KeyboardEvent);
+    if (!action || event.target !== row) return;
+    event.preventDefault();
+    if (action === 'select') return this.#select(symbol, selected);
+    moveTarget([...this.#host.renderRoot.querySelectorAll<HTMLElement>(ROW)], row, action)?.focus();
+  }
+
+  #select(symbol: string, selected: string): void {
+    this.#focus(symbol);
+    if (symbol === selected) return;
+    this.#host.chartSymbol = symbol;
+    emit(this.#host, 'price-board-select', { symbol });
+  }
+
+  #focus(symbol: string): void {
+    if (symbol === this.#focused) return;
+    this.#focused = symbol;
+    this.#host.requestUpdate();
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * The Persian message of each error code (`errors.ts`), for people: shown in `part="error"` and
+ * sent as `price-board-error`'s `message`. In the live data layer's chunk, not in the initial
+ * module: `live/hubs.ts` hands the table to `PriceBoardError` as it loads.
+ */
+import type { ErrorCode } from './errors';
+
+export const ERROR_MESSAGES: Readonly<Record<ErrorCode, string>> = {
+  unauthorized: 'کلید دسترسی (API key) نامعتبر است یا منقضی شده است.',
+  forbidden: 'این کلید اجازهٔ این درخواست را ندارد (دامنه یا طرح اشتراک).',
+  bad_request: 'درخواست نامعتبر بود.',
+  not_found: 'دادهٔ درخواستی پیدا نشد.',
+  unknown_symbol: 'این نماد در سرویس قیمت وجود ندارد.',
+  invalid_attribute: 'مقدار یکی از تنظیمات نامعتبر است؛ مقدار پیش‌فرض به کار رفت.',
+  network: 'اتصال به سرویس قیمت برقرار نشد؛ دوباره تلاش می‌شود.',
+  server: 'سرویس قیمت موقتاً در دسترس نیست؛ دوباره تلاش می‌شود.',
+  timeout: 'پاسخ سرویس قیمت بیش از حد طول کشید.',
+  rate_limited: 'تعداد درخواست‌ها از سقف طرح بیشتر شد؛ کمی بعد دوباره تلاش می‌شود.',
+  bad_response: 'پاسخ سرویس قیمت قابل خواندن نبود.',
+};
