@@ -170,6 +170,12 @@ export const styles = css`
     margin-block-start: .25rem;
     border-block-start: 1px solid var(--_border);
   }
+  .chart-pending p {
+    margin: 0;
+    padding: 2rem 1rem;
+    color: var(--_muted);
+    text-align: center;
+  }
 
   @container price-board (width < 720px) {
     .chart-section,

@@ -8,6 +8,7 @@ import type { BoardExtras } from './board-extras';
 import { defineOnce } from './define';
 import { DEFAULT_BASE_URL } from './module-origin';
 import { emit } from './emit';
+import { startTimer } from '../api/timer';
 import { FirstRender } from './first-render';
 import { styles } from './price-board.styles';
 import { QuotesController } from './quotes-controller';
@@ -131,6 +132,10 @@ export class PriceBoard extends LitElement {
    * for at the start, beside the first prices request.
    */
   #extras: BoardExtras | undefined;
+  /** Why the extras' chunk did not load (shown where the chart goes), while it is asked for again. */
+  #extrasFailure: PriceBoardError | undefined;
+  #extrasAttempts = 0;
+  #cancelExtrasRetry: (() => void) | undefined;
 
   #settings!: BoardSettings;
   /** The attribute values `#settings` were read from. */
@@ -167,14 +172,43 @@ export class PriceBoard extends LitElement {
     if (this.#extras) return;
     // The chart area's chunk too, when a chart is shown, rather than after the extras.
     if (this.#settings.chart !== 'none') import('./chart-area').catch(() => {}); // the chart area reports a failure
+    this.#loadExtras();
+  }
+
+  #loadExtras(): void {
+    this.#cancelExtrasRetry?.();
+    this.#cancelExtrasRetry = undefined;
     loadExtras().then(
       (module) => this.#extrasLoaded(module),
-      () => {}, // tried again at the next connection
+      (cause: unknown) => this.#extrasFailed(cause),
     );
+  }
+
+  /**
+   * The extras' chunk did not load (the rows are shown without it): `price-board-error`
+   * (`network`) once per outage, its Persian message where the chart goes, and the import is tried
+   * again after 1 s, 2 s, 4 s, … at most 30 s, and at the next connection.
+   */
+  #extrasFailed(cause: unknown): void {
+    if (!this.isConnected || this.#extras) return;
+    const first = !this.#extrasFailure;
+    this.#extrasFailure = new PriceBoardError('network', 'The board\'s chart and keyboard code failed to load', { cause });
+    if (first) emit(this, 'price-board-error', this.#extrasFailure.toDetail());
+    this.#cancelExtrasRetry = startTimer(() => this.#loadExtras(), Math.min(30_000, 1_000 * 2 ** this.#extrasAttempts++));
+    this.requestUpdate();
+  }
+
+  /** @internal */
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#cancelExtrasRetry?.();
+    this.#cancelExtrasRetry = undefined;
   }
 
   #extrasLoaded({ BoardExtras }: Extras): void {
     if (this.#extras) return;
+    this.#extrasFailure = undefined;
+    this.#extrasAttempts = 0;
     this.#extras = new BoardExtras(this, this.#live, this.#settings.chartSymbol);
     this.#configureChart();
     this.requestUpdate(); // its `updated` tells the chart whether the rows are shown
@@ -258,7 +292,9 @@ export class PriceBoard extends LitElement {
         ? nothing
         : extras
           ? extras.renderChart(s, selected)
-          : html`<div class="chart-pending" aria-hidden="true"></div>`}
+          : this.#extrasFailure
+            ? html`<div class="chart-pending"><p role="alert" data-code=${this.#extrasFailure.code}>${this.#extrasFailure.messageFa}</p></div>`
+            : html`<div class="chart-pending" aria-hidden="true"></div>`}
       <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">${extras?.announcer.text ?? ''}</div>
     </div>`;
   }

@@ -24,7 +24,7 @@ export const ERROR_POLICY = {
   unknown_symbol: { policy: 'final', of: 'symbol' },
   /** an attribute value the element cannot use */
   invalid_attribute: { policy: 'final', of: 'setting' },
-  /** no answer at all */
+  /** no answer at all (from the service, or for one of the widget's own lazily loaded code chunks) */
   network: { policy: 'retried' },
   /** 5xx */
   server: { policy: 'retried' },

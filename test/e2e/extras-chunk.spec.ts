@@ -33,3 +33,35 @@ test('the rows do not wait for the extras chunk, and the board does not change h
   expect(Math.abs(after!.y - before!.y)).toBeLessThanOrEqual(1);
   expect(problems.all()).toEqual([]);
 });
+
+test('when the extras chunk fails to load, the board says so where the chart goes, fires the error and loads it on a later try', async ({ page, servers, key }) => {
+  let failures = 0;
+  await page.route(/\/assets\/board-extras-[\w-]+\.js$/, async (route) => {
+    if (failures < 2) {
+      failures++;
+      await route.abort('connectionreset');
+    } else await route.continue();
+  });
+  const url = servers.site.page(
+    '/extras-chunk-fails.html',
+    htmlPageFor(servers, `<price-board api-key="${key}" base-url="${sandboxBase(servers)}" symbols="usd,eur" stream="off"></price-board>`),
+  );
+  await page.addInitScript(() => {
+    const w = window as unknown as { __errors: unknown[] };
+    w.__errors = [];
+    document.addEventListener('price-board-error', (e) => w.__errors.push((e as CustomEvent).detail), true);
+  });
+  await page.goto(url);
+  await expect(rows(page)).toHaveCount(2);
+  await expect(priceCell(page, 'usd')).toHaveText(/[۰-۹]/);
+  const alert = page.locator('price-board .chart-pending [role="alert"]');
+  await expect(alert).toHaveAttribute('data-code', 'network');
+  await expect(alert).toHaveText(/[\u0600-\u06FF]/);
+  expect(await page.evaluate(() => (window as unknown as { __errors: { code: string }[] }).__errors.map((e) => e.code))).toEqual(['network']);
+
+  // Tried again by itself (1 s, then 2 s): the chart section replaces the message, one event in all.
+  await expect(page.locator('price-board [part~="chart"]')).toHaveCount(1, { timeout: 15_000 });
+  await expect(alert).toHaveCount(0);
+  expect(failures).toBe(2);
+  expect(await page.evaluate(() => (window as unknown as { __errors: unknown[] }).__errors.length)).toBe(1);
+});
