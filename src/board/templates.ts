@@ -36,7 +36,12 @@ export interface TableState {
   onRowEvent(event: Event): void;
 }
 
-const skeleton = (short = false) => html`<span class=${short ? 'skeleton short' : 'skeleton'} aria-hidden="true"></span>`;
+/** A placeholder for a value while the first prices are on their way. */
+const SKELETON = html`<span class="skeleton" aria-hidden="true"></span>`;
+const SKELETON_SHORT = html`<span class="skeleton short" aria-hidden="true"></span>`;
+const loadingTitle = (symbol: string) => html`<span class="sr-only">${symbol}</span>${SKELETON}`;
+/** ▲ / ▼ beside the change (none when flat). */
+const arrowOf = (arrow: string) => html`<span class="arrow" aria-hidden="true">${arrow}</span>`;
 
 /** Header texts of the price, change, high, low and time columns. */
 const headers = (unit: DisplayUnit): string[] => [`قیمت (${UNIT_NAME[unit]})`, 'تغییر', 'بیشترین', 'کمترین', 'زمان'];
@@ -91,11 +96,16 @@ function columnWidths(rows: readonly RowView[], unit: DisplayUnit): string[] {
   return table.w;
 }
 
+/**
+ * One row: one template whose cells bind their text directly (the first render of the rows builds
+ * one template instance per row, and one per arrow, instead of one per cell), so a loaded row is
+ * `<div part=price><span class=value>text</span></div>` and so on. While loading, each value is a
+ * skeleton (inside the same span) and the title the id for screen readers: the row's element stays
+ * when the prices come, and so does the focus.
+ */
 function renderRow(v: RowView, t: TableState, w: readonly string[]): TemplateResult {
   const flashes = t.flashOf(v.symbol);
-  const flash = flashes === 0 ? '' : flashes % 2 ? ' flash-a' : ' flash-b';
-  const selected = v.symbol === t.selected;
-  const cell = (text: string) => (v.loading ? skeleton() : html`<span class="value">${text}</span>`);
+  const loading = v.loading;
   return html`<div
     part="row"
     class="row"
@@ -105,25 +115,23 @@ function renderRow(v: RowView, t: TableState, w: readonly string[]): TemplateRes
     ?data-stale=${v.stale}
     ?data-missing=${v.missing}
     tabindex=${v.symbol === t.tabStop ? '0' : '-1'}
-    aria-current=${selected ? 'true' : nothing}
-  >
-    <div part="title" class="cell" role="rowheader">
-      ${v.loading ? html`<span class="sr-only">${v.symbol}</span>${skeleton()}` : v.title}
-    </div>
-    <div part="price" class=${`cell${flash}`} role="cell" data-unit=${v.ownUnit ?? nothing} data-w=${w[0]}>${cell(v.price)}</div>
-    <div part="change" class="cell" role="cell" data-w=${w[1]}>
-      ${v.loading
-        ? skeleton(true)
-        : html`${v.arrow ? html`<span class="arrow" aria-hidden="true">${v.arrow}</span>` : nothing}<span class="value"
-              >${v.change}</span
-            >`}
-    </div>
-    <div part="high" class="cell" role="cell" data-w=${w[2]}>${cell(v.high)}</div>
-    <div part="low" class="cell" role="cell" data-w=${w[3]}>${cell(v.low)}</div>
-    <div part="time" class="cell" role="cell" data-w=${w[4]} title=${v.stale ? `آخرین تغییر: ${v.changedAt}` : nothing}>
-      ${cell(v.time)}
-    </div>
-  </div>`;
+    aria-current=${v.symbol === t.selected ? 'true' : nothing}
+    ><div part="title" class="cell" role="rowheader">${loading ? loadingTitle(v.symbol) : v.title}</div
+    ><div
+      part="price"
+      class=${flashes === 0 ? 'cell' : flashes % 2 ? 'cell flash-a' : 'cell flash-b'}
+      role="cell"
+      data-unit=${v.ownUnit ?? nothing}
+      data-w=${w[0]}
+      ><span class="value">${loading ? SKELETON : v.price}</span></div
+    ><div part="change" class="cell" role="cell" data-w=${w[1]}
+      >${v.arrow ? arrowOf(v.arrow) : nothing}<span class="value">${loading ? SKELETON_SHORT : v.change}</span></div
+    ><div part="high" class="cell" role="cell" data-w=${w[2]}><span class="value">${loading ? SKELETON : v.high}</span></div
+    ><div part="low" class="cell" role="cell" data-w=${w[3]}><span class="value">${loading ? SKELETON : v.low}</span></div
+    ><div part="time" class="cell" role="cell" data-w=${w[4]} title=${v.stale ? `آخرین تغییر: ${v.changedAt}` : nothing}
+      ><span class="value">${loading ? SKELETON : v.time}</span></div
+    ></div
+  >`;
 }
 
 /**
