@@ -29,14 +29,6 @@ export const extraStyles = css`
   .rows .row:hover {
     background: color-mix(in srgb, var(--_fg) 4%, var(--_bg));
   }
-  .row[aria-current=true] {
-    background: color-mix(in srgb, var(--_accent) 8%, var(--_bg));
-    box-shadow: inset -3px 0 0 var(--_accent);
-  }
-  .row:focus-visible {
-    outline: 2px solid var(--_accent);
-    outline-offset: -2px;
-  }
 
   [data-missing] [part~=title] {
     color: var(--_muted);

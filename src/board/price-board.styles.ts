@@ -61,6 +61,15 @@ export const styles = css`
     border-block-end: 1px solid color-mix(in srgb, var(--_border) 60%, transparent);
     outline: none;
   }
+  /* in the initial styles: a row takes focus and clicks before the extras are there */
+  .row[aria-current=true] {
+    background: color-mix(in srgb, var(--_accent) 8%, var(--_bg));
+    box-shadow: inset -3px 0 0 var(--_accent);
+  }
+  .row:focus-visible {
+    outline: 2px solid var(--_accent);
+    outline-offset: -2px;
+  }
   .rows .row:nth-child(n + 21) {
     content-visibility: auto;
     contain-intrinsic-block-size: auto calc(2.25rem + 1px);

@@ -10,6 +10,7 @@ import { DEFAULT_BASE_URL } from './module-origin';
 import { emit } from './emit';
 import { startTimer } from '../api/timer';
 import { FirstRender } from './first-render';
+import { rowOf, selectRow } from './select-row';
 import { styles } from './price-board.styles';
 import { QuotesController } from './quotes-controller';
 import { dayOf, emptyRow, quoteRow, type RowContext, type RowView } from './row-view';
@@ -191,8 +192,13 @@ export class PriceBoard extends LitElement {
    */
   #extrasFailed(cause: unknown): void {
     if (!this.isConnected || this.#extras) return;
+    this.#cancelExtrasRetry?.(); // one retry at a time, whatever the number of imports that failed
     const first = !this.#extrasFailure;
-    this.#extrasFailure = new PriceBoardError('network', 'The board\'s chart and keyboard code failed to load', { cause });
+    this.#extrasFailure = new PriceBoardError('network', 'The board\'s chart and keyboard code failed to load', {
+      cause,
+      // "Part of the board (the chart and keys) did not load; trying again." Not the price service's fault.
+      messageFa: 'بخشی از تابلو (نمودار و کلیدها) بارگیری نشد؛ دوباره تلاش می‌شود.',
+    });
     if (first) emit(this, 'price-board-error', this.#extrasFailure.toDetail());
     this.#cancelExtrasRetry = startTimer(() => this.#loadExtras(), Math.min(30_000, 1_000 * 2 ** this.#extrasAttempts++));
     this.requestUpdate();
@@ -331,9 +337,15 @@ export class PriceBoard extends LitElement {
 
   // ── Events ────────────────────────────────────────────────────────────────────────────────
 
-  /** A click, key press or focus in the rows: the extras' (before they are there, the browser's). */
+  /**
+   * A click, key press or focus in the rows: the extras' (`row-selection.ts`). Before they are
+   * there (or while their chunk fails to load) a click still selects its row; keys do what the
+   * browser does.
+   */
   #onRowEvent(event: Event): void {
-    this.#extras?.rows.handle(event, this.#settings.chartSymbol);
+    if (this.#extras) return this.#extras.rows.handle(event, this.#settings.chartSymbol);
+    const symbol = event.type === 'click' ? rowOf(event)?.symbol : undefined;
+    if (symbol) selectRow(this, symbol, this.#settings.chartSymbol);
   }
 }
 

@@ -3,17 +3,15 @@
  * or Space selects a row's symbol for the chart (`price-board-select`); the arrows, Home and End
  * move focus between rows, and the row last focused keeps the table's one tab stop (a roving
  * tabindex). Until the extras are there (they are asked for beside the first prices request), a
- * click or a key on a row does what the browser does.
+ * click still selects (`price-board.ts`), and a key on a row does what the browser does.
  */
 import type { ReactiveControllerHost } from 'lit';
-import { emit } from './emit';
 import { moveTarget, rowAction } from './row-keys';
+import { rowOf, selectRow, type SelectionTarget } from './select-row';
 
 /** What a selection needs of the board. */
-export interface SelectionHost extends ReactiveControllerHost, EventTarget {
+export interface SelectionHost extends ReactiveControllerHost, SelectionTarget {
   readonly renderRoot: HTMLElement | DocumentFragment;
-  /** The `chart-symbol` property, set when the user selects a row. */
-  chartSymbol: string | undefined;
 }
 
 const ROW = '[part~="row"][data-symbol]';
@@ -34,8 +32,7 @@ export class RowSelection {
 
   /** A click, key press or focus in the rows; `selected` is the chart symbol shown. */
   handle(event: Event, selected: string): void {
-    const row = (event.target as Element | null)?.closest<HTMLElement>(ROW);
-    const symbol = row?.dataset.symbol;
+    const { row, symbol } = rowOf(event) ?? {};
     if (!row || !symbol) return;
     if (event.type === 'focusin') return this.#focus(symbol);
     if (event.type === 'click') return this.#select(symbol, selected);
@@ -48,9 +45,7 @@ export class RowSelection {
 
   #select(symbol: string, selected: string): void {
     this.#focus(symbol);
-    if (symbol === selected) return;
-    this.#host.chartSymbol = symbol;
-    emit(this.#host, 'price-board-select', { symbol });
+    selectRow(this.#host, symbol, selected);
   }
 
   #focus(symbol: string): void {
