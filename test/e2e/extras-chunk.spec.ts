@@ -4,15 +4,22 @@
  * are shown: the rows do not wait for it, and the board keeps the chart section's room and the
  * status line's height meanwhile, so nothing below the board moves when they arrive.
  */
+import type { Page } from '@playwright/test';
 import { expect, htmlPageFor, priceCell, rows, sandboxBase, test } from './support/fixtures';
 
-test('the rows do not wait for the extras chunk, and the board does not change height when it arrives', async ({ page, servers, key, problems }) => {
+/** Holds the extras chunk back until the returned function is called. */
+async function holdExtras(page: Page): Promise<() => void> {
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
   await page.route(/\/assets\/board-extras-[\w-]+\.js$/, async (route) => {
     await held;
     await route.continue();
   });
+  return release;
+}
+
+test('the rows do not wait for the extras chunk, and the board does not change height when it arrives', async ({ page, servers, key, problems }) => {
+  const release = await holdExtras(page);
   const url = servers.site.page(
     '/extras-chunk.html',
     htmlPageFor(servers, `<price-board api-key="${key}" base-url="${sandboxBase(servers)}" symbols="usd,eur" stream="off"></price-board><p id="below">below</p>`),
@@ -35,12 +42,7 @@ test('the rows do not wait for the extras chunk, and the board does not change h
 });
 
 test('before the extras chunk arrives, a focused row shows its focus ring and a click selects its row for the chart', async ({ page, servers, key, problems }) => {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/assets\/board-extras-[\w-]+\.js$/, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdExtras(page);
   await page.addInitScript(() => {
     const w = window as unknown as { __selected: string[] };
     w.__selected = [];
