@@ -11,20 +11,12 @@ import type { Quote } from '../shared/types';
 import type { ChartArea } from './chart-area';
 import type { ChartHooks, ChartSettings, ChartView } from './chart-view';
 import { afterPaint } from './after-paint';
+import { importOnce } from './import-once';
 
-/** An import done once per page; a failed one may be tried again later. */
-function once<T>(load: () => Promise<T>): () => Promise<T> {
-  let loaded: Promise<T> | undefined;
-  return () =>
-    (loaded ??= load().catch((error: unknown) => {
-      loaded = undefined;
-      throw error;
-    }));
-}
 
 /** The chart chunk (lightweight-charts). */
-const loadChartModule = once(() => import('../chart/price-chart'));
-const loadChartArea = once(() => import('./chart-area'));
+const loadChartModule = importOnce(() => import('../chart/price-chart'));
+const loadChartArea = importOnce(() => import('./chart-area'));
 
 /**
  * The rows come first: the chart (whose creation takes a style read, layout and canvas work) is

@@ -8,7 +8,9 @@ import type { BoardExtras } from './board-extras';
 import { defineOnce } from './define';
 import { DEFAULT_BASE_URL } from './module-origin';
 import { emit } from './emit';
+import { backoffDelay } from '../api/backoff';
 import { startTimer } from '../api/timer';
+import { importOnce } from './import-once';
 import { FirstRender } from './first-render';
 import { rowOf, selectRow } from './select-row';
 import { styles } from './price-board.styles';
@@ -21,12 +23,9 @@ const ATTRIBUTE_KEYS = Object.keys(BOARD_ATTRIBUTES) as BoardProperty[];
 type Extras = typeof import('./board-extras');
 
 /** The board's extras (`board-extras.ts`): imported once per page, again after a failure. */
-let extrasLoading: Promise<Extras> | undefined;
-const loadExtras = (): Promise<Extras> =>
-  (extrasLoading ??= import('./board-extras').catch((error: unknown) => {
-    extrasLoading = undefined;
-    throw error;
-  }));
+/** Retries of a failed extras import: 0.5–1 s, 1–2 s, … at most 15–30 s (equal jitter: many boards spread out). */
+const EXTRAS_RETRY = { baseMs: 1_000, maxMs: 30_000 };
+const loadExtras: () => Promise<Extras> = importOnce(() => import('./board-extras'));
 
 /**
  * A live price board for the Iranian market: Persian, right to left, with a candlestick chart.
@@ -188,7 +187,7 @@ export class PriceBoard extends LitElement {
   /**
    * The extras' chunk did not load (the rows are shown without it): `price-board-error`
    * (`network`) once per outage, its Persian message where the chart goes, and the import is tried
-   * again after 1 s, 2 s, 4 s, … at most 30 s, and at the next connection.
+   * again with a capped backoff (`EXTRAS_RETRY`), and at the next connection.
    */
   #extrasFailed(cause: unknown): void {
     if (!this.isConnected || this.#extras) return;
@@ -200,7 +199,7 @@ export class PriceBoard extends LitElement {
       messageFa: 'بخشی از تابلو (نمودار و کلیدها) بارگیری نشد؛ دوباره تلاش می‌شود.',
     });
     if (first) emit(this, 'price-board-error', this.#extrasFailure.toDetail());
-    this.#cancelExtrasRetry = startTimer(() => this.#loadExtras(), Math.min(30_000, 1_000 * 2 ** this.#extrasAttempts++));
+    this.#cancelExtrasRetry = startTimer(() => this.#loadExtras(), backoffDelay(this.#extrasAttempts++, EXTRAS_RETRY, 'equal'));
     this.requestUpdate();
   }
 

@@ -98,7 +98,7 @@ test('when the extras chunk fails to load, the board says so where the chart goe
   await expect(alert).toHaveText('بخشی از تابلو (نمودار و کلیدها) بارگیری نشد؛ دوباره تلاش می‌شود.');
   expect(await page.evaluate(() => (window as unknown as { __errors: { code: string }[] }).__errors.map((e) => e.code))).toEqual(['network']);
 
-  // Tried again by itself (1 s, then 2 s): the chart section replaces the message, one event in all.
+  // Tried again by itself (after a capped backoff): the chart section replaces the message, one event in all.
   await expect(page.locator('price-board [part~="chart"]')).toHaveCount(1, { timeout: 15_000 });
   await expect(alert).toHaveCount(0);
   expect(failures).toBe(2);
