@@ -22,10 +22,15 @@ const ATTRIBUTE_KEYS = Object.keys(BOARD_ATTRIBUTES) as BoardProperty[];
 
 type Extras = typeof import('./board-extras');
 
-/** The board's extras (`board-extras.ts`): imported once per page, again after a failure. */
 /** Retries of a failed extras import: 0.5–1 s, 1–2 s, … at most 15–30 s (equal jitter: many boards spread out). */
 const EXTRAS_RETRY = { baseMs: 1_000, maxMs: 30_000 };
+/** The board's extras (`board-extras.ts`): imported once per page, again after a failure. */
 const loadExtras: () => Promise<Extras> = importOnce(() => import('./board-extras'));
+/**
+ * Connected boards whose extras import failed and that wait for their retry: whichever board of
+ * the page loads the chunk first hands it to all of them at once.
+ */
+const waitingForExtras = new Set<PriceBoard>();
 
 /**
  * A live price board for the Iranian market: Persian, right to left, with a candlestick chart.
@@ -176,10 +181,11 @@ export class PriceBoard extends LitElement {
   }
 
   #loadExtras(): void {
-    this.#cancelExtrasRetry?.();
-    this.#cancelExtrasRetry = undefined;
+    this.#stopExtrasRetry();
     loadExtras().then(
-      (module) => this.#extrasLoaded(module),
+      (module) => {
+        for (const board of [this, ...waitingForExtras]) board.#extrasLoaded(module);
+      },
       (cause: unknown) => this.#extrasFailed(cause),
     );
   }
@@ -199,6 +205,7 @@ export class PriceBoard extends LitElement {
       messageFa: 'بخشی از تابلو (نمودار و کلیدها) بارگیری نشد؛ دوباره تلاش می‌شود.',
     });
     if (first) emit(this, 'price-board-error', this.#extrasFailure.toDetail());
+    waitingForExtras.add(this);
     this.#cancelExtrasRetry = startTimer(() => this.#loadExtras(), backoffDelay(this.#extrasAttempts++, EXTRAS_RETRY, 'equal'));
     this.requestUpdate();
   }
@@ -206,12 +213,18 @@ export class PriceBoard extends LitElement {
   /** @internal */
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    this.#stopExtrasRetry();
+  }
+
+  #stopExtrasRetry(): void {
+    waitingForExtras.delete(this);
     this.#cancelExtrasRetry?.();
     this.#cancelExtrasRetry = undefined;
   }
 
   #extrasLoaded({ BoardExtras }: Extras): void {
     if (this.#extras) return;
+    this.#stopExtrasRetry();
     this.#extrasFailure = undefined;
     this.#extrasAttempts = 0;
     this.#extras = new BoardExtras(this, this.#live, this.#settings.chartSymbol);

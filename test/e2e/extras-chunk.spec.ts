@@ -104,3 +104,24 @@ test('when the extras chunk fails to load, the board says so where the chart goe
   expect(failures).toBe(2);
   expect(await page.evaluate(() => (window as unknown as { __errors: unknown[] }).__errors.length)).toBe(1);
 });
+
+test('a board waiting to retry its extras gets them as soon as another board of the page has loaded the chunk', async ({ page, servers, key }) => {
+  let blocked = true;
+  await page.route(/\/assets\/board-extras-[\w-]+\.js$/, (route) => (blocked ? route.abort('connectionreset') : route.continue()));
+  const board = (id: string) => `<price-board id="${id}" api-key="${key}" base-url="${sandboxBase(servers)}" symbols="usd,eur" stream="off"></price-board>`;
+  const url = servers.site.page('/extras-chunk-wake.html', htmlPageFor(servers, board('first')));
+  // Time flows until the clock is paused below; then the first board's own retry timer cannot fire.
+  await page.clock.install();
+  await page.goto(url);
+  const alert = page.locator('#first .chart-pending [role="alert"]');
+  await expect(alert).toHaveAttribute('data-code', 'network');
+  // Paused just after the page's present (the chunk is still refused, so a retry due before then fails too).
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 100);
+
+  blocked = false;
+  await page.evaluate((markup) => document.body.insertAdjacentHTML('beforeend', markup), board('second'));
+  await expect(page.locator('#second [part~="chart"]')).toHaveCount(1);
+  // The first board did not wait for its retry (its timer is frozen): the second board's chunk woke it.
+  await expect(page.locator('#first [part~="chart"]')).toHaveCount(1);
+  await expect(alert).toHaveCount(0);
+});
