@@ -83,6 +83,64 @@ function plainDynamicImports(): Plugin {
 }
 
 /**
+ * Build only: empties lightweight-charts' attribution-logo widget, the one class holding the logo
+ * (`tv-attr-logo`: its SVG, its `<style>` text, its link), about 0.9 KB gzip off the chart chunk.
+ * The chart always turns that logo off (`layout.attributionLogo: false`, src/chart/price-chart.ts:
+ * its `<style>` element breaks under a strict CSP), so the class only ever checked the option and
+ * drew nothing; emptied, it still does nothing. The licence's attribution stays visible through our
+ * own "TradingView" link (src/chart/attribution.ts; test/e2e/csp.spec.ts checks it in dist/, and
+ * dist.spec.ts that the logo code is gone). The build fails when lightweight-charts' production
+ * file has no such class or more than one, when the class holds more than plain methods or the
+ * logo is left outside it, or when lightweight-charts came from another file (its development
+ * build, say), so that an update cannot silently keep or break it. The npm build (dist/lib)
+ * imports lightweight-charts by name and keeps the logo code: the app's options decide there.
+ */
+function dropChartAttributionLogo(): Plugin {
+  const name = 'price-board-drop-chart-attribution-logo';
+  const file = /[\\/]node_modules[\\/]lightweight-charts[\\/]dist[\\/]lightweight-charts\.production\.mjs$/;
+  const marker = 'tv-attr-logo';
+  const done = new Set<string>();
+  return {
+    name,
+    apply: 'build',
+    transform(code, id) {
+      if (!file.test(id)) return null;
+      type Node = { type?: string; start: number; end: number; body?: Node & { body: Node[] }; kind?: string; static?: boolean; computed?: boolean; key?: { type: string; name?: string } };
+      const classes: Node[] = [];
+      const visit = (node: unknown): void => {
+        if (!node || typeof node !== 'object') return;
+        if (Array.isArray(node)) return node.forEach(visit);
+        const n = node as Node;
+        if ((n.type === 'ClassDeclaration' || n.type === 'ClassExpression') && code.slice(n.start, n.end).includes(marker)) classes.push(n);
+        for (const key in node) if (key !== 'type') visit((node as Record<string, unknown>)[key]);
+      };
+      visit(parseAst(code));
+      if (classes.length !== 1) {
+        throw new Error(`${name}: expected one class holding "${marker}" in ${id}, found ${classes.length}; check lightweight-charts' attribution logo code`);
+      }
+      // The class keeps, with empty bodies, the methods whose name the rest of the file uses (the
+      // chart calls its update and remove); the others and the constructor go.
+      const cls = classes[0]!;
+      const outside = code.slice(0, cls.start) + code.slice(cls.end);
+      const methods = cls.body!.body.filter((m) => m.kind !== 'constructor');
+      if (!methods.every((m) => m.type === 'MethodDefinition' && m.kind === 'method' && !m.static && !m.computed && m.key?.type === 'Identifier')) {
+        throw new Error(`${name}: the class holding "${marker}" in ${id} has members other than plain methods; check it`);
+      }
+      const used = new Set([...outside.matchAll(/[.'"`]([\w$]+)/g)].map((m) => m[1]));
+      const kept = methods.map((m) => m.key!.name!).filter((key) => used.has(key));
+      const out = `${code.slice(0, cls.body!.start)}{${kept.map((key) => `${key}(){}`).join('')}}${code.slice(cls.body!.end)}`;
+      if (out.includes(marker)) throw new Error(`${name}: "${marker}" is still in ${id} after emptying its class`);
+      done.add(id);
+      return { code: out, map: null };
+    },
+    buildEnd() {
+      const missed = [...this.getModuleIds()].filter((id) => /[\\/]node_modules[\\/]lightweight-charts[\\/]/.test(id) && !done.has(id));
+      if (missed.length) throw new Error(`${name}: lightweight-charts came from ${missed.join(', ')}, which it does not handle`);
+    },
+  };
+}
+
+/**
  * Rolldown's build-timing check warns when plugins take a large share of a build over 3 s: on a
  * busy machine it fires for any build, which says nothing about this config and would break
  * `npm start`'s one-line greeting. Every build turns it off.
@@ -123,7 +181,7 @@ function otherBuilds(): Plugin {
 export default defineConfig({
   // Every URL inside dist/ is relative, so it works under any path prefix (a CDN folder).
   base: './',
-  plugins: [minifyLitLiterals(), plainDynamicImports(), otherBuilds()],
+  plugins: [minifyLitLiterals(), plainDynamicImports(), dropChartAttributionLogo(), otherBuilds()],
   build: scriptTagBuild(),
   // `vite build` builds the script-tag files and pages first (they empty dist/), then the npm
   // modules and the loader beside them.

@@ -56,7 +56,9 @@ export async function loadHistory(
   signal: AbortSignal,
 ): Promise<{ candles: Candle[]; days: HistoryDays }> {
   const spans = spansFor(wanted, source.maxDays);
-  for (const [i, days] of spans.entries()) {
+  // Never runs past the end: 7 days is always a span, and the last span returns or throws.
+  for (let i = 0; ; i++) {
+    const days = spans[i]!;
     const key = `${symbol}|${days}`;
     const hit = source.cache.get(key);
     if (hit && Date.now() - hit.at < HISTORY_TTL_MS) return { candles: hit.candles.slice(), days };
@@ -71,5 +73,4 @@ export async function loadHistory(
       source.maxDays = spans[i + 1];
     }
   }
-  throw new RangeError(`No history span to try for ${wanted} days`); // unreachable: 7 is always tried
 }

@@ -20,33 +20,34 @@ import { formatJalaliDate, formatTime, tehranOffsetSeconds, tehranParts } from '
 import { dateTimeFormat } from '../format/intl-cache';
 import { toPersianDigits } from '../format/number';
 
-/** Tick-mark weights, on the same scale lightweight-charts uses, so that its renderer treats ours alike. */
-export const TickWeight = {
-  Second: 10,
-  Minute1: 20,
-  Minute5: 21,
-  Minute30: 22,
-  Hour1: 30,
-  Hour3: 31,
-  Hour6: 32,
-  Hour12: 33,
-  Day: 50,
-  Month: 60,
-  Year: 70,
-} as const;
+/*
+ * Tick-mark weights, on the same scale as lightweight-charts' `TickMarkWeight`, so that its
+ * renderer treats ours alike. Plain constants, which the minifier writes as numbers.
+ */
+export const SECOND_MARK = 10;
+export const MINUTE_MARK = 20;
+export const MINUTE5_MARK = 21;
+export const MINUTE30_MARK = 22;
+export const HOUR_MARK = 30;
+export const HOUR3_MARK = 31;
+export const HOUR6_MARK = 32;
+export const HOUR12_MARK = 33;
+export const DAY_MARK = 50;
+export const MONTH_MARK = 60;
+export const YEAR_MARK = 70;
 
 const DAY = 86_400;
 
 /** Intraday boundaries, coarsest first: [period in seconds of Tehran wall-clock time, weight]. */
 const INTRADAY: ReadonlyArray<readonly [number, number]> = [
-  [43_200, TickWeight.Hour12],
-  [21_600, TickWeight.Hour6],
-  [10_800, TickWeight.Hour3],
-  [3_600, TickWeight.Hour1],
-  [1_800, TickWeight.Minute30],
-  [300, TickWeight.Minute5],
-  [60, TickWeight.Minute1],
-  [1, TickWeight.Second],
+  [43_200, HOUR12_MARK],
+  [21_600, HOUR6_MARK],
+  [10_800, HOUR3_MARK],
+  [3_600, HOUR_MARK],
+  [1_800, MINUTE30_MARK],
+  [300, MINUTE5_MARK],
+  [60, MINUTE_MARK],
+  [1, SECOND_MARK],
 ];
 
 /** An instant as Tehran reads it: Jalali date and wall-clock seconds since the epoch. */
@@ -64,9 +65,9 @@ function stamp(time: number): Stamp {
 }
 
 function weightBetween(prev: Stamp, cur: Stamp): number {
-  if (cur.year !== prev.year) return TickWeight.Year;
-  if (cur.month !== prev.month) return TickWeight.Month;
-  if (cur.day !== prev.day) return TickWeight.Day;
+  if (cur.year !== prev.year) return YEAR_MARK;
+  if (cur.month !== prev.month) return MONTH_MARK;
+  if (cur.day !== prev.day) return DAY_MARK;
   for (const [period, weight] of INTRADAY) {
     if (Math.floor(prev.wall / period) !== Math.floor(cur.wall / period)) return weight;
   }
@@ -75,8 +76,8 @@ function weightBetween(prev: Stamp, cur: Stamp): number {
 
 /**
  * The weight of the boundary crossed going from `prev` to `time` (both UTC seconds):
- * `TickWeight.Year` when the Jalali year changes in Tehran, `TickWeight.Month` for a Jalali month,
- * `TickWeight.Day` for a Tehran day, else the coarsest wall-clock period crossed.
+ * `YEAR_MARK` when the Jalali year changes in Tehran, `MONTH_MARK` for a Jalali month,
+ * `DAY_MARK` for a Tehran day, else the coarsest wall-clock period crossed.
  */
 export function jalaliWeight(prev: number, time: number): number {
   return weightBetween(stamp(prev), stamp(time));
@@ -88,12 +89,12 @@ export function jalaliWeight(prev: number, time: number): number {
  */
 export function tickLabel(time: number, weight: number): string {
   const d = new Date(time * 1000);
-  if (weight < TickWeight.Day) return formatTime(d);
-  if (weight >= TickWeight.Month && weight < TickWeight.Year) {
+  if (weight < DAY_MARK) return formatTime(d);
+  if (weight >= MONTH_MARK && weight < YEAR_MARK) {
     return dateTimeFormat('fa-IR', { timeZone: 'Asia/Tehran', month: 'long' }).format(d);
   }
   const { year, day } = tehranParts(d);
-  return toPersianDigits(String(weight >= TickWeight.Year ? year : day));
+  return toPersianDigits(String(weight >= YEAR_MARK ? year : day));
 }
 
 const asNumber = (item: InternalHorzScaleItem | number): number => item as unknown as number;
@@ -150,7 +151,7 @@ export class JalaliTimeScale implements IHorzScaleBehavior<number> {
     let max = 0;
     for (const mark of marks) max = Math.max(max, mark.weight);
     // As lightweight-charts does: when hours are the boldest, all hour labels look alike.
-    if (max > TickWeight.Hour1 && max < TickWeight.Day) max = TickWeight.Hour1;
+    if (max > HOUR_MARK && max < DAY_MARK) max = HOUR_MARK;
     return max as TickMarkWeightValue;
   }
 

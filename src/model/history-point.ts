@@ -2,6 +2,7 @@
  * One history point in any of the shapes DESIGN.md section 4 accepts, read leniently: the history
  * format is not published, so every plausible spelling is tried and anything doubtful is dropped.
  */
+import { isObject } from '../api/validate';
 
 /** A point of price history: `time` in UTC epoch seconds (integer); values in the service's unit. */
 export interface HistoryPoint {
@@ -26,10 +27,6 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}/;
 const MS_THRESHOLD = 1e11;
 /** Times after the year 9999 (e.g. `t: 1e20`) are not dates any chart or `Intl` can show: dropped. */
 const MAX_TIME_S = 253_402_300_799;
-
-export function isRecord(x: unknown): x is Fields {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
 
 function pick(fields: Fields, keys: readonly string[]): unknown {
   for (const key of keys) if (fields[key] != null) return fields[key];
@@ -74,7 +71,7 @@ export function parsePoint(x: unknown): HistoryPoint | undefined {
     if (rest.length > 2) return build(parseTime(time), a, ...rest.slice(0, 3));
     return rest.length ? undefined : build(parseTime(time), a, a, a, a);
   }
-  if (!isRecord(x)) return undefined;
+  if (!isObject(x)) return undefined;
   const time = parseTime(pick(x, TIME_KEYS));
   const [open, high, low] = [OPEN_KEYS, HIGH_KEYS, LOW_KEYS].map((keys) => pick(x, keys));
   if (open !== undefined || high !== undefined || low !== undefined) return build(time, open, high, low, pick(x, CLOSE_KEYS));

@@ -6,7 +6,8 @@
 import { PriceBoardError } from '../shared/errors';
 import type { Candle } from '../shared/types';
 import { tehranOffsetSeconds } from '../format/date';
-import { type HistoryPoint, isRecord, parsePoint } from './history-point';
+import { isObject } from '../api/validate';
+import { type HistoryPoint, parsePoint } from './history-point';
 
 export type { HistoryPoint } from './history-point';
 
@@ -28,9 +29,9 @@ export interface HistorySpan {
 }
 
 function findList(body: unknown): unknown[] | undefined {
-  for (const x of isRecord(body) ? [body.data, body] : [body]) {
+  for (const x of isObject(body) ? [body.data, body] : [body]) {
     if (Array.isArray(x)) return x;
-    if (isRecord(x)) for (const key of CONTAINER_KEYS) if (Array.isArray(x[key])) return x[key] as unknown[];
+    if (isObject(x)) for (const key of CONTAINER_KEYS) if (Array.isArray(x[key])) return x[key] as unknown[];
   }
   return undefined;
 }

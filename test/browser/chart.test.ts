@@ -7,7 +7,16 @@ import type { Mutable, TickMarkWeightValue, TimeScalePoint, UTCTimestamp } from 
 import type { Candle } from '../../src/shared/types';
 import { tehranParts } from '../../src/format/date';
 import { formatAxisNumber } from '../../src/format/number';
-import { jalaliWeight, JalaliTimeScale, tickLabel, TickWeight } from '../../src/chart/jalali-scale';
+import {
+  DAY_MARK,
+  HOUR12_MARK,
+  HOUR_MARK,
+  MONTH_MARK,
+  YEAR_MARK,
+  jalaliWeight,
+  JalaliTimeScale,
+  tickLabel,
+} from '../../src/chart/jalali-scale';
 import { createPriceChart } from '../../src/chart/price-chart';
 import { axisLabels, cutLabels, recordAxisLabels } from '../support/axis-labels';
 import type { ChartTheme, PriceChart, PriceChartInternals } from '../../src/chart/price-chart';
@@ -99,36 +108,36 @@ describe('Jalali time scale', () => {
     // Daily candles at Tehran midnight from 20 Aban to 19 Azar 1405 (11 Nov – 10 Dec 2026).
     const times = candles(AZAR_1 - 11 * DAY, 30).map((c) => c.time);
     const weights = weigh(times);
-    const monthMarks = times.filter((_, i) => weights[i]! >= TickWeight.Month);
+    const monthMarks = times.filter((_, i) => weights[i]! >= MONTH_MARK);
     expect(monthMarks).toEqual([AZAR_1]);
-    expect(weights[times.indexOf(DEC_1_TEHRAN)]).toBe(TickWeight.Day);
+    expect(weights[times.indexOf(DEC_1_TEHRAN)]).toBe(DAY_MARK);
     // Whereas lightweight-charts' default scale puts its month mark on a Gregorian (UTC) month.
     const gregorianScale = new (defaultHorzScaleBehavior())();
     const points = pointsAt(times, (t) => gregorianScale.convertHorzItemToInternal(t as UTCTimestamp));
     gregorianScale.fillWeightsForPoints(points, 0);
-    const gregorian = times.filter((_, i) => points[i]!.timeWeight >= TickWeight.Month);
+    const gregorian = times.filter((_, i) => points[i]!.timeWeight >= MONTH_MARK);
     expect(gregorian).toEqual([DEC_1_UTC + 20 * 3600 + 30 * 60]);
     for (const [i, t] of times.entries()) {
       const { day } = tehranParts(new Date(t * 1000));
-      expect(weights[i]! >= TickWeight.Month).toBe(day === 1);
+      expect(weights[i]! >= MONTH_MARK).toBe(day === 1);
     }
   });
 
   it('puts year weight on Nowruz in Tehran', () => {
     const times = candles(NOWRUZ_1405 - 5 * DAY, 10).map((c) => c.time);
     const weights = weigh(times);
-    expect(times.filter((_, i) => weights[i]! >= TickWeight.Year)).toEqual([NOWRUZ_1405]);
-    expect(tickLabel(NOWRUZ_1405, TickWeight.Year)).toBe('۱۴۰۵');
+    expect(times.filter((_, i) => weights[i]! >= YEAR_MARK)).toEqual([NOWRUZ_1405]);
+    expect(tickLabel(NOWRUZ_1405, YEAR_MARK)).toBe('۱۴۰۵');
   });
 
   it('marks the Tehran day boundary in hourly data, not the UTC one', () => {
     const times = candles(AZAR_1 - 6 * 3600, 12, 3600).map((c) => c.time);
     const weights = weigh(times);
-    expect(times.filter((_, i) => weights[i]! >= TickWeight.Day)).toEqual([AZAR_1]);
+    expect(times.filter((_, i) => weights[i]! >= DAY_MARK)).toEqual([AZAR_1]);
     // Gregorian midnight (UTC) and Tehran noon are plain intraday boundaries.
-    expect(jalaliWeight(DEC_1_UTC - 3600, DEC_1_UTC)).toBeLessThan(TickWeight.Day);
-    expect(jalaliWeight(AZAR_1 + 11 * 3600, AZAR_1 + 12 * 3600)).toBe(TickWeight.Hour12);
-    expect(jalaliWeight(AZAR_1 + 3600, AZAR_1 + 2 * 3600)).toBe(TickWeight.Hour1);
+    expect(jalaliWeight(DEC_1_UTC - 3600, DEC_1_UTC)).toBeLessThan(DAY_MARK);
+    expect(jalaliWeight(AZAR_1 + 11 * 3600, AZAR_1 + 12 * 3600)).toBe(HOUR12_MARK);
+    expect(jalaliWeight(AZAR_1 + 3600, AZAR_1 + 2 * 3600)).toBe(HOUR_MARK);
   });
 
   it('weighs appended points from the given start index only', () => {
@@ -137,15 +146,15 @@ describe('Jalali time scale', () => {
     const points = pointsAt(times);
     points[0]!.timeWeight = 1 as TickMarkWeightValue;
     scale.fillWeightsForPoints(points, 2);
-    expect(points.map((p) => p.timeWeight)).toEqual([1, 0, TickWeight.Month, TickWeight.Day]);
+    expect(points.map((p) => p.timeWeight)).toEqual([1, 0, MONTH_MARK, DAY_MARK]);
     expect(() => scale.fillWeightsForPoints([], 0)).not.toThrow();
   });
 
   it('labels ticks in Persian: year, month name, day, time', () => {
-    expect(tickLabel(AZAR_1, TickWeight.Month)).toBe('آذر');
-    expect(tickLabel(AZAR_1 + 11 * DAY, TickWeight.Day)).toBe('۱۲');
-    expect(tickLabel(AZAR_1 + 14 * 3600 + 5 * 60, TickWeight.Hour1)).toBe('۱۴:۰۵');
-    expect(tickLabel(DEC_1_TEHRAN, TickWeight.Day)).toBe('۱۰');
+    expect(tickLabel(AZAR_1, MONTH_MARK)).toBe('آذر');
+    expect(tickLabel(AZAR_1 + 11 * DAY, DAY_MARK)).toBe('۱۲');
+    expect(tickLabel(AZAR_1 + 14 * 3600 + 5 * 60, HOUR_MARK)).toBe('۱۴:۰۵');
+    expect(tickLabel(DEC_1_TEHRAN, DAY_MARK)).toBe('۱۰');
   });
 
   it('labels the crosshair time with the Jalali date, and the time for intraday data', () => {
@@ -194,7 +203,7 @@ describe('createPriceChart', () => {
     const labels = format.mock.results.map((r) => r.value as string);
     expect(labels).toContain('آذر');
     for (const label of labels) expect(label).not.toMatch(LATIN_DIGIT);
-    const monthTicks = format.mock.calls.filter(([mark]) => mark.weight >= TickWeight.Month);
+    const monthTicks = format.mock.calls.filter(([mark]) => mark.weight >= MONTH_MARK);
     expect(monthTicks.map(([mark]) => mark.time)).toEqual([AZAR_1]);
   });
 

@@ -36,6 +36,12 @@ test('the script-tag embed with a chart works under a strict CSP', async ({ page
   await page.goto(url);
   await expect(rows(page)).toHaveCount(3);
   await expect(page.locator('price-board [part~="chart"] canvas').first()).toBeVisible();
+  // The licence's attribution: our own visible link (the build drops lightweight-charts' logo code).
+  const attribution = page.locator('price-board [part~="chart-attribution"]');
+  await expect(attribution).toBeVisible();
+  await expect(attribution).toHaveText('TradingView');
+  await expect(attribution).toHaveAttribute('href', 'https://www.tradingview.com/');
+  await expect(page.locator('price-board #tv-attr-logo')).toHaveCount(0);
   // Switch the chart's symbol and type at run time: new styles and series under the same policy.
   const eurHistory = page.waitForResponse((r) => new URL(r.url()).pathname === '/v1/history/eur');
   await rows(page).nth(1).click();

@@ -70,6 +70,20 @@ test.describe('dist/', () => {
     expect(gzipSync(source, { level: 9 }).length).toBeLessThanOrEqual(17.3 * 1024);
   });
 
+  test('the chart chunk stays within its budget, without lightweight-charts’ own logo code', () => {
+    const js = scriptTagFiles().filter((f) => f.endsWith('.js'));
+    const chart = js.filter((f) => readFileSync(f, 'utf8').includes('tv-lightweight-charts'));
+    const area = js.filter((f) => /[\\/]assets[\\/]chart-area-[\w-]+\.js$/.test(f));
+    expect([chart.length, area.length]).toEqual([1, 1]);
+    // The logo is always off (our own TradingView link attributes instead): the build empties its
+    // widget (vite.config.ts, dropChartAttributionLogo).
+    expect(readFileSync(chart[0]!, 'utf8')).not.toContain('tv-attr-logo');
+    // A ratchet on what a chart adds (DESIGN.md §6: lightweight-charts' candlestick build + 3 KB,
+    // 53.3 KB; `npm run bench`, size): 53.2 KB when it was set.
+    const gzip = [...chart, ...area].reduce((sum, f) => sum + gzipSync(readFileSync(f), { level: 9 }).length, 0);
+    expect(gzip).toBeLessThanOrEqual(53.3 * 1024);
+  });
+
   test('the npm modules in lib/ import lit and the chart by name, and inline neither', () => {
     const lib = files(join(DIST_DIR, 'lib')).map((f) => readFileSync(f, 'utf8'));
     const imports = lib.flatMap((text) => [...text.matchAll(/\bfrom\s*["']([^"'.][^"']*)["']/g)].map((m) => m[1]));
