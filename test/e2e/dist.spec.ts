@@ -66,8 +66,9 @@ test.describe('dist/', () => {
     const markers = ['Unknown symbols: ', 'chart-bar', 'Last-Event-ID', 'سرویس قیمت', 'بدون به‌روزرسانی خودکار', '[data-status=live]', 'Division by zero'];
     for (const marker of markers) expect(source, marker).not.toContain(marker);
     // A ratchet on the whole (DESIGN.md §6 targets 14 KB; `npm run bench`, size, measures and
-    // explains it): this fails when the initial module grows back. 16.7 KB when it was set.
-    expect(gzipSync(source, { level: 9 }).length).toBeLessThanOrEqual(17.3 * 1024);
+    // explains it): this fails when the initial module grows back. 16.7 KB when it was set; 17,720 B since a
+    // board's extras retry uses the shared backoff and is woken by another board's import.
+    expect(gzipSync(source, { level: 9 }).length).toBeLessThanOrEqual(17.4 * 1024);
   });
 
   test('the chart chunk stays within its budget, without lightweight-charts’ own logo code', () => {
