@@ -5,11 +5,25 @@
  * milliseconds and keep the main thread busy just when the answer arrives: its render, style and
  * layout cost about as much as the rows' (`bench/trace.ts`), and the rows must then be laid out
  * again. On a slow network the skeleton appears after that delay, a common one before showing a
- * loading state, too short to read as a wait. A hidden page renders at once (it paints nothing).
+ * loading state, too short to read as a wait; and only after the tasks already queued then, since
+ * on a busy main thread the answer may be among them. A hidden page renders at once (it paints nothing).
  * (Rendering the skeleton at once but out of layout was measured too: on a fast network its render
  * then delays the answer's, and the rows came later.)
  */
 export const SKELETON_DELAY_MS = 100;
+
+type PostTask = (callback: () => void, options: { priority: 'background' }) => Promise<unknown>;
+
+/**
+ * Runs `fn` after the tasks already queued: on a busy main thread (a slow phone) the prices
+ * answer may have arrived and wait in the queue when the skeleton's delay runs out; it goes first,
+ * so the board does not render and lay out a skeleton just before its rows.
+ */
+function afterQueuedTasks(fn: () => void): void {
+  const postTask = (globalThis as { scheduler?: { postTask?: PostTask } }).scheduler?.postTask;
+  if (postTask) void postTask.call((globalThis as { scheduler?: object }).scheduler, fn, { priority: 'background' });
+  else setTimeout(fn);
+}
 
 export class FirstRender {
   #open!: () => void;
@@ -22,7 +36,7 @@ export class FirstRender {
     if (!this.#waiting) {
       this.#waiting = true;
       if (globalThis.document?.visibilityState === 'hidden') this.open();
-      else this.#timer = setTimeout(() => this.open(), SKELETON_DELAY_MS);
+      else this.#timer = setTimeout(() => afterQueuedTasks(() => this.open()), SKELETON_DELAY_MS);
     }
     return this.#opened;
   }
