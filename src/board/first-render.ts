@@ -12,7 +12,9 @@
  */
 export const SKELETON_DELAY_MS = 100;
 
-type PostTask = (callback: () => void, options: { priority: 'background' }) => Promise<unknown>;
+interface Scheduler {
+  postTask(callback: () => void, options: { priority: 'background' }): Promise<unknown>;
+}
 
 /**
  * Runs `fn` after the tasks already queued: on a busy main thread (a slow phone) the prices
@@ -20,8 +22,8 @@ type PostTask = (callback: () => void, options: { priority: 'background' }) => P
  * so the board does not render and lay out a skeleton just before its rows.
  */
 function afterQueuedTasks(fn: () => void): void {
-  const postTask = (globalThis as { scheduler?: { postTask?: PostTask } }).scheduler?.postTask;
-  if (postTask) void postTask.call((globalThis as { scheduler?: object }).scheduler, fn, { priority: 'background' });
+  const scheduler = (globalThis as { scheduler?: Scheduler }).scheduler;
+  if (scheduler?.postTask) void scheduler.postTask(fn, { priority: 'background' });
   else setTimeout(fn);
 }
 
