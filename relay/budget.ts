@@ -7,6 +7,9 @@ import type { BudgetStore, Limits, Take } from './engine/types';
 
 export type Priority = 'quotes' | 'other';
 
+/** The share of the day's budget the quote poll may use (the rest: history, the catalog, stream retries). */
+export const POLL_DAY_SHARE = 0.75;
+
 /** Iran has kept +03:30 all year since 2022: the plan's day is the Tehran calendar day. */
 const TEHRAN_OFFSET_MS = 3.5 * 60 * 60 * 1000;
 
@@ -49,8 +52,14 @@ export class Budget {
     return this.store.spent(now, tehranDay(now));
   }
 
-  /** The quote poll's interval that stays within the budget (with one slot of slack per minute). */
+  /**
+   * The quote poll's interval that stays within the budget: the minute share (with one slot of
+   * slack) and the day share, so that polling all day lasts the day. Polls may use
+   * {@link POLL_DAY_SHARE} of the day; the rest is kept for history, the catalog and retries of the stream.
+   */
   pollIntervalMs(): number {
-    return Math.max(2_000, Math.ceil(60_000 / Math.max(1, this.perMinute - 1)));
+    const byMinute = Math.ceil(60_000 / Math.max(1, this.perMinute - 1));
+    const byDay = this.perDay === null ? 0 : Math.ceil(86_400_000 / Math.max(1, Math.floor(this.perDay * POLL_DAY_SHARE)));
+    return Math.max(2_000, byMinute, byDay);
   }
 }

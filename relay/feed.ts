@@ -1,8 +1,14 @@
 /**
- * The upstream side: the symbol catalog (fetched once, cached), one upstream stream for the symbols
- * in use (src/live's LiveStream: reconnects, resumes, watchdog), falling back to one batched
- * `/v1/prices` poll at the interval the budget allows. Changes go into the QuoteState and out
- * through the Broker. Only the leader runs the stream or the poll.
+ * The upstream side (DESIGN.md §7, §7.1): the symbol catalog (fetched once, cached, its failures
+ * cached too), one upstream stream for the symbols in use (src/live's LiveStream: reconnects,
+ * resumes, watchdog), and a batched `/v1/prices` poll for what the stream does not cover. Changes
+ * go into the QuoteState and out through the Broker. Only the leader runs the stream or the poll.
+ *
+ * The stream that works is never torn down to change it: more symbols (and the return from
+ * polling) open a second stream beside it, which replaces it once it delivers, and is dropped if
+ * it fails. Symbols asked for meanwhile are polled; they join the stream at most once per
+ * `resubscribeMs`. After the stream fails the relay polls, and tries the stream again with capped
+ * backoff.
  */
 import { LiveStream, PriceBoardError, PriceClient, fetchSymbols, parseSymbolsBody, type Quote, type SymbolInfo } from './from-src';
 import { ASK_TIMEOUT_MS, errorOf } from './asks';
@@ -10,14 +16,19 @@ import type { Budget } from './budget';
 import type { Engine } from './engine/types';
 import type { Logger } from './log';
 import type { Metrics } from './metrics';
-import type { UpstreamGate } from './upstream';
+import type { UpstreamGate, UpstreamTimings } from './upstream';
 
 /** The board's default symbols: streamed from the start so the first visitors wait for nothing. */
 const DEFAULT_SYMBOLS = ['usd', 'eur', 'gold_18', 'coin_emami', 'ons'];
 /** The catalog is asked for again after this long (a cached copy is served meanwhile). */
 const CATALOG_TTL_MS = 60 * 60_000;
-/** New symbols asked for within this window cost one upstream reconnect together. */
-const RESUBSCRIBE_DEBOUNCE_MS = 100;
+/** A failed catalog request is not repeated for this long, doubling per failure up to the cap. */
+const CATALOG_RETRY_MS = 5_000;
+const CATALOG_RETRY_MAX_MS = 10 * 60_000;
+/** New symbols asked for within this window join the stream together. */
+const RESUBSCRIBE_DEBOUNCE_MS = 250;
+/** Two polls for symbols just asked for are at least this far apart. */
+const MIN_POLL_GAP_MS = 2_000;
 /** Without a stream, data older than this is stale. */
 const STALE_AFTER_MS = 60_000;
 
@@ -32,6 +43,7 @@ export interface FeedOptions {
   /** SYMBOLS: only these are served. */
   allow?: readonly string[];
   now?: () => number;
+  timings?: UpstreamTimings;
 }
 
 export class Feed {
@@ -39,10 +51,24 @@ export class Feed {
   lastDataAt = 0;
   mode: 'stream' | 'poll' = 'stream';
   private readonly inUse = new Set<string>();
+  /** The served ids of the last catalog: quotes of any other id are dropped. */
+  private known: Set<string> | undefined;
+  /** The working stream and the symbols it was opened for. */
   private stream: LiveStream | undefined;
+  private streamed = new Set<string>();
+  /** A stream being opened beside it (more symbols, or back from polling). */
+  private candidate: LiveStream | undefined;
   private pollTimer: NodeJS.Timeout | undefined;
+  private polling = false;
+  private lastPollAt = -Infinity;
   private resubscribeTimer: NodeJS.Timeout | undefined;
+  private lastResubscribeAt = -Infinity;
+  private streamRetryTimer: NodeJS.Timeout | undefined;
+  private streamRetries = 0;
   private catalogRequest: Promise<SymbolInfo[]> | undefined;
+  private catalogRetryAt = 0;
+  private catalogFailures = 0;
+  private catalogError: unknown;
   private readonly waiters = new Set<() => void>();
   private readonly unsubscribe: Array<() => void> = [];
   private readonly now: () => number;
@@ -73,6 +99,15 @@ export class Feed {
     // Leadership changes only in a cluster: a new leader fills the shared catalog at once, so that
     // followers (which never ask upstream) can answer.
     this.unsubscribe.push(leader.onChange((isLeader) => (isLeader ? this.lead() : this.stopUpstream())));
+    // The key works again after a refusal: start over.
+    this.unsubscribe.push(
+      this.options.gate.onReopen(() => {
+        if (!leader.isLeader || this.closed) return;
+        this.stopUpstream();
+        this.mode = 'stream';
+        this.startUpstream();
+      }),
+    );
     // A cluster member may have won the lock before this subscribed: it leads as if it just had.
     if (leader.isLeader && this.options.engine.cluster) this.lead();
     else if (leader.isLeader) this.startUpstream();
@@ -95,7 +130,10 @@ export class Feed {
     return this.lastDataAt === 0 ? Infinity : Math.max(0, Math.round((this.now() - this.lastDataAt) / 1000));
   }
 
-  /** The symbols served: the upstream catalog within SYMBOLS. Cached; fetched once for all askers. */
+  /**
+   * The symbols served: the upstream catalog within SYMBOLS. Cached; fetched once for all askers;
+   * a failure is remembered (capped backoff) and the stale list, if any, served meanwhile.
+   */
   async catalog(): Promise<SymbolInfo[]> {
     const { cache, leader, asks } = this.options.engine;
     let cached = await cache.get('symbols');
@@ -109,31 +147,58 @@ export class Feed {
         if (!cached) throw errorOf(outcome);
       }
     }
-    if (cached && (this.now() - cached.storedAt < CATALOG_TTL_MS || !leader.isLeader)) return this.allowed(parseSymbolsBody(JSON.parse(cached.body)));
-    this.catalogRequest ??= fetchSymbols({ baseUrl: this.options.baseUrl, apiKey: this.options.apiKey, fetch: this.options.gate.fetchFor('quotes') })
+    const stale = (): SymbolInfo[] => this.allowed(parseSymbolsBody(JSON.parse(cached!.body)));
+    if (cached && (this.now() - cached.storedAt < CATALOG_TTL_MS || !leader.isLeader)) return stale();
+    if (this.now() < this.catalogRetryAt) {
+      if (cached) return stale();
+      throw this.catalogError;
+    }
+    // Not the quotes' priority: the catalog never spends the slots kept for quotes.
+    this.catalogRequest ??= fetchSymbols({ baseUrl: this.options.baseUrl, apiKey: this.options.apiKey, fetch: this.options.gate.fetchFor('other') })
       .then(async (list) => {
         await this.options.engine.cache.set('symbols', { body: JSON.stringify({ data: { symbols: list } }), storedAt: this.now() });
+        this.catalogFailures = 0;
+        this.catalogRetryAt = 0;
         return list;
+      })
+      .catch((error: unknown) => {
+        this.catalogFailures += 1;
+        const retryAfter = error instanceof PriceBoardError ? (error.retryAfterMs ?? 0) : 0;
+        const wait = Math.max(retryAfter, Math.min(CATALOG_RETRY_MAX_MS, CATALOG_RETRY_MS * 2 ** Math.min(this.catalogFailures - 1, 20)));
+        this.catalogRetryAt = this.now() + wait;
+        this.catalogError = error;
+        const { code, status } = error instanceof PriceBoardError ? error : { code: 'internal', status: undefined };
+        this.options.log('catalog_failed', { code, status, retry_in_ms: wait, stale_served: Boolean(cached) });
+        throw error;
       })
       .finally(() => (this.catalogRequest = undefined));
     try {
       return this.allowed(await this.catalogRequest);
     } catch (error) {
       // An old list beats no list.
-      if (cached) return this.allowed(parseSymbolsBody(JSON.parse(cached.body)));
+      if (cached) return stale();
       throw error;
     }
   }
 
-  /** Adds symbols to the upstream subscription (one reconnect for a burst of new ones). */
+  /**
+   * Adds symbols (ids of the catalog) to what the upstream side serves: polled at once when the
+   * budget allows, joined to the stream later (at most once per `resubscribeMs`).
+   */
   use(symbols: readonly string[]): void {
-    const fresh = symbols.filter((s) => !this.inUse.has(s));
-    if (fresh.length === 0) return;
-    for (const s of fresh) this.inUse.add(s);
-    this.resubscribeTimer ??= setTimeout(() => {
-      this.resubscribeTimer = undefined;
-      this.stream?.setSymbols([...this.inUse]);
-    }, RESUBSCRIBE_DEBOUNCE_MS);
+    let added = false;
+    for (const s of symbols) {
+      if (this.inUse.has(s)) continue;
+      this.inUse.add(s);
+      added = true;
+    }
+    if (!added || this.closed || !this.options.engine.leader.isLeader || this.uncovered().length === 0) return;
+    if (!this.polling) {
+      clearTimeout(this.pollTimer);
+      this.pollTimer = undefined;
+      this.schedulePoll(Math.max(0, this.lastPollAt + MIN_POLL_GAP_MS - this.now()));
+    }
+    if (this.mode === 'stream') this.scheduleResubscribe();
   }
 
   /** Resolves with the held quotes of `symbols` once all are held, or with what is held after `timeoutMs`. */
@@ -159,12 +224,15 @@ export class Feed {
     this.closed = true;
     for (const off of this.unsubscribe) off();
     this.stopUpstream();
+    this.options.gate.close();
     this.wakeWaiters();
   }
 
   private allowed(list: SymbolInfo[]): SymbolInfo[] {
     const allow = this.options.allow;
-    return allow ? list.filter((s) => allow.includes(s.symbol)) : list;
+    const served = allow ? list.filter((s) => allow.includes(s.symbol)) : list;
+    this.known = new Set(served.map((s) => s.symbol));
+    return served;
   }
 
   private wakeWaiters(): void {
@@ -173,76 +241,188 @@ export class Feed {
 
   private lead(): void {
     this.startUpstream();
-    this.catalog().catch((error: unknown) => this.options.log('catalog_failed', { error }));
+    this.catalog().catch(() => {}); // logged as catalog_failed
+  }
+
+  /** The symbols in use that the stream does not carry: what the poll asks for. */
+  private uncovered(): string[] {
+    return this.mode === 'poll' || !this.stream ? [...this.inUse] : [...this.inUse].filter((s) => !this.streamed.has(s));
   }
 
   private startUpstream(): void {
-    if (this.closed || this.stream || this.pollTimer) return;
-    if (this.mode === 'poll') return this.schedulePoll(0);
+    if (this.closed || this.stream || this.candidate) return;
+    if (this.mode === 'poll') {
+      this.schedulePoll(0);
+      return this.scheduleStreamRetry();
+    }
+    const symbols = [...this.inUse];
+    this.stream = this.openStream(symbols, false);
+    this.streamed = new Set(symbols);
+  }
+
+  private openStream(symbols: string[], candidate: boolean): LiveStream {
     const { log } = this.options;
-    this.stream = new LiveStream({
+    const stream: LiveStream = new LiveStream({
       url: `${this.options.baseUrl.replace(/\/+$/, '')}/v1/stream`,
-      symbols: [...this.inUse],
+      symbols,
       apiKey: this.options.apiKey,
       fetch: this.options.gate.fetchFor('quotes'),
-      // A failing engine (e.g. a shared store away) is logged, never an unhandled rejection.
-      onQuotes: (quotes) => void this.ingest(quotes).catch((error: unknown) => log('ingest_failed', { error })),
-      onState: (state) => log('upstream_stream', { state }),
-      onError: (error) => log('upstream_stream_error', { code: error.code, status: error.status }),
-      onUnknownSymbols: (symbols) => {
-        for (const s of symbols) this.inUse.delete(s);
+      onQuotes: (quotes) => {
+        if (stream === this.candidate) this.promote(stream, symbols);
+        // A failing engine (e.g. a shared store away) is logged, never an unhandled rejection.
+        void this.ingest(quotes).catch((error: unknown) => log('ingest_failed', { error }));
       },
-      // A stream that never opens (no stream on this service): poll instead.
-      giveUp: (error, failure) => failure.failures >= 3 && !failure.opened && error.code !== 'rate_limited',
-      onStop: (error, gaveUp) => {
-        this.stream = undefined;
-        log('upstream_stream_stopped', { code: error.code, status: error.status, gave_up: gaveUp });
-        if (gaveUp) {
-          this.mode = 'poll';
-          this.schedulePoll(0);
-        }
+      onState: (state) => {
+        if (stream === this.stream) log('upstream_stream', { state });
       },
+      onError: (error) => log('upstream_stream_error', { code: error.code, status: error.status, candidate: stream === this.candidate }),
+      onUnknownSymbols: (ids) => {
+        for (const s of ids) this.inUse.delete(s);
+      },
+      // A candidate gets one try: the working stream (or the poll) stays meanwhile. The working
+      // stream gives up when it never opens (no stream on this service): the poll takes over.
+      giveUp: candidate ? () => true : (error, failure) => failure.failures >= 3 && !failure.opened && error.code !== 'rate_limited',
+      onStop: (error, gaveUp) => this.stopped(stream, error, gaveUp),
     });
-    this.stream.start();
+    stream.start();
+    return stream;
+  }
+
+  /** A candidate delivered: it becomes the stream; the one it replaces is closed. */
+  private promote(stream: LiveStream, symbols: string[]): void {
+    this.candidate = undefined;
+    const old = this.stream;
+    this.stream = stream;
+    this.streamed = new Set(symbols);
+    old?.close();
+    clearTimeout(this.streamRetryTimer);
+    this.streamRetryTimer = undefined;
+    if (this.mode === 'poll') {
+      this.mode = 'stream';
+      this.streamRetries = 0;
+    }
+    this.options.log('upstream_stream', { state: 'open', symbols: symbols.length, replaced: Boolean(old) });
+    // Symbols asked for while it opened.
+    if (this.uncovered().length > 0) this.scheduleResubscribe();
+  }
+
+  private stopped(stream: LiveStream, error: PriceBoardError, gaveUp: boolean): void {
+    const { log, gate } = this.options;
+    if (stream === this.candidate) {
+      this.candidate = undefined;
+      log('upstream_stream_candidate_failed', { code: error.code, status: error.status, mode: this.mode });
+      if (gate.halted) return;
+      if (this.mode === 'poll') this.scheduleStreamRetry();
+      else this.scheduleResubscribe();
+      return;
+    }
+    if (stream !== this.stream) return;
+    this.stream = undefined;
+    this.streamed = new Set();
+    log('upstream_stream_stopped', { code: error.code, status: error.status, gave_up: gaveUp });
+    // A refused key: the gate probes, and its reopening starts over.
+    if (gate.halted || this.closed) return;
+    this.mode = 'poll';
+    log('upstream_mode', { mode: 'poll' });
+    this.schedulePoll(0);
+    this.scheduleStreamRetry();
+  }
+
+  private scheduleResubscribe(): void {
+    if (this.resubscribeTimer || this.candidate || this.closed) return;
+    const wait = Math.max(RESUBSCRIBE_DEBOUNCE_MS, this.lastResubscribeAt + (this.options.timings?.resubscribeMs ?? 30_000) - this.now());
+    this.resubscribeTimer = setTimeout(() => {
+      this.resubscribeTimer = undefined;
+      this.resubscribe();
+    }, wait);
+  }
+
+  /** Opens a stream for every symbol in use beside the working one (unless paused: the poll covers them). */
+  private resubscribe(): void {
+    const { gate, engine } = this.options;
+    if (this.closed || this.mode !== 'stream' || this.candidate || !engine.leader.isLeader || gate.halted) return;
+    if (this.uncovered().length === 0) return;
+    const paused = gate.pausedFor('stream');
+    if (paused > 0) {
+      this.resubscribeTimer = setTimeout(() => {
+        this.resubscribeTimer = undefined;
+        this.resubscribe();
+      }, paused);
+      return;
+    }
+    this.lastResubscribeAt = this.now();
+    this.candidate = this.openStream([...this.inUse], true);
+  }
+
+  /** While polling: try the stream again, with capped exponential backoff. */
+  private scheduleStreamRetry(): void {
+    if (this.streamRetryTimer || this.candidate || this.closed) return;
+    const base = this.options.timings?.streamRetryMs ?? 10_000;
+    const max = this.options.timings?.streamRetryMaxMs ?? 5 * 60_000;
+    const wait = Math.min(max, base * 2 ** Math.min(this.streamRetries, 20));
+    this.streamRetries += 1;
+    this.streamRetryTimer = setTimeout(() => {
+      this.streamRetryTimer = undefined;
+      if (this.closed || this.mode !== 'poll' || this.candidate || this.options.gate.halted || !this.options.engine.leader.isLeader) return;
+      this.options.log('upstream_stream_retry', { attempt: this.streamRetries });
+      this.candidate = this.openStream([...this.inUse], true);
+    }, wait);
   }
 
   private stopUpstream(): void {
     this.stream?.close();
+    this.candidate?.close();
     this.stream = undefined;
-    clearTimeout(this.pollTimer);
-    clearTimeout(this.resubscribeTimer);
+    this.candidate = undefined;
+    this.streamed = new Set();
+    for (const timer of [this.pollTimer, this.resubscribeTimer, this.streamRetryTimer]) clearTimeout(timer);
     this.pollTimer = undefined;
     this.resubscribeTimer = undefined;
+    this.streamRetryTimer = undefined;
   }
 
   private schedulePoll(ms: number): void {
-    if (this.closed) return;
-    this.pollTimer = setTimeout(() => void this.pollOnce(), ms);
+    if (this.closed || this.pollTimer || this.polling) return;
+    this.pollTimer = setTimeout(() => {
+      this.pollTimer = undefined;
+      void this.pollOnce();
+    }, ms);
   }
 
+  /** One batched `/v1/prices` for what the stream does not carry; again at the budget's interval while needed. */
   private async pollOnce(): Promise<void> {
+    const symbols = this.uncovered();
+    if (symbols.length === 0 || this.closed || this.options.gate.halted || !this.options.engine.leader.isLeader) return;
     let wait = this.options.budget.pollIntervalMs();
+    this.polling = true;
+    this.lastPollAt = this.now();
     try {
-      const data = await this.client.prices([...this.inUse]);
+      const data = await this.client.prices(symbols);
       await this.ingest(data.quotes);
     } catch (error) {
       if (error instanceof PriceBoardError) {
         this.options.log('upstream_poll_error', { code: error.code, status: error.status });
-        if (this.options.gate.halted) return;
         wait = Math.max(wait, error.retryAfterMs ?? 0);
       } else {
         this.options.log('ingest_failed', { error });
       }
+    } finally {
+      this.polling = false;
     }
-    this.pollTimer = undefined;
-    if (!this.stream) this.schedulePoll(wait);
+    if (this.uncovered().length > 0) this.schedulePoll(wait);
   }
 
   private async ingest(quotes: Quote[]): Promise<void> {
     const receivedAt = this.now();
     this.lastDataAt = receivedAt;
+    // Only ids the relay serves are held: an upstream sending thousands of others costs no memory.
+    const known = this.known ?? this.inUse;
+    const kept = quotes.filter((q) => known.has(q.symbol));
+    if (kept.length < quotes.length) {
+      this.options.metrics.inc('relay_upstream_quotes_dropped_total', 'Upstream quotes dropped: for ids outside the catalog.', {}, quotes.length - kept.length);
+    }
     const { state, broker } = this.options.engine;
-    const events = await state.apply(quotes, receivedAt);
+    const events = await state.apply(kept, receivedAt);
     if (events.length > 0) await broker.publish(events);
     this.wakeWaiters();
   }

@@ -4,10 +4,10 @@
  * merge as the widgets, never a second copy.
  */
 export { PriceClient } from '../src/api/client';
-export type { FetchLike } from '../src/api/request';
+export { readBounded, type FetchLike } from '../src/api/request';
 export { parseRetryAfter } from '../src/api/retry-after';
 export { fetchSymbols, parseSymbolsBody } from '../src/api/symbols';
 export { LiveStream } from '../src/live/stream';
-export { QuoteStore } from '../src/model/quote-store';
+export { admitQuote, QuoteStore } from '../src/model/quote-store';
 export { PriceBoardError } from '../src/shared/errors';
 export type { Quote, SymbolInfo } from '../src/shared/types';

@@ -17,7 +17,7 @@ import { createLogger, type LogSink } from './log';
 import { Metrics } from './metrics';
 import { applyCors, clientAddress, RequestLimiter, StreamSlots } from './protect';
 import { serveStatic } from './static';
-import { UpstreamGate } from './upstream';
+import { UpstreamGate, type UpstreamTimings } from './upstream';
 
 export interface RelayOptions {
   /** Default: the memory engine (one process). */
@@ -33,6 +33,8 @@ export interface RelayOptions {
   stallMs?: number;
   /** Receiving a request's headers and body. */
   requestTimeoutMs?: number;
+  /** The upstream state machine's intervals (tests shorten them). */
+  upstream?: UpstreamTimings;
 }
 
 export interface Relay {
@@ -51,8 +53,8 @@ export async function startRelay(config: RelayConfig & { upstreamUrl: string }, 
   const log = createLogger(config.upstreamKey, options.logSink);
   const metrics = new Metrics();
   const budget = new Budget(engine.budget, { perMinute: config.perMinute, perDay: config.perDay }, config.budgetShare, now);
-  const gate = new UpstreamGate({ budget, leader: engine.leader, metrics, log, now });
-  const feed = new Feed({ baseUrl: config.upstreamUrl, apiKey: config.upstreamKey, engine, gate, budget, log, metrics, allow: config.symbols, now });
+  const gate = new UpstreamGate({ budget, leader: engine.leader, metrics, log, now, timings: options.upstream });
+  const feed = new Feed({ baseUrl: config.upstreamUrl, apiKey: config.upstreamKey, engine, gate, budget, log, metrics, allow: config.symbols, now, timings: options.upstream });
   const fanout = new FanOut({ broker: engine.broker, metrics, log, now, heartbeatMs: options.heartbeatMs, retryMs: options.retryMs, maxBufferedBytes: options.maxBufferedBytes, stallMs: options.stallMs });
   const endpoints = new RelayApi({ engine, feed, fanout, gate, baseUrl: config.upstreamUrl, apiKey: config.upstreamKey, spanDays: PLAN_BUDGETS[config.plan].spanDays, now });
   // The leader fills what followers ask for (a cluster; one process never asks).

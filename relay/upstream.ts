@@ -1,11 +1,20 @@
 /**
  * The one gate every upstream request goes through: the `fetch` handed to the src/api client and
- * the src/live stream. It spends the budget, honours 429 (Retry-After, clamped) and 5xx (capped
- * backoff) by refusing requests for a while, and stops for good on 401/403. A refused request
- * gets a local answer shaped like the service's (429 with Retry-After, or the final 401/403), so
- * the clients' own error handling applies and nothing retries in a storm.
+ * the src/live stream. It spends the budget and keeps the upstream's state (DESIGN.md §7.1):
+ *
+ * - a refusal of one resource (403/404 on one symbol's history, one span) is remembered for that
+ *   resource only and answered locally for a while;
+ * - a pause (429 with Retry-After, clamped; 5xx and network failures, capped backoff) is scoped:
+ *   one on history or on the catalog pauses that path only, one on prices or the stream pauses
+ *   everything (quotes come first);
+ * - a refusal of the key itself (401 anywhere; 403 on prices, stream or symbols) halts upstream
+ *   requests, and one cheap probe every {@link UpstreamTimings.probeMs} tells when the key works
+ *   again: the gate reopens by itself and says so to its listeners.
+ *
+ * A refused request gets a local answer shaped like the service's (429 with Retry-After, or the
+ * remembered 401/403/404), so the clients' own error handling applies and nothing retries in a storm.
  */
-import { parseRetryAfter, type FetchLike } from './from-src';
+import { parseRetryAfter, readBounded, type FetchLike } from './from-src';
 import type { Budget, Priority } from './budget';
 import type { Leader } from './engine/types';
 import type { Logger } from './log';
@@ -17,18 +26,45 @@ export const MAX_PAUSE_MS = 5 * 60_000;
 /** 5xx backoff: doubles from the base up to the cap. */
 const BACKOFF_BASE_MS = 1_000;
 const BACKOFF_MAX_MS = 60_000;
+/** A 403/404 of one resource is answered locally this long, for at most this many resources. */
+const REFUSAL_TTL_MS = 10 * 60_000;
+const MAX_REFUSALS = 1_000;
+
+/** The intervals of the upstream state machine (shorter in tests). */
+export interface UpstreamTimings {
+  /** While the key is refused: one probe this often. Default 3 min. */
+  probeMs?: number;
+  /** Symbols asked for meanwhile join the upstream stream at most this often (one reconnect). Default 30 s. */
+  resubscribeMs?: number;
+  /** After the stream failed: the first retry of it while polling; doubles up to `streamRetryMaxMs`. Default 10 s. */
+  streamRetryMs?: number;
+  /** Default 5 min. */
+  streamRetryMaxMs?: number;
+}
 
 export type UpstreamPath = 'prices' | 'stream' | 'history' | 'symbols' | 'other';
+/** What one pause stops: `quotes` (prices, stream, anything else) stops every path. */
+type Scope = 'quotes' | 'history' | 'symbols';
 
 export function pathLabel(pathname: string): UpstreamPath {
   const m = /^\/v1\/(prices|stream|history|symbols)(\/|$)/.exec(pathname);
   return (m?.[1] as UpstreamPath | undefined) ?? 'other';
 }
 
+function scopeOf(path: UpstreamPath): Scope {
+  return path === 'history' || path === 'symbols' ? path : 'quotes';
+}
+
 function localAnswer(status: number, code: string, message: string, retryAfterMs?: number): Response {
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
   if (retryAfterMs !== undefined) headers['Retry-After'] = String(Math.max(1, Math.ceil(retryAfterMs / 1000)));
   return new Response(JSON.stringify({ error: { code, message } }), { status, headers });
+}
+
+/** The service's error code of a refusal (`plan_limit`, `unknown_symbol`...), read from a bounded body. */
+async function serviceCode(res: Response): Promise<string | undefined> {
+  const text = (await readBounded(res.clone(), 4_096).catch(() => undefined)) ?? '';
+  return /"code"\s*:\s*"([a-z_]{1,40})"/.exec(text)?.[1];
 }
 
 export interface UpstreamOptions {
@@ -38,13 +74,18 @@ export interface UpstreamOptions {
   log: Logger;
   now?: () => number;
   fetch?: FetchLike;
+  timings?: UpstreamTimings;
 }
 
 export class UpstreamGate {
-  /** Set on 401/403: the key is refused; nothing more is sent. */
+  /** Set when the key is refused: nothing but the probe is sent. */
   halted: { status: number; code: string } | undefined;
-  private pausedUntil = 0;
-  private failures5xx = 0;
+  private readonly pausedUntil: Record<Scope, number> = { quotes: 0, history: 0, symbols: 0 };
+  private readonly failures: Record<Scope, number> = { quotes: 0, history: 0, symbols: 0 };
+  /** Resource (path and query) → the refusal remembered for it. Oldest first. */
+  private readonly refusals = new Map<string, { status: number; code: string; until: number }>();
+  private probeTimer: NodeJS.Timeout | undefined;
+  private readonly reopened = new Set<() => void>();
   private readonly now: () => number;
 
   constructor(private readonly options: UpstreamOptions) {
@@ -56,20 +97,44 @@ export class UpstreamGate {
     return (input, init) => this.request(priority, input, init);
   }
 
+  /** Milliseconds until requests on `path` may go again (0: now). */
+  pausedFor(path: UpstreamPath): number {
+    const scope = scopeOf(path);
+    const until = scope === 'quotes' ? this.pausedUntil.quotes : Math.max(this.pausedUntil.quotes, this.pausedUntil[scope]);
+    return Math.max(0, until - this.now());
+  }
+
+  /** Called when a halted key works again. Returns the unsubscribe function. */
+  onReopen(listener: () => void): () => void {
+    this.reopened.add(listener);
+    return () => this.reopened.delete(listener);
+  }
+
+  close(): void {
+    clearTimeout(this.probeTimer);
+    this.probeTimer = undefined;
+    this.reopened.clear();
+  }
+
+  private refuse(path: UpstreamPath, reason: string, res: Response): Response {
+    this.options.metrics.inc('relay_upstream_refused_total', 'Upstream requests not sent, by reason.', { path, reason });
+    return res;
+  }
+
   private async request(priority: Priority, input: string, init: RequestInit): Promise<Response> {
-    const path = pathLabel(new URL(input).pathname);
-    const refuse = (reason: string, res: Response): Response => {
-      this.options.metrics.inc('relay_upstream_refused_total', 'Upstream requests not sent, by reason.', { path, reason });
-      return res;
-    };
-    if (this.halted) return refuse('halted', localAnswer(this.halted.status, this.halted.code, 'upstream refused the key'));
-    if (!this.options.leader.isLeader) return refuse('not_leader', localAnswer(503, 'not_leader', 'another process spends the budget'));
-    const wait = this.pausedUntil - this.now();
-    if (wait > 0) return refuse('backoff', localAnswer(429, 'rate_limited', 'upstream asked us to wait', wait));
+    const url = new URL(input);
+    const path = pathLabel(url.pathname);
+    const resource = url.pathname + url.search;
+    if (this.halted) return this.refuse(path, 'halted', localAnswer(this.halted.status, this.halted.code, 'upstream refused the key'));
+    if (!this.options.leader.isLeader) return this.refuse(path, 'not_leader', localAnswer(503, 'not_leader', 'another process spends the budget'));
+    const refusal = this.refusals.get(resource);
+    if (refusal && refusal.until > this.now()) return this.refuse(path, 'refused_resource', localAnswer(refusal.status, refusal.code, 'upstream refused this resource'));
+    const wait = this.pausedFor(path);
+    if (wait > 0) return this.refuse(path, 'backoff', localAnswer(429, 'rate_limited', 'upstream asked us to wait', wait));
     const taken = await this.options.budget.take(priority);
     // Fenced: another process took the lead while this one was paused or cut off.
-    if (!taken.ok && taken.fenced) return refuse('fenced', localAnswer(503, 'not_leader', 'another process spends the budget'));
-    if (!taken.ok) return refuse('budget', localAnswer(429, 'rate_limited', 'the relay budget is spent', taken.retryAfterMs));
+    if (!taken.ok && taken.fenced) return this.refuse(path, 'fenced', localAnswer(503, 'not_leader', 'another process spends the budget'));
+    if (!taken.ok) return this.refuse(path, 'budget', localAnswer(429, 'rate_limited', 'the relay budget is spent', taken.retryAfterMs));
 
     let res: Response;
     try {
@@ -81,42 +146,91 @@ export class UpstreamGate {
       throw error;
     }
     this.options.metrics.inc('relay_upstream_requests_total', 'Upstream requests by path and status.', { path, status: String(res.status) });
-    await this.learn(path, res);
+    await this.learn(path, resource, res, input, init);
     return res;
   }
 
-  private async learn(path: UpstreamPath, res: Response): Promise<void> {
+  private async learn(path: UpstreamPath, resource: string, res: Response, input: string, init: RequestInit): Promise<void> {
+    const scope = scopeOf(path);
     if (res.ok) {
-      this.failures5xx = 0;
+      this.failures[scope] = 0;
       return;
     }
-    if (res.status === 401 || res.status === 403) {
-      // 403 plan_limit refuses one history span, not the key.
-      const body = await res.clone().text().catch(() => '');
-      if (res.status === 403 && body.includes('"plan_limit"')) return;
-      this.halted = { status: res.status, code: res.status === 401 ? 'unauthorized' : 'forbidden' };
-      this.options.log('upstream_key_refused', {
-        path,
-        status: res.status,
-        message: 'the upstream refused UPSTREAM_KEY: no more upstream requests; visitors keep the last data; fix the key and restart',
-      });
+    const keyRefused = res.status === 401 || (res.status === 403 && scope !== 'history');
+    if (keyRefused) return this.halt(path, res.status, input, init);
+    if (res.status === 403 || res.status === 404) {
+      // One resource refused ("not in the plan", an unknown symbol): that resource only.
+      if (scope !== 'history') return;
+      const code = (await serviceCode(res)) ?? (res.status === 403 ? 'forbidden' : 'not_found');
+      this.refusals.delete(resource);
+      this.refusals.set(resource, { status: res.status, code, until: this.now() + REFUSAL_TTL_MS });
+      if (this.refusals.size > MAX_REFUSALS) this.refusals.delete(this.refusals.keys().next().value!);
+      this.options.log('upstream_resource_refused', { path, status: res.status, code });
     } else if (res.status === 429) {
       const ms = parseRetryAfter(res.headers.get('retry-after'), this.now()) ?? MIN_PAUSE_MS * 5;
-      this.pause(Math.min(MAX_PAUSE_MS, Math.max(MIN_PAUSE_MS, ms)), path, res.status);
+      this.pause(scope, Math.min(MAX_PAUSE_MS, Math.max(MIN_PAUSE_MS, ms)), path, res.status);
     } else if (res.status >= 500) {
       this.backOff(path, res.status);
     }
   }
 
-  /** Capped exponential backoff with equal jitter over consecutive failures. */
-  private backOff(path: UpstreamPath, status: number | 'network'): void {
-    this.failures5xx += 1;
-    const cap = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.min(this.failures5xx - 1, 16));
-    this.pause(cap / 2 + (cap / 2) * Math.random(), path, status);
+  /** The key is refused: no request but a probe until one succeeds. */
+  private halt(path: UpstreamPath, status: number, input: string, init: RequestInit): void {
+    const first = !this.halted;
+    this.halted = { status, code: status === 401 ? 'unauthorized' : 'forbidden' };
+    if (first) {
+      const probeMs = this.options.timings?.probeMs ?? 3 * 60_000;
+      this.options.log('upstream_key_refused', {
+        path,
+        status,
+        probe_every_s: Math.round(probeMs / 1000),
+        message: 'the upstream refused UPSTREAM_KEY: no upstream requests but one probe now and then; visitors keep the last data',
+      });
+      // The cheapest request there is: the catalog, with the same headers (the key).
+      const probe = input.replace(/\/v1\/[^?]*(\?.*)?$/, '/v1/symbols');
+      this.scheduleProbe(probe, { method: 'GET', headers: init.headers, redirect: init.redirect }, probeMs);
+    }
   }
 
-  private pause(ms: number, path: UpstreamPath, status: number | 'network'): void {
-    this.pausedUntil = Math.max(this.pausedUntil, this.now() + ms);
-    this.options.log('upstream_backoff', { path, status, wait_ms: Math.round(ms) });
+  private scheduleProbe(url: string, init: RequestInit, ms: number): void {
+    clearTimeout(this.probeTimer);
+    this.probeTimer = setTimeout(() => void this.probe(url, init, ms), ms);
+    this.probeTimer.unref();
+  }
+
+  private async probe(url: string, init: RequestInit, ms: number): Promise<void> {
+    this.probeTimer = undefined;
+    let status: number | 'network' = 'network';
+    if (this.options.leader.isLeader && (await this.options.budget.take('other')).ok) {
+      try {
+        const res = await (this.options.fetch ?? globalThis.fetch)(url, { ...init, signal: AbortSignal.timeout(10_000) });
+        status = res.status;
+        await res.body?.cancel().catch(() => {});
+      } catch {
+        // Unreachable: the key is not known to work; try again later.
+      }
+      this.options.metrics.inc('relay_upstream_requests_total', 'Upstream requests by path and status.', { path: 'symbols', status: String(status) });
+    }
+    if (!this.halted) return;
+    if (typeof status === 'number' && status >= 200 && status < 300) {
+      this.halted = undefined;
+      this.options.log('upstream_key_accepted', { message: 'the upstream accepts UPSTREAM_KEY again: upstream requests resume' });
+      for (const listener of [...this.reopened]) listener();
+      return;
+    }
+    this.scheduleProbe(url, init, ms);
+  }
+
+  /** Capped exponential backoff with equal jitter over consecutive failures of one scope. */
+  private backOff(path: UpstreamPath, status: number | 'network'): void {
+    const scope = scopeOf(path);
+    this.failures[scope] += 1;
+    const cap = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.min(this.failures[scope] - 1, 16));
+    this.pause(scope, cap / 2 + (cap / 2) * Math.random(), path, status);
+  }
+
+  private pause(scope: Scope, ms: number, path: UpstreamPath, status: number | 'network'): void {
+    this.pausedUntil[scope] = Math.max(this.pausedUntil[scope], this.now() + ms);
+    this.options.log('upstream_backoff', { path, scope, status, wait_ms: Math.round(ms) });
   }
 }

@@ -92,7 +92,7 @@ for _, v in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')) do out[#o
 return out`;
 
 /**
- * Merges quotes by `updated_at` and numbers the changes, fenced unless ARGV[1] is '' (a resync
+ * Merges quotes by `updated_at` (the same time with other JSON: a correction, applied) and numbers the changes, fenced unless ARGV[1] is '' (a resync
  * seeds known quotes, numbering nothing). KEYS: lock, id counter, times hash, quotes hash, events
  * (sorted set by id). ARGV: lock value, received-at ms, id floor, buffer size, then per quote:
  * symbol, updated-at ms, JSON. Returns the new id per quote (0: not newer), or the error FENCED.
@@ -105,7 +105,8 @@ if seq < floor then seq = floor end
 local out = {}
 for i = 5, #ARGV, 3 do
   local held = redis.call('HGET', KEYS[3], ARGV[i])
-  if not held or tonumber(ARGV[i + 1]) > tonumber(held) then
+  local t = tonumber(ARGV[i + 1])
+  if not held or t > tonumber(held) or (t == tonumber(held) and redis.call('HGET', KEYS[4], ARGV[i]) ~= ARGV[i + 2]) then
     redis.call('HSET', KEYS[3], ARGV[i], ARGV[i + 1])
     redis.call('HSET', KEYS[4], ARGV[i], ARGV[i + 2])
     if ARGV[1] ~= '' then

@@ -14,7 +14,7 @@
  * the budget's counts included, before it may lead.
  */
 import { createClient } from '@redis/client';
-import { QuoteStore, type Quote } from '../from-src';
+import { admitQuote, QuoteStore, type Quote } from '../from-src';
 import { MemoryCache } from './memory';
 import { RedisAsks } from './redis-asks';
 import { RedisBroker } from './redis-broker';
@@ -177,10 +177,13 @@ export class RedisQuoteState implements QuoteState {
 
   async apply(quotes: readonly Quote[], receivedAt: number): Promise<RelayEvent[]> {
     // One per symbol, the newest, as the memory engine numbers them.
+    // Dates read as the widgets read them (src/model/quote-store.ts): unreadable ones dropped, far
+    // future ones taken as now; a later quote of the same instant is a correction, so it wins here too.
     const newest = new Map<string, { quote: Quote; time: number }>();
-    for (const quote of quotes) {
-      const time = Date.parse(quote.updated_at);
-      if (!Number.isNaN(time) && time > (newest.get(quote.symbol)?.time ?? -Infinity)) newest.set(quote.symbol, { quote, time });
+    const now = Date.now();
+    for (const given of quotes) {
+      const admitted = admitQuote(given, now);
+      if (admitted && admitted.time >= (newest.get(admitted.quote.symbol)?.time ?? -Infinity)) newest.set(admitted.quote.symbol, admitted);
     }
     const items = [...newest.values()];
     const fence = this.engine.leader.fence;

@@ -24,7 +24,8 @@ export interface Broker {
 /** The latest quote per symbol and a bounded buffer of recent changes for `Last-Event-ID` resume. */
 export interface QuoteState {
   /**
-   * Merges quotes by `updated_at` (an older one never wins), numbers the ones that changed
+   * Merges quotes by `updated_at` (an older one never wins; the same one with other content is a
+   * correction and wins), numbers the ones that changed
    * something and keeps them for resume. Returns those events (to publish).
    */
   apply(quotes: readonly Quote[], receivedAt: number): Promise<RelayEvent[]>;

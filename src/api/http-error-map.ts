@@ -5,6 +5,10 @@
  */
 import { PriceBoardError, type ErrorCode } from '../shared/errors';
 import { parseRetryAfter } from './retry-after';
+import { readBounded } from './request';
+
+/** The most of an error body read: the service's are a few hundred characters. */
+const MAX_ERROR_BODY_CHARS = 64 * 1024;
 import { isObject } from './validate';
 
 interface ServiceError {
@@ -45,13 +49,14 @@ export async function errorFromResponse(
   response: Response,
   context: { what: string; apiKey?: string; now?: number },
 ): Promise<PriceBoardError> {
-  let text = '';
+  let text: string | undefined;
   try {
-    text = await response.text();
+    // An error body is a few hundred bytes; a bigger one is not read on (nor kept).
+    text = await readBounded(response, MAX_ERROR_BODY_CHARS);
   } catch {
     // The status alone is enough to classify the failure.
   }
-  const service = readServiceError(text);
+  const service = readServiceError(text ?? '');
   const status = response.status;
   const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), context.now);
   const detail = [service.code, service.message].filter(Boolean).join(': ');

@@ -9,6 +9,26 @@ import type { Quote } from '../shared/types';
  */
 export const FUTURE_SKEW_MS = 5 * 60_000;
 
+/** RFC 3339 date-time as the service writes it (`Date.parse` alone also reads "Thu, 1 Jan" and "2026"). */
+const ISO_DATE_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:\d\d)$/i;
+
+/**
+ * A quote as it may be held, and its instant: undefined when `updated_at` is not an RFC 3339
+ * date-time (dropped, never passed on); dated now when it is more than {@link FUTURE_SKEW_MS} ahead.
+ */
+export function admitQuote(quote: Quote, now: number): { quote: Quote; time: number } | undefined {
+  const time = ISO_DATE_TIME.test(quote.updated_at) ? Date.parse(quote.updated_at) : Number.NaN;
+  if (Number.isNaN(time)) return undefined;
+  if (time <= now + FUTURE_SKEW_MS) return { quote, time };
+  return { quote: { ...quote, updated_at: new Date(now).toISOString() }, time: now };
+}
+
+/** Same content, field by field (a quote is flat: strings only). */
+function sameQuote(a: Quote, b: Quote): boolean {
+  const keys = Object.keys(a) as (keyof Quote)[];
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
+}
+
 interface Held {
   quote: Quote;
   time: number;
@@ -16,7 +36,8 @@ interface Held {
 
 /**
  * Quotes by symbol. Polls, stream snapshots and stream events overlap and may arrive out of
- * order; `apply` keeps a quote only when its `updated_at` is strictly newer than the one held.
+ * order; `apply` keeps a quote when its `updated_at` is newer than the one held, or equal with
+ * other content: the service's correction of that quote (DESIGN.md §7.1, §12).
  */
 export class QuoteStore {
   readonly #held = new Map<string, Held>();
@@ -28,25 +49,19 @@ export class QuoteStore {
 
   /**
    * Merges `quotes`; returns the ones applied (one per symbol, the last applied, in first-seen
-   * order). A quote with an unreadable `updated_at`, or not newer than the held one, is ignored:
-   * equal times with other content are ignored too, since the one shown is as recent. A quote
-   * dated more than {@link FUTURE_SKEW_MS} ahead is taken as received now.
+   * order). A quote older than the held one, or the same, is ignored; one with an unreadable
+   * `updated_at` is dropped; see {@link admitQuote} for dates from the future.
    */
   apply(quotes: readonly Quote[]): Quote[] {
     const applied = new Map<string, Quote>();
     const now = this.#now();
     for (const given of quotes) {
-      let quote = given;
-      let time = Date.parse(quote.updated_at);
-      if (Number.isNaN(time)) continue;
-      if (time > now + FUTURE_SKEW_MS) {
-        time = now;
-        quote = { ...quote, updated_at: new Date(now).toISOString() };
-      }
-      const current = this.#held.get(quote.symbol);
-      if (current && time <= current.time) continue;
-      this.#held.set(quote.symbol, { quote, time });
-      applied.set(quote.symbol, quote);
+      const admitted = admitQuote(given, now);
+      if (!admitted) continue;
+      const current = this.#held.get(admitted.quote.symbol);
+      if (current && (admitted.time < current.time || (admitted.time === current.time && sameQuote(admitted.quote, current.quote)))) continue;
+      this.#held.set(admitted.quote.symbol, admitted);
+      applied.set(admitted.quote.symbol, admitted.quote);
     }
     return [...applied.values()];
   }

@@ -34,12 +34,15 @@ describe('QuoteStore', () => {
     expect(store.get('usd')?.price).toBe('200');
   });
 
-  it('ignores a duplicate, and equal times with other content', () => {
+  it('ignores a duplicate, and applies equal times with other content as a correction (DESIGN.md §7.1, §12)', () => {
     const store = new QuoteStore();
     store.apply([quote('usd', '2026-01-01T10:00:00Z', '200')]);
     expect(store.apply([quote('usd', '2026-01-01T10:00:00Z', '200')])).toEqual([]);
-    expect(store.apply([quote('usd', '2026-01-01T13:30:00+03:30', '300')])).toEqual([]);
-    expect(store.get('usd')?.price).toBe('200');
+    // The same instant written with another offset, another price: the service corrected it.
+    expect(store.apply([quote('usd', '2026-01-01T13:30:00+03:30', '300')]).map((q) => q.price)).toEqual(['300']);
+    expect(store.get('usd')?.price).toBe('300');
+    // An older quote still never wins, whatever its content.
+    expect(store.apply([quote('usd', '2026-01-01T09:59:59Z', '400')])).toEqual([]);
   });
 
   it('compares instants, not strings, across UTC offsets', () => {
@@ -52,6 +55,8 @@ describe('QuoteStore', () => {
   it('ignores a quote whose updated_at is not a date', () => {
     const store = new QuoteStore();
     expect(store.apply([quote('usd', 'yesterday')])).toEqual([]);
+    // Dates Date.parse reads but the service never writes are dropped too, not passed on.
+    for (const odd of ['Thu, 01 Jan 2026 10:00:00 GMT', '2026', '2026-01-01', '01/01/2026 10:00']) expect(store.apply([quote('usd', odd)])).toEqual([]);
     expect(store.has('usd')).toBe(false);
   });
 

@@ -1,0 +1,127 @@
+// A controllable upstream for the relay's failure tests: a real node:http server in front of the
+// sandbox. By default it passes every request through (SSE included); a test installs rules that
+// answer a path itself (an error, HTML, a huge chunked body, its own event stream). It records
+// every request it saw, so a test counts what the relay spent.
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readConfig } from '../../relay/config';
+import { startRelay, type Relay, type RelayOptions } from '../../relay/server';
+import { start, type StartedSandbox } from '../sandbox/helpers';
+
+/** Answers the request (returns true), or leaves it to the next rule / the sandbox (false). */
+export type Rule = (req: IncomingMessage, res: ServerResponse, url: URL) => boolean;
+
+export interface Seen {
+  path: string;
+  search: string;
+  at: number;
+}
+
+export class ControlledUpstream {
+  readonly seen: Seen[] = [];
+  private readonly rules = new Set<Rule>();
+  private readonly ownStreams = new Set<ServerResponse>();
+  private server: Server | undefined;
+  url = '';
+
+  constructor(readonly target: string) {}
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => this.handle(req, res));
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  /** Adds a rule (checked before the ones added earlier); returns its removal. */
+  rule(rule: Rule): () => void {
+    this.rules.add(rule);
+    return () => this.rules.delete(rule);
+  }
+
+  /** Answers `status` with a JSON error body (the service's shape) on paths matching `path`. */
+  fail(path: RegExp, status: number, code: string, headers: Record<string, string> = {}): () => void {
+    return this.rule((_req, res, url) => {
+      if (!path.test(url.pathname + url.search)) return false;
+      res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
+      res.end(JSON.stringify({ error: { code, message: `${code} (controlled upstream)` } }));
+      return true;
+    });
+  }
+
+  /** Requests whose path (and query) match. */
+  count(path: RegExp): number {
+    return this.seen.filter((s) => path.test(s.path + s.search)).length;
+  }
+
+  /** From now on /v1/stream is answered here: events are sent by {@link send}. */
+  ownStream(): void {
+    this.rule((req, res, url) => {
+      if (url.pathname !== '/v1/stream') return false;
+      res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store' });
+      res.write(': open\n\n');
+      this.ownStreams.add(res);
+      req.on('close', () => this.ownStreams.delete(res));
+      return true;
+    });
+  }
+
+  /** Streams open on {@link ownStream}. */
+  get openStreams(): number {
+    return this.ownStreams.size;
+  }
+
+  /** One event to every stream open on {@link ownStream}. */
+  send(name: string, data: unknown): void {
+    const frame = `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+    for (const res of this.ownStreams) res.write(frame);
+  }
+
+  async close(): Promise<void> {
+    for (const res of this.ownStreams) res.destroy();
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse): void {
+    const url = new URL(req.url ?? '/', 'http://upstream.invalid');
+    if (url.pathname.startsWith('/v1')) this.seen.push({ path: url.pathname, search: url.search, at: Date.now() });
+    for (const rule of [...this.rules].reverse()) if (rule(req, res, url)) return;
+    const upstream = request(this.target + (req.url ?? '/'), { method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    res.on('close', () => upstream.destroy());
+    upstream.end();
+  }
+}
+
+export interface Setup {
+  sandbox: StartedSandbox;
+  upstream: ControlledUpstream;
+  relay: Relay;
+  logs: string[];
+  close(): Promise<void>;
+}
+
+/** A frozen sandbox, the controlled upstream in front of it, and a relay on that. */
+export async function startBehind(env: Record<string, string> = {}, options: RelayOptions = {}, prepare?: (upstream: ControlledUpstream) => void): Promise<Setup> {
+  const sandbox = await start();
+  const upstream = await new ControlledUpstream(sandbox.url).start();
+  prepare?.(upstream);
+  const logs: string[] = [];
+  const config = readConfig({ UPSTREAM_URL: upstream.url, UPSTREAM_KEY: 'enterprise-key', PORT: '0', ...env });
+  const relay = await startRelay({ ...config, upstreamUrl: upstream.url }, { logSink: (line) => logs.push(line), ...options });
+  return {
+    sandbox,
+    upstream,
+    relay,
+    logs,
+    async close() {
+      await relay.close();
+      await upstream.close();
+      await sandbox.close();
+    },
+  };
+}
