@@ -63,6 +63,7 @@ export class Feed {
   private lastPollAt = -Infinity;
   private resubscribeTimer: NodeJS.Timeout | undefined;
   private lastResubscribeAt = -Infinity;
+  private resubscribeDue = 0;
   private streamRetryTimer: NodeJS.Timeout | undefined;
   private streamRetries = 0;
   private catalogRequest: Promise<SymbolInfo[]> | undefined;
@@ -193,12 +194,18 @@ export class Feed {
       added = true;
     }
     if (!added || this.closed || !this.options.engine.leader.isLeader || this.uncovered().length === 0) return;
-    if (!this.polling) {
-      clearTimeout(this.pollTimer);
-      this.pollTimer = undefined;
-      this.schedulePoll(Math.max(0, this.lastPollAt + MIN_POLL_GAP_MS - this.now()));
-    }
     if (this.mode === 'stream') this.scheduleResubscribe();
+    // A stream opening for them within the debounce brings their snapshot; otherwise a poll does.
+    const streamSoon = this.resubscribeTimer !== undefined && this.resubscribeDue - this.now() <= RESUBSCRIBE_DEBOUNCE_MS && this.options.gate.pausedFor('stream') === 0;
+    if (!streamSoon) this.pollSoon();
+  }
+
+  /** A poll for the uncovered symbols as soon as the last one allows. */
+  private pollSoon(): void {
+    if (this.polling) return;
+    clearTimeout(this.pollTimer);
+    this.pollTimer = undefined;
+    this.schedulePoll(Math.max(0, this.lastPollAt + MIN_POLL_GAP_MS - this.now()));
   }
 
   /** Resolves with the held quotes of `symbols` once all are held, or with what is held after `timeoutMs`. */
@@ -256,11 +263,11 @@ export class Feed {
       return this.scheduleStreamRetry();
     }
     const symbols = [...this.inUse];
-    this.stream = this.openStream(symbols, false);
+    this.stream = this.openStream(symbols);
     this.streamed = new Set(symbols);
   }
 
-  private openStream(symbols: string[], candidate: boolean): LiveStream {
+  private openStream(symbols: string[]): LiveStream {
     const { log } = this.options;
     const stream: LiveStream = new LiveStream({
       url: `${this.options.baseUrl.replace(/\/+$/, '')}/v1/stream`,
@@ -281,7 +288,7 @@ export class Feed {
       },
       // A candidate gets one try: the working stream (or the poll) stays meanwhile. The working
       // stream gives up when it never opens (no stream on this service): the poll takes over.
-      giveUp: candidate ? () => true : (error, failure) => failure.failures >= 3 && !failure.opened && error.code !== 'rate_limited',
+      giveUp: (error, failure) => stream === this.candidate || (failure.failures >= 3 && !failure.opened && error.code !== 'rate_limited'),
       onStop: (error, gaveUp) => this.stopped(stream, error, gaveUp),
     });
     stream.start();
@@ -312,8 +319,10 @@ export class Feed {
       this.candidate = undefined;
       log('upstream_stream_candidate_failed', { code: error.code, status: error.status, mode: this.mode });
       if (gate.halted) return;
-      if (this.mode === 'poll') this.scheduleStreamRetry();
-      else this.scheduleResubscribe();
+      if (this.mode === 'poll') return this.scheduleStreamRetry();
+      // What it was to bring is polled meanwhile.
+      if (this.uncovered().length > 0) this.pollSoon();
+      this.scheduleResubscribe();
       return;
     }
     if (stream !== this.stream) return;
@@ -331,6 +340,7 @@ export class Feed {
   private scheduleResubscribe(): void {
     if (this.resubscribeTimer || this.candidate || this.closed) return;
     const wait = Math.max(RESUBSCRIBE_DEBOUNCE_MS, this.lastResubscribeAt + (this.options.timings?.resubscribeMs ?? 30_000) - this.now());
+    this.resubscribeDue = this.now() + wait;
     this.resubscribeTimer = setTimeout(() => {
       this.resubscribeTimer = undefined;
       this.resubscribe();
@@ -344,6 +354,7 @@ export class Feed {
     if (this.uncovered().length === 0) return;
     const paused = gate.pausedFor('stream');
     if (paused > 0) {
+      this.pollSoon();
       this.resubscribeTimer = setTimeout(() => {
         this.resubscribeTimer = undefined;
         this.resubscribe();
@@ -351,7 +362,7 @@ export class Feed {
       return;
     }
     this.lastResubscribeAt = this.now();
-    this.candidate = this.openStream([...this.inUse], true);
+    this.candidate = this.openStream([...this.inUse]);
   }
 
   /** While polling: try the stream again, with capped exponential backoff. */
@@ -365,7 +376,7 @@ export class Feed {
       this.streamRetryTimer = undefined;
       if (this.closed || this.mode !== 'poll' || this.candidate || this.options.gate.halted || !this.options.engine.leader.isLeader) return;
       this.options.log('upstream_stream_retry', { attempt: this.streamRetries });
-      this.candidate = this.openStream([...this.inUse], true);
+      this.candidate = this.openStream([...this.inUse]);
     }, wait);
   }
 

@@ -112,20 +112,22 @@ describe('a pause never tears down what works', () => {
     } else {
       expect((await get(setup.relay.url, `/v1/prices?symbols=${others[0]}`)).status).toBe(200);
     }
-    // A visitor asks for a symbol not streamed yet (answered when it can be: awaited at the end).
-    const asked = get(setup.relay.url, `/v1/prices?symbols=${others[1]}`);
-    await until(() => setup!.logs.some((l) => l.includes('upstream_poll_error') || l.includes('upstream_stream_candidate')) || setup!.upstream.count(/^\/v1\/prices/) > 0, 10_000);
+    // A visitor asks for a symbol not streamed yet: whatever the relay does for it, it is done
+    // when the answer comes (a new stream beside the old, or a poll, or nothing it may spend).
+    await get(setup.relay.url, `/v1/prices?symbols=${others[1]}`);
     await control(setup.sandbox.url, 'market', { set: [{ symbol: 'usd', price: '7654321' }] });
     expect(priceOf(await stream.event((e) => e.event === 'quote', 0, 10_000))).toBe('7654321');
-    expect(streamRequests()).toHaveLength(1);
-    await asked;
+    expect(streamRequests().length).toBeLessThanOrEqual(2);
   });
 
   it('a symbol asked for during a pause of the quotes is served by a poll once the pause ends', async () => {
     setup = await startBehind();
     const stream = open('usd');
     await stream.event((e) => e.event === 'quotes');
-    const [other] = await otherSymbols();
+    const [first, other] = await otherSymbols();
+    // The first symbol asked for opens a stream beside the working one; the next, within the
+    // resubscribe window, is polled.
+    expect((await get(setup.relay.url, `/v1/prices?symbols=${first}`)).status).toBe(200);
     const remove = setup.upstream.fail(/^\/v1\/prices/, 429, 'rate_limited', { 'Retry-After': '1' });
     const answer = get(setup.relay.url, `/v1/prices?symbols=${other}`);
     await until(() => setup!.upstream.count(/^\/v1\/prices/) >= 1);

@@ -1,0 +1,92 @@
+// Quotes as the upstream sends them, not as it should (DESIGN.md §7.1 "Corrections and clocks",
+// "Bounded reading"): the controlled upstream serves its own event stream, and the relay keeps
+// its QuoteState in memory (one process) or in a real Redis (a cluster of one).
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { RedisEngine } from '../../relay/engine/redis';
+import type { Engine } from '../../relay/engine/types';
+import { startRedis, stopAll, type RedisServer } from './cluster-helpers';
+import { get, quote, Stream, until } from './helpers';
+import { startBehind, type Setup } from './upstream-helpers';
+
+let redis: RedisServer | undefined;
+let setup: Setup | undefined;
+let streams: Stream[] = [];
+let prefix = 0;
+
+afterEach(async () => {
+  for (const s of streams) s.close();
+  streams = [];
+  await setup?.close();
+  setup = undefined;
+});
+afterAll(async () => {
+  if (redis) await stopAll();
+});
+
+const engines: Record<string, () => Promise<Engine | undefined>> = {
+  memory: async () => undefined,
+  redis: async () => {
+    redis ??= await startRedis();
+    prefix += 1;
+    return RedisEngine.connect({ url: redis.url, prefix: `quotes${prefix}:` });
+  },
+};
+
+describe.each(Object.keys(engines))('quotes from upstream, %s state', (name) => {
+  beforeAll(async () => {
+    if (name === 'redis') redis ??= await startRedis();
+  }, 60_000);
+
+  async function relayOnOwnStream(): Promise<Setup> {
+    const engine = await engines[name]!();
+    setup = await startBehind({}, engine ? { engine } : {}, (up) => up.ownStream());
+    await until(() => setup!.upstream.openStreams >= 1, 15_000);
+    return setup;
+  }
+
+  const at = (ms: number): string => new Date(ms).toISOString();
+  const prices = (s: Stream): string[] => s.events.filter((e) => e.event === 'quote').map((e) => (JSON.parse(e.data) as { price: string }).price);
+
+  it('applies a correction (same updated_at, other content), never lets a date from the future block later quotes, and drops an unreadable date', async () => {
+    const { upstream, relay } = await relayOnOwnStream();
+    const t0 = Date.now() - 60_000;
+    upstream.send('quote', { ...quote('usd', 1), price: '1000', updated_at: at(t0) });
+    const visitor = new Stream(relay.url, 'usd');
+    streams.push(visitor);
+    await visitor.event((e) => e.event === 'quotes' && e.data.includes('"1000"'));
+
+    // The service corrects the quote it sent: same time, another price.
+    upstream.send('quote', { ...quote('usd', 1), price: '1001', updated_at: at(t0) });
+    await until(() => prices(visitor).includes('1001'));
+    // The same again is no change.
+    upstream.send('quote', { ...quote('usd', 1), price: '1001', updated_at: at(t0) });
+    // A clock gone wrong: the year 2999. Shown (as received now), but it blocks nothing later.
+    upstream.send('quote', { ...quote('usd', 1), price: '2999', updated_at: '2999-01-01T00:00:00Z' });
+    await until(() => prices(visitor).includes('2999'));
+    const future = visitor.events.filter((e) => e.event === 'quote').at(-1)!;
+    expect(Date.parse((JSON.parse(future.data) as { updated_at: string }).updated_at)).toBeLessThanOrEqual(Date.now());
+    // A date Date.parse reads but that is no RFC 3339 date-time, and newer than anything held: dropped.
+    upstream.send('quote', { ...quote('usd', 1), price: '6666', updated_at: new Date(Date.now() + 2_000).toUTCString() });
+    upstream.send('quote', { ...quote('usd', 1), price: '1002', updated_at: at(Date.now() + 1_000) });
+    await until(() => prices(visitor).includes('1002'));
+    expect(prices(visitor)).toEqual(['1001', '2999', '1002']);
+    const held = JSON.parse((await get(relay.url, '/v1/prices?symbols=usd')).body) as { data: { quotes: { price: string }[] } };
+    expect(held.data.quotes[0]!.price).toBe('1002');
+  });
+
+  it('drops quotes for ids outside the catalog: thousands of them hold no memory and reach nobody', async () => {
+    const { upstream, relay } = await relayOnOwnStream();
+    upstream.send('quote', { ...quote('usd', 1), updated_at: at(Date.now() - 1_000) });
+    const visitor = new Stream(relay.url, 'usd');
+    streams.push(visitor);
+    await visitor.event((e) => e.event === 'quotes');
+    const junk = Array.from({ length: 5_000 }, (_, i) => ({ ...quote(`zz_${i}`, 1), updated_at: at(Date.now() - 1_000) }));
+    upstream.send('quotes', { at: at(Date.now()), quotes: junk });
+    upstream.send('quote', { ...quote('usd', 1), price: '4242', updated_at: at(Date.now()) });
+    await visitor.event((e) => e.event === 'quote');
+    const metrics = (await get(relay.url, '/metrics')).body;
+    expect(metrics).toMatch(/^relay_upstream_quotes_dropped_total 5000$/m);
+    expect((await get(relay.url, '/v1/prices?symbols=zz_1')).status).toBe(404);
+    expect(visitor.events.filter((e) => e.event === 'quote').map((e) => (JSON.parse(e.data) as { symbol: string }).symbol)).toEqual(['usd']);
+  });
+});
