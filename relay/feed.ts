@@ -104,9 +104,12 @@ export class Feed {
     this.unsubscribe.push(
       this.options.gate.onReopen(() => {
         if (!leader.isLeader || this.closed) return;
-        this.stopUpstream();
-        this.mode = 'stream';
-        this.startUpstream();
+        // A stream that stayed open carries on; otherwise the stream is tried first.
+        if (!this.stream) {
+          this.mode = 'stream';
+          this.startUpstream();
+        }
+        if (this.uncovered().length > 0) this.pollSoon();
       }),
     );
     // A cluster member may have won the lock before this subscribed: it leads as if it just had.
@@ -413,6 +416,8 @@ export class Feed {
     } catch (error) {
       if (error instanceof PriceBoardError) {
         this.options.log('upstream_poll_error', { code: error.code, status: error.status });
+        const unknown = error.code === 'unknown_symbol' && Array.isArray(error.data?.symbols) ? error.data.symbols : [];
+        for (const s of unknown) this.inUse.delete(String(s));
         wait = Math.max(wait, error.retryAfterMs ?? 0);
       } else {
         this.options.log('ingest_failed', { error });

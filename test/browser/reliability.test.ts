@@ -227,8 +227,9 @@ async function pushBadEvents(): Promise<void> {
   // Out of order: an older updated_at with another price, as a `quote` and inside a `quotes` snapshot.
   await reached({ event: 'quote', data: older(usd, '1') });
   await reached({ event: 'quotes', data: { at: new Date(Date.now() - 3_600_000).toISOString(), quotes: [older(eur, '2'), older(usd, '3')] } });
-  // A duplicate: the same updated_at as the one held, other content.
-  await reached({ event: 'quote', data: { ...gold, price: '4', price_toman: '0.4', high: '4', low: '4' } });
+  // A duplicate: the same quote as the one held. (The same updated_at with other content is a
+  // correction, applied: DESIGN.md §7.1, §12.)
+  await reached({ event: 'quote', data: { ...gold } });
   // Unknown event names, even with a newer quote inside: ignored.
   const future = new Date(Date.now() + 3_600_000).toISOString();
   await reached({ event: 'news', data: { ...usd, price: '5', price_toman: '0.5', updated_at: future } });

@@ -234,7 +234,7 @@ describe('hub sharing', () => {
 });
 
 describe('hub live updates', () => {
-  it('delivers stream changes and never lets an older or duplicate quote through', async () => {
+  it('delivers stream changes and corrections, and never lets an older or duplicate quote through', async () => {
     const a = new Recorder();
     sub(['usd', 'eur'], a);
     await expect.poll(() => a.last).toBe('live');
@@ -244,13 +244,15 @@ describe('hub live updates', () => {
     const seen = a.batches.length;
     const current = a.batches.at(-1)![0]!;
     await sb.push({ event: 'quote', data: { ...current, price: '900000', updated_at: new Date(Date.now() - 60_000).toISOString() } });
-    await sb.push({ event: 'quote', data: { ...current, price: '950000' } });
     await sb.push({ event: 'quotes', data: { at: newer, quotes: [current] } });
     await sb.push({ event: 'mystery', data: { symbol: 'usd' } });
     await sb.market({ set: [{ symbol: 'eur', price: '1300000' }] });
     await expect.poll(() => a.price('eur')).toBe('1300000');
     expect(a.batches.length).toBe(seen + 1);
     expect(a.price('usd')).toBe('1200000');
+    // The same updated_at with other content is the service's correction: applied (DESIGN.md §7.1, §12).
+    await sb.push({ event: 'quote', data: { ...current, price: '950000' } });
+    await expect.poll(() => a.price('usd')).toBe('950000');
     expect(a.errors).toEqual([]);
   });
 
