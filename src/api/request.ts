@@ -47,9 +47,8 @@ export function requestHeaders(apiKey: string | undefined, accept: string): Reco
 
 /**
  * The largest body read (characters; a year of 15-minute history points is about 2 MB). A
- * bigger answer is `bad_response`: unread when its `Content-Length` says so, else the read stops
- * (and the connection is cancelled) as soon as it passes the cap, so a huge chunked body never
- * sits in memory; parsing 20 MB of JSON alone is a second-long task, and its result hundreds of MB.
+ * bigger answer is `bad_response`: the read stops (and the connection is cancelled) as soon as
+ * it passes the cap, so a huge chunked body never sits in memory; parsing 20 MB of JSON alone is a second-long task, and its result hundreds of MB.
  */
 export const MAX_BODY_CHARS = 8_000_000;
 
@@ -58,24 +57,18 @@ export const MAX_BODY_CHARS = 8_000_000;
  * is longer than `max` characters.
  */
 export async function readBounded(response: Response, max: number): Promise<string | undefined> {
-  if (Number(response.headers.get('content-length')) > max) {
-    await response.body?.cancel().catch(() => {});
-    return undefined;
-  }
   const reader = response.body?.getReader();
-  if (!reader) return '';
   const decoder = new TextDecoder();
   let text = '';
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      text += decoder.decode(value, { stream: !done });
-      if (text.length > max) return undefined;
-      if (done) return text;
+    for (let chunk; reader && !(chunk = await reader.read()).done; ) {
+      text += decoder.decode(chunk.value, { stream: true });
+      if (text.length > max) return;
     }
   } finally {
-    reader.cancel().catch(() => {});
+    reader?.cancel().catch(() => {});
   }
+  return text + decoder.decode();
 }
 
 /** The body as text, or `bad_response` when it is larger than {@link MAX_BODY_CHARS}. */
