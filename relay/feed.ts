@@ -186,8 +186,9 @@ export class Feed {
   }
 
   /**
-   * Adds symbols (ids of the catalog) to what the upstream side serves: polled at once when the
-   * budget allows, joined to the stream later (at most once per `resubscribeMs`).
+   * Adds symbols (ids of the catalog) to what the upstream side serves: the first ones open a
+   * stream beside the working one at once; later ones (within `resubscribeMs`, or during a pause)
+   * are polled when the budget allows until the next such stream.
    */
   use(symbols: readonly string[]): void {
     let added = false;
@@ -254,9 +255,10 @@ export class Feed {
     this.catalog().catch(() => {}); // logged as catalog_failed
   }
 
-  /** The symbols in use that the stream does not carry: what the poll asks for. */
+  /** The symbols in use that the stream does not carry (all while it is down): what the poll asks for. */
   private uncovered(): string[] {
-    return this.mode === 'poll' || !this.stream ? [...this.inUse] : [...this.inUse].filter((s) => !this.streamed.has(s));
+    if (this.mode === 'poll' || !this.stream || this.stream.state === 'reconnecting') return [...this.inUse];
+    return [...this.inUse].filter((s) => !this.streamed.has(s));
   }
 
   private startUpstream(): void {
@@ -283,7 +285,10 @@ export class Feed {
         void this.ingest(quotes).catch((error: unknown) => log('ingest_failed', { error }));
       },
       onState: (state) => {
-        if (stream === this.stream) log('upstream_stream', { state });
+        if (stream !== this.stream) return;
+        log('upstream_stream', { state });
+        // Down for longer than a poll's interval: the poll carries the quotes meanwhile.
+        if (state === 'reconnecting') this.schedulePoll(this.options.budget.pollIntervalMs());
       },
       onError: (error) => log('upstream_stream_error', { code: error.code, status: error.status, candidate: stream === this.candidate }),
       onUnknownSymbols: (ids) => {
