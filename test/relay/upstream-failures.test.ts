@@ -193,6 +193,30 @@ describe('polling is a fallback, not a state', () => {
     expect(priceOf(await stream.event((e) => e.event === 'quote'))).toBe('5550555');
   });
 
+  it('while a stream that was open cannot reconnect, polls carry the changes; then the stream is back', async () => {
+    setup = await startBehind();
+    const visitor = open('usd');
+    await visitor.event((e) => e.event === 'quotes');
+    const remove = setup.upstream.fail(/^\/v1\/stream/, 503, 'unavailable');
+    setup.upstream.dropStreams();
+    await until(() => setup!.upstream.count(/^\/v1\/stream/) >= 2, 10_000);
+    const polls = setup.upstream.count(/^\/v1\/prices/);
+    await control(setup.sandbox.url, 'market', { set: [{ symbol: 'usd', price: '3131313' }] });
+    expect(priceOf(await visitor.event((e) => e.event === 'quote', 0, 15_000))).toBe('3131313');
+    expect(setup.upstream.count(/^\/v1\/prices/)).toBeGreaterThan(polls);
+    remove();
+    await until(async () => (await health()).upstream === 'stream' && setup!.upstream.count(/^\/v1\/stream/) > 0, 20_000);
+    const from = visitor.events.length;
+    await until(async () => {
+      // The stream is open again once a change arrives with no poll in between.
+      const before = setup!.upstream.count(/^\/v1\/prices/);
+      const price = String(4_000_000 + visitor.events.length);
+      await control(setup!.sandbox.url, 'market', { set: [{ symbol: 'usd', price }] });
+      await visitor.event((e) => e.event === 'quote' && priceOf(e) === price, from, 10_000);
+      return setup!.upstream.count(/^\/v1\/prices/) === before;
+    }, 25_000);
+  }, 60_000);
+
   it.each(Object.entries(PLAN_BUDGETS))('polls on the %s plan at an interval the minute and the day allow', (_plan, limits) => {
     const budget = new Budget(new MemoryBudget(), limits, 0.8);
     const perDay = Math.floor(86_400_000 / budget.pollIntervalMs());

@@ -21,6 +21,8 @@ export class ControlledUpstream {
   readonly seen: Seen[] = [];
   private readonly rules = new Set<Rule>();
   private readonly ownStreams = new Set<ServerResponse>();
+  /** Streams passed through to the sandbox. */
+  private readonly passedStreams = new Set<ServerResponse>();
   private server: Server | undefined;
   url = '';
 
@@ -77,6 +79,11 @@ export class ControlledUpstream {
     for (const res of this.ownStreams) res.write(frame);
   }
 
+  /** Cuts every stream passed through to the sandbox (the relay sees its stream break). */
+  dropStreams(): void {
+    for (const res of this.passedStreams) res.destroy();
+  }
+
   async close(): Promise<void> {
     for (const res of this.ownStreams) res.destroy();
     this.server?.closeAllConnections();
@@ -92,7 +99,11 @@ export class ControlledUpstream {
       answer.pipe(res);
     });
     upstream.on('error', () => res.destroy());
-    res.on('close', () => upstream.destroy());
+    if (url.pathname === '/v1/stream') this.passedStreams.add(res);
+    res.on('close', () => {
+      this.passedStreams.delete(res);
+      upstream.destroy();
+    });
     upstream.end();
   }
 }
