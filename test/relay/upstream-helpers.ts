@@ -73,6 +73,11 @@ export class ControlledUpstream {
     return this.ownStreams.size;
   }
 
+  /** Raw bytes to every stream open on {@link ownStream}. */
+  sendRaw(raw: string): void {
+    for (const res of this.ownStreams) res.write(raw);
+  }
+
   /** One event to every stream open on {@link ownStream}. */
   send(name: string, data: unknown): void {
     const frame = `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;

@@ -89,4 +89,19 @@ describe.each(Object.keys(engines))('quotes from upstream, %s state', (name) => 
     expect((await get(relay.url, '/v1/prices?symbols=zz_1')).status).toBe(404);
     expect(visitor.events.filter((e) => e.event === 'quote').map((e) => (JSON.parse(e.data) as { symbol: string }).symbol)).toEqual(['usd']);
   });
+
+  it('drops a stream event larger than its cap: the connection is reset, quotes flow on the next one', async () => {
+    const { upstream, relay } = await relayOnOwnStream();
+    upstream.send('quote', { ...quote('usd', 1), updated_at: at(Date.now() - 5_000) });
+    const visitor = new Stream(relay.url, 'usd');
+    streams.push(visitor);
+    await visitor.event((e) => e.event === 'quotes');
+    const opened = upstream.count(/^\/v1\/stream/);
+    // 6 M characters of one event's data, never terminated (the cap is 4 M).
+    upstream.sendRaw('event: quote\n');
+    for (let i = 0; i < 6; i++) upstream.sendRaw(`data: ${'x'.repeat(1_000_000)}\n`);
+    await until(() => upstream.count(/^\/v1\/stream/) > opened && upstream.openStreams === 1, 15_000);
+    upstream.send('quote', { ...quote('usd', 1), price: '5150', updated_at: at(Date.now()) });
+    await visitor.event((e) => e.event === 'quote' && e.data.includes('"5150"'));
+  });
 });
