@@ -64,6 +64,8 @@ export class Feed {
   private resubscribeTimer: NodeJS.Timeout | undefined;
   private lastResubscribeAt = -Infinity;
   private resubscribeDue = 0;
+  /** The service refused a second stream beside the first (a per-key cap). */
+  private oneStreamOnly = false;
   private streamRetryTimer: NodeJS.Timeout | undefined;
   private streamRetries = 0;
   private catalogRequest: Promise<SymbolInfo[]> | undefined;
@@ -327,6 +329,13 @@ export class Feed {
       this.candidate = undefined;
       log('upstream_stream_candidate_failed', { code: error.code, status: error.status, mode: this.mode });
       if (gate.halted) return;
+      // The service allows one stream per key: from now on the working stream is changed in place
+      // (a reconnect), only when nothing is paused, still at most once per window.
+      if (error.data?.serviceCode === 'too_many_streams' && !this.oneStreamOnly) {
+        this.oneStreamOnly = true;
+        log('upstream_one_stream_only', {});
+        if (this.mode === 'stream') return this.resubscribe();
+      }
       if (this.mode === 'poll') return this.scheduleStreamRetry();
       // What it was to bring is polled meanwhile.
       if (this.uncovered().length > 0) this.pollSoon();
@@ -370,7 +379,21 @@ export class Feed {
       return;
     }
     this.lastResubscribeAt = this.now();
+    if (this.oneStreamOnly && this.stream) return void this.reconnectInPlace(this.stream);
     this.candidate = this.openStream([...this.inUse]);
+  }
+
+  /** One stream per key: reconnects the working stream with every symbol, when the budget has room for it. */
+  private async reconnectInPlace(stream: LiveStream): Promise<void> {
+    const { budget } = this.options;
+    const spent = await budget.spent();
+    if (stream !== this.stream || this.closed) return;
+    if (spent.minute >= budget.perMinute - 1 || (budget.perDay !== null && spent.day >= budget.perDay - 1)) {
+      this.pollSoon();
+      return this.scheduleResubscribe();
+    }
+    this.streamed = new Set(this.inUse);
+    stream.setSymbols([...this.inUse]);
   }
 
   /** While polling: try the stream again, with capped exponential backoff. */

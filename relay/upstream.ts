@@ -167,6 +167,8 @@ export class UpstreamGate {
       if (this.refusals.size > MAX_REFUSALS) this.refusals.delete(this.refusals.keys().next().value!);
       this.options.log('upstream_resource_refused', { path, status: res.status, code });
     } else if (res.status === 429) {
+      // A second stream beside the first, refused by a per-key cap on streams: no rate limit.
+      if (path === 'stream' && (await serviceCode(res)) === 'too_many_streams') return;
       const ms = parseRetryAfter(res.headers.get('retry-after'), this.now()) ?? MIN_PAUSE_MS * 5;
       this.pause(scope, Math.min(MAX_PAUSE_MS, Math.max(MIN_PAUSE_MS, ms)), path, res.status);
     } else if (res.status >= 500) {

@@ -170,6 +170,20 @@ describe('adding symbols to the upstream stream', () => {
   });
 });
 
+describe('a service that allows one stream per key', () => {
+  it('gets the symbols asked for by reconnecting its one stream in place, without pausing the quotes', async () => {
+    setup = await startBehind({}, { upstream: { resubscribeMs: 300 } }, undefined, { maxStreamsPerKey: 1 });
+    const visitor = open('usd');
+    await visitor.event((e) => e.event === 'quotes');
+    const others = (await otherSymbols()).slice(0, 3);
+    for (const s of others) expect((await get(setup.relay.url, `/v1/prices?symbols=${s}`)).status).toBe(200);
+    await until(() => others.every((s) => streamRequests().at(-1)!.includes(s)) && setup!.logs.some((l) => l.includes('upstream_one_stream_only')), 10_000);
+    expect(setup.logs.filter((l) => l.includes('upstream_backoff'))).toEqual([]);
+    await control(setup.sandbox.url, 'market', { set: [{ symbol: 'usd', price: '8080808' }] });
+    expect(priceOf(await visitor.event((e) => e.event === 'quote' && priceOf(e) === '8080808', 0, 10_000))).toBe('8080808');
+  });
+});
+
 describe('polling is a fallback, not a state', () => {
   it('after the stream fails the relay polls, keeps trying the stream with backoff, and returns to it', async () => {
     let down = true;

@@ -6,6 +6,7 @@ import { createServer, request, type IncomingMessage, type Server, type ServerRe
 import type { AddressInfo } from 'node:net';
 import { readConfig } from '../../relay/config';
 import { startRelay, type Relay, type RelayOptions } from '../../relay/server';
+import type { SandboxOptions } from '../../sandbox/server';
 import { start, type StartedSandbox } from '../sandbox/helpers';
 
 /** Answers the request (returns true), or leaves it to the next rule / the sandbox (false). */
@@ -122,8 +123,8 @@ export interface Setup {
 }
 
 /** A frozen sandbox, the controlled upstream in front of it, and a relay on that. */
-export async function startBehind(env: Record<string, string> = {}, options: RelayOptions = {}, prepare?: (upstream: ControlledUpstream) => void): Promise<Setup> {
-  const sandbox = await start();
+export async function startBehind(env: Record<string, string> = {}, options: RelayOptions = {}, prepare?: (upstream: ControlledUpstream) => void, sandboxOptions: SandboxOptions = {}): Promise<Setup> {
+  const sandbox = await start(sandboxOptions);
   const upstream = await new ControlledUpstream(sandbox.url).start();
   prepare?.(upstream);
   const logs: string[] = [];
