@@ -110,7 +110,10 @@ export class RequestLimiter {
     if (this.tracked >= this.maxTracked && !(await this.memory.get(key))) return 1_000;
     try {
       const res = await this.memory.consume(key);
-      if (res.consumedPoints === 1) this.created[Math.floor(Date.now() / 1000) % this.windowSeconds]! += 1;
+      if (res.consumedPoints === 1) {
+        this.roll();
+        this.created[this.createdAt % this.windowSeconds]! += 1;
+      }
       return 0;
     } catch (error) {
       if (error instanceof RateLimiterRes) return Math.max(1, error.msBeforeNext);
