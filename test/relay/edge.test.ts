@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectCluster } from '../../relay/engine/connect';
 import { readConfig } from '../../relay/config';
-import { RequestLimiter } from '../../relay/protect';
+import { RequestLimiter, visitorKey } from '../../relay/protect';
 import { startRelay, type Relay } from '../../relay/server';
 import { startRedisServer, stopAllProcesses } from '../helpers/cluster-processes';
 import { get, startPair, Stream, until, type Pair } from './helpers';
@@ -96,9 +96,23 @@ describe('per-address limits', () => {
     expect((await from('2001:0db8:000a:000b:1:2:3:4')).status).toBe(429);
     // The next /64 is another visitor.
     expect((await from('2001:db8:a:c::1')).status).toBe(200);
+    // Every spelling of one /64 is one key; a dotted-quad tail is two groups.
+    expect(new Set(['2001:db8:a:b::1', '2001:DB8:A:B:ffff:1:2:3', '2001:db8:a:b:0:0:0:0', '2001:db8:a:b::1.2.3.4'].map(visitorKey)).size).toBe(1);
+    expect(visitorKey('::1')).toBe('0:0:0:0::/64');
+    expect(visitorKey('2001:db8::')).toBe('2001:db8:0:0::/64');
+    expect(visitorKey('64:ff9b::1.2.3.4')).toBe('64:ff9b:0:0::/64');
     const v4: number[] = [];
     for (let i = 0; i < 16; i++) v4.push((await from(i % 2 ? '198.51.100.7' : '::ffff:198.51.100.7')).status);
     expect(v4.at(-1)).toBe(429);
+  });
+
+  it('limits a visitor on a real IPv6 socket (::1)', async () => {
+    const pair = await pairOf({ CLIENT_RPM: '60', HOST: '::1' });
+    expect(pair.relay.url).toMatch(/^http:\/\/\[::1\]:/);
+    const statuses: number[] = [];
+    for (let i = 0; i < 16; i++) statuses.push((await get(pair.relay.url, '/v1/symbols', { from: '::1' })).status);
+    expect(statuses.slice(0, 15)).toEqual(Array(15).fill(200));
+    expect(statuses[15]).toBe(429);
   });
 
   it('keeps the memory store bounded: past its cap a new address is refused, known ones still counted', async () => {
@@ -128,6 +142,12 @@ describe('per-address limits', () => {
     expect(statuses.slice(0, 15)).toEqual(Array(15).fill(200));
     expect(statuses[15]).toBe(429);
     expect((await get(relays[0]!.url, '/v1/symbols', { from: '127.0.41.2' })).status).toBe(200);
+    // Redis away: each process counts in its own memory, and nothing fails because of the limiter.
+    await redis.stop();
+    const alone: number[] = [];
+    for (let i = 0; i < 16; i++) alone.push((await get(relays[0]!.url, '/v1/symbols', { from: '127.0.41.3' })).status);
+    expect(alone.slice(0, 15)).toEqual(Array(15).fill(200));
+    expect(alone[15]).toBe(429);
   });
 });
 
