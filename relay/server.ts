@@ -104,7 +104,7 @@ export async function startRelay(config: RelayConfig & { upstreamUrl: string }, 
       return sendError(res, 403, 'forbidden', 'this origin is not allowed');
     }
     if (api && req.method === 'OPTIONS') return sendPreflight(res, 'GET, OPTIONS');
-    if (req.method !== 'GET' && req.method !== 'HEAD') return sendError(res, 405, 'method_not_allowed', 'the relay is read-only (GET)', {}, { Allow: 'GET, OPTIONS' });
+    if (req.method !== 'GET' && req.method !== 'HEAD') return sendError(res, 405, 'method_not_allowed', 'the relay is read-only (GET, HEAD)', {}, { Allow: 'GET, HEAD, OPTIONS' });
     const isStream = path === '/v1/stream';
     // Stream opens count too (a board reconnects once per `retry:`, far below the limit).
     const wait = await limiter.take(address);

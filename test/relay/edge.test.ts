@@ -160,6 +160,8 @@ describe('/healthz and /metrics', () => {
         expect([answer.status, answer.headers.allow], `${method} ${path}`).toEqual([405, 'GET, HEAD']);
       }
     }
+    // Elsewhere HEAD is allowed too, and the answer says so.
+    expect((await get(pair.relay.url, '/v1/symbols', { method: 'POST' })).headers.allow).toBe('GET, HEAD, OPTIONS');
   });
 
   it('are rate-limited per visitor (not for this machine itself)', async () => {
