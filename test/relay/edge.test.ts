@@ -6,6 +6,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createClient } from '@redis/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectCluster } from '../../relay/engine/connect';
 import { readConfig } from '../../relay/config';
@@ -131,7 +132,7 @@ describe('per-address limits', () => {
     const relays: Relay[] = [];
     for (let i = 0; i < 2; i++) {
       const engine = await connectCluster(redis.url, () => {});
-      const config = readConfig({ UPSTREAM_URL: sandboxPair.sandbox.url, UPSTREAM_KEY: 'enterprise-key', PORT: '0', CLIENT_RPM: '60', REDIS_URL: redis.url });
+      const config = readConfig({ UPSTREAM_URL: sandboxPair.sandbox.url, UPSTREAM_KEY: 'enterprise-key', PORT: '0', CLIENT_RPM: '60', REDIS_URL: redis.url, TRUST_PROXY: '127.0.0.1' });
       const relay = await startRelay({ ...config, upstreamUrl: sandboxPair.sandbox.url }, { engine, logSink: () => {} });
       relays.push(relay);
       cleanups.push(() => relay.close());
@@ -142,6 +143,15 @@ describe('per-address limits', () => {
     expect(statuses.slice(0, 15)).toEqual(Array(15).fill(200));
     expect(statuses[15]).toBe(429);
     expect((await get(relays[0]!.url, '/v1/symbols', { from: '127.0.41.2' })).status).toBe(200);
+    // Redis paused (connected, not answering): a request is not held until it answers.
+    const admin = createClient({ url: redis.url });
+    await admin.connect();
+    await admin.sendCommand(['CLIENT', 'PAUSE', '20000', 'ALL']);
+    const paused = Date.now();
+    const during = await get(relays[0]!.url, '/healthz', { headers: { 'X-Forwarded-For': '203.0.113.41' } });
+    expect(during.status).not.toBe(429);
+    expect(Date.now() - paused).toBeLessThan(10_000);
+    admin.destroy();
     // Redis away: each process counts in its own memory, and nothing fails because of the limiter.
     await redis.stop();
     const alone: number[] = [];
