@@ -107,6 +107,18 @@ describe('per-address limits', () => {
     expect(v4.at(-1)).toBe(429);
   });
 
+  it('counts the open streams of an IPv6 visitor by its /64 too', async () => {
+    const pair = await pairOf({ CLIENT_STREAMS: '1', TRUST_PROXY: 'loopback' });
+    const first = new Stream(pair.relay.url, 'usd', { headers: { 'X-Forwarded-For': '2001:db8:5:6::1' } });
+    await first.event();
+    const sameNet = new Stream(pair.relay.url, 'usd', { headers: { 'X-Forwarded-For': '2001:db8:5:6:aaaa::2' } });
+    expect(await sameNet.opened()).toBe(429);
+    const otherNet = new Stream(pair.relay.url, 'usd', { headers: { 'X-Forwarded-For': '2001:db8:5:7::1' } });
+    expect(await otherNet.opened()).toBe(200);
+    first.close();
+    otherNet.close();
+  });
+
   it('limits a visitor on a real IPv6 socket (::1)', async () => {
     const pair = await pairOf({ CLIENT_RPM: '60', HOST: '::1' });
     expect(pair.relay.url).toMatch(/^http:\/\/\[::1\]:/);
