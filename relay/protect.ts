@@ -1,8 +1,8 @@
 /**
  * Protection against visitors who ask too much: the visitor's address (X-Forwarded-For only from
- * trusted proxies), a per-address request rate, a per-address count of open streams, and the CORS
- * allowlist. Every table is bounded: idle entries are swept, and a full table refuses new
- * addresses rather than growing.
+ * trusted proxies; IPv6 counted by its /64), a per-address request rate (stream opens included),
+ * a per-address count of open streams, the CORS allowlist and METRICS_ALLOW. Every table is
+ * bounded: entries expire or are released, and a full table refuses new addresses rather than growing.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BlockList, isIP } from 'node:net';
