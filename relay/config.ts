@@ -36,6 +36,8 @@ export interface RelayConfig {
   clientStreams: number;
   /** Open connections of the whole process. */
   maxConnections: number;
+  /** Who may read /metrics: addresses, CIDRs or `loopback`; undefined: anyone. */
+  metricsAllow?: string[];
 }
 
 export class ConfigError extends Error {
@@ -109,6 +111,15 @@ export function readConfig(env: Env = process.env): RelayConfig {
   const trustProxy = list(env, 'TRUST_PROXY') ?? [];
   for (const p of trustProxy) if (p !== 'loopback' && isIP(p) === 0) fail('TRUST_PROXY', p, 'an IP address or "loopback"');
 
+  const metricsAllow = list(env, 'METRICS_ALLOW');
+  for (const item of metricsAllow ?? []) {
+    const [net = '', prefix, extra] = item.split('/');
+    const family = isIP(net);
+    const max = family === 6 ? 128 : 32;
+    const valid = item === 'loopback' || item === '*' || (family !== 0 && extra === undefined && (prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= max)));
+    if (!valid) fail('METRICS_ALLOW', item, 'an IP address, a CIDR like 10.0.0.0/8, or "loopback"');
+  }
+
   const redisRaw = env.REDIS_URL?.trim() || undefined;
   if (redisRaw !== undefined && !/^rediss?:\/\/\S+$/.test(redisRaw)) fail('REDIS_URL', redisRaw, 'a redis:// URL');
   const host = env.HOST?.trim() || '127.0.0.1';
@@ -130,5 +141,6 @@ export function readConfig(env: Env = process.env): RelayConfig {
     clientRpm: integer(env, 'CLIENT_RPM', 120, 1, 1_000_000),
     clientStreams: integer(env, 'CLIENT_STREAMS', 8, 1, 100_000),
     maxConnections: integer(env, 'MAX_CONNECTIONS', 15_000, 1, 1_000_000),
+    metricsAllow: metricsAllow?.includes('*') ? undefined : metricsAllow,
   };
 }

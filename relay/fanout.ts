@@ -105,6 +105,15 @@ export class FanOut {
    * first events when newer. `release` runs once when the client goes.
    */
   open(res: ServerResponse, symbols: readonly string[], release: () => void): (first: FirstEvents) => void {
+    // HEAD: the stream's headers and nothing else (its events bypass `res`, which would drop a
+    // HEAD body): not a client, and the connection stays open for the next request.
+    if (res.req.method === 'HEAD') {
+      res.once('close', release);
+      return () => {
+        openEventStream(res, this.options.retryMs ?? 3_000);
+        res.end();
+      };
+    }
     const client: Client = { res, symbols: new Set(symbols), symbolsKey: [...new Set(symbols)].sort().join(','), release, holding: new Map(), lastId: -1, wroteIn: this.period };
     this.clients.add(client);
     for (const s of client.symbols) {

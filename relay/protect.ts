@@ -1,16 +1,20 @@
 /**
  * Protection against visitors who ask too much: the visitor's address (X-Forwarded-For only from
- * trusted proxies), a per-address request rate, a per-address count of open streams, and the CORS
- * allowlist. Every table is bounded: idle entries are swept, and a full table refuses new
- * addresses rather than growing.
+ * trusted proxies; IPv6 counted by its /64), a per-address request rate (stream opens included),
+ * a per-address count of open streams, the CORS allowlist and METRICS_ALLOW. Every table is
+ * bounded: entries expire or are released, and a full table refuses new addresses rather than growing.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
-/** Addresses tracked at most (about 100 bytes each). */
+/** How long a request waits for Redis's count before this process counts it instead. */
+const REDIS_WAIT_MS = 1_000;
+
+/** Addresses tracked at most per table (a few hundred bytes each). */
 const MAX_TRACKED = 100_000;
 
-function isLoopback(address: string): boolean {
+export function isLoopback(address: string): boolean {
   return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }
 
@@ -32,38 +36,96 @@ export function clientAddress(req: IncomingMessage, trustProxy: readonly string[
   return address;
 }
 
-/** A token bucket per address: `perMinute` requests a minute, bursts of up to a quarter of that. */
-export class RequestLimiter {
-  private readonly buckets = new Map<string, { tokens: number; at: number }>();
-  private readonly burst: number;
+/**
+ * The key a visitor is counted by: an IPv4 address as is, an IPv6 address by its /64 (one
+ * subscriber's network: a host picks any address in it at will).
+ */
+export function visitorKey(address: string): string {
+  if (isIP(address) !== 6) return address;
+  // A trailing dotted quad (`64:ff9b::1.2.3.4`) is the last two groups.
+  const hex = address.toLowerCase().replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_, a, b, c, d) => `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`);
+  const [head = '', tail] = hex.split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === undefined || tail === '' ? [] : tail.split(':');
+  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+}
 
-  constructor(
-    private readonly perMinute: number,
-    private readonly now: () => number = Date.now,
-  ) {
-    this.burst = Math.max(10, Math.ceil(perMinute / 4));
+/** What a limiter store needs of a node-redis client (the cluster's, `useRedisPackage`). */
+export type LimiterRedis = ConstructorParameters<typeof RateLimiterRedis>[0]['storeClient'];
+
+/**
+ * Requests per visitor (stream opens included): `perMinute` a minute, in fixed windows that allow
+ * a burst of a quarter of that (at least 10). rate-limiter-flexible counts them: in memory, or in
+ * Redis for the whole cluster (a Redis that fails falls back to this process's memory count).
+ * The memory store keeps one entry per address for one window: at most `maxTracked` entries live
+ * at once, and a new address beyond that is refused rather than stored.
+ */
+export class RequestLimiter {
+  private readonly memory: RateLimiterMemory;
+  private readonly redis: RateLimiterRedis | undefined;
+  private readonly windowSeconds: number;
+  /** Entries the memory store created in each second of the last window (ring): they expire a window later. */
+  private readonly created: number[];
+  private createdAt = 0;
+  private readonly maxTracked: number;
+
+  constructor(perMinute: number, options: { redis?: LimiterRedis; keyPrefix?: string; maxTracked?: number } = {}) {
+    const points = Math.max(10, Math.ceil(perMinute / 4));
+    this.windowSeconds = Math.max(1, Math.round((60 * points) / perMinute));
+    this.memory = new RateLimiterMemory({ points, duration: this.windowSeconds });
+    this.created = Array<number>(this.windowSeconds).fill(0);
+    this.maxTracked = options.maxTracked ?? MAX_TRACKED;
+    if (options.redis) {
+      this.redis = new RateLimiterRedis({ storeClient: options.redis, useRedisPackage: true, rejectIfRedisNotReady: true, keyPrefix: options.keyPrefix ?? 'rl', points, duration: this.windowSeconds });
+    }
+  }
+
+  /** Entries alive in the memory store (created within the last window). */
+  get tracked(): number {
+    this.roll();
+    return this.created.reduce((a, b) => a + b, 0);
+  }
+
+  private roll(): void {
+    const second = Math.floor(Date.now() / 1000);
+    for (let s = Math.max(this.createdAt + 1, second - this.windowSeconds + 1); s <= second; s++) this.created[s % this.windowSeconds] = 0;
+    this.createdAt = Math.max(this.createdAt, second);
   }
 
   /** 0 when allowed (and counted), else the milliseconds until it would be. */
-  take(address: string): number {
-    const now = this.now();
-    let bucket = this.buckets.get(address);
-    if (!bucket) {
-      if (this.buckets.size >= MAX_TRACKED) this.sweep(now);
-      if (this.buckets.size >= MAX_TRACKED) return 1_000;
-      this.buckets.set(address, (bucket = { tokens: this.burst, at: now }));
+  async take(address: string): Promise<number> {
+    const key = visitorKey(address);
+    if (this.redis) {
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        // A Redis that hangs costs a request at most REDIS_WAIT_MS, never the request itself.
+        const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('redis: no answer')), REDIS_WAIT_MS)));
+        await Promise.race([this.redis.consume(key), late]);
+        return 0;
+      } catch (error) {
+        if (error instanceof RateLimiterRes) return Math.max(1, error.msBeforeNext);
+        // Redis away or slow: this process counts on its own until it answers again.
+        return this.takeHere(key);
+      } finally {
+        clearTimeout(timer);
+      }
     }
-    bucket.tokens = Math.min(this.burst, bucket.tokens + ((now - bucket.at) * this.perMinute) / 60_000);
-    bucket.at = now;
-    if (bucket.tokens < 1) return Math.ceil(((1 - bucket.tokens) * 60_000) / this.perMinute);
-    bucket.tokens -= 1;
-    return 0;
+    return this.takeHere(key);
   }
 
-  /** Forgets full buckets: they are the same as no bucket. */
-  sweep(now = this.now()): void {
-    for (const [address, b] of this.buckets) {
-      if (b.tokens + ((now - b.at) * this.perMinute) / 60_000 >= this.burst) this.buckets.delete(address);
+  private async takeHere(key: string): Promise<number> {
+    if (this.tracked >= this.maxTracked && !(await this.memory.get(key))) return 1_000;
+    try {
+      const res = await this.memory.consume(key);
+      if (res.consumedPoints === 1) {
+        this.roll();
+        this.created[this.createdAt % this.windowSeconds]! += 1;
+      }
+      return 0;
+    } catch (error) {
+      if (error instanceof RateLimiterRes) return Math.max(1, error.msBeforeNext);
+      throw error;
     }
   }
 }
@@ -75,7 +137,8 @@ export class StreamSlots {
   constructor(private readonly perAddress: number) {}
 
   /** A release function, or undefined when the address holds its limit. */
-  acquire(address: string): (() => void) | undefined {
+  acquire(visitor: string): (() => void) | undefined {
+    const address = visitorKey(visitor);
     const count = this.open.get(address) ?? 0;
     if (count >= this.perAddress || (count === 0 && this.open.size >= MAX_TRACKED)) return undefined;
     this.open.set(address, count + 1);
@@ -106,4 +169,28 @@ export function applyCors(req: IncomingMessage, res: ServerResponse, allowed: re
   res.setHeader('Access-Control-Allow-Origin', allowed ? origin : '*');
   res.setHeader('Access-Control-Expose-Headers', 'Retry-After, ETag, Age, Warning');
   return true;
+}
+
+/**
+ * METRICS_ALLOW as a test of the visitor's address: `loopback`, addresses and CIDRs (node's
+ * BlockList matches both families; an IPv4-mapped IPv6 address is matched as IPv4).
+ */
+export function addressMatcher(items: readonly string[]): (address: string) => boolean {
+  const list = new BlockList();
+  for (const item of items) {
+    if (item === 'loopback') {
+      list.addSubnet('127.0.0.0', 8, 'ipv4');
+      list.addAddress('::1', 'ipv6');
+      continue;
+    }
+    const [net = '', prefix] = item.split('/');
+    const type = isIP(net) === 6 ? 'ipv6' : 'ipv4';
+    if (prefix === undefined) list.addAddress(net, type);
+    else list.addSubnet(net, Number(prefix), type);
+  }
+  return (address) => {
+    const a = bare(address);
+    const family = isIP(a);
+    return family !== 0 && list.check(a, family === 6 ? 'ipv6' : 'ipv4');
+  };
 }

@@ -10,12 +10,13 @@ import { RelayApi } from './api';
 import { Budget } from './budget';
 import { PLAN_BUDGETS, type RelayConfig } from './config';
 import { createMemoryEngine } from './engine/memory';
+import { RedisEngine } from './engine/redis';
 import type { Engine } from './engine/types';
 import { FanOut } from './fanout';
 import { Feed } from './feed';
 import { createLogger, type LogSink } from './log';
 import { Metrics } from './metrics';
-import { applyCors, clientAddress, RequestLimiter, StreamSlots } from './protect';
+import { addressMatcher, applyCors, clientAddress, isLoopback, RequestLimiter, StreamSlots } from './protect';
 import { serveStatic } from './static';
 import { UpstreamGate, type UpstreamTimings } from './upstream';
 
@@ -59,10 +60,11 @@ export async function startRelay(config: RelayConfig & { upstreamUrl: string }, 
   const endpoints = new RelayApi({ engine, feed, fanout, gate, baseUrl: config.upstreamUrl, apiKey: config.upstreamKey, spanDays: PLAN_BUDGETS[config.plan].spanDays, now });
   // The leader fills what followers ask for (a cluster; one process never asks).
   const stopServing = engine.asks.serve((key) => endpoints.fill(key));
-  const limiter = new RequestLimiter(config.clientRpm, now);
+  // In a cluster the request counts live in Redis, so a visitor is limited as one across processes.
+  const redis = engine instanceof RedisEngine ? engine : undefined;
+  const limiter = new RequestLimiter(config.clientRpm, { redis: redis?.cmd, keyPrefix: redis?.keys('rl') });
   const slots = new StreamSlots(config.clientStreams);
-  const sweeper = setInterval(() => limiter.sweep(), 60_000);
-  sweeper.unref();
+  const metricsAllowed = config.metricsAllow ? addressMatcher(config.metricsAllow) : () => true;
   let closing = false;
 
   metrics.gauge('relay_budget_minute_limit', 'Upstream requests the relay may spend per minute.', () => budget.perMinute);
@@ -80,25 +82,34 @@ export async function startRelay(config: RelayConfig & { upstreamUrl: string }, 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://relay.invalid');
     const path = url.pathname;
-    if (path === '/healthz') return health(res);
+    const address = clientAddress(req, config.trustProxy);
+    if (path === '/healthz' || path === '/metrics') {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return sendError(res, 405, 'method_not_allowed', `${path} answers GET and HEAD`, {}, { Allow: 'GET, HEAD' });
+      // Limited like any request, except from this machine (a local monitor or sidecar polls freely).
+      const wait = isLoopback(address) ? 0 : await limiter.take(address);
+      if (wait > 0) return tooMany(res, wait, 'rate');
+      if (path === '/healthz') return health(res);
+      if (!metricsAllowed(address)) {
+        metrics.inc('relay_refused_total', 'Downstream requests refused, by reason.', { reason: 'metrics' });
+        return sendError(res, 403, 'forbidden', 'metrics are not served to this address');
+      }
+      spent = await budget.spent();
+      const text = await metrics.text();
+      res.writeHead(200, { 'Content-Type': metrics.contentType, 'Content-Length': String(Buffer.byteLength(text)), 'Cache-Control': 'no-store' });
+      return void res.end(text);
+    }
     // Shutting down: a request on a connection still open is not started.
     if (closing) return sendError(res, 503, 'unavailable', 'the relay is shutting down', {}, { Connection: 'close', 'Retry-After': '1' });
-    if (path === '/metrics') {
-      spent = await budget.spent();
-      res.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4', 'Cache-Control': 'no-store' });
-      return void res.end(metrics.text());
-    }
     const api = path === '/v1' || path.startsWith('/v1/');
     if (api && !applyCors(req, res, config.allowedOrigins)) {
       metrics.inc('relay_refused_total', 'Downstream requests refused, by reason.', { reason: 'origin' });
       return sendError(res, 403, 'forbidden', 'this origin is not allowed');
     }
     if (api && req.method === 'OPTIONS') return sendPreflight(res, 'GET, OPTIONS');
-    if (req.method !== 'GET' && req.method !== 'HEAD') return sendError(res, 405, 'method_not_allowed', 'the relay is read-only (GET)', {}, { Allow: 'GET, OPTIONS' });
-    const address = clientAddress(req, config.trustProxy);
+    if (req.method !== 'GET' && req.method !== 'HEAD') return sendError(res, 405, 'method_not_allowed', 'the relay is read-only (GET, HEAD)', {}, { Allow: 'GET, HEAD, OPTIONS' });
     const isStream = path === '/v1/stream';
-    // Streams are limited by their count, not their rate: a reconnecting board opens one per retry.
-    const wait = isStream ? 0 : limiter.take(address);
+    // Stream opens count too (a board reconnects once per `retry:`, far below the limit).
+    const wait = await limiter.take(address);
     if (wait > 0) return tooMany(res, wait, 'rate');
     if (!api) {
       if (await serveStatic(req, res, path, options.distDir)) return;
@@ -175,7 +186,6 @@ export async function startRelay(config: RelayConfig & { upstreamUrl: string }, 
       stopServing();
       feed.close();
       fanout.closeAll();
-      clearInterval(sweeper);
       server.closeIdleConnections();
       // Requests in flight get a moment to finish; then whatever is left goes.
       const force = setTimeout(() => server.closeAllConnections(), 2_000);

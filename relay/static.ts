@@ -1,9 +1,10 @@
 /**
  * The built widgets (dist/) from the relay's own origin, so a page needs only the script tag: the
  * element's default base-url is the origin its module came from. Hashed chunks (`assets/*-HASH.js`)
- * never change under their name and are cached for a year; other files briefly.
+ * never change under their name and are cached for a year; other files briefly, with an ETag.
+ * Only files whose real path is inside dist/ are served: a symlink never leads out of it.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,17 +40,30 @@ export async function serveStatic(req: IncomingMessage, res: ServerResponse, pat
   }
   const file = join(root, relative);
   if (!file.startsWith(root + sep)) return false;
-  const info = await stat(file).catch(() => undefined);
+  // The file itself, symlinks resolved, must lie inside the (resolved) root: no link leads out.
+  const [real, realRoot] = await Promise.all([realpath(file).catch(() => undefined), realpath(root).catch(() => undefined)]);
+  if (!real || !realRoot || !real.startsWith(realRoot + sep)) return false;
+  const info = await stat(real).catch(() => undefined);
   if (!info?.isFile()) return false;
-  const body = await readFile(file);
   const hashed = relative.includes(`${sep}assets${sep}`) && HASHED.test(relative);
-  res.writeHead(200, {
-    'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
-    'Content-Length': String(body.length),
+  // A weak validator from size and modification time: no read of the file to answer a 304.
+  const etag = `W/"${info.size.toString(36)}-${Math.floor(info.mtimeMs).toString(36)}"`;
+  const headers = {
+    'Content-Type': CONTENT_TYPES[extname(real)] ?? 'application/octet-stream',
     'Cache-Control': hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=300, stale-while-revalidate=3600',
+    ETag: etag,
+    'X-Content-Type-Options': 'nosniff',
     // Module scripts and fonts from another origin's page need CORS.
     'Access-Control-Allow-Origin': '*',
-  });
+  };
+  const held = req.headers['if-none-match']?.split(',').map((t) => t.trim().replace(/^W\//, ''));
+  if (held?.includes(etag.slice(2)) || held?.includes('*')) {
+    res.writeHead(304, headers);
+    res.end();
+    return true;
+  }
+  const body = await readFile(real);
+  res.writeHead(200, { ...headers, 'Content-Length': String(body.length) });
   res.end(req.method === 'HEAD' ? undefined : body);
   return true;
 }

@@ -19,8 +19,10 @@ const config = readConfig({
   UPSTREAM_KEY: process.env.BENCH_RELAY_KEY ?? 'basic-key:bench-relay',
   PLAN: 'basic',
   PORT: '0',
-  // The bench's clients come from 50 addresses; the per-address limit is not what is measured.
+  // The bench's clients come from 50 addresses; the per-address limits (stream opens count as
+  // requests) are not what is measured.
   CLIENT_STREAMS: '100000',
+  CLIENT_RPM: '1000000',
   MAX_CONNECTIONS: '19000',
 });
 const engine = createMemoryEngine();

@@ -5,7 +5,7 @@ import { control, get, startPair, Stream, until, type Pair } from './helpers';
 
 let pair: Pair;
 beforeAll(async () => {
-  pair = await startPair({ PLAN: 'basic' }, { heartbeatMs: 200 });
+  pair = await startPair({ PLAN: 'basic', CLIENT_RPM: '100000' }, { heartbeatMs: 200 });
 });
 afterAll(() => pair.close());
 
