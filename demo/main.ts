@@ -23,7 +23,15 @@ import { Configurator, wireTabs } from './configurator';
 import { wireCopyButtons } from './copy';
 import { scriptSnippet, type BoardConfig, type WidgetUrls } from './snippets';
 
+/** The key the snippets and the configurator name: the one a newcomer has (10 requests a minute). */
 const DEMO_KEY = 'demo-key';
+/**
+ * The key the page's own widgets use while the configured key is that preset: a showcase is the
+ * site's own page, on its own plan (the sandbox's enterprise plan: 600 a minute, no daily cap), so
+ * reloading the demo never shows its examples' rate-limit errors. A key typed in the form, or
+ * given as a page parameter, is used as it is.
+ */
+const SHOWCASE_KEY = 'enterprise-key';
 
 function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   const node = document.getElementById(id);
@@ -61,13 +69,14 @@ const page = new Map<string, string>(
   readEmbedParams(location.search, Object.values(WIDGET_ATTRIBUTES[pageWidget]).map((spec) => spec.attribute)).attributes,
 );
 const apiKey = page.get('api-key') ?? DEMO_KEY;
+const ownKey = (key: string): string => (key === DEMO_KEY && !page.has('api-key') ? SHOWCASE_KEY : key);
 const baseUrl = page.get('base-url') ?? '';
 const urls = widgetUrls();
 
 /** A board (or `tag`) for `slot`: attributes set before it is connected, so it starts configured. */
 function mountBoard(slot: HTMLElement, attributes: Record<string, string>, tag = 'price-board'): HTMLElement {
   const board = document.createElement(tag);
-  const all: Record<string, string> = { 'api-key': apiKey, ...(baseUrl ? { 'base-url': baseUrl } : {}), ...attributes };
+  const all: Record<string, string> = { 'api-key': ownKey(apiKey), ...(baseUrl ? { 'base-url': baseUrl } : {}), ...attributes };
   for (const [name, value] of Object.entries(all)) board.setAttribute(name, value);
   slot.replaceChildren(board);
   return board;
@@ -154,7 +163,7 @@ async function symbolList(): Promise<SymbolInfo[]> {
   }
   // Loaded here, not imported: the build puts every src/ module a page imports into price-board.js.
   const { fetchSymbols } = await import('../src/api/symbols');
-  const list = await fetchSymbols({ baseUrl: base, apiKey });
+  const list = await fetchSymbols({ baseUrl: base, apiKey: ownKey(apiKey) });
   try {
     sessionStorage.setItem(cacheKey, JSON.stringify(list));
   } catch {
@@ -197,6 +206,7 @@ function main(): void {
     },
     initial,
     urls,
+    ownKey,
   );
 
   for (const [slot, code, example] of EXAMPLES) {

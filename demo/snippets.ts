@@ -143,12 +143,17 @@ function widgetParam(config: BoardConfig): Array<[string, string]> {
   return config.widget === 'board' ? [] : [['widget', config.widget]];
 }
 
-/** A height that fits the widget before it can tell (the loader resizes; a plain iframe cannot). */
+/**
+ * The widget's height in a phone-wide frame, its tallest layout (a wider frame leaves space
+ * below; the loader fits any width exactly), from the configured options: measured on the built
+ * widgets in Chromium at 320–600 px (2026-11-26): the board's frame, title and status take 76 px,
+ * each row 55.8 px, the chart 262 px; the ticker is 35 px; the converter 176 px.
+ */
 export function estimatedHeight(config: BoardConfig): number {
-  if (config.widget === 'ticker') return 44;
-  if (config.widget === 'converter') return 170;
+  if (config.widget === 'ticker') return 35;
+  if (config.widget === 'converter') return 176;
   const rows = Math.max(1, config.symbols.length);
-  return 72 + rows * 52 + (config.chart === 'none' ? 0 : 340);
+  return Math.ceil(76 + rows * 55.8) + (config.chart === 'none' ? 0 : 262);
 }
 
 export function scriptSnippet(config: BoardConfig, urls: WidgetUrls): string {

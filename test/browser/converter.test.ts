@@ -35,8 +35,8 @@ describe('<price-converter>', () => {
     await sandbox.market({ set: [{ symbol: 'usd', price: '123456789012345678910' }] });
     const el = await converter();
     await type(el, '1.5');
-    // 1.5 × 12345678901234567891 toman
-    await until(() => result(el).textContent!.includes('۱۸٬۵۱۸٬۵۱۸٬۳۵۱٬۸۵۱٬۸۵۱٬۸۳۶٫۵'), `got ${result(el).textContent}`);
+    // 1.5 × 12345678901234567891 toman = …836.5, in whole toman half-up (DESIGN §9)
+    await until(() => result(el).textContent!.includes('۱۸٬۵۱۸٬۵۱۸٬۳۵۱٬۸۵۱٬۸۵۱٬۸۳۷'), `got ${result(el).textContent}`);
     expect(result(el).textContent).toContain('تومان');
     expect(result(el).textContent).not.toMatch(LATIN_DIGIT);
     expect(q(el, '[part~="converter"]')!.getAttribute('dir')).toBe('rtl');
