@@ -28,8 +28,8 @@ const DEMO_KEY = 'demo-key';
 /**
  * The key the page's own widgets use while the configured key is that preset: a showcase is the
  * site's own page, on its own plan (the sandbox's enterprise plan: 600 a minute, no daily cap), so
- * reloading the demo never shows its examples' rate-limit errors. A key typed in the form, or
- * given as a page parameter, is used as it is.
+ * reloading the demo (whose URL keeps the configuration, key included) never shows its examples'
+ * rate-limit errors. Any other key, typed in the form or given as a page parameter, is used as is.
  */
 const SHOWCASE_KEY = 'enterprise-key';
 
@@ -69,7 +69,7 @@ const page = new Map<string, string>(
   readEmbedParams(location.search, Object.values(WIDGET_ATTRIBUTES[pageWidget]).map((spec) => spec.attribute)).attributes,
 );
 const apiKey = page.get('api-key') ?? DEMO_KEY;
-const ownKey = (key: string): string => (key === DEMO_KEY && !page.has('api-key') ? SHOWCASE_KEY : key);
+const ownKey = (key: string): string => (key === DEMO_KEY ? SHOWCASE_KEY : key);
 const baseUrl = page.get('base-url') ?? '';
 const urls = widgetUrls();
 

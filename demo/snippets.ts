@@ -144,16 +144,20 @@ function widgetParam(config: BoardConfig): Array<[string, string]> {
 }
 
 /**
- * The widget's height in a phone-wide frame, its tallest layout (a wider frame leaves space
- * below; the loader fits any width exactly), from the configured options: measured on the built
- * widgets in Chromium at 320–600 px (2026-11-26): the board's frame, title and status take 76 px,
- * each row 55.8 px, the chart 262 px; the ticker is 35 px; the converter 176 px.
+ * The widget's height in its tallest layout, from the configured options, so a plain iframe never
+ * cuts it (a frame at another width leaves space below; the loader fits any width exactly).
+ * Measured on the built widgets in Chromium, 2026-11-26: the board's frame, title and status take
+ * 76 px; below 640 px each row takes 55.8 px and the chart 262 px, wider 36.3 px and 303 px. The
+ * ticker is 35 px, the converter 176 px (phone width, its fields wrapped).
  */
 export function estimatedHeight(config: BoardConfig): number {
   if (config.widget === 'ticker') return 35;
   if (config.widget === 'converter') return 176;
   const rows = Math.max(1, config.symbols.length);
-  return Math.ceil(76 + rows * 55.8) + (config.chart === 'none' ? 0 : 262);
+  const chart = config.chart !== 'none';
+  const narrow = 76 + rows * 55.8 + (chart ? 262 : 0);
+  const wide = 76 + rows * 36.3 + (chart ? 303 : 0);
+  return Math.ceil(Math.max(narrow, wide));
 }
 
 export function scriptSnippet(config: BoardConfig, urls: WidgetUrls): string {

@@ -54,9 +54,13 @@ export const styles = css`
     padding: .375rem .875rem;
     white-space: nowrap;
     border-inline-end: 1px solid var(--_border);
-    /* Items off screen skip layout when their text changes (a long tape under heavy updates). */
+    /*
+     * Items off screen skip layout when their text changes (a long tape under heavy updates).
+     * Their placeholder height is one line of text (.875rem × 1.5), so an item never laid out
+     * does not make the tape taller (it was 2rem: 44 px instead of 35 px once items left view).
+     */
     content-visibility: auto;
-    contain-intrinsic-size: auto 10rem auto 2rem;
+    contain-intrinsic-size: auto 10rem auto 1.3125rem;
   }
   [part~=item]:focus-visible {
     outline: 2px solid var(--_accent);
