@@ -28,7 +28,7 @@ export function foldForSearch(text: string): string {
     .replace(/ك/g, 'ک')
     .replace(/[ةۀ]/g, 'ه')
     .replace(/[\u064B-\u065F\u0670\u0640]/g, '')
-    .replace(/[_\u200c\u200d\u200f\u200e]/g, ' ')
+    .replace(/_|\u200c|\u200d|\u200f|\u200e/g, ' ')
     .replace(/[۰-۹]/g, (d) => String(d.charCodeAt(0) - 0x06f0))
     .replace(/[٠-٩]/g, (d) => String(d.charCodeAt(0) - 0x0660))
     .replace(/\s+/g, ' ')
