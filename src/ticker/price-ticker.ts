@@ -105,7 +105,7 @@ export class PriceTicker extends PriceWidget {
     const error = this.error;
     // An error replaces the tape only while it has nothing to show.
     const hasData = this.live.snapshot().size > 0;
-    return html`<div part="ticker" class="ticker" dir="rtl" lang="fa" data-theme=${this.settings.theme} data-paused=${tape.userPaused ? 'true' : 'false'}>
+    return html`<div part="ticker" class="ticker" dir="rtl" lang="fa" data-theme=${this.settings.theme}>
       ${tape.reduced
         ? nothing
         : // Drawn by CSS (two bars, or a triangle when paused): no emoji font needed.
@@ -126,13 +126,13 @@ export class PriceTicker extends PriceWidget {
   }
 
   #group(items: RowView[], copy: boolean) {
-    // Toman or rial, said after each price (dollar-priced symbols say «دلار» in their price).
+    // Toman or rial, said after each price shown (dollar-priced symbols say «دلار» in their price).
     const unit = MONEY_NAME[this.settings.unit];
     return html`<ul class="group" role=${copy ? 'presentation' : 'list'} aria-hidden=${copy ? 'true' : nothing} ?inert=${copy}>
       ${items.map(
         (item) => html`<li part="item" data-symbol=${item.symbol} data-direction=${item.direction} tabindex=${copy ? nothing : '0'}>
           <span part="title">${item.title}</span>
-          <span part="price">${item.price}${item.ownUnit ? ` ${item.ownUnit}` : ''}</span>${item.ownUnit ? nothing : html`<span class="unit">${unit}</span>`}
+          <span part="price">${item.price}${item.ownUnit ? ` ${item.ownUnit}` : ''}</span>${item.ownUnit || !this.live.get(item.symbol) ? nothing : html`<span class="unit">${unit}</span>`}
           <span part="change"><span aria-hidden="true">${item.arrow}</span> ${item.change}</span>
         </li>`,
       )}
