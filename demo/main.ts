@@ -3,12 +3,12 @@
  *
  * Page parameters (same names as the attributes): `key` / `api-key` and `base-url` preset the
  * connection of every board on the page (default: `demo-key` on this origin, which `npm start`
- * serves the sandbox on); `widget` and the attributes of that widget (`symbols`, `theme`, ...;
+ * serves the sandbox on; the page's own widgets then use `SHOWCASE_KEY`, below); `widget` and the attributes of that widget (`symbols`, `theme`, ...;
  * the ticker's `speed`, the converter's `symbol` and `amount`) preset the configurator, which keeps the URL in step so a configuration can be
  * shared as a link.
  *
- * Every board uses the same base-url and key, so they share one connection (the demo key allows
- * 10 requests a minute): all are created in one task so their first quotes come in one request,
+ * Every board uses the same base-url and key, so they share one connection (a key given as a
+ * parameter may allow only 10 requests a minute): all are created in one task so their first quotes come in one request,
  * the examples' charts wait until they are scrolled to, and the symbol list is kept per session.
  */
 import 'vazirmatn/Vazirmatn-Variable-font-face.css';
@@ -211,7 +211,7 @@ function main(): void {
 
   for (const [slot, code, example] of EXAMPLES) {
     // Rows now (their quotes come in the same first request as everyone's), charts when seen:
-    // each chart costs a history request, and the demo key allows 10 a minute.
+    // each chart costs a history request, and a key given as a parameter may allow 10 a minute.
     const board = mountBoard(byId(slot), { ...boardAttributesOf(example), chart: 'none' });
     if (example.chart !== 'none') whenSeen(board, () => board.setAttribute('chart', example.chart));
     byId(code).textContent = scriptSnippet(example, urls);
