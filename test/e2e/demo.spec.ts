@@ -207,8 +207,11 @@ test('the iframe snippet is as tall as the widget it shows in its tallest layout
   expect(problems.all()).toEqual([]);
 });
 
-test('the symbol search matches words in any order, any digits, Arabic ي/ك and ZWNJ', async ({ page, servers, key, problems }) => {
+test('the symbol search matches words in any order, any digits, Arabic ي/ك and ZWNJ; names are whole', async ({ page, servers, key, problems }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
   await openDemo(page, servers, key);
+  const cut = await page.locator('.symbol-option__title').evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent));
+  expect(cut).toEqual([]);
   const visible = () => page.locator('#symbol-groups .symbol-option:visible input').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
   for (const [query, symbol] of [
     ['طلا ۱۸', 'gold_18'],
