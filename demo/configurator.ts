@@ -86,6 +86,8 @@ export class Configurator {
     private readonly parts: ConfiguratorParts,
     initial: BoardConfig,
     private readonly urls: WidgetUrls,
+    /** The key the preview uses for a configured key (the demo's showcase key for its preset). */
+    private readonly previewKey: (key: string) => string = (key) => key,
   ) {
     this.config = { ...initial, symbols: [...initial.symbols] };
     this.preview = parts.preview;
@@ -198,6 +200,8 @@ export class Configurator {
     }
     const preview = this.preview;
     const attributes = previewAttributes(this.config);
+    const key = attributes.get('api-key');
+    if (key) attributes.set('api-key', this.previewKey(key));
     // An empty symbol list would mean "the default symbols"; show nothing new instead.
     if (this.config.symbols.length === 0) attributes.delete('symbols');
     for (const [name, value] of attributes) {

@@ -3,12 +3,12 @@
  *
  * Page parameters (same names as the attributes): `key` / `api-key` and `base-url` preset the
  * connection of every board on the page (default: `demo-key` on this origin, which `npm start`
- * serves the sandbox on); `widget` and the attributes of that widget (`symbols`, `theme`, ...;
+ * serves the sandbox on; the page's own widgets then use `SHOWCASE_KEY`, below); `widget` and the attributes of that widget (`symbols`, `theme`, ...;
  * the ticker's `speed`, the converter's `symbol` and `amount`) preset the configurator, which keeps the URL in step so a configuration can be
  * shared as a link.
  *
- * Every board uses the same base-url and key, so they share one connection (the demo key allows
- * 10 requests a minute): all are created in one task so their first quotes come in one request,
+ * Every board uses the same base-url and key, so they share one connection (a key given as a
+ * parameter may allow only 10 requests a minute): all are created in one task so their first quotes come in one request,
  * the examples' charts wait until they are scrolled to, and the symbol list is kept per session.
  */
 import 'vazirmatn/Vazirmatn-Variable-font-face.css';
@@ -23,7 +23,15 @@ import { Configurator, wireTabs } from './configurator';
 import { wireCopyButtons } from './copy';
 import { scriptSnippet, type BoardConfig, type WidgetUrls } from './snippets';
 
+/** The key the snippets and the configurator name: the one a newcomer has (10 requests a minute). */
 const DEMO_KEY = 'demo-key';
+/**
+ * The key the page's own widgets use while the configured key is that preset: a showcase is the
+ * site's own page, on its own plan (the sandbox's enterprise plan: 600 a minute, no daily cap), so
+ * reloading the demo (whose URL keeps the configuration, key included) never shows its examples'
+ * rate-limit errors. Any other key, typed in the form or given as a page parameter, is used as is.
+ */
+const SHOWCASE_KEY = 'enterprise-key';
 
 function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   const node = document.getElementById(id);
@@ -61,13 +69,14 @@ const page = new Map<string, string>(
   readEmbedParams(location.search, Object.values(WIDGET_ATTRIBUTES[pageWidget]).map((spec) => spec.attribute)).attributes,
 );
 const apiKey = page.get('api-key') ?? DEMO_KEY;
+const ownKey = (key: string): string => (key === DEMO_KEY ? SHOWCASE_KEY : key);
 const baseUrl = page.get('base-url') ?? '';
 const urls = widgetUrls();
 
 /** A board (or `tag`) for `slot`: attributes set before it is connected, so it starts configured. */
 function mountBoard(slot: HTMLElement, attributes: Record<string, string>, tag = 'price-board'): HTMLElement {
   const board = document.createElement(tag);
-  const all: Record<string, string> = { 'api-key': apiKey, ...(baseUrl ? { 'base-url': baseUrl } : {}), ...attributes };
+  const all: Record<string, string> = { 'api-key': ownKey(apiKey), ...(baseUrl ? { 'base-url': baseUrl } : {}), ...attributes };
   for (const [name, value] of Object.entries(all)) board.setAttribute(name, value);
   slot.replaceChildren(board);
   return board;
@@ -154,7 +163,7 @@ async function symbolList(): Promise<SymbolInfo[]> {
   }
   // Loaded here, not imported: the build puts every src/ module a page imports into price-board.js.
   const { fetchSymbols } = await import('../src/api/symbols');
-  const list = await fetchSymbols({ baseUrl: base, apiKey });
+  const list = await fetchSymbols({ baseUrl: base, apiKey: ownKey(apiKey) });
   try {
     sessionStorage.setItem(cacheKey, JSON.stringify(list));
   } catch {
@@ -197,11 +206,12 @@ function main(): void {
     },
     initial,
     urls,
+    ownKey,
   );
 
   for (const [slot, code, example] of EXAMPLES) {
     // Rows now (their quotes come in the same first request as everyone's), charts when seen:
-    // each chart costs a history request, and the demo key allows 10 a minute.
+    // each chart costs a history request, and a key given as a parameter may allow 10 a minute.
     const board = mountBoard(byId(slot), { ...boardAttributesOf(example), chart: 'none' });
     if (example.chart !== 'none') whenSeen(board, () => board.setAttribute('chart', example.chart));
     byId(code).textContent = scriptSnippet(example, urls);

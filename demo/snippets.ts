@@ -143,12 +143,21 @@ function widgetParam(config: BoardConfig): Array<[string, string]> {
   return config.widget === 'board' ? [] : [['widget', config.widget]];
 }
 
-/** A height that fits the widget before it can tell (the loader resizes; a plain iframe cannot). */
+/**
+ * The widget's height in its tallest layout, from the configured options, so a plain iframe never
+ * cuts it (a frame at another width leaves space below; the loader fits any width exactly).
+ * Measured on the built widgets in Chromium, 2026-11-26: the board's frame, title and status take
+ * 76 px; below 640 px each row takes 55.8 px and the chart 262 px, wider 36.3 px and 303 px. The
+ * ticker is 35 px, the converter 176 px (phone width, its fields wrapped).
+ */
 export function estimatedHeight(config: BoardConfig): number {
-  if (config.widget === 'ticker') return 44;
-  if (config.widget === 'converter') return 170;
+  if (config.widget === 'ticker') return 35;
+  if (config.widget === 'converter') return 176;
   const rows = Math.max(1, config.symbols.length);
-  return 72 + rows * 52 + (config.chart === 'none' ? 0 : 340);
+  const chart = config.chart !== 'none';
+  const narrow = 76 + rows * 55.8 + (chart ? 262 : 0);
+  const wide = 76 + rows * 36.3 + (chart ? 303 : 0);
+  return Math.ceil(Math.max(narrow, wide));
 }
 
 export function scriptSnippet(config: BoardConfig, urls: WidgetUrls): string {

@@ -17,13 +17,18 @@ const OTHER_LABEL = 'سایر';
 
 const faNumber = new Intl.NumberFormat('fa-IR');
 
-/** Folds the Arabic forms of ی/ک, Persian digits and case, so "دلار", "USD" and "۱۸" all match. */
+/**
+ * Folds the Arabic forms of ی/ک/ه, Persian and Arabic digits, diacritics, tatweel, ZWNJ and case,
+ * so "دلار", "USD", "۱۸" and "18" all match.
+ */
 export function foldForSearch(text: string): string {
   return text
     .toLowerCase()
     .replace(/[يى]/g, 'ی')
     .replace(/ك/g, 'ک')
-    .replace(/[\u200c\u200f\u200e]/g, ' ')
+    .replace(/[ةۀ]/g, 'ه')
+    .replace(/[\u064B-\u065F\u0670\u0640]/g, '')
+    .replace(/_|\u200c|\u200d|\u200f|\u200e/g, ' ')
     .replace(/[۰-۹]/g, (d) => String(d.charCodeAt(0) - 0x06f0))
     .replace(/[٠-٩]/g, (d) => String(d.charCodeAt(0) - 0x0660))
     .replace(/\s+/g, ' ')
@@ -149,11 +154,14 @@ export class SymbolPicker {
 
   private filter(): void {
     const query = foldForSearch(this.els.search.value);
+    // Every word of the query, in any order («طلا ۱۸» finds «طلای ۱۸ عیار»).
+    const words = query.split(' ').filter(Boolean);
     let shown = 0;
     for (const group of this.els.groups.querySelectorAll<HTMLElement>('.symbol-group')) {
       let inGroup = 0;
       for (const option of group.querySelectorAll<HTMLElement>('.symbol-option')) {
-        const match = query === '' || (option.dataset.search ?? '').includes(query);
+        const text = option.dataset.search ?? '';
+        const match = words.every((word) => text.includes(word));
         option.hidden = !match;
         if (match) inGroup++;
       }

@@ -1,6 +1,6 @@
 /**
  * `npm start`: builds dist/ and serves it with the sandbox price service on one origin (PORT,
- * default 5173, at 127.0.0.1). The demo thus runs the files a site embeds, and its copy-paste
+ * default 5173, at 127.0.0.1), the files with CORS like a CDN, so a snippet works on any page. The demo thus runs the files a site embeds, and its copy-paste
  * snippets name them. Prints the address and the sandbox keys, nothing else (Vite's warnings and
  * errors still come through).
  */
@@ -27,6 +27,9 @@ async function serveDist(req: IncomingMessage, res: ServerResponse): Promise<voi
     res.setHeader('Content-Type', CONTENT_TYPES[extname(file)] ?? 'application/octet-stream');
     // Rebuilt on every start: nothing may come from a browser cache of the previous run.
     res.setHeader('Cache-Control', 'no-cache');
+    // As a CDN serves them: a page of any other origin may load the modules (module scripts,
+    // their chunks and the fonts are fetched in CORS mode).
+    res.setHeader('Access-Control-Allow-Origin', '*');
     res.end(await readFile(file));
   } catch {
     res.statusCode = 404;

@@ -4,7 +4,7 @@
  */
 import type { DisplayUnit, Quote } from '../shared/types';
 import { DOLLAR_SYMBOLS } from '../shared/types';
-import { decimalToString, isZero, parseDecimal, type Decimal } from '../format/decimal';
+import { decimalToString, isZero, parseDecimal, roundDecimal, type Decimal } from '../format/decimal';
 import { divideDecimal, multiplyDecimal, readAmount } from '../format/amount';
 
 /** `to-money`: amount of the symbol → toman/rial; `from-money`: toman/rial → amount of the symbol. */
@@ -22,6 +22,42 @@ const fail = (reason: Exclude<Conversion, { ok: true }>['reason'], message: stri
 /** Fraction digits of a division: grams and mesghals are weighed finer than coins and notes. */
 export function quotientDigits(quote: Quote): number {
   return quote.unit === 'gram' || quote.unit === 'mesghal' ? 3 : 2;
+}
+
+/** Significant digits kept of a quotient below one, so that a small amount never shows as 0. */
+export const SMALL_SIGNIFICANT = 2;
+/** Fraction digits looked at for a quotient's first significant digit (beyond: it is 0). */
+const MAX_FRACTION = 30;
+
+/**
+ * `a / b`, rounded half-up, exactly: to `digits` fraction digits, or, when the quotient is below
+ * one, to {@link SMALL_SIGNIFICANT} significant digits if that needs more
+ * (1,000,000 toman of a 421,000,000-toman ounce is 0.0024, not 0.00).
+ */
+export function quotient(a: Decimal, b: Decimal, digits: number): Decimal {
+  const rounded = divideDecimal(a, b, digits);
+  if (rounded.int !== '0' || isZero(a)) return rounded;
+  const fine = divideDecimal(a, b, MAX_FRACTION);
+  const first = fine.frac.search(/[1-9]/);
+  if (first < 0) return rounded;
+  return divideDecimal(a, b, Math.max(digits, first + SMALL_SIGNIFICANT));
+}
+
+/**
+ * The name of one unit of the symbol, said before its title: `گرم` (grams), `مثقال`, `عدد`
+ * (coins); none for currencies and ounces, whose title names the unit (دلار آمریکا، انس طلا).
+ */
+export function quantityName(quote: Quote | undefined): string {
+  switch (quote?.unit) {
+    case 'gram':
+      return 'گرم';
+    case 'mesghal':
+      return 'مثقال';
+    case 'count':
+      return 'عدد';
+    default:
+      return '';
+  }
 }
 
 const money = (quote: Quote, unit: DisplayUnit): Decimal => parseDecimal(unit === 'rial' ? quote.price : quote.price_toman);
@@ -55,9 +91,10 @@ export function convert(
     return fail('no-price', 'قیمت این نماد در دسترس نیست.');
   }
   if (isZero(price)) return fail('no-price', 'قیمت این نماد در دسترس نیست.');
+  // Money comes in whole toman or rial (half-up); an amount of the symbol as finely as it is weighed.
   const value =
     direction === 'to-money'
-      ? multiplyDecimal(parseDecimal(amount), price)
-      : divideDecimal(parseDecimal(amount), price, quotientDigits(quote));
+      ? roundDecimal(multiplyDecimal(parseDecimal(amount), price), 0)
+      : quotient(parseDecimal(amount), price, quotientDigits(quote));
   return { ok: true, value: decimalToString(value), ...(via === undefined ? {} : { via }) };
 }

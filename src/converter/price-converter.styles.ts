@@ -1,9 +1,11 @@
 import { css } from 'lit';
 import { hostStyles, themed } from '../board/theme.styles';
+import { textReset } from '../widget/text-reset.styles';
 
 /* Static styles only (adopted style sheets): nothing inline, so a strict CSP holds. */
 export const styles = css`
   ${hostStyles}
+  ${textReset}
   ${themed('.converter')}
   .converter {
     padding: .75rem;
@@ -20,6 +22,7 @@ export const styles = css`
     display: grid;
     gap: .125rem;
     flex: 1 1 8rem;
+    min-width: 0;
     color: var(--_muted);
     font-size: .8125rem;
   }
@@ -34,6 +37,8 @@ export const styles = css`
     border-radius: 8px;
     padding: .375rem .5rem;
     min-height: 2.25rem;
+    min-width: 0;
+    max-width: 100%;
   }
   button {
     cursor: pointer;
@@ -55,7 +60,10 @@ export const styles = css`
     gap: .25rem .75rem;
   }
   [part~=result] {
-    flex: 1;
+    flex: 1 1 12rem;
+    min-width: 0;
+    /* A number of any length wraps inside the card. */
+    overflow-wrap: anywhere;
     font-size: 1.125rem;
     font-weight: 600;
     font-variant-numeric: tabular-nums;
@@ -77,6 +85,7 @@ export const styles = css`
   }
   .via,
   .copied {
+    overflow-wrap: anywhere;
     color: var(--_muted);
     font-size: .8125rem;
   }

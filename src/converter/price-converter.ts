@@ -6,12 +6,10 @@ import type { BoardSettings } from '../board/attributes';
 import { defineOnce } from '../board/define';
 import { defaultsOf, litProperties } from '../board/attributes';
 import { renderError } from '../board/templates';
-import { formatDecimal } from '../format/number';
+import { formatDecimal, MONEY_NAME, toPersianDigits } from '../format/number';
 import { PriceWidget } from '../widget/price-widget';
-import { convert, USD, type Conversion } from './convert';
+import { convert, quantityName, USD, type Conversion } from './convert';
 import { styles } from './price-converter.styles';
-
-const UNIT_NAME = { toman: 'تومان', rial: 'ریال' } as const;
 
 /**
  * Converts an amount of a symbol to toman (or rial) and back, with live prices: Persian, RTL.
@@ -79,14 +77,15 @@ export class PriceConverter extends PriceWidget {
     const symbol = this.#symbol();
     const quote = this.live.get(symbol);
     const title = quote?.title || symbol;
-    const money = UNIT_NAME[s.unit];
+    const quantity = quantityName(quote);
+    const money = MONEY_NAME[s.unit];
     const result = this.#result();
     return html`<div part="converter" class="converter" dir="rtl" lang="fa" data-theme=${s.theme}>
       <div class="fields">
-        <label>${this.reverse ? `مبلغ (${money})` : `مقدار ${title}`}
-          <input part="amount" inputmode="decimal" autocomplete="off" dir="auto" .value=${this.amount}
+        <label>${this.reverse ? `مبلغ (${money})` : `مقدار ${title}${quantity ? ` (${quantity})` : ''}`}
+          <input part="amount" inputmode="decimal" autocomplete="off" dir="auto" .value=${this.#shownAmount()}
             aria-invalid=${result.ok || result.reason !== 'invalid' ? 'false' : 'true'} aria-describedby="result"
-            @input=${(e: Event) => (this.amount = (e.target as HTMLInputElement).value)} />
+            @input=${(e: Event) => this.#typed((e.target as HTMLInputElement).value)} />
         </label>
         <label>نماد
           <select part="symbol" @change=${(e: Event) => (this.symbol = (e.target as HTMLSelectElement).value)}>
@@ -130,7 +129,24 @@ export class PriceConverter extends PriceWidget {
   }
 
   #resultUnit(): string {
-    return this.reverse ? this.live.get(this.#symbol())?.title || this.#symbol() : UNIT_NAME[this.settings.unit];
+    if (!this.reverse) return MONEY_NAME[this.settings.unit];
+    const quote = this.live.get(this.#symbol());
+    const title = quote?.title || this.#symbol();
+    const quantity = quantityName(quote);
+    return quantity ? `${quantity} ${title}` : title;
+  }
+
+  /** The amount as typed, kept as typed; one set by attribute or property, in Persian digits. */
+  #asTyped: string | undefined;
+
+  #typed(value: string): void {
+    this.#asTyped = value;
+    this.amount = value;
+  }
+
+  #shownAmount(): string {
+    const amount = this.amount ?? '';
+    return amount === this.#asTyped ? amount : toPersianDigits(amount);
   }
 
   async #copy(): Promise<void> {

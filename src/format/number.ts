@@ -71,6 +71,9 @@ export function formatQuoteValue(quote: Quote, field: 'price' | 'high' | 'low', 
   return formatDecimal(field === 'price' ? quote.price_toman : rialToToman(quote[field]));
 }
 
+/** The Persian names of the display units. */
+export const MONEY_NAME: Readonly<Record<DisplayUnit, string>> = { toman: 'تومان', rial: 'ریال' };
+
 /** The Persian name of the unit a cell is shown in: `تومان`, `ریال` or `دلار`. */
 export function unitLabel(quote: Quote, unit: DisplayUnit): string {
   if (isDollar(quote)) return 'دلار';

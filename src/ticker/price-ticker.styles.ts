@@ -1,10 +1,24 @@
 import { css } from 'lit';
 import { hostStyles, themed } from '../board/theme.styles';
+import { textReset } from '../widget/text-reset.styles';
 
 /* Static styles only (adopted style sheets): nothing inline, so a strict CSP holds. */
 export const styles = css`
   ${hostStyles}
+  ${textReset}
   ${themed('.ticker')}
+  :host {
+    /*
+     * The tape is as long as its items, but the ticker's own size never comes from it: in a flex
+     * or grid row, a table cell or an inline-block, it takes the container's width (a narrow
+     * fallback when it has to say a size of its own), never the tape's.
+     */
+    contain: inline-size;
+    contain-intrinsic-inline-size: 240px;
+    overflow: hidden;
+    /* In a flex row (a site header) it takes the room left, as a block would. */
+    flex-grow: 1;
+  }
   .ticker {
     display: flex;
     align-items: stretch;
@@ -40,9 +54,13 @@ export const styles = css`
     padding: .375rem .875rem;
     white-space: nowrap;
     border-inline-end: 1px solid var(--_border);
-    /* Items off screen skip layout when their text changes (a long tape under heavy updates). */
+    /*
+     * Items off screen skip layout when their text changes (a long tape under heavy updates).
+     * Their placeholder height is one line of text (.875rem × 1.5), so an item never laid out
+     * does not make the tape taller (it was 2rem: 44 px instead of 35 px once items left view).
+     */
     content-visibility: auto;
-    contain-intrinsic-size: auto 10rem auto 2rem;
+    contain-intrinsic-size: auto 10rem auto 1.3125rem;
   }
   [part~=item]:focus-visible {
     outline: 2px solid var(--_accent);
@@ -65,8 +83,15 @@ export const styles = css`
   [data-direction=down] [part~=change] {
     color: var(--_down);
   }
+  .unit {
+    color: var(--_muted);
+    font-size: .75rem;
+  }
   .pause {
     flex: none;
+    display: grid;
+    place-items: center;
+    min-width: 2.25rem;
     font: inherit;
     color: var(--_muted);
     background: transparent;
@@ -74,6 +99,24 @@ export const styles = css`
     border-inline-end: 1px solid var(--_border);
     padding: 0 .625rem;
     cursor: pointer;
+  }
+  /* Two bars (pause), drawn by CSS: no emoji font needed. */
+  .icon {
+    width: .625rem;
+    height: .75rem;
+    border-inline: .1875rem solid currentColor;
+  }
+  /* Paused: a triangle pointing the way the tape moves (play), on an accent tint. */
+  .pause[aria-pressed=true] {
+    color: var(--_accent);
+    background: color-mix(in srgb, var(--_accent) 14%, transparent);
+  }
+  .pause[aria-pressed=true] .icon {
+    width: 0;
+    height: 0;
+    border-inline: 0;
+    border-block: .4375rem solid transparent;
+    border-left: .625rem solid currentColor;
   }
   .pause:focus-visible {
     outline: 2px solid var(--_accent);

@@ -5,6 +5,7 @@ import type { Quote } from '../shared/types';
 import { defineOnce } from '../board/define';
 import { emptyRow, quoteRow, type RowView } from '../board/row-view';
 import { renderError } from '../board/templates';
+import { MONEY_NAME } from '../format/number';
 import { PriceWidget } from '../widget/price-widget';
 import { styles } from './price-ticker.styles';
 import { Tape } from './tape';
@@ -107,8 +108,10 @@ export class PriceTicker extends PriceWidget {
     return html`<div part="ticker" class="ticker" dir="rtl" lang="fa" data-theme=${this.settings.theme}>
       ${tape.reduced
         ? nothing
-        : html`<button class="pause" type="button" aria-pressed=${tape.userPaused ? 'true' : 'false'}
-            aria-label="توقف نوار قیمت" @click=${() => tape.setUserPaused(!tape.userPaused)}>${tape.userPaused ? '▶' : '⏸'}</button>`}
+        : // Drawn by CSS (two bars, or a triangle when paused): no emoji font needed.
+          html`<button class="pause" type="button" aria-pressed=${tape.userPaused ? 'true' : 'false'}
+            aria-label="توقف نوار قیمت" title=${tape.userPaused ? 'ادامه' : 'توقف'}
+            @click=${() => tape.setUserPaused(!tape.userPaused)}><span class="icon" aria-hidden="true"></span></button>`}
       ${error && !hasData
         ? renderError(error)
         : html`<div class="viewport ${tape.reduced ? 'still' : ''}" role="region" aria-label="نوار قیمت"
@@ -123,11 +126,13 @@ export class PriceTicker extends PriceWidget {
   }
 
   #group(items: RowView[], copy: boolean) {
+    // Toman or rial, said after each price shown (dollar-priced symbols say «دلار» in their price).
+    const unit = MONEY_NAME[this.settings.unit];
     return html`<ul class="group" role=${copy ? 'presentation' : 'list'} aria-hidden=${copy ? 'true' : nothing} ?inert=${copy}>
       ${items.map(
         (item) => html`<li part="item" data-symbol=${item.symbol} data-direction=${item.direction} tabindex=${copy ? nothing : '0'}>
           <span part="title">${item.title}</span>
-          <span part="price">${item.price}${item.ownUnit ? ` ${item.ownUnit}` : ''}</span>
+          <span part="price">${item.price}${item.ownUnit ? ` ${item.ownUnit}` : ''}</span>${item.ownUnit || !this.live.get(item.symbol) ? nothing : html`<span class="unit">${unit}</span>`}
           <span part="change"><span aria-hidden="true">${item.arrow}</span> ${item.change}</span>
         </li>`,
       )}

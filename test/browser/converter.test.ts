@@ -35,8 +35,8 @@ describe('<price-converter>', () => {
     await sandbox.market({ set: [{ symbol: 'usd', price: '123456789012345678910' }] });
     const el = await converter();
     await type(el, '1.5');
-    // 1.5 × 12345678901234567891 toman
-    await until(() => result(el).textContent!.includes('۱۸٬۵۱۸٬۵۱۸٬۳۵۱٬۸۵۱٬۸۵۱٬۸۳۶٫۵'), `got ${result(el).textContent}`);
+    // 1.5 × 12345678901234567891 toman = …836.5, in whole toman half-up (DESIGN §9)
+    await until(() => result(el).textContent!.includes('۱۸٬۵۱۸٬۵۱۸٬۳۵۱٬۸۵۱٬۸۵۱٬۸۳۷'), `got ${result(el).textContent}`);
     expect(result(el).textContent).toContain('تومان');
     expect(result(el).textContent).not.toMatch(LATIN_DIGIT);
     expect(q(el, '[part~="converter"]')!.getAttribute('dir')).toBe('rtl');
@@ -113,5 +113,64 @@ describe('<price-converter>', () => {
     await until(() => q(el, '.copied')!.textContent === 'کپی شد', 'no copy feedback');
     expect(write).toHaveBeenCalledWith('۱۰۰٬۰۰۰ تومان');
     write.mockRestore();
+  });
+
+  it('rounds a toman or rial result to whole units, half-up: 2 ounces through a fractional dollar', async () => {
+    // 2 × 2000.37 dollars × 100,000.5 toman = 400,076,000.37 toman; × 1,000,005 rial = 4,000,760,003.7 rial
+    await sandbox.market({ set: [{ symbol: 'ons', price: '2000.37' }, { symbol: 'usd', price: '1000005' }] });
+    const el = await converter();
+    el.symbol = 'ons';
+    await type(el, '2');
+    await until(() => result(el).textContent!.includes('۴۰۰٬۰۷۶٬۰۰۰ تومان'), `got ${result(el).textContent}`);
+    expect(result(el).textContent).not.toContain('٫');
+    el.setAttribute('unit', 'rial');
+    await until(() => result(el).textContent!.includes('۴٬۰۰۰٬۷۶۰٬۰۰۴ ریال'), `got ${result(el).textContent}`);
+  });
+
+  it('gives a small result enough digits not to be 0: a million toman in gold ounces', async () => {
+    // 1,000,000 / (4012.35 × 105,000 = 421,296,750) = 0.00237…
+    await sandbox.market({ set: [{ symbol: 'ons', price: '4012.35' }, { symbol: 'usd', price: '1050000' }] });
+    const el = await converter();
+    el.reverse = true;
+    el.symbol = 'ons';
+    await type(el, '۱۰۰۰۰۰۰');
+    await until(() => result(el).textContent!.includes('۰٫۰۰۲۴ انس طلا'), `got ${result(el).textContent}`);
+  });
+
+  it('names the unit of the symbol side: گرم for gold, عدد for coins', async () => {
+    await sandbox.market({ set: [{ symbol: 'gold_18', price: '30000000' }, { symbol: 'coin_emami', price: '1000000000' }] });
+    const el = await converter({ symbols: 'gold_18,coin_emami' });
+    el.reverse = true;
+    await type(el, '303000');
+    await until(() => result(el).textContent!.includes('۰٫۱۰۱ گرم طلای ۱۸ عیار'), `got ${result(el).textContent}`);
+    el.reverse = false;
+    await until(() => q(el, 'label')!.textContent!.includes('گرم'), `label ${q(el, 'label')!.textContent}`);
+    el.reverse = true;
+    el.symbol = 'coin_emami';
+    await type(el, '200000000');
+    await until(() => result(el).textContent!.includes('۲ عدد سکه امامی'), `got ${result(el).textContent}`);
+  });
+
+  it('shows its default amount in Persian digits and keeps what is typed as typed', async () => {
+    const el = await converter();
+    expect(amount(el).value).toBe('۱');
+    await type(el, '25');
+    await el.updateComplete;
+    expect(amount(el).value).toBe('25');
+  });
+
+  it('keeps a huge number inside its card', async () => {
+    await sandbox.market({ set: [{ symbol: 'usd', price: '123456789012345678901234567890' }] });
+    const el = await converter();
+    el.style.width = '280px';
+    await type(el, '987654321098765432109876543210');
+    await until(() => (result(el).textContent!.match(/[۰-۹]/g) ?? []).length > 50, `got ${result(el).textContent}`);
+    const card = q(el, '[part~="converter"]')!.getBoundingClientRect();
+    for (const part of el.shadowRoot!.querySelectorAll<HTMLElement>('[part], button, .value')) {
+      const box = part.getBoundingClientRect();
+      expect(box.left, part.className || part.getAttribute('part')!).toBeGreaterThanOrEqual(card.left - 1);
+      expect(box.right, part.className || part.getAttribute('part')!).toBeLessThanOrEqual(card.right + 1);
+    }
+    expect(el.getBoundingClientRect().width).toBeLessThanOrEqual(280);
   });
 });

@@ -140,6 +140,42 @@ describe('<price-ticker>', () => {
     expect(q(el, 'button.pause')).toBeNull();
   });
 
+  it('says its unit after each price: تومان, ریال with unit="rial", دلار for the dollar-priced', async () => {
+    const el = await ticker({ symbols: 'usd,gold_18,ons' });
+    const unitOf = (item: HTMLElement) => item.textContent!.replace(item.querySelector('[part~="title"]')!.textContent!, '');
+    expect(unitOf(tickerItem(el, 'usd')!)).toContain('تومان');
+    expect(unitOf(tickerItem(el, 'gold_18')!)).toContain('تومان');
+    expect(unitOf(tickerItem(el, 'ons')!)).toContain('دلار');
+    expect(unitOf(tickerItem(el, 'ons')!)).not.toContain('تومان');
+    el.setAttribute('unit', 'rial');
+    await until(() => unitOf(tickerItem(el, 'usd')!).includes('ریال'), 'no ریال');
+    expect(unitOf(tickerItem(el, 'usd')!)).not.toContain('تومان');
+  });
+
+  it('draws its pause control (no emoji glyph) and shows when a tap has paused it', async () => {
+    const el = await ticker();
+    const button = q<HTMLButtonElement>(el, 'button.pause')!;
+    // No character to draw: nothing depends on an emoji font.
+    expect(button.textContent!.trim()).toBe('');
+    const icon = q(el, 'button.pause .icon')!;
+    const look = () => {
+      const i = getComputedStyle(icon);
+      const b = getComputedStyle(button);
+      return `${i.width} ${i.borderLeftWidth} ${i.borderRightWidth} ${i.borderTopWidth} ${b.backgroundColor} ${b.color}`;
+    };
+    expect(icon.getBoundingClientRect().width).toBeGreaterThan(4);
+    expect(icon.getBoundingClientRect().height).toBeGreaterThan(4);
+    const playing = look();
+    await userEvent.click(button);
+    await until(() => button.getAttribute('aria-pressed') === 'true', 'not pressed');
+    await el.updateComplete;
+    expect(look()).not.toBe(playing);
+    await userEvent.click(button);
+    await until(() => button.getAttribute('aria-pressed') === 'false', 'not released');
+    await el.updateComplete;
+    expect(look()).toBe(playing);
+  });
+
   it('fires price-board-status and shares the board events', async () => {
     const statuses = collect<{ status: string }>(document, 'price-board-status');
     await ticker();

@@ -166,3 +166,127 @@ test('the copied snippets work when pasted into another site', async ({ page, co
   await expect.poll(() => page.locator('#l iframe').evaluate((el) => el.getBoundingClientRect().height)).not.toBe(420);
   expect(problems.all()).toEqual([]);
 });
+
+test('the iframe snippet is as tall as the widget it shows in its tallest layout, and never shorter at any width', async ({ page, servers, key, problems }) => {
+  test.setTimeout(120_000);
+  const configs = [
+    '&symbols=usd,eur,gold_18&chart=none',
+    '&symbols=usd,eur,gbp,aed,try,cny,gold_18,coin_emami,ons&chart=none',
+    '&symbols=usd&chart=candles',
+    '&symbols=usd,eur,gbp,aed,coin_emami&chart=line',
+    '&widget=ticker&symbols=usd,eur,ons',
+    '&widget=converter&symbols=coin_emami,usd',
+  ];
+  for (const [n, query] of configs.entries()) {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await openDemo(page, servers, key, query);
+    const snippet = (await code(page, 'iframe').textContent())!;
+    const height = Number(/height="(\d+)"/.exec(snippet)![1]);
+    const pasted = servers.site.page(`/iframe-height-${n}.html`, htmlPage(`<div style="max-width:1000px">${snippet.replace('loading="lazy"', '')}</div>`));
+    const contents: number[] = [];
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(pasted);
+      const frame = page.frameLocator('iframe');
+      await expect(frame.locator('price-board [part~="row"], price-ticker [part~="price"], price-converter [part~="result"][data-state="ok"]').first()).toBeVisible();
+      if (query.includes('candles') || query.includes('line')) await expect(frame.locator('price-board [part~="chart"] canvas').first()).toBeVisible();
+      // The content's height once it has stopped changing.
+      const content = () => frame.locator('html').evaluate((el) => Math.ceil(el.getBoundingClientRect().height));
+      let last = -1;
+      await expect.poll(async () => {
+        const now = await content();
+        const settled = now === last;
+        last = now;
+        return settled;
+      }).toBe(true);
+      expect(last, `${query} at ${width}px: content ${last}, iframe ${height}`).toBeLessThanOrEqual(height + 2);
+      contents.push(last);
+    }
+    expect(Math.abs(Math.max(...contents) - height), `${query}: content ${contents.join(', ')}, iframe ${height}`).toBeLessThanOrEqual(6);
+  }
+  expect(problems.all()).toEqual([]);
+});
+
+test('the symbol search matches words in any order, any digits, Arabic ي/ك and ZWNJ; names are whole', async ({ page, servers, key, problems }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openDemo(page, servers, key);
+  const cut = await page.locator('.symbol-option__title').evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent));
+  expect(cut).toEqual([]);
+  const visible = () => page.locator('#symbol-groups .symbol-option:visible input').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
+  for (const [query, symbol] of [
+    ['طلا ۱۸', 'gold_18'],
+    ['18 طلا', 'gold_18'],
+    ['عيار ١٨ طلاي', 'gold_18'],
+    ['سكه امامي', 'coin_emami'],
+    ['دست دوم ۲۱', 'broken_gold_21'],
+    ['gold 24', 'gold_24'],
+  ] as const) {
+    await page.locator('#symbol-search').fill(query);
+    await expect.poll(visible, { message: query }).toContain(symbol);
+  }
+  await page.locator('#symbol-search').fill('طلا ۱۸ نقره');
+  await expect.poll(visible).toEqual([]);
+  expect(problems.all()).toEqual([]);
+});
+
+test('on a phone (390 px): names whole, selects whole, navigation there, and the ticker leaves «مبدل» tappable', async ({ browser, servers, key }) => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, locale: 'fa-IR', timezoneId: 'Asia/Tehran' });
+  const page = await context.newPage();
+  await openDemo(page, servers, key);
+  const width = () => page.evaluate(() => document.documentElement.scrollWidth);
+  expect(await width()).toBeLessThanOrEqual(390);
+  // Every symbol's Persian name is shown whole.
+  const cut = await page.locator('.symbol-option__title').evaluateAll((els) =>
+    els.filter((e) => e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().width === 0).map((e) => e.textContent),
+  );
+  expect(cut).toEqual([]);
+  // The update-mode select shows its whole choice: the option's text fits the box.
+  const select = page.locator('select[name="stream"]');
+  const fits = await select.evaluate((el: HTMLSelectElement) => {
+    const probe = document.createElement('span');
+    probe.style.font = getComputedStyle(el).font;
+    probe.style.position = 'absolute';
+    probe.textContent = el.selectedOptions[0]!.textContent;
+    document.body.append(probe);
+    const text = probe.getBoundingClientRect().width;
+    probe.remove();
+    const box = el.getBoundingClientRect();
+    return { text, box: box.width, right: box.right };
+  });
+  expect(fits.text + 30).toBeLessThanOrEqual(fits.box);
+  expect(fits.right).toBeLessThanOrEqual(390);
+  // The section links are there and lead to their sections.
+  const link = page.locator('.site-nav a[href="#examples"]');
+  await expect(link).toBeVisible();
+  await link.tap();
+  await expect(page).toHaveURL(/#examples$/);
+
+  await page.locator('label:has(input[name="widget"][value="ticker"])').tap();
+  await expect(page.locator('#preview-slot > price-ticker [part~="price"]').first()).toHaveText(/[۰-۹]/);
+  await expect.poll(width).toBeLessThanOrEqual(390);
+  const converter = page.locator('label:has(input[name="widget"][value="converter"])');
+  const box = (await converter.boundingBox())!;
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(390);
+  await converter.tap();
+  await expect(page.locator('#preview-slot > price-converter')).toHaveCount(1);
+  await context.close();
+});
+
+test('printed: light colours and no «زنده»', async ({ page, servers, key, problems }) => {
+  await openDemo(page, servers, key);
+  await expect(page.locator('#preview-status')).toHaveAttribute('data-status', /live|polling/);
+  await expect(rows(page.locator('#example-dark')).first()).toBeVisible();
+  await page.emulateMedia({ media: 'print' });
+  const shown = await page.evaluate(() => {
+    const boards = [...document.querySelectorAll('price-board')];
+    return {
+      status: boards.filter((b) => b.shadowRoot?.querySelector<HTMLElement>('[part~="status"]')?.checkVisibility()).length,
+      badge: document.querySelector<HTMLElement>('#preview-status')!.checkVisibility(),
+      darkBoard: getComputedStyle(document.querySelector('#example-dark price-board')!.shadowRoot!.querySelector('[part~="board"]')!).backgroundColor,
+      darkCard: getComputedStyle(document.querySelector('.example--dark')!).backgroundColor,
+    };
+  });
+  expect(shown).toEqual({ status: 0, badge: false, darkBoard: 'rgb(255, 255, 255)', darkCard: 'rgb(255, 255, 255)' });
+  expect(problems.all()).toEqual([]);
+});

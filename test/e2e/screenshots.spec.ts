@@ -4,10 +4,13 @@
  * Vazirmatn (Chromium here has no Persian font of its own). Written to docs/ by
  * `npm run screenshots` only (playwright.config.ts leaves this file out of `npm test`).
  */
+import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { expect, rows, sandboxBase, test } from './support/fixtures';
+import { expect, htmlPage, rows, sandboxBase, test } from './support/fixtures';
 
 const DOCS = fileURLToPath(new URL('../../docs/', import.meta.url));
+/** The built Vazirmatn font (hashed name), for pages of another site. */
+const VAZIRMATN_FILE = `assets/${readdirSync(fileURLToPath(new URL('../../dist/assets/', import.meta.url))).find((f) => /^Vazirmatn.*\.woff2$/.test(f)) ?? ''}`;
 
 for (const theme of ['light', 'dark'] as const) {
   test(`screenshot of the board, ${theme}`, async ({ page, servers, key, problems }) => {
@@ -68,4 +71,71 @@ for (const theme of ['light', 'dark'] as const) {
       expect(problems.all()).toEqual([]);
     });
   }
+}
+
+test.describe('the ticker and converter on host pages', () => {
+  for (const theme of ['light', 'dark'] as const) {
+    test(`screenshot of the ticker and converter at phone width, ${theme}`, async ({ browser, servers, key }) => {
+      servers.sandbox.sandbox.reset();
+      const context = await browser.newContext({ viewport: { width: 390, height: 700 }, isMobile: true, hasTouch: true, reducedMotion: 'reduce', colorScheme: theme });
+      const page = await context.newPage();
+      const attrs = `api-key="${key}" base-url="${sandboxBase(servers)}" theme="${theme}"`;
+      const url = servers.site.page(
+        `/phone-${theme}.html`,
+        htmlPage(
+          `<main id="shot" style="padding:8px;display:grid;gap:12px;background:${theme === 'dark' ? '#0b1220' : '#f6f7fb'}">
+  <price-ticker ${attrs} symbols="usd,eur,gold_18,coin_emami,ons"></price-ticker>
+  <price-converter ${attrs} symbols="ons,usd,gold_18,coin_emami" reverse amount="۱۰۰۰۰۰۰"></price-converter>
+</main>`,
+          `<meta name="viewport" content="width=device-width">${fontHead(servers)}<script type="module" src="${servers.cdn.url}price-ticker.js"></script><script type="module" src="${servers.cdn.url}price-converter.js"></script>`,
+        ),
+      );
+      await page.goto(url);
+      await expect(page.locator('price-ticker [part~="price"]').first()).toHaveText(/[۰-۹]/);
+      await expect(page.locator('price-converter [part~="result"]')).toHaveAttribute('data-state', 'ok');
+      await settle(page);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await page.locator('#shot').screenshot({ path: `${DOCS}screenshot-ticker-phone-${theme}.png`, animations: 'disabled' });
+      await context.close();
+    });
+
+    test(`screenshot of the ticker in a flex header beside a converter sidebar, ${theme}`, async ({ browser, servers, key }) => {
+      servers.sandbox.sandbox.reset();
+      const context = await browser.newContext({ viewport: { width: 1000, height: 600 }, reducedMotion: 'reduce', colorScheme: theme });
+      const page = await context.newPage();
+      const attrs = `api-key="${key}" base-url="${sandboxBase(servers)}" theme="${theme}"`;
+      const ink = theme === 'dark' ? 'color:#e2e8f0;background:#0b1220' : 'color:#0f172a;background:#ffffff';
+      const url = servers.site.page(
+        `/flex-${theme}.html`,
+        htmlPage(
+          `<div id="shot" style="${ink};padding:8px;font-family:Vazirmatn">
+  <header style="display:flex;align-items:center;gap:12px"><strong>سایت خبری</strong><price-ticker ${attrs} symbols="usd,eur,gbp,aed,try,cny,gold_18,gold_24,coin_emami,coin_bahar,ons,silver_999"></price-ticker><nav>خانه · اخبار</nav></header>
+  <div style="display:grid;grid-template-columns:2fr 1fr;gap:12px;margin-top:12px"><article><h2>اخبار بازار</h2><p>متن نمونهٔ صفحه در ستون اصلی.</p></article>
+  <aside><price-converter ${attrs} symbols="gold_18,usd,coin_emami,ons" amount="۲"></price-converter></aside></div>
+</div>`,
+          `${fontHead(servers)}<script type="module" src="${servers.cdn.url}price-ticker.js"></script><script type="module" src="${servers.cdn.url}price-converter.js"></script>`,
+        ),
+      );
+      await page.goto(url);
+      await expect(page.locator('price-ticker [part~="price"]').first()).toHaveText(/[۰-۹]/);
+      await expect(page.locator('price-converter [part~="result"]')).toHaveAttribute('data-state', 'ok');
+      await settle(page);
+      await page.locator('#shot').screenshot({ path: `${DOCS}screenshot-widgets-flex-${theme}.png`, animations: 'disabled' });
+      await context.close();
+    });
+  }
+});
+
+/** Vazirmatn from the CDN's built font CSS (Chromium here has no Persian font). */
+function fontHead(servers: { cdn: { url: string } }): string {
+  return `<style>@font-face{font-family:Vazirmatn;src:url(${servers.cdn.url}${VAZIRMATN_FILE}) format("woff2");font-weight:100 900}
+price-ticker,price-converter{--price-board-font:Vazirmatn,sans-serif}</style>`;
+}
+
+async function settle(page: import('@playwright/test').Page): Promise<void> {
+  await page.evaluate(async () => {
+    await document.fonts.load('16px Vazirmatn', 'قیمت');
+    await document.fonts.ready;
+  });
+  await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
 }

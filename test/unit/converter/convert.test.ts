@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Quote } from '../../../src/shared/types';
 import { makeQuote } from '../../helpers/quote';
-import { convert } from '../../../src/converter/convert';
+import { convert, quantityName } from '../../../src/converter/convert';
 
 /** A dollar at 100,000 toman, unchanged today. */
 const quote = (over: Partial<Quote>): Quote =>
@@ -12,9 +12,37 @@ const gold = quote({ symbol: 'gold_18', category: 'gold', unit: 'gram', price: '
 const ons = quote({ symbol: 'ons', category: 'global', unit: 'usd_ounce', price: '2000.5', price_toman: '0' });
 
 describe('convert', () => {
-  it('multiplies an amount by the toman price exactly', () => {
+  // Money in whole toman (DESIGN §9): 1.5 × 12345678901234567891 = …836.5, half-up to …837.
+  it('multiplies an amount by the toman price exactly and rounds money to whole toman, half-up', () => {
     const big = quote({ symbol: 'eur', price_toman: '12345678901234567891' });
-    expect(convert('۱٫۵', 'to-money', big, usd, 'toman')).toEqual({ ok: true, value: '18518518351851851836.5' });
+    expect(convert('۱٫۵', 'to-money', big, usd, 'toman')).toEqual({ ok: true, value: '18518518351851851837' });
+    expect(convert('0.5', 'to-money', quote({ price_toman: '3' }), usd, 'toman')).toEqual({ ok: true, value: '2' });
+    expect(convert('0.49', 'to-money', quote({ price_toman: '1' }), usd, 'toman')).toEqual({ ok: true, value: '0' });
+  });
+  it('rounds a dollar-priced result to whole toman or rial: 2 ounces at 2000.37 dollars, a dollar at 100,000.5', () => {
+    const ounce = quote({ symbol: 'ons', unit: 'usd_ounce', price: '2000.37', price_toman: '0' });
+    const dollar = quote({ price: '1000005', price_toman: '100000.5' });
+    // 2 × 2000.37 × 100000.5 = 400076000.37 toman; × 1000005 rial = 4000760003.7 rial
+    expect(convert('2', 'to-money', ounce, dollar, 'toman')).toEqual({ ok: true, value: '400076000', via: '100000.5' });
+    expect(convert('2', 'to-money', ounce, dollar, 'rial')).toEqual({ ok: true, value: '4000760004', via: '1000005' });
+  });
+  it('keeps two significant digits of a small quotient: a million toman of gold ounces is not 0', () => {
+    const ounce = quote({ symbol: 'ons', unit: 'usd_ounce', price: '4012.35', price_toman: '0' });
+    const dollar = quote({ price_toman: '105000' });
+    // 1,000,000 / (4012.35 × 105000 = 421296750) = 0.0023736…
+    expect(convert('۱۰۰۰۰۰۰', 'from-money', ounce, dollar, 'toman')).toMatchObject({ ok: true, value: '0.0024' });
+    expect(convert('1', 'from-money', quote({ price_toman: '3000000000' }), usd, 'toman')).toMatchObject({ ok: true, value: '0.00000000033' });
+    expect(convert('5', 'from-money', gold, usd, 'toman')).toMatchObject({ ok: true, value: '0.0000017' });
+    // At one or more, the fixed digits; zero stays zero.
+    expect(convert('3100000', 'from-money', gold, usd, 'toman')).toMatchObject({ ok: true, value: '1.033' });
+    expect(convert('0', 'from-money', gold, usd, 'toman')).toMatchObject({ ok: true, value: '0' });
+  });
+  it('names the unit of the symbol side: گرم، مثقال، عدد; none where the title is the unit', () => {
+    expect(quantityName(gold)).toBe('گرم');
+    expect(quantityName(quote({ unit: 'mesghal' }))).toBe('مثقال');
+    expect(quantityName(quote({ unit: 'count' }))).toBe('عدد');
+    expect(quantityName(usd)).toBe('');
+    expect(quantityName(ons)).toBe('');
   });
   it('uses rials for unit=rial', () => {
     expect(convert('2', 'to-money', usd, usd, 'rial')).toEqual({ ok: true, value: '2000000' });
