@@ -1,6 +1,9 @@
 /**
  * What each failure means, said once; the client, the stream, the poller, the hub, the board and
  * the chart all read it:
+ * - `for: 'developer'`: a visitor of the page cannot fix it (the key, the domain, the request):
+ *   the widget shows {@link VISITOR_MESSAGE}; the detail goes to `price-board-error` and to one
+ *   `console.warn`.
  * - `final`: trying the same again cannot help (the key, the plan or the request is wrong). With
  *   `of`, it is final only for that thing: the `symbol`s named (the rest carries on), the
  *   `resource` at that address (a stream keeps trying it: the service may add it), the `setting`.
@@ -13,13 +16,13 @@
  */
 export const ERROR_POLICY = {
   /** 401 */
-  unauthorized: { policy: 'final' },
+  unauthorized: { policy: 'final', for: 'developer' },
   /** 403: the key is restricted to other domains or addresses, or the plan does not allow it */
-  forbidden: { policy: 'final' },
+  forbidden: { policy: 'final', for: 'developer' },
   /** 400, 422 */
-  bad_request: { policy: 'final' },
+  bad_request: { policy: 'final', for: 'developer' },
   /** 404 */
-  not_found: { policy: 'final', of: 'resource' },
+  not_found: { policy: 'final', of: 'resource', for: 'developer' },
   /** the service does not know a symbol (404 naming it, or missing from an answer) */
   unknown_symbol: { policy: 'final', of: 'symbol' },
   /** an attribute value the element cannot use */
@@ -34,7 +37,10 @@ export const ERROR_POLICY = {
   rate_limited: { policy: 'transient' },
   /** a body that cannot be read or is not valid */
   bad_response: { policy: 'transient' },
-} as const satisfies Record<string, { policy: 'final' | 'retried' | 'transient'; of?: 'symbol' | 'resource' | 'setting' }>;
+} as const satisfies Record<string, { policy: 'final' | 'retried' | 'transient'; of?: 'symbol' | 'resource' | 'setting'; for?: 'developer' }>;
+
+/** What a visitor reads instead of a failure only the site's developer can fix: "Prices are not available for now." */
+export const VISITOR_MESSAGE = 'قیمت‌ها فعلاً در دسترس نیست.';
 
 /** Error codes of `price-board-error` (DESIGN.md section 2). */
 export type ErrorCode = keyof typeof ERROR_POLICY;
@@ -55,7 +61,7 @@ export function useErrorMessages(table: Readonly<Record<ErrorCode, string>>): vo
   messages = table;
 }
 
-type Policy = { policy: string; of?: string };
+type Policy = { policy: string; of?: string; for?: string };
 const policyOf = (error: PriceBoardError): Policy => ERROR_POLICY[error.code];
 
 /** Whether the client should send the same request again at once (with backoff). */
@@ -110,6 +116,16 @@ export class PriceBoardError extends Error {
   /** Persian message for people: its own, else its code's (`error-messages.ts`, see above). */
   get messageFa(): string {
     return this.#messageFa ?? messages?.[this.code] ?? GENERIC_MESSAGE;
+  }
+
+  /** Only the site's developer can fix it (see `ERROR_POLICY`): visitors read {@link VISITOR_MESSAGE}. */
+  get forDeveloper(): boolean {
+    return policyOf(this).for === 'developer';
+  }
+
+  /** What the widget shows of it: {@link messageFa}, or the visitor's words (`forDeveloper`). */
+  get shownFa(): string {
+    return this.forDeveloper ? VISITOR_MESSAGE : this.messageFa;
   }
 
   /** Retrying cannot help (see `ERROR_POLICY`). */
