@@ -38,7 +38,7 @@ export function reportError(host: EventTarget, error: PriceBoardError): void {
   const id = `${detail.code} ${detail.status ?? ''}`;
   if (!error.forDeveloper || warned.has(id)) return;
   warned.add(id);
-  console.warn(`<${(host as Element).localName ?? 'price-board'}> ${detail.code}${detail.status ? ` (HTTP ${detail.status})` : ''}: ${error.message}. ${detail.message}`);
+  console.warn(`price-board: ${id}`, error.message, detail.message);
 }
 
 /** Dispatches a public event from `host`: bubbles, composed, not cancelable. */

@@ -46,14 +46,8 @@ export function sourceFor(baseUrl: string, apiKey: string | undefined): HistoryS
  * gap closes up: a 7-day chart shows 7 trading days, not 40 % of flat lines (docs/embedding.md).
  */
 export function tradedCandles(candles: readonly Candle[]): Candle[] {
-  const out: Candle[] = [];
-  let close: number | undefined;
-  for (const c of candles) {
-    const idle = c.open === close && c.high === close && c.low === close && c.close === close;
-    if (!idle) out.push(c);
-    close = c.close;
-  }
-  return out;
+  // (high and low at that close: so are open and close)
+  return candles.filter((c, i) => c.high !== candles[i - 1]?.close || c.low !== c.high);
 }
 
 /** The spans to try for `wanted`, longest first, none longer than the plan was seen to allow. */

@@ -42,23 +42,17 @@ export const styles = css`
     padding: 8px 0;
     overflow: hidden;
     /*
-     * What the board relies on, set rather than inherited from the page: line height, spacing,
-     * alignment, case, wrapping, slant and size of the text (px, not rem: a page's root font size
-     * is the page's business).
+     * What the board relies on, set rather than inherited from the page: size, line height, slant,
+     * weight (the font shorthand resets them all), spacing, alignment, case and wrapping. Px, not
+     * rem: a page's root font size is the page's business.
      */
-    font-size: 15px;
-    font-style: normal;
-    font-weight: 400;
-    line-height: 1.5;
+    font: 15px/1.5 var(--_font);
     letter-spacing: normal;
     word-spacing: normal;
     text-align: start;
     text-indent: 0;
     text-transform: none;
-    text-shadow: none;
     white-space: normal;
-    font-variant: normal;
-    font-kerning: auto;
   }
 
   /* status line */

@@ -3,7 +3,7 @@
  * never HTML), no inline styles (strict CSP), and the stable parts/data attributes of DESIGN.md.
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import type { PriceBoardError } from '../shared/errors';
+import { unknownSymbolsText, type PriceBoardError } from '../shared/errors';
 import type { ConnectionStatus, DisplayUnit } from '../shared/types';
 import type { RowView } from './row-view';
 
@@ -15,9 +15,6 @@ export function renderStatus(status: ConnectionStatus, text: string, market: 'op
   return html`<div part="status" data-status=${status} data-market=${market}><span class="dot" aria-hidden="true"></span>${text}</div>`;
 }
 
-/** `id` isolated from the Persian around it (FSI … PDI): `foo_bar` and `gold_19` keep their order in RTL. */
-const isolate = (id: unknown): string => `\u2068${String(id)}\u2069`;
-
 /**
  * `part="error"`: the failure in Persian (in a visitor's words when only the site's developer can
  * fix it); the rows keep what the board knew. Unknown symbols are named, each bidi-isolated.
@@ -25,12 +22,7 @@ const isolate = (id: unknown): string => `\u2068${String(id)}\u2069`;
 export function renderError(error: PriceBoardError | undefined): TemplateResult | typeof nothing {
   if (!error) return nothing;
   const ids = error.code === 'unknown_symbol' && Array.isArray(error.data?.symbols) ? (error.data.symbols as unknown[]) : [];
-  const message =
-    ids.length === 0
-      ? error.shownFa
-      : ids.length === 1
-        ? `نماد ${isolate(ids[0])} در سرویس قیمت وجود ندارد.`
-        : `نمادهای ${ids.map(isolate).join('، ')} در سرویس قیمت وجود ندارند.`;
+  const message = ids.length === 0 ? error.shownFa : unknownSymbolsText(error, ids);
   return html`<div part="error" role="alert" data-code=${error.code}>${message}</div>`;
 }
 

@@ -37,7 +37,6 @@ export function createLegend(parent: HTMLElement): Legend {
   element.dir = 'rtl';
   element.lang = 'fa';
   Object.assign(element.style, {
-    flex: 'none',
     // on the left, as before, clear of the price axis's column on the right
     alignSelf: 'flex-start',
     marginLeft: '8px',

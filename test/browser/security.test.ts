@@ -6,7 +6,7 @@ import { fixture, fixtureCleanup, html } from '@open-wc/testing/pure';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../../src/price-board';
 import type { PriceBoard } from '../../src/price-board';
-import { VISITOR_MESSAGE, type ErrorDetail } from '../../src/shared/errors';
+import type { ErrorDetail } from '../../src/shared/errors';
 import { ERROR_MESSAGES } from '../../src/shared/error-messages';
 import type { Quote } from '../../src/shared/types';
 import type { FaultRule } from '../../sandbox/faults';
@@ -165,7 +165,7 @@ describe('service text is rendered as text, never as HTML', () => {
     const b = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key404} chart="none" stream="poll" symbols="usd,eur"></price-board>`);
     await until(() => part(a, 'error')?.dataset.code === 'unauthorized', 'no 401 shown');
     // A visitor cannot fix a key: the visitor's words (DESIGN.md section 9).
-    expect(part(a, 'error')!.textContent).toBe(VISITOR_MESSAGE);
+    expect(part(a, 'error')!.textContent).toBe(ERROR_MESSAGES.visitor);
     await until(() => part(b, 'error')?.dataset.code === 'unknown_symbol', 'no unknown_symbol shown');
     // Only a requested id is named (bidi-isolated); the markup "ids" of the body are not.
     expect(part(b, 'error')!.textContent).toBe('نماد \u2068eur\u2069 در سرویس قیمت وجود ندارد.');
@@ -297,7 +297,7 @@ describe('the API key goes only into the X-API-Key header', () => {
       const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} symbols="usd"></price-board>`);
       await until(() => el.status === 'error', `status ${el.status}, not error`, 15_000);
       expect(part(el, 'error')?.dataset.code).toBe('unauthorized');
-      expect(part(el, 'error')!.textContent).toBe(VISITOR_MESSAGE);
+      expect(part(el, 'error')!.textContent).toBe(ERROR_MESSAGES.visitor);
       // the developer's words in the event
       expect(errors.find((e) => e.detail.code === 'unauthorized')?.detail.message).toBe(ERROR_MESSAGES.unauthorized);
       expect(errors.map((e) => e.detail.code)).not.toContain('network');

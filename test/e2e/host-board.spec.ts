@@ -144,7 +144,8 @@ test('when the board narrows from 1280 to 320px the chart refits: its last candl
 
 test('a closed market: every row stale → status data-market="closed", «بازار بسته» and the last change, never «زنده»; a fresh quote opens it', async ({ page, servers, key }) => {
   const symbols = ['coin_half', 'coin_quarter'];
-  const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
+  const now = Date.now();
+  const at = (minutesAgo: number) => new Date(now - minutesAgo * 60_000).toISOString();
   await market(servers, { set: [{ symbol: 'coin_half', price: '6000000000', updated_at: at(180) }, { symbol: 'coin_quarter', price: '3800000000', updated_at: at(120) }] });
   const tag = boardTag({ 'api-key': key, 'base-url': sandboxBase(servers), symbols: symbols.join(','), chart: 'none' });
   await page.goto(servers.site.page('/closed.html', htmlPageFor(servers, tag)));
@@ -152,7 +153,7 @@ test('a closed market: every row stale → status data-market="closed", «باز
   await expect(status).toHaveAttribute('data-market', 'closed');
   const lastChange = await page.evaluate(
     (t) => new Intl.DateTimeFormat('fa-IR', { timeZone: 'Asia/Tehran', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(t)),
-    Date.now() - 120 * 60_000,
+    now - 120 * 60_000,
   );
   await expect(status).toContainText('بازار بسته');
   await expect(status).toContainText(lastChange);
