@@ -143,8 +143,13 @@ export class JalaliTimeScale implements IHorzScaleBehavior<number> {
     return `\u200f${this.label(asNumber(item))}`;
   }
 
+  /**
+   * The first point's label is its whole date (`۵ آذر ۱۴۰۴`, one right-to-left run like the
+   * crosshair's): alone at the left end of the axis, a day number or a time reads as cut off.
+   */
   formatTickmark(mark: TickMark): string {
-    return tickLabel(asNumber(mark.time), mark.weight);
+    const time = asNumber(mark.time);
+    return mark.index > 0 || mark.weight >= MONTH_MARK ? tickLabel(time, mark.weight) : `\u200f${formatJalaliDate(new Date(time * 1000), 'long')}`;
   }
 
   maxTickMarkWeight(marks: TimeMark[]): TickMarkWeightValue {

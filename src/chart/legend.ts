@@ -37,9 +37,7 @@ export function createLegend(parent: HTMLElement): Legend {
   element.dir = 'rtl';
   element.lang = 'fa';
   Object.assign(element.style, {
-    // on the left, as before, clear of the price axis's column on the right
-    alignSelf: 'flex-start',
-    marginLeft: '8px',
+    // clear of the price axis's column on the right
     maxWidth: 'calc(100% - 96px)',
     height: '18px',
     overflow: 'hidden',

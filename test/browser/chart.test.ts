@@ -157,6 +157,15 @@ describe('Jalali time scale', () => {
     expect(tickLabel(DEC_1_TEHRAN, DAY_MARK)).toBe('۱۰');
   });
 
+  it('labels the first point with its whole date, never a lone day number or time at the left end', () => {
+    const scale = new JalaliTimeScale();
+    const mark = (index: number, time: number, weight: number) => ({ index, time, weight, originalTime: time }) as unknown as Parameters<JalaliTimeScale['formatTickmark']>[0];
+    expect(scale.formatTickmark(mark(0, AZAR_1 + 4 * DAY, DAY_MARK))).toBe('\u200f۵ آذر ۱۴۰۵');
+    expect(scale.formatTickmark(mark(0, AZAR_1 + 4 * DAY + 12 * 3600, HOUR12_MARK))).toBe('\u200f۵ آذر ۱۴۰۵');
+    expect(scale.formatTickmark(mark(0, AZAR_1, MONTH_MARK))).toBe('آذر');
+    expect(scale.formatTickmark(mark(3, AZAR_1 + 4 * DAY, DAY_MARK))).toBe('۵');
+  });
+
   it('labels the crosshair time with the Jalali date, and the time for intraday data', () => {
     const scale = new JalaliTimeScale();
     expect(scale.label(AZAR_1 + 9 * 3600)).toBe('۱ آذر ۱۴۰۵ ۰۹:۰۰');
