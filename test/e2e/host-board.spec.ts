@@ -8,6 +8,7 @@
 import type { Page } from '@playwright/test';
 import { expect, htmlPageFor, sandboxBase, test, type Servers } from './support/fixtures';
 import { boardTag, HOST_LAYOUTS, HOSTILE_TEXT, measureBoards, SITE_TEXT } from './support/host-pages';
+import { axisLabels, cutLabels, recordAxisLabels } from '../support/axis-labels';
 
 const WIDTHS = [320, 390, 768, 1280];
 
@@ -141,6 +142,24 @@ test('when the board narrows from 1280 to 320px the chart refits: its last candl
     })
     .toBe('last candle');
 });
+
+for (const [width, days] of [[390, 7], [390, 30], [1280, 365]] as const) {
+  test(`at ${width}px the ${days}-day chart's time axis dates its candles: the leftmost label is a whole date, days are named, nothing is cut`, async ({ page, servers, key }) => {
+    await page.addInitScript(recordAxisLabels);
+    await page.setViewportSize({ width, height: 800 });
+    const tag = boardTag({ 'api-key': key, 'base-url': sandboxBase(servers), symbols: 'usd', days: String(days) });
+    await page.goto(servers.site.page(`/axis-${width}-${days}.html`, htmlPageFor(servers, tag)));
+    await expect(inBoard(page, '[part~="chart"]')).toHaveAttribute('data-status', 'ready');
+    await expect.poll(async () => (await page.evaluate(axisLabels)).length).toBeGreaterThan(2);
+    const labels = await page.evaluate(axisLabels);
+    expect(cutLabels(labels)).toEqual([]);
+    const leftmost = labels.reduce((a, b) => (b.left < a.left ? b : a));
+    // a day, a Jalali month name and a year: never a lone «۵» or «۱۲:۰۰» at the edge
+    expect(leftmost.text).toMatch(/[۰-۹]+ [آ-ی]+ [۰-۹]{4}/);
+    // not only times: the days (or months) are named
+    expect(labels.some((l) => !l.text.includes(':'))).toBe(true);
+  });
+}
 
 test('a closed market: every row stale → status data-market="closed", «بازار بسته» and the last change, never «زنده»; a fresh quote opens it', async ({ page, servers, key }) => {
   const symbols = ['coin_half', 'coin_quarter'];
