@@ -53,7 +53,8 @@ export class ChartArea {
   #chart: PriceChart | undefined;
   #creating = false;
   #themeDirty = false;
-  readonly #colorScheme = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
+  /** The system's colour scheme, or printing (the board prints light): the chart takes the board's colours again. */
+  readonly #colorScheme = globalThis.matchMedia?.('(prefers-color-scheme:dark),print');
   readonly #onSchemeChange = (): void => this.#applyTheme();
 
   constructor(host: ReactiveControllerHost, hooks: ChartHooks, view: ChartView, chartModule: () => Promise<ChartModule>) {

@@ -259,14 +259,31 @@ test('one unknown symbol: the singular, with the id isolated', async ({ page, se
   await expect(inBoard(page, '[part~="error"]')).toHaveText('نماد \u2068foo_bar\u2069 در سرویس قیمت وجود ندارد.');
 });
 
-test('printing: a dark board prints light, and the status line claims nothing live', async ({ page, servers, key }) => {
-  const tag = boardTag({ 'api-key': key, 'base-url': sandboxBase(servers), symbols: 'usd,eur', chart: 'none', theme: 'dark' });
+/** The commonest colour of the chart plot's top-left corner (its background: grid lines are thin), as `r,g,b`. */
+const plotBackground = (page: Page) =>
+  page.evaluate(() => {
+    const canvases = [...document.querySelector('price-board')!.shadowRoot!.querySelectorAll<HTMLCanvasElement>('[part~="chart"] canvas')];
+    const pane = canvases.sort((a, b) => b.width * b.height - a.width * a.height)[0]!;
+    const data = pane.getContext('2d')!.getImageData(0, 0, 30, 30).data;
+    const counts = new Map<string, number>();
+    for (let i = 0; i < data.length; i += 4) {
+      const rgb = `${data[i]},${data[i + 1]},${data[i + 2]}`;
+      counts.set(rgb, (counts.get(rgb) ?? 0) + 1);
+    }
+    return [...counts].sort((a, b) => b[1] - a[1])[0]![0];
+  });
+
+test('printing: a dark board prints light, chart included, and the status line claims nothing live', async ({ page, servers, key }) => {
+  const tag = boardTag({ 'api-key': key, 'base-url': sandboxBase(servers), symbols: 'usd,eur', theme: 'dark', days: '7' });
   await page.goto(servers.site.page('/print.html', htmlPageFor(servers, tag)));
   await expect(inBoard(page, '[part~="status"]')).toHaveAttribute('data-status', 'live');
   await expect(inBoard(page, '[part~="row"][data-symbol="eur"] [part~="price"]')).toHaveText(/[۰-۹]/);
+  await expect(inBoard(page, '[part~="chart"]')).toHaveAttribute('data-status', 'ready');
+  await expect.poll(() => plotBackground(page)).toBe('22,25,30'); // #16191e, the dark theme's
   await page.emulateMedia({ media: 'print' });
   const board = inBoard(page, '[part~="board"]');
   expect(await board.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(255, 255, 255)');
   expect(await board.evaluate((el) => getComputedStyle(el).color)).toBe('rgb(27, 31, 36)');
   await expect(inBoard(page, '[part~="status"]')).toBeHidden();
+  await expect.poll(() => plotBackground(page)).toBe('255,255,255');
 });
