@@ -45,7 +45,7 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
   options.container.append(root);
   const legend = createLegend(root);
   const plot = document.createElement('div');
-  Object.assign(plot.style, { flex: '1', minHeight: '0' });
+  Object.assign(plot.style, { flex: 1, minHeight: 0 });
   root.append(plot);
 
   const scale = new JalaliTimeScale();
