@@ -87,8 +87,12 @@ export class BoardExtras {
     const dates = datesReady();
     if (closedSince !== undefined) {
       const at = new Date(closedSince);
-      const today = dates?.formatJalaliDate(at) === dates?.formatJalaliDate(now);
-      closedAt = !dates || Number.isNaN(closedSince) ? '' : today ? dates.formatTime(at) : `${dates.formatJalaliDate(at, 'long')} ${dates.formatTime(at)}`;
+      closedAt =
+        !dates || Number.isNaN(closedSince)
+          ? ''
+          : dates.formatJalaliDate(at) === dates.formatJalaliDate(now)
+            ? dates.formatTime(at)
+            : `${dates.formatJalaliDate(at, 'long')} ${dates.formatTime(at)}`;
     }
     return statusText(this.#quotes.status, { stream: s.stream, pollInterval: s.pollInterval, delaySeconds: this.#quotes.delaySeconds }, closedAt);
   }
