@@ -25,6 +25,8 @@ export const styles = css`
   :host {
     min-inline-size: min(280px, 100%);
     max-inline-size: 100%;
+    /* in multi-column text (or on paper), one piece */
+    break-inside: avoid;
   }
   :host::before {
     content: ${EM_SPACES};

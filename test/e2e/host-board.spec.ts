@@ -45,12 +45,27 @@ test.afterEach(async ({ servers }) => {
 for (const width of WIDTHS) {
   test(`at ${width}px, in a flex header, grid column, table cell, 300px sidebar, inline-block and columns: the page keeps its width, each board a usable box, every cell whole`, async ({ page, servers, key, problems }) => {
     const attrs = { 'api-key': key, 'base-url': sandboxBase(servers), symbols: 'usd,gold_18,coin_emami,ons', chart: 'none' };
-    const body = HOST_LAYOUTS.map((l) => `<section>${l.html(boardTag({ ...attrs, id: l.id }))}</section>`).join('\n');
+    // The sidebar's board and the columns' have a chart.
+    const chart = (id: string) => (id === 'sidebar' || id === 'columns' ? { chart: 'candles', days: '7' } : {});
+    const body = HOST_LAYOUTS.map((l) => `<section>${l.html(boardTag({ ...attrs, id: l.id, ...chart(l.id) }))}</section>`).join('\n');
     await page.setViewportSize({ width, height: 900 });
     await page.goto(hostilePage(servers, `/layouts-${width}.html`, body));
     await expect(page.locator('price-board').locator('[part~="row"][data-symbol="ons"] [part~="price"]')).toHaveText(Array(HOST_LAYOUTS.length).fill(/[۰-۹]/));
     await expect(page.locator('price-board').locator('[part~="time"]').first()).toHaveText(/[۰-۹]/);
 
+    for (const id of ['sidebar', 'columns']) {
+      await expect(page.locator(`#${id} [part~="chart"]`)).toHaveAttribute('data-status', 'ready');
+      await expect(page.locator(`#${id} [part~="chart-legend"]`)).toContainText(/[۰-۹]/);
+      // the chart's canvas inside the board, the span buttons on one line inside the section
+      const fits = await page.locator(`#${id}`).evaluate((el) => {
+        const root = el.shadowRoot!;
+        const board = root.querySelector('[part~="board"]')!.getBoundingClientRect();
+        const canvas = root.querySelector('[part~="chart"] canvas')!.getBoundingClientRect();
+        const bar = root.querySelector<HTMLElement>('.chart-bar')!;
+        return canvas.left >= board.left && canvas.right <= board.right && canvas.width > 100 && bar.scrollWidth <= bar.clientWidth + 1;
+      });
+      expect(fits, id).toBe(true);
+    }
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
     for (const board of await measureBoards(page)) {
       expect(board.width, `${board.id}: its box`).toBeLessThanOrEqual(board.container + 0.5);

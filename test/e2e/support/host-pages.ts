@@ -25,7 +25,7 @@ export const HOST_LAYOUTS: readonly HostLayout[] = [
   { id: 'table', html: (b) => `<table><tr><td>${b}</td><td>A second cell of the table.</td></tr></table>` },
   { id: 'sidebar', html: (b) => `<div style="display:flex;gap:12px"><aside style="width:300px;flex:none;max-width:100%">${b}</aside><main style="min-width:0">Main</main></div>` },
   { id: 'inline-block', html: (b) => `<div style="display:inline-block">${b}</div>` },
-  { id: 'columns', html: (b) => `<div style="columns:2 200px">Text before the board. ${b} Text after it.</div>` },
+  { id: 'columns', html: (b) => `<div style="columns:2 200px"><p class="site">Text before the board.</p>${b}<p class="site">Text after it.</p></div>` },
 ];
 
 /** `<price-board>` markup with these attributes (values are the tests' own, never user input). */
@@ -82,6 +82,8 @@ export function measureBoards(page: Page): Promise<BoardBox[]> {
           }
         }
       }
+      // in columns (or pages), one piece: never split across two
+      if (board.getClientRects().length !== 1) problems.push(`split into ${board.getClientRects().length} pieces`);
       out.push({ id: board.id, width: box.width, container, problems });
     }
     return out;
