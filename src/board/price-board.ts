@@ -57,7 +57,7 @@ const waitingForExtras = new Set<PriceBoard>();
  * @csspart high - A row's high, in the price's unit.
  * @csspart low - A row's low, in the price's unit.
  * @csspart time - When the row's quote last changed: today's time, else the Jalali date (Tehran).
- * @csspart status - The connection state line; `data-status`.
+ * @csspart status - The connection state line; `data-status`, and `data-market`: `closed` when every shown quote is stale (it then says «بازار بسته» and when the last one changed), else `open`.
  * @csspart chart - The chart of `chart-symbol`.
  * @csspart error - The current error, in Persian; `data-code`.
  *
