@@ -39,7 +39,6 @@ export function createLegend(parent: HTMLElement): Legend {
   Object.assign(element.style, {
     // clear of the price axis's column on the right
     maxWidth: 'calc(100% - 96px)',
-    height: '18px',
     overflow: 'hidden',
     pointerEvents: 'none',
     display: 'flex',

@@ -67,9 +67,8 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
   // rotates, a sidebar narrows) the candles are fitted again: the last one stays in view.
   const onAxisSize = (newWidth: number, height: number): void => {
     attribution.style.bottom = `${height + 6}px`;
-    if (newWidth === width) return;
+    if (newWidth !== width && data.length) chart.timeScale().fitContent();
     width = newWidth;
-    if (data.length > 0) chart.timeScale().fitContent();
   };
   chart.timeScale().subscribeSizeChange(onAxisSize);
   const view = new PriceSeries();

@@ -46,7 +46,7 @@ for (const width of WIDTHS) {
   test(`at ${width}px, in a flex header, grid column, table cell, 300px sidebar, inline-block and columns: the page keeps its width, each board a usable box, every cell whole`, async ({ page, servers, key, problems }) => {
     const attrs = { 'api-key': key, 'base-url': sandboxBase(servers), symbols: 'usd,gold_18,coin_emami,ons', chart: 'none' };
     // The sidebar's board and the columns' have a chart.
-    const chart = (id: string) => (id === 'sidebar' || id === 'columns' ? { chart: 'candles', days: '7' } : {});
+    const chart = (id: string): Record<string, string> => (id === 'sidebar' || id === 'columns' ? { chart: 'candles', days: '7' } : {});
     const body = HOST_LAYOUTS.map((l) => `<section>${l.html(boardTag({ ...attrs, id: l.id, ...chart(l.id) }))}</section>`).join('\n');
     await page.setViewportSize({ width, height: 900 });
     await page.goto(hostilePage(servers, `/layouts-${width}.html`, body));
@@ -141,7 +141,7 @@ test('when the board narrows from 1280 to 320px, and widens again (a phone rotat
     const caption = (await inBoard(page, '[part~="chart"] figcaption').textContent()) ?? '';
     return /^آخرین شمع (.+?): باز/.exec(caption)?.[1];
   };
-  for (const [width, height] of [[320, 700], [844, 390]]) {
+  for (const [width, height] of [[320, 700], [844, 390]] as const) {
     await page.setViewportSize({ width, height });
     await expect
       .poll(async () => {
