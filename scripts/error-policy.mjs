@@ -6,7 +6,7 @@ import ts from 'typescript';
 
 const FILE = fileURLToPath(new URL('../src/shared/errors.ts', import.meta.url));
 
-/** The codes in order: `{ code, policy, of, when }`. */
+/** The codes in order: `{ code, policy, of, for, when }`. */
 export function readErrorPolicy(file = FILE) {
   const text = readFileSync(file, 'utf8');
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
@@ -24,6 +24,6 @@ export function readErrorPolicy(file = FILE) {
     };
     const comment = (ts.getLeadingCommentRanges(text, p.getFullStart()) ?? []).map((r) => text.slice(r.pos, r.end)).join(' ');
     const when = comment.replace(/^\/\*\*\s*|\s*\*\/$/g, '').trim();
-    return { code: p.name.getText(source), policy: field('policy'), of: field('of'), when };
+    return { code: p.name.getText(source), policy: field('policy'), of: field('of'), for: field('for'), when };
   });
 }

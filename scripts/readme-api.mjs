@@ -17,6 +17,8 @@ const POLICY_TEXT = {
   retried: 'retried at once with capped backoff',
   transient: 'shown; the next poll, reconnect or retry clears it',
 };
+/** `for: 'developer'` in the policy: what a visitor reads, and where the detail goes. */
+const FOR_DEVELOPER = '; visitors read «قیمت‌ها فعلاً در دسترس نیست.», the detail goes to the event and one `console.warn`';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 /** The documented elements, in README order. */
@@ -86,7 +88,7 @@ export function renderApi(d) {
   if (errorTableShown) lines.push('', 'Error codes (`detail.code`): as for `<price-board>` above.');
   else {
     lines.push('', 'Error codes (`detail.code`), from the one error policy (`src/shared/errors.ts`):', '', '| code | when | what the widget does |', '|---|---|---|');
-    for (const e of readErrorPolicy()) lines.push(`| \`${e.code}\` | ${cell(e.when)} | ${POLICY_TEXT[e.policy]}${e.of ? ` (for that ${e.of} only)` : ''} |`);
+    for (const e of readErrorPolicy()) lines.push(`| \`${e.code}\` | ${cell(e.when)} | ${POLICY_TEXT[e.policy]}${e.of ? ` (for that ${e.of} only)` : ''}${e.for === 'developer' ? FOR_DEVELOPER : ''} |`);
     errorTableShown = true;
   }
   lines.push('', `${h} Parts`, '', `Style them from the page with \`${d.tagName}::part(name)\`.`, '', '| part | what |', '|---|---|');

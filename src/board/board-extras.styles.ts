@@ -18,12 +18,12 @@ export const extraStyles = css`
   }
 
   [part~=error] {
-    margin: 0 .75rem .5rem;
-    padding: .375rem .625rem;
+    margin: 0 12px 8px;
+    padding: 6px 10px;
     border-inline-start: 3px solid var(--_down);
     border-radius: 4px;
     background: color-mix(in srgb, var(--_down) 7%, var(--_bg));
-    font-size: .875rem;
+    font-size: 14px;
   }
 
   .rows .row:hover {

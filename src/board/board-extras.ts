@@ -17,7 +17,7 @@ import { renderChart } from './chart-section';
 import { chartStyles } from './chart-section.styles';
 import { Clock } from './clock';
 import { datesReady, prepareDates, type DateFormat } from './dates';
-import { emit } from './emit';
+import { reportError } from './emit';
 import { flashStyles } from './flash.styles';
 import type { RowView } from './row-view';
 import { RowSelection, type SelectionHost } from './row-selection';
@@ -62,7 +62,7 @@ export class BoardExtras {
       container: () => find('.chart-canvas'),
       themeSource: () => find('.board'),
       latest: (symbol) => quotes.get(symbol),
-      onError: (error) => emit(board, 'price-board-error', error.toDetail()),
+      onError: (error) => reportError(board, error),
     });
     this.announcer = new Announcer(board);
     this.rows = new RowSelection(board);
@@ -78,9 +78,23 @@ export class BoardExtras {
     this.#chartArea.configure({ mode: s.chart, symbol: s.chartSymbol, days: s.days, unit: s.unit, theme: s.theme, baseUrl: s.baseUrl, apiKey: s.apiKey });
   }
 
-  /** The status line's text. */
-  statusText(s: BoardSettings): string {
-    return statusText(this.#quotes.status, { stream: s.stream, pollInterval: s.pollInterval, delaySeconds: this.#quotes.delaySeconds });
+  /**
+   * The status line's text; `closedSince` (epoch ms, NaN when unreadable): the market is closed
+   * and the last shown quote changed then (its time today, else its Jalali date and time).
+   */
+  statusText(s: BoardSettings, closedSince?: number, now = new Date()): string {
+    let closedAt: string | undefined;
+    const dates = datesReady();
+    if (closedSince !== undefined) {
+      const at = new Date(closedSince);
+      closedAt =
+        !dates || Number.isNaN(closedSince)
+          ? ''
+          : dates.formatJalaliDate(at) === dates.formatJalaliDate(now)
+            ? dates.formatTime(at)
+            : `${dates.formatJalaliDate(at, 'long')} ${dates.formatTime(at)}`;
+    }
+    return statusText(this.#quotes.status, { stream: s.stream, pollInterval: s.pollInterval, delaySeconds: this.#quotes.delaySeconds }, closedAt);
   }
 
   /** The date formatters of the time cells, once prepared (see {@link rowsShown}). */

@@ -53,7 +53,8 @@ export class ChartArea {
   #chart: PriceChart | undefined;
   #creating = false;
   #themeDirty = false;
-  readonly #colorScheme = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
+  /** The system's colour scheme, and printing (the board prints light): the chart takes the board's colours again. */
+  readonly #media = ['(prefers-color-scheme:dark)', 'print'].map((query) => globalThis.matchMedia?.(query));
   readonly #onSchemeChange = (): void => this.#applyTheme();
 
   constructor(host: ReactiveControllerHost, hooks: ChartHooks, view: ChartView, chartModule: () => Promise<ChartModule>) {
@@ -99,7 +100,7 @@ export class ChartArea {
 
   hostConnected(): void {
     this.#connected = true;
-    this.#colorScheme?.addEventListener('change', this.#onSchemeChange);
+    for (const media of this.#media) media?.addEventListener('change', this.#onSchemeChange);
     if (!this.#settings || this.#settings.mode === 'none') return;
     // Rebuilt after a re-mount: the candles kept (and the history cache) spare a request.
     if (this.view.status === 'ready' && this.#candles) this.#host.requestUpdate();
@@ -113,7 +114,7 @@ export class ChartArea {
 
   hostDisconnected(): void {
     this.#connected = false;
-    this.#colorScheme?.removeEventListener('change', this.#onSchemeChange);
+    for (const media of this.#media) media?.removeEventListener('change', this.#onSchemeChange);
     // Nothing is loaded or retried while detached; a re-mount loads again at once (hostConnected).
     if (this.view.status !== 'ready') this.#stop();
     if (this.view.status === 'loading') this.view.status = 'idle';

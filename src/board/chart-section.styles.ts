@@ -7,20 +7,20 @@ import { css } from 'lit';
 export const chartStyles = css`
   .chart-section {
     border-block-start: 1px solid var(--_border);
-    margin-block-start: .25rem;
-    padding: .5rem .75rem 0;
+    margin-block-start: 4px;
+    padding: 8px 12px 0;
   }
   .chart-bar {
     display: flex;
     flex-wrap: wrap;
     align-items: center;
     justify-content: space-between;
-    gap: .25rem .75rem;
-    margin-block-end: .375rem;
+    gap: 4px 12px;
+    margin-block-end: 6px;
   }
   .chart-title {
     font-weight: 600;
-    font-size: .875rem;
+    font-size: 14px;
     min-inline-size: 0;
     overflow: hidden;
     text-overflow: ellipsis;
@@ -28,16 +28,16 @@ export const chartStyles = css`
   }
   .spans {
     display: inline-flex;
-    gap: .25rem;
+    gap: 4px;
   }
   .spans button {
     font: inherit;
-    font-size: .8125rem;
+    font-size: 13px;
     color: var(--_fg);
     background: transparent;
     border: 1px solid var(--_border);
     border-radius: 999px;
-    padding: .05rem .7rem;
+    padding: 0.8px 11.2px;
     cursor: pointer;
   }
   .spans button[aria-pressed=true] {
@@ -59,17 +59,27 @@ export const chartStyles = css`
     position: absolute;
     inset: 0;
   }
+  /*
+   * The chart's canvases, legend and link have z-indexes of their own: in a stacking context of
+   * their own (z-index 0), all of them stay under the loading and error messages.
+   */
+  .chart-canvas {
+    z-index: 0;
+  }
+  .chart-message {
+    z-index: 1;
+  }
   .chart-note,
   .chart-message {
-    margin: .375rem 0 0;
-    font-size: .8125rem;
+    margin: 6px 0 0;
+    font-size: 13px;
     color: var(--_muted);
   }
   .chart-message {
     display: grid;
     place-items: center;
     margin: 0;
-    padding: 1rem;
+    padding: 16px;
     text-align: center;
     background: color-mix(in srgb, var(--_bg) 88%, transparent);
   }
@@ -77,8 +87,8 @@ export const chartStyles = css`
     color: var(--_fg);
   }
 
-  /* the chart legend (chart/legend.ts): date and close only */
-  @container price-board (width < 560px) {
+  /* the chart legend (chart/legend.ts), one line: date and close only */
+  @container price-board (width < 720px) {
     [part~=chart-legend] > :not(:first-child, :last-child) {
       display: none;
     }

@@ -18,7 +18,7 @@ export interface ChartSection extends Omit<ChartView, 'shownDays'> {
 
 function chartMessage(c: ChartSection): TemplateResult | typeof nothing {
   if (c.status === 'error' && c.error) {
-    return html`<p class="chart-message" role="alert" data-code=${c.error.code}>${c.error.messageFa}</p>`;
+    return html`<p class="chart-message" role="alert" data-code=${c.error.code}>${c.error.shownFa}</p>`;
   }
   if (c.status === 'loading') return html`<p class="chart-message">در حال بارگذاری نمودار…</p>`;
   return nothing;

@@ -2,7 +2,7 @@
  * The board's public events and one helper to fire them. Every event bubbles and is composed, so
  * a listener on the embedding page (outside the shadow root) hears it.
  */
-import type { ErrorDetail } from '../shared/errors';
+import type { ErrorDetail, PriceBoardError } from '../shared/errors';
 import type { ConnectionStatus, Quote } from '../shared/types';
 
 /** `detail` of each public event, by event name. */
@@ -23,6 +23,23 @@ export type PriceBoardEventName = keyof PriceBoardEventDetails;
 export type PriceBoardEventMap = {
   [K in PriceBoardEventName]: CustomEvent<PriceBoardEventDetails[K]>;
 };
+
+/** Codes already warned of on this page: one `console.warn` per failure kind, however many widgets. */
+const warned = new Set<string>();
+
+/**
+ * Fires `price-board-error` with `error`'s detail (its informative Persian message). One only the
+ * site's developer can fix (the widget shows the visitor's words) is also written to the console
+ * once, in English with its status, for the developer.
+ */
+export function reportError(host: EventTarget, error: PriceBoardError): void {
+  const detail = error.toDetail();
+  emit(host, 'price-board-error', detail);
+  const id = `${detail.code} ${detail.status ?? ''}`;
+  if (!error.forDeveloper || warned.has(id)) return;
+  warned.add(id);
+  console.warn(`price-board: ${id}`, error.message, detail.message);
+}
 
 /** Dispatches a public event from `host`: bubbles, composed, not cancelable. */
 export function emit<K extends PriceBoardEventName>(host: EventTarget, name: K, detail: PriceBoardEventDetails[K]): void {

@@ -39,6 +39,17 @@ export function sourceFor(baseUrl: string, apiKey: string | undefined): HistoryS
   return use(sources, key, sources.get(key) ?? { client: new PriceClient({ baseUrl, apiKey }), cache: new Map() }, SOURCE_LIMIT);
 }
 
+/**
+ * The candles in which something traded: a candle whose open, high, low and close all equal the
+ * close before it is a closed market's night, Friday or holiday (a service may send points at an
+ * unchanged price then), and is left out. The chart spaces candles by index, not by time, so the
+ * gap closes up: a 7-day chart shows 7 trading days, not 40 % of flat lines (docs/embedding.md).
+ */
+export function tradedCandles(candles: readonly Candle[]): Candle[] {
+  // (high and low at that close: so are open and close)
+  return candles.filter((c, i) => c.high !== candles[i - 1]?.close || c.low !== c.high);
+}
+
 /** The spans to try for `wanted`, longest first, none longer than the plan was seen to allow. */
 function spansFor(wanted: HistoryDays, max: HistoryDays | undefined): HistoryDays[] {
   return DAY_OPTIONS.filter((d) => d <= wanted && (max === undefined || d <= max)).reverse();
@@ -64,7 +75,7 @@ export async function loadHistory(
     if (hit && Date.now() - hit.at < HISTORY_TTL_MS) return { candles: hit.candles.slice(), days };
     try {
       const body = await source.client.history(symbol, days, signal);
-      const candles = toCandles(normalizeHistory(body, { days }), intervalFor(days));
+      const candles = tradedCandles(toCandles(normalizeHistory(body, { days }), intervalFor(days)));
       use(source.cache, key, { candles, at: Date.now() }, CACHE_LIMIT);
       return { candles: candles.slice(), days };
     } catch (error) {

@@ -1,5 +1,5 @@
-import { css } from 'lit';
-import { hostStyles, themed } from './theme.styles';
+import { css, unsafeCSS } from 'lit';
+import { hostStyles, lightDefaults, themed } from './theme.styles';
 
 /*
  * Colours come from the shared theme (theme.styles.ts).
@@ -8,13 +8,53 @@ import { hostStyles, themed } from './theme.styles';
  * focus, missing rows) comes with the board's extras: board-extras.styles.ts.
  */
 
+/** 100 em spaces (U+2003): a line break may follow each. */
+const EM_SPACES = unsafeCSS(`'${'\u2003'.repeat(100)}'`);
+
 export const styles = css`
   ${hostStyles}
   ${themed('.board')}
+  /*
+   * Any host page (DESIGN.md section 9). The board's box: a flex, grid or table item that is given
+   * no width takes the width there is, like a block, but never asks for more than its container
+   * (min-content about one em, see ::before) nor, in a flex or grid track, for less than the
+   * narrowest layout (280 px) where that fits. \`.board\` is a size container, so its own intrinsic
+   * width is nothing: the hidden ::before gives the host its intrinsic widths, a row of em spaces
+   * (each a break opportunity): 100 em wide on one line, one em when wrapped.
+   */
+  :host {
+    min-inline-size: min(280px, 100%);
+    max-inline-size: 100%;
+    /* in multi-column text (or on paper), one piece */
+    break-inside: avoid;
+  }
+  :host::before {
+    content: ${EM_SPACES};
+    display: block;
+    block-size: 0;
+    overflow: hidden;
+    visibility: hidden;
+    font: 16px/0 sans-serif;
+    letter-spacing: 0;
+    word-spacing: 0;
+    white-space: normal;
+  }
   .board {
     container: price-board / inline-size;
-    padding: .5rem 0;
+    padding: 8px 0;
     overflow: hidden;
+    /*
+     * What the board relies on, set rather than inherited from the page: size, line height, slant,
+     * weight (the font shorthand resets them all), spacing, alignment, case and wrapping. Px, not
+     * rem: a page's root font size is the page's business.
+     */
+    font: 15px/1.5 var(--_font);
+    letter-spacing: normal;
+    word-spacing: normal;
+    text-align: start;
+    text-indent: 0;
+    text-transform: none;
+    white-space: normal;
   }
 
   /* status line */
@@ -23,8 +63,8 @@ export const styles = css`
     flex-wrap: wrap;
     align-items: center;
     justify-content: space-between;
-    gap: .25rem 1rem;
-    padding: 0 .75rem .375rem;
+    gap: 4px 16px;
+    padding: 0 12px 6px;
   }
   /* one line high even before its text (which comes with the board's extras but while loading) */
   [part~=status] {
@@ -33,7 +73,7 @@ export const styles = css`
     gap: .4em;
     min-block-size: 1.5em;
     color: var(--_muted);
-    font-size: .8125rem;
+    font-size: 13px;
   }
   .dot {
     inline-size: .5em;
@@ -72,13 +112,13 @@ export const styles = css`
   }
   .rows .row:nth-child(n + 21) {
     content-visibility: auto;
-    contain-intrinsic-block-size: auto calc(2.25rem + 1px);
+    contain-intrinsic-block-size: auto calc(36px + 1px);
   }
   .rows .row:last-child {
     border-block-end: 0;
   }
   .cell {
-    padding: .4rem .625rem;
+    padding: 6.4px 10px;
     white-space: nowrap;
     font-variant-numeric: tabular-nums;
   }
@@ -89,12 +129,12 @@ export const styles = css`
     overflow: hidden;
     visibility: hidden;
     white-space: pre;
-    font-size: .9375rem;
+    font-size: 15px;
     font-weight: 600;
   }
   .head .cell {
     color: var(--_muted);
-    font-size: .8125rem;
+    font-size: 13px;
     font-weight: 500;
     border-block-end: 1px solid var(--_border);
   }
@@ -175,13 +215,13 @@ export const styles = css`
   .chart-pending {
     box-sizing: content-box;
     /* the section's top padding, its bar (one line of span buttons) and its gap, then the chart */
-    block-size: calc(.5rem + 1.21875rem + .1rem + 2px + .375rem + var(--_chart-h));
-    margin-block-start: .25rem;
+    block-size: calc(8px + 19.5px + 1.6px + 2px + 6px + var(--_chart-h));
+    margin-block-start: 4px;
     border-block-start: 1px solid var(--_border);
   }
   .chart-pending p {
     margin: 0;
-    padding: 2rem 1rem;
+    padding: 32px 16px;
     color: var(--_muted);
     text-align: center;
   }
@@ -195,7 +235,7 @@ export const styles = css`
       grid-template-columns: minmax(0, 1.5fr) repeat(2, minmax(max-content, 1fr));
     }
     .rows .row:nth-child(n + 21) {
-      contain-intrinsic-block-size: auto 3.5rem;
+      contain-intrinsic-block-size: auto 56px;
     }
     [part~=high],
     [part~=low],
@@ -217,7 +257,7 @@ export const styles = css`
       grid-column: 1;
       grid-row: 2;
       padding-block-start: 0;
-      font-size: .75rem;
+      font-size: 12px;
     }
     [part~=price],
     [part~=change] {
@@ -251,7 +291,24 @@ export const styles = css`
       grid-row: 2;
       align-self: start;
       padding-block-start: 0;
-      font-size: .8125rem;
+      font-size: 13px;
+    }
+  }
+
+  /*
+   * On paper: the light theme whatever the screen's (a dark background wastes ink), every row
+   * drawn, and no status line: a printout is never live.
+   */
+  @media print {
+    .board,
+    .board[data-theme] {
+      ${lightDefaults}
+    }
+    [part~=status] {
+      display: none;
+    }
+    .rows .row:nth-child(n + 21) {
+      content-visibility: visible;
     }
   }
 

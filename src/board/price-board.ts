@@ -7,7 +7,7 @@ import { defaultsOf, invalidAttributeMessage, litProperties, readSettings, type 
 import type { BoardExtras } from './board-extras';
 import { defineOnce } from './define';
 import { DEFAULT_BASE_URL } from './module-origin';
-import { emit } from './emit';
+import { emit, reportError } from './emit';
 import { backoffDelay } from '../api/backoff';
 import { startTimer } from '../api/timer';
 import { importOnce } from './import-once';
@@ -15,6 +15,7 @@ import { FirstRender } from './first-render';
 import { rowOf, selectRow } from './select-row';
 import { styles } from './price-board.styles';
 import { QuotesController } from './quotes-controller';
+import { isStale } from '../model/quote';
 import { dayOf, emptyRow, quoteRow, type RowContext, type RowView } from './row-view';
 import { LOADING_TEXT, renderError, renderStatus, renderTable } from './templates';
 
@@ -56,7 +57,7 @@ const waitingForExtras = new Set<PriceBoard>();
  * @csspart high - A row's high, in the price's unit.
  * @csspart low - A row's low, in the price's unit.
  * @csspart time - When the row's quote last changed: today's time, else the Jalali date (Tehran).
- * @csspart status - The connection state line; `data-status`.
+ * @csspart status - The connection state line; `data-status`, and `data-market`: `closed` when every shown quote is stale (it then says «بازار بسته» and when the last one changed), else `open`.
  * @csspart chart - The chart of `chart-symbol`.
  * @csspart error - The current error, in Persian; `data-code`.
  *
@@ -116,7 +117,7 @@ export class PriceBoard extends LitElement {
     onQuotes: (quotes) => {
       this.#firstRender.open();
       emit(this, 'price-board-quotes', { quotes });
-      const selected = this.#settings.chartSymbol;
+      const selected = this.#chartSymbol();
       this.#extras?.quotesApplied(quotes, selected, () => {
         const quote = this.#live.get(selected);
         return quote && quoteRow(quote, this.#rowContext());
@@ -128,7 +129,7 @@ export class PriceBoard extends LitElement {
     },
     onError: (error) => {
       this.#firstRender.open();
-      emit(this, 'price-board-error', error.toDetail());
+      reportError(this, error);
     },
   });
 
@@ -227,7 +228,7 @@ export class PriceBoard extends LitElement {
     this.#stopExtrasRetry();
     this.#extrasFailure = undefined;
     this.#extrasAttempts = 0;
-    this.#extras = new BoardExtras(this, this.#live, this.#settings.chartSymbol);
+    this.#extras = new BoardExtras(this, this.#live, this.#chartSymbol());
     this.#configureChart();
     this.requestUpdate(); // its `updated` tells the chart whether the rows are shown
   }
@@ -239,7 +240,8 @@ export class PriceBoard extends LitElement {
   }
 
   protected override willUpdate(): void {
-    if (this.#readSettings()) this.#configureChart();
+    // The settings changed, or the chart's symbol did (the first symbol turned out unknown).
+    if (this.#readSettings() || this.#chartShown !== this.#chartSymbol()) this.#configureChart();
   }
 
   protected override updated(): void {
@@ -282,34 +284,42 @@ export class PriceBoard extends LitElement {
     });
   }
 
+  /** The chart symbol the chart was last configured with. */
+  #chartShown: string | undefined;
+
   #configureChart(): void {
-    this.#extras?.configure(this.#settings);
+    if (!this.#extras) return;
+    this.#chartShown = this.#chartSymbol();
+    this.#extras.configure({ ...this.#settings, chartSymbol: this.#chartShown });
   }
 
   // ── Template ──────────────────────────────────────────────────────────────────────────────
 
   protected override render() {
     const s = this.#settings;
-    const rows = this.#rows();
-    const selected = rows.find((r) => r.symbol === s.chartSymbol);
+    const now = new Date();
+    const rows = this.#rows(now);
+    const chartSymbol = this.#chartSymbol();
+    const selected = rows.find((r) => r.symbol === chartSymbol);
     const extras = this.#extras;
+    const closedSince = this.#closedSince(now);
     return html`<div part="board" class="board" dir="rtl" lang="fa" data-theme=${s.theme}>
       <div class="top">
-        ${renderStatus(this.#live.status, this.#statusText())}
+        ${renderStatus(this.#live.status, this.#statusText(closedSince, now), closedSince === undefined ? 'open' : 'closed')}
       </div>
       ${renderError(this.#live.error ?? this.#attributeError())}
       ${renderTable(rows, {
         unit: s.unit,
         loading: this.#isLoading(),
-        selected: s.chartSymbol,
-        tabStop: extras?.rows.tabStop(s.symbols, s.chartSymbol) ?? s.chartSymbol,
+        selected: chartSymbol,
+        tabStop: extras?.rows.tabStop(s.symbols, chartSymbol) ?? chartSymbol,
         flashOf: (symbol) => this.#live.changeCount(symbol),
         onRowEvent: this.#onRowEvent,
       })}
       ${s.chart === 'none'
         ? nothing
         : extras
-          ? extras.renderChart(s, selected)
+          ? extras.renderChart({ ...s, chartSymbol }, selected)
           : this.#extrasFailure
             ? html`<div class="chart-pending"><p role="alert" data-code=${this.#extrasFailure.code}>${this.#extrasFailure.messageFa}</p></div>`
             : html`<div class="chart-pending" aria-hidden="true"></div>`}
@@ -318,10 +328,40 @@ export class PriceBoard extends LitElement {
   }
 
   /** The status line's text: in full once the extras are there, else only while loading. */
-  #statusText(): string {
+  #statusText(closedSince: number | undefined, now: Date): string {
     const extras = this.#extras;
-    if (extras) return extras.statusText(this.#settings);
+    if (extras) return extras.statusText(this.#settings, closedSince, now);
     return this.#live.status === 'loading' ? LOADING_TEXT : '';
+  }
+
+  /**
+   * The market is closed when every quote shown is stale (DESIGN.md section 9): then when the
+   * last of them changed (epoch ms; NaN when none has a readable time). Undefined while it is open,
+   * or nothing is shown.
+   */
+  #closedSince(now: Date): number | undefined {
+    let latest = NaN;
+    let shown = false;
+    for (const symbol of this.#settings.symbols) {
+      const quote = this.#live.get(symbol);
+      if (!quote) continue;
+      if (!isStale(quote, now)) return undefined;
+      shown = true;
+      const at = Date.parse(quote.updated_at);
+      if (at > latest || Number.isNaN(latest)) latest = at;
+    }
+    return shown ? latest : undefined;
+  }
+
+  /**
+   * The symbol whose chart is shown: `chart-symbol`, or by default the first symbol the service
+   * knows (the first one may be unknown: its row is missing, and it has no history).
+   */
+  #chartSymbol(): string {
+    const { chartSymbol, symbols } = this.#settings;
+    const missing = this.#live.missing;
+    if (this.chartSymbol || !missing.has(chartSymbol)) return chartSymbol;
+    return symbols.find((symbol) => !missing.has(symbol)) ?? chartSymbol;
   }
 
   #isLoading(): boolean {
@@ -329,14 +369,13 @@ export class PriceBoard extends LitElement {
   }
 
   /** What every row depends on besides its quote; no date before the date formatters are prepared. */
-  #rowContext(): RowContext {
-    const now = new Date();
+  #rowContext(now = new Date()): RowContext {
     const dates = this.#extras?.dates();
     return { unit: this.#settings.unit, now, day: dates && dayOf(now, dates), dates };
   }
 
-  #rows(): RowView[] {
-    const ctx = this.#rowContext();
+  #rows(now: Date): RowView[] {
+    const ctx = this.#rowContext(now);
     const loading = this.#isLoading();
     return this.#settings.symbols.map((symbol) => {
       const quote = this.#live.get(symbol);
@@ -355,9 +394,9 @@ export class PriceBoard extends LitElement {
    * browser does.
    */
   #onRowEvent(event: Event): void {
-    if (this.#extras) return this.#extras.rows.handle(event, this.#settings.chartSymbol);
+    if (this.#extras) return this.#extras.rows.handle(event, this.#chartSymbol());
     const symbol = event.type === 'click' ? rowOf(event)?.symbol : undefined;
-    if (symbol) selectRow(this, symbol, this.#settings.chartSymbol);
+    if (symbol) selectRow(this, symbol, this.#chartSymbol());
   }
 }
 

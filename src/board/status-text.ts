@@ -19,13 +19,20 @@ const STATUS_TEXT: Readonly<Record<ConnectionStatus, string>> = {
   error: 'خطا در دریافت قیمت‌ها',
 };
 
-/** The status line: the connection state in Persian, the poll period, and any data delay. */
+/**
+ * The status line: the connection state in Persian, the poll period, and any data delay. While
+ * the market is closed (`closedAt`: when the last shown quote changed, as text) a working
+ * connection says «بازار بسته» and that time instead, never «زنده».
+ */
 export function statusText(
   status: ConnectionStatus,
   { stream, pollInterval, delaySeconds }: { stream: string; pollInterval: number; delaySeconds: number },
+  closedAt?: string,
 ): string {
   let text = STATUS_TEXT[status];
-  if (status === 'polling') {
+  if (closedAt !== undefined && (status === 'live' || status === 'polling')) {
+    text = closedAt ? `بازار بسته · آخرین تغییر ${closedAt}` : 'بازار بسته';
+  } else if (status === 'polling') {
     // stream="off": one answer, then only refresh(); the hub calls that idle state 'polling'.
     text = stream === 'off' ? 'بدون به‌روزرسانی خودکار' : `به‌روزرسانی هر ${fa(pollInterval)} ثانیه`;
   }

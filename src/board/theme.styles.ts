@@ -6,7 +6,7 @@ import { css, unsafeCSS, type CSSResult } from 'lit';
  * background in both themes, including on the board's selected row tint and under the price flash.
  */
 
-const lightDefaults = css`
+export const lightDefaults = css`
   --_bg: var(--price-board-bg, #ffffff);
   --_fg: var(--price-board-fg, #1b1f24);
   --_muted: var(--price-board-muted, #59616e);

@@ -143,8 +143,13 @@ export class JalaliTimeScale implements IHorzScaleBehavior<number> {
     return `\u200f${this.label(asNumber(item))}`;
   }
 
+  /**
+   * The first point's label is its whole date (`۵ آذر ۱۴۰۴`, one right-to-left run like the
+   * crosshair's): alone at the left end of the axis, a day number or a time reads as cut off.
+   */
   formatTickmark(mark: TickMark): string {
-    return tickLabel(asNumber(mark.time), mark.weight);
+    const time = asNumber(mark.time);
+    return mark.index > 0 ? tickLabel(time, mark.weight) : `\u200f${formatJalaliDate(new Date(time * 1000), 'long')}`;
   }
 
   maxTickMarkWeight(marks: TimeMark[]): TickMarkWeightValue {
@@ -166,10 +171,12 @@ export class JalaliTimeScale implements IHorzScaleBehavior<number> {
       prev = cur;
     }
     if (startIndex === 0) {
-      // The first point has no predecessor: pretend one came the average spacing earlier.
+      // The first point has no predecessor: pretend one came the average spacing earlier. It weighs
+      // at least a month, so that its label (its whole date, `formatTickmark`) is the one drawn at
+      // the left end rather than a lone day number or time beside it.
       const step = n > 1 ? Math.ceil((timeAt(n - 1) - timeAt(0)) / (n - 1)) : DAY;
       this.#intraday = step < DAY;
-      points[0]!.timeWeight = jalaliWeight(timeAt(0) - step, timeAt(0)) as TickMarkWeightValue;
+      points[0]!.timeWeight = Math.max(MONTH_MARK, jalaliWeight(timeAt(0) - step, timeAt(0))) as TickMarkWeightValue;
     }
   }
 

@@ -26,8 +26,10 @@ export interface Legend {
 }
 
 /**
- * Creates the legend in the top-left corner of `parent` (away from the price axis on the right).
- * It is `part="chart-legend"`, so a page can style it from outside the board's shadow root.
+ * Creates the legend as the first line of `parent`, above the plot: one line high whatever it
+ * shows, so the plot below keeps its size while the crosshair moves. It is `part="chart-legend"`,
+ * so a page can style it from outside the board's shadow root; the board shows fewer of its items
+ * when narrow.
  */
 export function createLegend(parent: HTMLElement): Legend {
   const element = document.createElement('div');
@@ -35,18 +37,14 @@ export function createLegend(parent: HTMLElement): Legend {
   element.dir = 'rtl';
   element.lang = 'fa';
   Object.assign(element.style, {
-    position: 'absolute',
-    top: '4px',
-    left: '8px',
-    // clear of the price axis on the right; the board hides the open/high/low when narrow
+    // clear of the price axis's column on the right
     maxWidth: 'calc(100% - 96px)',
-    zIndex: '3',
+    overflow: 'hidden',
     pointerEvents: 'none',
     display: 'flex',
-    flexWrap: 'wrap',
     gap: '0 8px',
     fontSize: '12px',
-    lineHeight: '1.5',
+    lineHeight: '18px',
     whiteSpace: 'nowrap',
   });
   parent.append(element);

@@ -37,14 +37,19 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
   let hovered: Candle | undefined;
   let alive = true;
 
-  // lightweight-charts draws left to right; the board around it stays RTL.
+  // lightweight-charts draws left to right; the board around it stays RTL. The legend is a line of
+  // its own above the plot (never over the candles), and the chart fills the rest.
   const root = document.createElement('div');
   root.dir = 'ltr';
-  Object.assign(root.style, { position: 'relative', width: '100%', height: '100%' });
+  Object.assign(root.style, { position: 'relative', width: '100%', height: '100%', display: 'flex', flexDirection: 'column' });
   options.container.append(root);
+  const legend = createLegend(root);
+  const plot = document.createElement('div');
+  Object.assign(plot.style, { flex: 1, minHeight: 0 });
+  root.append(plot);
 
   const scale = new JalaliTimeScale();
-  const chart = createChartEx<number, JalaliTimeScale>(root, scale, {
+  const chart = createChartEx<number, JalaliTimeScale>(plot, scale, {
     ...chartStyle(theme),
     autoSize: true,
     localization: { locale: 'fa-IR', priceFormatter: formatPrice },
@@ -56,11 +61,14 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
     handleScroll: { mouseWheel: false, vertTouchDrag: false },
     handleScale: { mouseWheel: false },
   });
-  const legend = createLegend(root);
   const attribution = createAttribution(root);
-  // Keep the link just above the time axis, whatever its height.
-  const onAxisSize = (_width: number, height: number): void => {
+  let width = 0;
+  // Keep the link just above the time axis, whatever its height. When the width changes (a phone
+  // rotates, a sidebar narrows) the candles are fitted again: the last one stays in view.
+  const onAxisSize = (newWidth: number, height: number): void => {
     attribution.style.bottom = `${height + 6}px`;
+    if (newWidth !== width && data.length) chart.timeScale().fitContent();
+    width = newWidth;
   };
   chart.timeScale().subscribeSizeChange(onAxisSize);
   const view = new PriceSeries();

@@ -3,9 +3,9 @@
  * sent as `price-board-error`'s `message`. In the live data layer's chunk, not in the initial
  * module: `live/hubs.ts` hands the table to `PriceBoardError` as it loads.
  */
-import type { ErrorCode } from './errors';
+import type { ErrorMessages } from './errors';
 
-export const ERROR_MESSAGES: Readonly<Record<ErrorCode, string>> = {
+export const ERROR_MESSAGES: ErrorMessages = {
   unauthorized: 'کلید دسترسی (API key) نامعتبر است یا منقضی شده است.',
   forbidden: 'این کلید اجازهٔ این درخواست را ندارد (دامنه یا طرح اشتراک).',
   bad_request: 'درخواست نامعتبر بود.',
@@ -17,4 +17,9 @@ export const ERROR_MESSAGES: Readonly<Record<ErrorCode, string>> = {
   timeout: 'پاسخ سرویس قیمت بیش از حد طول کشید.',
   rate_limited: 'تعداد درخواست‌ها از سقف طرح بیشتر شد؛ کمی بعد دوباره تلاش می‌شود.',
   bad_response: 'پاسخ سرویس قیمت قابل خواندن نبود.',
+  // shown instead of the message of a failure only the site's developer can fix (`for` in ERROR_POLICY)
+  visitor: 'قیمت‌ها فعلاً در دسترس نیست.',
+  // `part="error"` naming unknown ids (`{}`: the ids, each bidi-isolated): one, several
+  unknownOne: 'نماد {} در سرویس قیمت وجود ندارد.',
+  unknownMany: 'نمادهای {} در سرویس قیمت وجود ندارند.',
 };

@@ -1,6 +1,9 @@
 /**
  * What each failure means, said once; the client, the stream, the poller, the hub, the board and
  * the chart all read it:
+ * - `for: 'developer'`: a visitor of the page cannot fix it (the key, the domain, the request):
+ *   the widget shows the visitor's words (`error-messages.ts`, `visitor`); the detail goes to
+ *   `price-board-error` and to one `console.warn`.
  * - `final`: trying the same again cannot help (the key, the plan or the request is wrong). With
  *   `of`, it is final only for that thing: the `symbol`s named (the rest carries on), the
  *   `resource` at that address (a stream keeps trying it: the service may add it), the `setting`.
@@ -13,13 +16,13 @@
  */
 export const ERROR_POLICY = {
   /** 401 */
-  unauthorized: { policy: 'final' },
+  unauthorized: { policy: 'final', for: 'developer' },
   /** 403: the key is restricted to other domains or addresses, or the plan does not allow it */
-  forbidden: { policy: 'final' },
+  forbidden: { policy: 'final', for: 'developer' },
   /** 400, 422 */
-  bad_request: { policy: 'final' },
+  bad_request: { policy: 'final', for: 'developer' },
   /** 404 */
-  not_found: { policy: 'final', of: 'resource' },
+  not_found: { policy: 'final', of: 'resource', for: 'developer' },
   /** the service does not know a symbol (404 naming it, or missing from an answer) */
   unknown_symbol: { policy: 'final', of: 'symbol' },
   /** an attribute value the element cannot use */
@@ -34,7 +37,8 @@ export const ERROR_POLICY = {
   rate_limited: { policy: 'transient' },
   /** a body that cannot be read or is not valid */
   bad_response: { policy: 'transient' },
-} as const satisfies Record<string, { policy: 'final' | 'retried' | 'transient'; of?: 'symbol' | 'resource' | 'setting' }>;
+} as const satisfies Record<string, { policy: 'final' | 'retried' | 'transient'; of?: 'symbol' | 'resource' | 'setting'; for?: 'developer' }>;
+
 
 /** Error codes of `price-board-error` (DESIGN.md section 2). */
 export type ErrorCode = keyof typeof ERROR_POLICY;
@@ -46,16 +50,28 @@ export type ErrorCode = keyof typeof ERROR_POLICY;
  * carry their own message (an invalid attribute). One that comes before it (its chunk, or the
  * chart's, failed to load) says {@link GENERIC_MESSAGE}: never a blank message.
  */
-let messages: Readonly<Record<ErrorCode, string>> | undefined;
+let messages: ErrorMessages | undefined;
+
+/** The Persian message of each code, and the sentences naming unknown symbols (one, several). */
+export type ErrorMessages = Readonly<Record<ErrorCode | 'visitor' | 'unknownOne' | 'unknownMany', string>>;
 /** "Receiving the data failed." */
 const GENERIC_MESSAGE = 'دریافت داده‌ها ممکن نشد.';
 
 /** Takes the Persian messages (see above). */
-export function useErrorMessages(table: Readonly<Record<ErrorCode, string>>): void {
+export function useErrorMessages(table: ErrorMessages): void {
   messages = table;
 }
 
-type Policy = { policy: string; of?: string };
+/**
+ * What a widget shows of an `unknown_symbol` error naming `ids`: each id bidi-isolated (FSI … PDI,
+ * so `foo_bar` and `gold_19` keep their order in RTL text), singular or plural.
+ */
+export function unknownSymbolsText(error: PriceBoardError, ids: readonly unknown[]): string {
+  const sentence = ids.length === 1 ? messages?.unknownOne : messages?.unknownMany;
+  return sentence?.replace('{}', ids.map((id) => `\u2068${String(id)}\u2069`).join('، ')) ?? error.messageFa;
+}
+
+type Policy = { policy: string; of?: string; for?: string };
 const policyOf = (error: PriceBoardError): Policy => ERROR_POLICY[error.code];
 
 /** Whether the client should send the same request again at once (with backoff). */
@@ -110,6 +126,16 @@ export class PriceBoardError extends Error {
   /** Persian message for people: its own, else its code's (`error-messages.ts`, see above). */
   get messageFa(): string {
     return this.#messageFa ?? messages?.[this.code] ?? GENERIC_MESSAGE;
+  }
+
+  /** Only the site's developer can fix it (see `ERROR_POLICY`): visitors read other words. */
+  get forDeveloper(): boolean {
+    return policyOf(this).for === 'developer';
+  }
+
+  /** What the widget shows of it: {@link messageFa}, or the visitor's words (`forDeveloper`). */
+  get shownFa(): string {
+    return (this.forDeveloper && messages?.visitor) || this.messageFa;
   }
 
   /** Retrying cannot help (see `ERROR_POLICY`). */

@@ -108,7 +108,9 @@ describe('Jalali time scale', () => {
     // Daily candles at Tehran midnight from 20 Aban to 19 Azar 1405 (11 Nov – 10 Dec 2026).
     const times = candles(AZAR_1 - 11 * DAY, 30).map((c) => c.time);
     const weights = weigh(times);
-    const monthMarks = times.filter((_, i) => weights[i]! >= MONTH_MARK);
+    // (the first point weighs a month whatever its date: its label, the whole date, is drawn first)
+    expect(weights[0]).toBe(MONTH_MARK);
+    const monthMarks = times.filter((_, i) => i > 0 && weights[i]! >= MONTH_MARK);
     expect(monthMarks).toEqual([AZAR_1]);
     expect(weights[times.indexOf(DEC_1_TEHRAN)]).toBe(DAY_MARK);
     // Whereas lightweight-charts' default scale puts its month mark on a Gregorian (UTC) month.
@@ -119,7 +121,7 @@ describe('Jalali time scale', () => {
     expect(gregorian).toEqual([DEC_1_UTC + 20 * 3600 + 30 * 60]);
     for (const [i, t] of times.entries()) {
       const { day } = tehranParts(new Date(t * 1000));
-      expect(weights[i]! >= MONTH_MARK).toBe(day === 1);
+      if (i > 0) expect(weights[i]! >= MONTH_MARK).toBe(day === 1);
     }
   });
 
@@ -133,7 +135,7 @@ describe('Jalali time scale', () => {
   it('marks the Tehran day boundary in hourly data, not the UTC one', () => {
     const times = candles(AZAR_1 - 6 * 3600, 12, 3600).map((c) => c.time);
     const weights = weigh(times);
-    expect(times.filter((_, i) => weights[i]! >= DAY_MARK)).toEqual([AZAR_1]);
+    expect(times.filter((_, i) => i > 0 && weights[i]! >= DAY_MARK)).toEqual([AZAR_1]);
     // Gregorian midnight (UTC) and Tehran noon are plain intraday boundaries.
     expect(jalaliWeight(DEC_1_UTC - 3600, DEC_1_UTC)).toBeLessThan(DAY_MARK);
     expect(jalaliWeight(AZAR_1 + 11 * 3600, AZAR_1 + 12 * 3600)).toBe(HOUR12_MARK);
@@ -155,6 +157,15 @@ describe('Jalali time scale', () => {
     expect(tickLabel(AZAR_1 + 11 * DAY, DAY_MARK)).toBe('۱۲');
     expect(tickLabel(AZAR_1 + 14 * 3600 + 5 * 60, HOUR_MARK)).toBe('۱۴:۰۵');
     expect(tickLabel(DEC_1_TEHRAN, DAY_MARK)).toBe('۱۰');
+  });
+
+  it('labels the first point with its whole date, never a lone day number or time at the left end', () => {
+    const scale = new JalaliTimeScale();
+    const mark = (index: number, time: number, weight: number) => ({ index, time, weight, originalTime: time }) as unknown as Parameters<JalaliTimeScale['formatTickmark']>[0];
+    expect(scale.formatTickmark(mark(0, AZAR_1 + 4 * DAY, DAY_MARK))).toBe('\u200f۵ آذر ۱۴۰۵');
+    expect(scale.formatTickmark(mark(0, AZAR_1 + 4 * DAY + 12 * 3600, HOUR12_MARK))).toBe('\u200f۵ آذر ۱۴۰۵');
+    expect(scale.formatTickmark(mark(1, AZAR_1, MONTH_MARK))).toBe('آذر');
+    expect(scale.formatTickmark(mark(3, AZAR_1 + 4 * DAY, DAY_MARK))).toBe('۵');
   });
 
   it('labels the crosshair time with the Jalali date, and the time for intraday data', () => {
@@ -203,7 +214,7 @@ describe('createPriceChart', () => {
     const labels = format.mock.results.map((r) => r.value as string);
     expect(labels).toContain('آذر');
     for (const label of labels) expect(label).not.toMatch(LATIN_DIGIT);
-    const monthTicks = format.mock.calls.filter(([mark]) => mark.weight >= MONTH_MARK);
+    const monthTicks = format.mock.calls.filter(([mark]) => mark.index > 0 && mark.weight >= MONTH_MARK);
     expect(monthTicks.map(([mark]) => mark.time)).toEqual([AZAR_1]);
   });
 

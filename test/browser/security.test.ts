@@ -164,10 +164,11 @@ describe('service text is rendered as text, never as HTML', () => {
     const a = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key401} chart="none" symbols="usd"></price-board>`);
     const b = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key404} chart="none" stream="poll" symbols="usd,eur"></price-board>`);
     await until(() => part(a, 'error')?.dataset.code === 'unauthorized', 'no 401 shown');
-    expect(part(a, 'error')!.textContent).toBe(ERROR_MESSAGES.unauthorized);
+    // A visitor cannot fix a key: the visitor's words (DESIGN.md section 9).
+    expect(part(a, 'error')!.textContent).toBe(ERROR_MESSAGES.visitor);
     await until(() => part(b, 'error')?.dataset.code === 'unknown_symbol', 'no unknown_symbol shown');
-    // Only a requested id is named; the markup "ids" of the body are not.
-    expect(part(b, 'error')!.textContent).toContain(ERROR_MESSAGES.unknown_symbol);
+    // Only a requested id is named (bidi-isolated); the markup "ids" of the body are not.
+    expect(part(b, 'error')!.textContent).toBe('نماد \u2068eur\u2069 در سرویس قیمت وجود ندارد.');
     expect(part(b, 'error')!.textContent).not.toMatch(/<|onerror|onload/);
     expectNoInjectedElements(a);
     expectNoInjectedElements(b);
@@ -296,8 +297,9 @@ describe('the API key goes only into the X-API-Key header', () => {
       const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} symbols="usd"></price-board>`);
       await until(() => el.status === 'error', `status ${el.status}, not error`, 15_000);
       expect(part(el, 'error')?.dataset.code).toBe('unauthorized');
-      expect(part(el, 'error')!.textContent).toBe(ERROR_MESSAGES.unauthorized);
-      expect(errors.map((e) => e.detail.code)).toContain('unauthorized');
+      expect(part(el, 'error')!.textContent).toBe(ERROR_MESSAGES.visitor);
+      // the developer's words in the event
+      expect(errors.find((e) => e.detail.code === 'unauthorized')?.detail.message).toBe(ERROR_MESSAGES.unauthorized);
       expect(errors.map((e) => e.detail.code)).not.toContain('network');
       // No timer or request of the data layer is left (every retry is one): none can follow.
       await until(() => pendingWork().timers === 0 && pendingWork().requests === 0, `work pending: ${JSON.stringify(pendingWork())}`);

@@ -67,8 +67,11 @@ test.describe('dist/', () => {
     for (const marker of markers) expect(source, marker).not.toContain(marker);
     // A ratchet on the whole (DESIGN.md §6 targets 14 KB; `npm run bench`, size, measures and
     // explains it): this fails when the initial module grows back. 16.7 KB when it was set; 17,720 B since a
-    // board's extras retry uses the shared backoff and is woken by another board's import.
-    expect(gzipSync(source, { level: 9 }).length).toBeLessThanOrEqual(17.4 * 1024);
+    // board's extras retry uses the shared backoff and is woken by another board's import; 18,285 B
+    // since the board holds its own on any host page (DESIGN.md §9: the :host box and text reset and
+    // print styles +168 B, the market-closed status and the first known chart symbol +167 B, the
+    // visitor/developer error policy and its one console.warn +182 B).
+    expect(gzipSync(source, { level: 9 }).length).toBeLessThanOrEqual(17.9 * 1024);
   });
 
   test('the chart chunk stays within its budget, without lightweight-charts’ own logo code', () => {

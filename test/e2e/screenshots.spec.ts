@@ -6,7 +6,8 @@
  */
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { expect, htmlPage, rows, sandboxBase, test } from './support/fixtures';
+import { expect, htmlPage, htmlPageFor, rows, sandboxBase, test } from './support/fixtures';
+import { DIST_DIR } from './support/servers';
 
 const DOCS = fileURLToPath(new URL('../../docs/', import.meta.url));
 /** The built Vazirmatn font (hashed name), for pages of another site. */
@@ -139,3 +140,35 @@ async function settle(page: import('@playwright/test').Page): Promise<void> {
   });
   await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
 }
+/** The board on host pages (DESIGN.md section 9): a phone's width, and a flex header of a site. */
+test.describe('the board on host pages', () => {
+  for (const theme of ['light', 'dark'] as const) {
+    test(`screenshot of the board on a phone (360px) and in a flex header, ${theme}`, async ({ page, servers, key, problems }) => {
+      servers.sandbox.sandbox.reset();
+      await page.emulateMedia({ reducedMotion: 'reduce', colorScheme: theme });
+      const font = readdirSync(`${DIST_DIR}/assets`).find((f) => /^Vazirmatn.*\.woff2$/.test(f))!;
+      const head = `<style>@font-face { font-family: Vazirmatn; src: url(${servers.cdn.url}assets/${font}) format('woff2'); font-weight: 100 900; }
+body { margin: 0; padding: 12px; font: 16px/1.6 Georgia, serif; background: ${theme === 'dark' ? '#0d1117' : '#f6f7f9'}; color: ${theme === 'dark' ? '#ddd' : '#222'}; }
+header { display: flex; flex-wrap: wrap; align-items: center; gap: 16px; }</style>`;
+      const board = (symbols: string, chart: string) =>
+        `<price-board api-key="${key}" base-url="${sandboxBase(servers)}" symbols="${symbols}" theme="${theme}" days="7" chart="${chart}"></price-board>`;
+      const shots = [
+        { name: 'phone', width: 360, body: board('usd,eur,gold_18,coin_emami,ons', 'candles'), selector: 'price-board' },
+        { name: 'flex', width: 1024, body: `<header><strong>سایت خبری</strong>${board('usd,eur,gold_18', 'none')}<nav>خانه · اخبار · تماس</nav></header><p>متن صفحه</p>`, selector: 'header' },
+      ];
+      for (const shot of shots) {
+        await page.setViewportSize({ width: shot.width, height: 900 });
+        await page.goto(servers.site.page(`/shot-${shot.name}-${theme}.html`, htmlPageFor(servers, shot.body, head)));
+        await expect(page.locator('price-board [part~="row"] [part~="time"]').first()).toHaveText(/[۰-۹]/);
+        if (shot.name === 'phone') await expect(page.locator('price-board [part~="chart"]')).toHaveAttribute('data-status', 'ready');
+        await page.evaluate(async () => {
+          await document.fonts.load('16px Vazirmatn', 'قیمت');
+          await document.fonts.ready;
+        });
+        await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+        await page.locator(shot.selector).first().screenshot({ path: `${DOCS}screenshot-board-${shot.name}-${theme}.png`, animations: 'disabled' });
+      }
+      expect(problems.all()).toEqual([]);
+    });
+  }
+});

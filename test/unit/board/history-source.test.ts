@@ -41,3 +41,27 @@ describe('history sources: bounded', () => {
     expect(source.cache.size).toBe(12);
   });
 });
+
+describe('history from a service whose market closes (the sandbox: 09:00–23:00 Tehran, not on Fridays)', () => {
+  it('a 7-day chart has no candle where nothing traded: nights and Fridays are left out, not drawn flat', async () => {
+    const { startTestSandbox } = await import('../api/sandbox-control');
+    const sandbox = await startTestSandbox();
+    try {
+      const source = sourceFor(sandbox.url, 'pro-key:closed-hours');
+      const { candles, days } = await loadHistory(source, 'usd', 7, new AbortController().signal);
+      expect(days).toBe(7);
+      expect(candles.length).toBeGreaterThan(20);
+      // hourly candles: at most 15 a trading day (09:00 to the 23:00 close), 6 trading days in a week and today
+      expect(candles.length).toBeLessThanOrEqual(7 * 15);
+      const hours = candles.map((c) => new Date((c.time + 3.5 * 3600) * 1000).getUTCHours());
+      // (the 23:00 candle holds the closing price of the day's last 15 minutes)
+      expect(hours.filter((h) => h < 9)).toEqual([]);
+      candles.forEach((c, i) => {
+        const before = candles[i - 1]?.close;
+        expect([c.open, c.high, c.low, c.close].every((v) => v === before), `candle ${i} is flat at the close before it`).toBe(false);
+      });
+    } finally {
+      await sandbox.close();
+    }
+  });
+});

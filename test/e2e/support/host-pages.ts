@@ -1,0 +1,91 @@
+/**
+ * Host pages of the kind site owners write (DESIGN.md section 9): the board as a flex item, a grid
+ * column, a table cell, in a 300 px sidebar, as an inline-block and in multi-column text, on a page
+ * whose inherited text styles are hostile. Used by host-board.spec.ts and the screenshots.
+ */
+import type { Page } from '@playwright/test';
+
+/** Text styles a page may hand down to everything inside it. */
+export const HOSTILE_TEXT = `
+  line-height: 3; letter-spacing: .3em; word-spacing: 1em; text-align: justify;
+  text-transform: uppercase; white-space: pre; font-style: italic; direction: ltr; font-size: 23px;`;
+
+/** The site's own text keeps sane styles of its own (its classes), as site text does. */
+export const SITE_TEXT = `.site { font: 14px/1.4 sans-serif; letter-spacing: 0; word-spacing: 0; white-space: normal; text-transform: none; }`;
+
+/** One host layout: its id and the markup around `board` (a `<price-board>`). */
+export interface HostLayout {
+  id: string;
+  html(board: string): string;
+}
+
+export const HOST_LAYOUTS: readonly HostLayout[] = [
+  { id: 'flex', html: (b) => `<header style="display:flex;flex-wrap:wrap;align-items:center;gap:12px"><strong class="site">LOGO</strong>${b}<p class="site">A paragraph of the site, longer than one line at most widths of a page.</p></header>` },
+  { id: 'grid', html: (b) => `<div style="display:grid;grid-template-columns:1fr 2fr;gap:12px"><aside>${b}</aside><main>Main column of the page, with text.</main></div>` },
+  { id: 'table', html: (b) => `<table><tr><td>${b}</td><td>A second cell of the table.</td></tr></table>` },
+  { id: 'sidebar', html: (b) => `<div style="display:flex;gap:12px"><aside style="width:300px;flex:none;max-width:100%">${b}</aside><main style="min-width:0">Main</main></div>` },
+  { id: 'inline-block', html: (b) => `<div style="display:inline-block">${b}</div>` },
+  { id: 'columns', html: (b) => `<div style="columns:2 200px"><p class="site">Text before the board.</p>${b}<p class="site">Text after it.</p></div>` },
+];
+
+/** `<price-board>` markup with these attributes (values are the tests' own, never user input). */
+export function boardTag(attrs: Record<string, string>): string {
+  return `<price-board ${Object.entries(attrs)
+    .map(([k, v]) => `${k}="${v}"`)
+    .join(' ')}></price-board>`;
+}
+
+/** What a board shows on this page, per board (in document order), for assertions. */
+export interface BoardBox {
+  id: string;
+  /** The board's width, and the width of its host's containing block. */
+  width: number;
+  container: number;
+  /** Cells of the first row (visible ones only): their names, texts and whether they fit. */
+  problems: string[];
+}
+
+/**
+ * Measures every board of the page: its box against its container's, and in every row whether
+ * each visible cell's text is inside the cell and the board, and no two visible cells overlap.
+ */
+export function measureBoards(page: Page): Promise<BoardBox[]> {
+  return page.evaluate(() => {
+    const out: BoardBox[] = [];
+    for (const board of document.querySelectorAll('price-board')) {
+      const root = board.shadowRoot!;
+      const box = board.getBoundingClientRect();
+      const parent = board.parentElement!;
+      const style = getComputedStyle(parent);
+      const container = parent.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      const problems: string[] = [];
+      const frame = root.querySelector('[part~="board"]')!.getBoundingClientRect();
+      for (const row of root.querySelectorAll<HTMLElement>('[part~="row"]')) {
+        const cells = [...row.querySelectorAll<HTMLElement>('[part]')].filter((c) => c.getClientRects().length > 0 && getComputedStyle(c).display !== 'none');
+        const rects = cells.map((c) => {
+          const range = document.createRange();
+          range.selectNodeContents(c);
+          return { name: c.getAttribute('part')!, cell: c.getBoundingClientRect(), text: range.getBoundingClientRect(), content: c.textContent ?? '' };
+        });
+        for (const r of rects) {
+          const where = `${row.dataset.symbol} ${r.name} «${r.content}»`;
+          if (r.content.trim() === '') problems.push(`${where}: empty`);
+          if (r.text.left < frame.left - 0.5 || r.text.right > frame.right + 0.5) problems.push(`${where}: outside the board`);
+          if (r.name !== 'title' && (r.text.left < r.cell.left - 0.5 || r.text.right > r.cell.right + 0.5)) problems.push(`${where}: clipped by its cell`);
+        }
+        for (let i = 0; i < rects.length; i++) {
+          for (let j = i + 1; j < rects.length; j++) {
+            const a = rects[i]!.text;
+            const b = rects[j]!.text;
+            const overlap = Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
+            if (overlap) problems.push(`${row.dataset.symbol}: ${rects[i]!.name} overlaps ${rects[j]!.name}`);
+          }
+        }
+      }
+      // in columns (or pages), one piece: never split across two
+      if (board.getClientRects().length !== 1) problems.push(`split into ${board.getClientRects().length} pieces`);
+      out.push({ id: board.id, width: box.width, container, problems });
+    }
+    return out;
+  });
+}
