@@ -66,14 +66,23 @@ describe('<price-board> first paint', () => {
     vi.spyOn(window, 'fetch').mockImplementation(async (input, init) => {
       const response = await realFetch(input, init);
       if (!isPrices(input)) return response;
-      const text = response.text.bind(response);
-      response.text = async () => {
-        const body = await text();
-        inAnswerTask = true;
-        channel.port2.postMessage(0);
-        return body;
-      };
-      return response;
+      // The body is read to its end through a reader (bounded reading): the read that finds the
+      // end is the moment the answer is in.
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      let given = false;
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (!given) {
+            given = true;
+            controller.enqueue(bytes);
+            return;
+          }
+          inAnswerTask = true;
+          channel.port2.postMessage(0);
+          controller.close();
+        },
+      });
+      return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
     });
     const events: boolean[] = [];
     el.addEventListener('price-board-quotes', () => events.push(inAnswerTask));
