@@ -28,9 +28,17 @@ const HISTORY_TTL_MS = 5 * 60_000;
 const READY_TIMEOUT_MS = 8_000;
 /** The spans of history served (the board's span buttons); others are refused without an upstream request. */
 export const HISTORY_SPANS: readonly number[] = [7, 30, 365];
-/** The share of the history budget (per minute) that one visitor address may spend on cache misses. */
+/** The share of the history budget (per minute, rounded up) that one visitor address may spend on cache misses. */
 export const ADDRESS_SHARE = 0.25;
 const SHARE_WINDOW_MS = 60_000;
+/**
+ * The part of the history minute budget kept for spans in demand: a miss of any other span is
+ * refused once the minute's spend reaches the rest, so asks spread over every span (a botnet's)
+ * cannot spend the slots that the spans visitors keep asking for need.
+ */
+export const DEMAND_SHARE = 0.5;
+/** A span is in demand when asked for this many times as often as the average span (this minute and the last). */
+export const DEMAND_FACTOR = 2;
 
 export interface ApiDeps {
   engine: Engine;
@@ -83,6 +91,46 @@ class AddressShares {
 
 const BAD_RESPONSE = 'the price service sent an answer the relay will not pass on';
 
+/**
+ * How often each history key was asked for, this minute and the last. Keys are (catalog symbol,
+ * span) pairs only, so both maps are bounded by the catalog.
+ */
+class Demand {
+  private current = new Map<string, number>();
+  private previous = new Map<string, number>();
+  private currentAsks = 0;
+  private previousAsks = 0;
+  private windowStart = 0;
+
+  constructor(private readonly now: () => number) {}
+
+  count(key: string): void {
+    this.roll();
+    this.current.set(key, (this.current.get(key) ?? 0) + 1);
+    this.currentAsks += 1;
+  }
+
+  /** Whether `key` is asked for at least `DEMAND_FACTOR` times as often as the average key asked for. */
+  inDemand(key: string): boolean {
+    this.roll();
+    const asks = (this.current.get(key) ?? 0) + (this.previous.get(key) ?? 0);
+    const mean = (this.currentAsks + this.previousAsks) / Math.max(1, this.current.size, this.previous.size);
+    return asks >= DEMAND_FACTOR * mean;
+  }
+
+  private roll(): void {
+    const now = this.now();
+    if (now - this.windowStart < SHARE_WINDOW_MS) return;
+    // A whole window passed without asks: the last one is empty too.
+    const gap = now - this.windowStart >= 2 * SHARE_WINDOW_MS;
+    this.previous = gap ? new Map() : this.current;
+    this.previousAsks = gap ? 0 : this.currentAsks;
+    this.current = new Map();
+    this.currentAsks = 0;
+    this.windowStart = now;
+  }
+}
+
 /** Whether a body to be sent downstream holds the upstream key (as sent, or JSON-escaped). */
 export function holdsKey(text: string, key: string): boolean {
   return key !== '' && (text.includes(key) || text.includes(JSON.stringify(key).slice(1, -1)));
@@ -132,10 +180,14 @@ export class RelayApi {
   private readonly history: PriceClient;
   private readonly historyRequests = new Map<string, Promise<string>>();
   private readonly shares: AddressShares;
+  private readonly demand: Demand;
+  /** When this process's history requests of the last minute started (those the budget refused left out). */
+  private readonly starts: number[] = [];
 
   constructor(private readonly deps: ApiDeps) {
     const historyPerMinute = deps.budget ? deps.budget.perMinute - deps.budget.reserve : Infinity;
-    this.shares = new AddressShares(Math.max(1, Math.floor(historyPerMinute * ADDRESS_SHARE)), deps.now);
+    this.shares = new AddressShares(Math.max(1, Math.ceil(historyPerMinute * ADDRESS_SHARE)), deps.now);
+    this.demand = new Demand(deps.now);
     this.history = new PriceClient({
       baseUrl: deps.baseUrl,
       apiKey: deps.apiKey,
@@ -205,6 +257,7 @@ export class RelayApi {
 
     const key = `history:${symbol}:${days}`;
     const { cache, leader, asks } = this.deps.engine;
+    this.demand.count(key);
     const cached = await cache.get(key);
     if (cached && this.deps.now() - cached.storedAt < HISTORY_TTL_MS) return sendCacheable(req, res, cached.body, CACHING.history);
     const stale = (): void => sendCacheable(req, res, cached!.body, CACHING.history, Math.round((this.deps.now() - cached!.storedAt) / 1000));
@@ -237,6 +290,19 @@ export class RelayApi {
     }
   }
 
+  /**
+   * Whether a history request may start now: while this leader's history requests of the last
+   * minute are below the open part of the history budget, or when the span is in demand.
+   */
+  private mayStart(key: string): boolean {
+    const budget = this.deps.budget;
+    if (!budget) return true;
+    const now = this.deps.now();
+    while (this.starts.length > 0 && this.starts[0]! <= now - SHARE_WINDOW_MS) this.starts.shift();
+    const history = budget.perMinute - budget.reserve;
+    return this.starts.length < history - Math.floor(history * DEMAND_SHARE) || this.demand.inDemand(key);
+  }
+
   /** On the leader: fills a cache key a follower asked for (history, symbols), with the usual budget rules. */
   async fill(key: string): Promise<AskOutcome> {
     try {
@@ -246,6 +312,8 @@ export class RelayApi {
       }
       const m = /^history:([a-z0-9_]{1,64}):(\d{1,3})$/.exec(key);
       if (!m) return { filled: false, error: { code: 'bad_request', status: 400 } };
+      // A follower's miss: counted where the spending is decided.
+      this.demand.count(key);
       const cached = await this.deps.engine.cache.peek(key);
       // Another asker's request may have filled it meanwhile.
       if (!cached || this.deps.now() - cached.storedAt >= HISTORY_TTL_MS) await this.fetchHistory(key, m[1]!, Number(m[2]));
@@ -263,6 +331,9 @@ export class RelayApi {
   private fetchHistory(key: string, symbol: string, days: number): Promise<string> {
     let pending = this.historyRequests.get(key);
     if (!pending) {
+      if (!this.mayStart(key)) return Promise.reject(new PriceBoardError('rate_limited', 'the rest of the history budget is kept for spans in demand', { retryAfterMs: 5_000 }));
+      const started = this.deps.now();
+      this.starts.push(started);
       pending = this.history
         .history(symbol, days)
         .then(async (body) => {
@@ -279,6 +350,14 @@ export class RelayApi {
           }
           await this.deps.engine.cache.set(key, { body: text, storedAt: this.deps.now() });
           return text;
+        })
+        .catch((error: unknown) => {
+          // Refused before it was sent (the budget, a pause): it spent nothing.
+          if (error instanceof PriceBoardError && error.code === 'rate_limited') {
+            const i = this.starts.indexOf(started);
+            if (i >= 0) this.starts.splice(i, 1);
+          }
+          throw error;
         })
         .finally(() => this.historyRequests.delete(key));
       this.historyRequests.set(key, pending);
