@@ -32,9 +32,9 @@ export const HISTORY_SPANS: readonly number[] = [7, 30, 365];
 export const ADDRESS_SHARE = 0.25;
 const SHARE_WINDOW_MS = 60_000;
 /**
- * The part of the history minute budget kept for spans in demand: a miss of any other span is
- * refused once the minute's spend reaches the rest, so asks spread over every span (a botnet's)
- * cannot spend the slots that the spans visitors keep asking for need.
+ * The part of the history minute budget kept for spans in demand: a miss of any other span starts
+ * no request once this leader's history requests of the last minute reach the rest, so asks spread
+ * over every span (a botnet's) cannot spend the slots that the spans visitors keep asking for need.
  */
 export const DEMAND_SHARE = 0.5;
 /** A span is in demand when asked for this many times as often as the average span (this minute and the last). */
@@ -168,7 +168,8 @@ function sendUpstreamError(res: ServerResponse, error: unknown, symbol?: string)
   if (!(error instanceof PriceBoardError)) throw error;
   if (error.code === 'rate_limited') {
     const seconds = String(Math.max(1, Math.ceil((error.retryAfterMs ?? 5_000) / 1000)));
-    return sendError(res, 429, 'rate_limited', 'the relay is waiting for its upstream budget', {}, { 'Retry-After': seconds });
+    const message = error.data?.reason === 'demand' ? 'the rest of the history budget is kept for spans in demand; try again shortly' : 'the relay is waiting for its upstream budget';
+    return sendError(res, 429, 'rate_limited', message, {}, { 'Retry-After': seconds });
   }
   if (error.status === 403 && error.data?.serviceCode === 'plan_limit') return sendError(res, 403, 'plan_limit', 'the plan does not give this much history');
   if (error.code === 'bad_response') return sendError(res, 502, 'bad_response', BAD_RESPONSE, {}, { 'Retry-After': '5' });
@@ -331,7 +332,7 @@ export class RelayApi {
   private fetchHistory(key: string, symbol: string, days: number): Promise<string> {
     let pending = this.historyRequests.get(key);
     if (!pending) {
-      if (!this.mayStart(key)) return Promise.reject(new PriceBoardError('rate_limited', 'the rest of the history budget is kept for spans in demand', { retryAfterMs: 5_000 }));
+      if (!this.mayStart(key)) return Promise.reject(new PriceBoardError('rate_limited', 'the rest of the history budget is kept for spans in demand', { retryAfterMs: 5_000, data: { reason: 'demand' } }));
       const started = this.deps.now();
       this.starts.push(started);
       pending = this.history
