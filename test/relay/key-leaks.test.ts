@@ -4,6 +4,7 @@
 // real HTTP, with a controllable upstream (a real node:http server) that echoes the key back.
 import { afterEach, describe, expect, it } from 'vitest';
 import { readConfig } from '../../relay/config';
+import { errorFromResponse } from '../../src/api/http-error-map';
 import { startRelay, type Relay } from '../../relay/server';
 import { get } from './helpers';
 import { historyBody, startUpstream, type UpstreamDouble } from './upstream-double';
@@ -115,5 +116,16 @@ describe('bodies passed through', () => {
     const answer = await get(relay.url, '/v1/symbols', { from: '127.2.3.1' });
     expect(answer.status).toBe(502);
     expect(fragmentOf(answer.body)).toBeUndefined();
+  });
+});
+
+describe('error text that may reach a log', () => {
+  it('holds no fragment of the key wherever the key sits in a long upstream message', async () => {
+    for (let at = 0; at <= 260; at++) {
+      const body = JSON.stringify({ error: { code: 'internal', message: `${'.'.repeat(at)}${KEY}${'!'.repeat(300)}` } });
+      const error = await errorFromResponse(new Response(body, { status: 500 }), { what: 'history of usd', apiKey: KEY });
+      expect(fragmentOf(error.message), `key at ${at}`).toBeUndefined();
+      expect(error.message.length).toBeLessThanOrEqual(201);
+    }
   });
 });
