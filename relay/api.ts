@@ -37,7 +37,7 @@ const SHARE_WINDOW_MS = 60_000;
  * over every span (a botnet's) cannot spend the slots that the spans visitors keep asking for need.
  */
 export const DEMAND_SHARE = 0.5;
-/** A span is in demand when asked for this many times as often as the average span (this minute and the last). */
+/** A span is in demand when missed this many times as often as the average missed span (this minute and the last). */
 export const DEMAND_FACTOR = 2;
 
 export interface ApiDeps {
@@ -92,8 +92,8 @@ class AddressShares {
 const BAD_RESPONSE = 'the price service sent an answer the relay will not pass on';
 
 /**
- * How often each history key was asked for, this minute and the last. Keys are (catalog symbol,
- * span) pairs only, so both maps are bounded by the catalog.
+ * How often each history key was asked for and missed (not fresh in the cache), this minute and
+ * the last. Keys are (catalog symbol, span) pairs only, so both maps are bounded by the catalog.
  */
 class Demand {
   private current = new Map<string, number>();
@@ -110,7 +110,7 @@ class Demand {
     this.currentAsks += 1;
   }
 
-  /** Whether `key` is asked for at least `DEMAND_FACTOR` times as often as the average key asked for. */
+  /** Whether `key` was missed at least `DEMAND_FACTOR` times as often as the average missed key. */
   inDemand(key: string): boolean {
     this.roll();
     const asks = (this.current.get(key) ?? 0) + (this.previous.get(key) ?? 0);
@@ -258,9 +258,10 @@ export class RelayApi {
 
     const key = `history:${symbol}:${days}`;
     const { cache, leader, asks } = this.deps.engine;
-    this.demand.count(key);
     const cached = await cache.get(key);
     if (cached && this.deps.now() - cached.storedAt < HISTORY_TTL_MS) return sendCacheable(req, res, cached.body, CACHING.history);
+    // Only misses count: a popular span served from the cache must not raise the bar for the others.
+    this.demand.count(key);
     const stale = (): void => sendCacheable(req, res, cached!.body, CACHING.history, Math.round((this.deps.now() - cached!.storedAt) / 1000));
     // A miss spends upstream: each address may start only its share (joining a request in flight is free).
     const joins = leader.isLeader && this.historyRequests.has(key);
