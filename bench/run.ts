@@ -13,6 +13,7 @@ import { runLive } from './live';
 import { runLoaded } from './loaded';
 import { runMemory } from './memory';
 import { runPaint } from './paint';
+import { runRelayBotnet } from './relay/botnet';
 import { runRelayCluster } from './relay/cluster';
 import { runRelayFanout } from './relay/fanout';
 import { runRelayPages } from './relay/pages';
@@ -117,7 +118,12 @@ async function main(): Promise<number> {
         console.error(`  relay ${name} failed: ${(error as Error)?.stack ?? error}`);
         return undefined;
       });
-    return { fanout: await part('fan-out', () => runRelayFanout(log)), pages: await part('pages', runRelayPages), cluster: await part('cluster', () => runRelayCluster(log)) };
+    return {
+      fanout: await part('fan-out', () => runRelayFanout(log)),
+      pages: await part('pages', runRelayPages),
+      cluster: await part('cluster', () => runRelayCluster(log)),
+      botnet: await part('botnet', () => runRelayBotnet(log)),
+    };
   });
 
   let commit = 'unknown';

@@ -8,10 +8,12 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requestedSymbols, sendError, sendRaw } from '../sandbox/http';
 import { ASK_TIMEOUT_MS, errorOf, outcomeOf } from './asks';
-import { PriceBoardError, PriceClient } from './from-src';
+import type { Budget } from './budget';
+import { normalizeHistory, PriceBoardError, PriceClient } from './from-src';
 import type { AskOutcome, Engine, RelayEvent } from './engine/types';
 import type { FanOut } from './fanout';
 import type { Feed } from './feed';
+import type { Logger } from './log';
 import type { UpstreamGate } from './upstream';
 
 /** Seconds a cache may keep an answer, then serve it stale while it fetches a new one. */
@@ -24,6 +26,19 @@ const CACHING = {
 const HISTORY_TTL_MS = 5 * 60_000;
 /** How long a request waits for the quotes of symbols just added to the upstream subscription. */
 const READY_TIMEOUT_MS = 8_000;
+/** The spans of history served (the board's span buttons); others are refused without an upstream request. */
+export const HISTORY_SPANS: readonly number[] = [7, 30, 365];
+/** The share of the history budget (per minute, rounded up) that one visitor address may spend on cache misses. */
+export const ADDRESS_SHARE = 0.25;
+const SHARE_WINDOW_MS = 60_000;
+/**
+ * The part of the history minute budget kept for spans in demand: a miss of any other span starts
+ * no request once this leader's history requests of the last minute reach the rest, so asks spread
+ * over every span (a botnet's) cannot spend the slots that the spans visitors keep asking for need.
+ */
+export const DEMAND_SHARE = 0.5;
+/** A span is in demand when missed this many times as often as the average missed span (this minute and the last). */
+export const DEMAND_FACTOR = 2;
 
 export interface ApiDeps {
   engine: Engine;
@@ -34,7 +49,91 @@ export interface ApiDeps {
   apiKey: string;
   /** The plan's longest history span in days. */
   spanDays: number;
+  /** The upstream budget: one address may spend `ADDRESS_SHARE` of its history part. */
+  budget?: Budget;
+  log?: Logger;
   now: () => number;
+}
+
+/**
+ * Upstream history requests started per visitor address in the current minute. Only addresses
+ * that started one are held, and a request the budget refused is given back, so the map never
+ * holds more addresses than the budget allows requests in a minute (plus those in flight).
+ */
+class AddressShares {
+  private readonly counts = new Map<string, number>();
+  private windowStart = 0;
+
+  constructor(
+    private readonly share: number,
+    private readonly now: () => number,
+  ) {}
+
+  /** Counts one request of `address`, or returns the ms until it may start one again. */
+  take(address: string): number {
+    const now = this.now();
+    if (now - this.windowStart >= SHARE_WINDOW_MS) {
+      this.counts.clear();
+      this.windowStart = now;
+    }
+    const count = this.counts.get(address) ?? 0;
+    if (count >= this.share) return Math.max(1, this.windowStart + SHARE_WINDOW_MS - now);
+    this.counts.set(address, count + 1);
+    return 0;
+  }
+
+  giveBack(address: string): void {
+    const count = this.counts.get(address) ?? 0;
+    if (count <= 1) this.counts.delete(address);
+    else this.counts.set(address, count - 1);
+  }
+}
+
+const BAD_RESPONSE = 'the price service sent an answer the relay will not pass on';
+
+/**
+ * How often each history key was asked for and missed (not fresh in the cache), this minute and
+ * the last. Keys are (catalog symbol, span) pairs only, so both maps are bounded by the catalog.
+ */
+class Demand {
+  private current = new Map<string, number>();
+  private previous = new Map<string, number>();
+  private currentAsks = 0;
+  private previousAsks = 0;
+  private windowStart = 0;
+
+  constructor(private readonly now: () => number) {}
+
+  count(key: string): void {
+    this.roll();
+    this.current.set(key, (this.current.get(key) ?? 0) + 1);
+    this.currentAsks += 1;
+  }
+
+  /** Whether `key` was missed at least `DEMAND_FACTOR` times as often as the average missed key. */
+  inDemand(key: string): boolean {
+    this.roll();
+    const asks = (this.current.get(key) ?? 0) + (this.previous.get(key) ?? 0);
+    const mean = (this.currentAsks + this.previousAsks) / Math.max(1, this.current.size, this.previous.size);
+    return asks >= DEMAND_FACTOR * mean;
+  }
+
+  private roll(): void {
+    const now = this.now();
+    if (now - this.windowStart < SHARE_WINDOW_MS) return;
+    // A whole window passed without asks: the last one is empty too.
+    const gap = now - this.windowStart >= 2 * SHARE_WINDOW_MS;
+    this.previous = gap ? new Map() : this.current;
+    this.previousAsks = gap ? 0 : this.currentAsks;
+    this.current = new Map();
+    this.currentAsks = 0;
+    this.windowStart = now;
+  }
+}
+
+/** Whether a body to be sent downstream holds the upstream key (as sent, or JSON-escaped). */
+export function holdsKey(text: string, key: string): boolean {
+  return key !== '' && (text.includes(key) || text.includes(JSON.stringify(key).slice(1, -1)));
 }
 
 function etagOf(body: string): string {
@@ -60,23 +159,36 @@ function sendCacheable(req: IncomingMessage, res: ServerResponse, body: string, 
   sendRaw(res, 200, body, headers);
 }
 
-/** The answer for an upstream failure when nothing is cached: the service's error shape. */
-function sendUpstreamError(res: ServerResponse, error: unknown): void {
+/**
+ * The answer for an upstream failure when nothing is cached: the service's error shape, with the
+ * relay's own message by code. Upstream text (which may hold anything, the key included) is never
+ * forwarded.
+ */
+function sendUpstreamError(res: ServerResponse, error: unknown, symbol?: string): void {
   if (!(error instanceof PriceBoardError)) throw error;
   if (error.code === 'rate_limited') {
     const seconds = String(Math.max(1, Math.ceil((error.retryAfterMs ?? 5_000) / 1000)));
-    return sendError(res, 429, 'rate_limited', 'the relay is waiting for its upstream budget', {}, { 'Retry-After': seconds });
+    const message = error.data?.reason === 'demand' ? 'the rest of the history budget is kept for spans in demand; try again shortly' : 'the relay is waiting for its upstream budget';
+    return sendError(res, 429, 'rate_limited', message, {}, { 'Retry-After': seconds });
   }
   if (error.status === 403 && error.data?.serviceCode === 'plan_limit') return sendError(res, 403, 'plan_limit', 'the plan does not give this much history');
-  if (error.status === 404) return sendError(res, 404, 'unknown_symbol', error.message);
+  if (error.code === 'bad_response') return sendError(res, 502, 'bad_response', BAD_RESPONSE, {}, { 'Retry-After': '5' });
+  if (error.status === 404 && symbol !== undefined) return sendError(res, 404, 'unknown_symbol', `unknown symbol: ${symbol}`, { symbols: [symbol] });
   sendError(res, 503, 'upstream_unavailable', 'the price service cannot be reached; try again shortly', {}, { 'Retry-After': '5' });
 }
 
 export class RelayApi {
   private readonly history: PriceClient;
   private readonly historyRequests = new Map<string, Promise<string>>();
+  private readonly shares: AddressShares;
+  private readonly demand: Demand;
+  /** When this process's history requests of the last minute started (those the budget refused left out). */
+  private readonly starts: number[] = [];
 
   constructor(private readonly deps: ApiDeps) {
+    const historyPerMinute = deps.budget ? deps.budget.perMinute - deps.budget.reserve : Infinity;
+    this.shares = new AddressShares(Math.max(1, Math.ceil(historyPerMinute * ADDRESS_SHARE)), deps.now);
+    this.demand = new Demand(deps.now);
     this.history = new PriceClient({
       baseUrl: deps.baseUrl,
       apiKey: deps.apiKey,
@@ -102,6 +214,7 @@ export class RelayApi {
     const snap = await this.deps.feed.ready(ids, READY_TIMEOUT_MS);
     if (snap.quotes.length === 0) return sendUpstreamError(res, this.deps.gate.halted ? new PriceBoardError('server', 'halted') : new PriceBoardError('server', 'no data yet'));
     const body = JSON.stringify({ data: { at: new Date(this.deps.now()).toISOString(), delay_seconds: 0, quotes: snap.quotes } });
+    if (this.refuseKey(res, body, 'prices')) return;
     sendCacheable(req, res, body, CACHING.prices, this.deps.feed.fresh ? undefined : this.deps.feed.ageSeconds);
   }
 
@@ -112,10 +225,21 @@ export class RelayApi {
     } catch (error) {
       return sendUpstreamError(res, error);
     }
-    sendCacheable(req, res, JSON.stringify({ data: { symbols: list } }), CACHING.symbols);
+    const body = JSON.stringify({ data: { symbols: list } });
+    if (this.refuseKey(res, body, 'symbols')) return;
+    sendCacheable(req, res, body, CACHING.symbols);
   }
 
-  async historyOf(req: IncomingMessage, res: ServerResponse, url: URL, symbol: string): Promise<void> {
+  /** A body holding the key is never sent: 502 and one log line (the key itself masked there). */
+  private refuseKey(res: ServerResponse, body: string, what: string): boolean {
+    if (!holdsKey(body, this.deps.apiKey)) return false;
+    this.deps.log?.('upstream_body_refused', { what, reason: 'holds UPSTREAM_KEY' });
+    sendError(res, 502, 'bad_response', BAD_RESPONSE, {}, { 'Retry-After': '5' });
+    return true;
+  }
+
+  /** `address`: the visitor's, as the per-address limits count it (its share of the history budget). */
+  async historyOf(req: IncomingMessage, res: ServerResponse, url: URL, symbol: string, address = ''): Promise<void> {
     const known = await this.known(res);
     if (!known) return;
     if (!known.has(symbol)) {
@@ -124,8 +248,9 @@ export class RelayApi {
       return sendError(res, 404, 'unknown_symbol', `unknown symbol: ${shown}`, { symbols: [shown] });
     }
     const raw = url.searchParams.get('days');
-    const days = raw !== null && /^\d{1,3}$/.test(raw) ? Number(raw) : Number.NaN;
-    if (!(days >= 1 && days <= 365)) return sendError(res, 400, 'bad_request', 'days must be an integer from 1 to 365');
+    const days = raw !== null && /^[1-9]\d{0,2}$/.test(raw) ? Number(raw) : Number.NaN;
+    // Any other span would be one more cache key (and upstream request) per symbol for nothing.
+    if (!HISTORY_SPANS.includes(days)) return sendError(res, 400, 'bad_request', `days must be one of ${HISTORY_SPANS.join(', ')}`, { spans: HISTORY_SPANS });
     // Known from the plan: answered here rather than spending a request on it.
     if (days > this.deps.spanDays) {
       return sendError(res, 403, 'plan_limit', `the plan gives at most ${this.deps.spanDays} days of history`, { max_days: this.deps.spanDays });
@@ -135,20 +260,49 @@ export class RelayApi {
     const { cache, leader, asks } = this.deps.engine;
     const cached = await cache.get(key);
     if (cached && this.deps.now() - cached.storedAt < HISTORY_TTL_MS) return sendCacheable(req, res, cached.body, CACHING.history);
+    // Only misses count: a popular span served from the cache must not raise the bar for the others.
+    this.demand.count(key);
+    const stale = (): void => sendCacheable(req, res, cached!.body, CACHING.history, Math.round((this.deps.now() - cached!.storedAt) / 1000));
+    // A miss spends upstream: each address may start only its share (joining a request in flight is free).
+    const joins = leader.isLeader && this.historyRequests.has(key);
+    const wait = joins ? 0 : this.shares.take(address);
+    if (wait > 0) {
+      if (cached) return stale();
+      const seconds = String(Math.ceil(wait / 1000));
+      return sendError(res, 429, 'rate_limited', 'this address has used its share of the history budget; try again shortly', {}, { 'Retry-After': seconds });
+    }
+    const giveBack = (error: unknown): void => {
+      if (!joins && error instanceof PriceBoardError && error.code === 'rate_limited') this.shares.giveBack(address);
+    };
     // A follower spends nothing upstream: it asks the leader to fill the key and answers from the cache.
     if (!leader.isLeader) {
       const outcome = await asks.ask(key, ASK_TIMEOUT_MS, cached?.storedAt);
-      const filled = outcome?.filled ? await cache.get(key) : undefined;
+      const filled = outcome?.filled ? await cache.peek(key) : undefined;
       if (filled) return sendCacheable(req, res, filled.body, CACHING.history);
-      if (cached) return sendCacheable(req, res, cached.body, CACHING.history, Math.round((this.deps.now() - cached.storedAt) / 1000));
-      return sendUpstreamError(res, errorOf(outcome));
+      giveBack(errorOf(outcome));
+      if (cached) return stale();
+      return sendUpstreamError(res, errorOf(outcome), symbol);
     }
     try {
       sendCacheable(req, res, await this.fetchHistory(key, symbol, days), CACHING.history);
     } catch (error) {
-      if (cached) return sendCacheable(req, res, cached.body, CACHING.history, Math.round((this.deps.now() - cached.storedAt) / 1000));
-      sendUpstreamError(res, error);
+      giveBack(error);
+      if (cached) return stale();
+      sendUpstreamError(res, error, symbol);
     }
+  }
+
+  /**
+   * Whether a history request may start now: while this leader's history requests of the last
+   * minute are below the open part of the history budget, or when the span is in demand.
+   */
+  private mayStart(key: string): boolean {
+    const budget = this.deps.budget;
+    if (!budget) return true;
+    const now = this.deps.now();
+    while (this.starts.length > 0 && this.starts[0]! <= now - SHARE_WINDOW_MS) this.starts.shift();
+    const history = budget.perMinute - budget.reserve;
+    return this.starts.length < history - Math.floor(history * DEMAND_SHARE) || this.demand.inDemand(key);
   }
 
   /** On the leader: fills a cache key a follower asked for (history, symbols), with the usual budget rules. */
@@ -160,7 +314,9 @@ export class RelayApi {
       }
       const m = /^history:([a-z0-9_]{1,64}):(\d{1,3})$/.exec(key);
       if (!m) return { filled: false, error: { code: 'bad_request', status: 400 } };
-      const cached = await this.deps.engine.cache.get(key);
+      // A follower's miss: counted where the spending is decided.
+      this.demand.count(key);
+      const cached = await this.deps.engine.cache.peek(key);
       // Another asker's request may have filled it meanwhile.
       if (!cached || this.deps.now() - cached.storedAt >= HISTORY_TTL_MS) await this.fetchHistory(key, m[1]!, Number(m[2]));
       return { filled: true };
@@ -169,16 +325,41 @@ export class RelayApi {
     }
   }
 
-  /** One upstream request per (symbol, days) however many ask at once, on any member. */
+  /**
+   * One upstream request per (symbol, days) however many ask at once, on any member. The body is
+   * checked before it is cached: parsed and re-serialised (nothing but JSON passes), holding a
+   * point the board can draw (DESIGN.md §4), and never holding the key.
+   */
   private fetchHistory(key: string, symbol: string, days: number): Promise<string> {
     let pending = this.historyRequests.get(key);
     if (!pending) {
+      if (!this.mayStart(key)) return Promise.reject(new PriceBoardError('rate_limited', 'the rest of the history budget is kept for spans in demand', { retryAfterMs: 5_000, data: { reason: 'demand' } }));
+      const started = this.deps.now();
+      this.starts.push(started);
       pending = this.history
         .history(symbol, days)
         .then(async (body) => {
           const text = JSON.stringify(body);
+          if (holdsKey(text, this.deps.apiKey)) {
+            this.deps.log?.('upstream_body_refused', { what: 'history', symbol, days, reason: 'holds UPSTREAM_KEY' });
+            throw new PriceBoardError('bad_response', 'history body refused');
+          }
+          try {
+            normalizeHistory(body, { days, now: this.deps.now() });
+          } catch (error) {
+            this.deps.log?.('upstream_body_refused', { what: 'history', symbol, days, reason: 'no point the board can draw' });
+            throw error;
+          }
           await this.deps.engine.cache.set(key, { body: text, storedAt: this.deps.now() });
           return text;
+        })
+        .catch((error: unknown) => {
+          // Refused before it was sent (the budget, a pause): it spent nothing.
+          if (error instanceof PriceBoardError && error.code === 'rate_limited') {
+            const i = this.starts.indexOf(started);
+            if (i >= 0) this.starts.splice(i, 1);
+          }
+          throw error;
         })
         .finally(() => this.historyRequests.delete(key));
       this.historyRequests.set(key, pending);

@@ -8,6 +8,7 @@ export { readBounded, type FetchLike } from '../src/api/request';
 export { parseRetryAfter } from '../src/api/retry-after';
 export { fetchSymbols, parseSymbolsBody } from '../src/api/symbols';
 export { LiveStream } from '../src/live/stream';
+export { normalizeHistory } from '../src/model/history';
 export { admitQuote, QuoteStore } from '../src/model/quote-store';
 export { PriceBoardError } from '../src/shared/errors';
 export type { Quote, SymbolInfo } from '../src/shared/types';

@@ -57,7 +57,7 @@ export async function startRelay(config: RelayConfig & { upstreamUrl: string }, 
   const gate = new UpstreamGate({ budget, leader: engine.leader, metrics, log, now, timings: options.upstream });
   const feed = new Feed({ baseUrl: config.upstreamUrl, apiKey: config.upstreamKey, engine, gate, budget, log, metrics, allow: config.symbols, now, timings: options.upstream });
   const fanout = new FanOut({ broker: engine.broker, metrics, log, now, heartbeatMs: options.heartbeatMs, retryMs: options.retryMs, maxBufferedBytes: options.maxBufferedBytes, stallMs: options.stallMs });
-  const endpoints = new RelayApi({ engine, feed, fanout, gate, baseUrl: config.upstreamUrl, apiKey: config.upstreamKey, spanDays: PLAN_BUDGETS[config.plan].spanDays, now });
+  const endpoints = new RelayApi({ engine, feed, fanout, gate, baseUrl: config.upstreamUrl, apiKey: config.upstreamKey, spanDays: PLAN_BUDGETS[config.plan].spanDays, budget, log, now });
   // The leader fills what followers ask for (a cluster; one process never asks).
   const stopServing = engine.asks.serve((key) => endpoints.fill(key));
   // In a cluster the request counts live in Redis, so a visitor is limited as one across processes.
@@ -118,7 +118,7 @@ export async function startRelay(config: RelayConfig & { upstreamUrl: string }, 
     if (path === '/v1/prices') return endpoints.prices(req, res, url);
     if (path === '/v1/symbols') return endpoints.symbols(req, res);
     const symbol = historySymbol(path);
-    if (symbol !== undefined) return endpoints.historyOf(req, res, url, symbol);
+    if (symbol !== undefined) return endpoints.historyOf(req, res, url, symbol, address);
     if (isStream) {
       const release = slots.acquire(address);
       if (!release) return tooMany(res, 10_000, 'streams');

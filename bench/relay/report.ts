@@ -1,6 +1,7 @@
 /** The relay section's rows (DESIGN.md §6, "Relay"), each beside its same-run baseline. */
 import type { Row } from '../report';
 import { round } from '../util';
+import type { BotnetResults } from './botnet';
 import { clusterSummary, type ClusterResults } from './cluster';
 import type { FanoutResults, Latency } from './fanout';
 import type { PagesResults } from './pages';
@@ -9,6 +10,7 @@ export interface RelayResults {
   fanout?: FanoutResults;
   pages?: PagesResults;
   cluster?: ClusterResults;
+  botnet?: BotnetResults;
 }
 
 const kb = (bytes: number) => `${round(bytes / 1024, 1)} KB`;
@@ -93,7 +95,28 @@ export function relayRows(r: RelayResults | undefined, failed: (section: string,
     failed('relay', 'page loads per minute, basic key', '(all visitors served)');
   }
   rows.push(...clusterRows(r?.cluster, failed));
+  rows.push(...botnetRows(r?.botnet, failed));
   return rows;
+}
+
+function botnetRows(b: BotnetResults | undefined, failed: (section: string, metric: string, target: string) => void): Row[] {
+  if (!b) {
+    failed('relay', 'history under a botnet: upstream requests per minute, visitor p99', '≤ 80 % of the plan');
+    return [];
+  }
+  const limit = Math.floor(b.plan.perMinute * b.plan.share);
+  const visitor = (v: BotnetResults['attacked']) => `p50 ${v.p50} ms, p99 ${v.p99} ms, ${v.failed}/${v.requests} failed`;
+  const failures = Object.entries(b.attacked.failures).map(([what, n]) => `${n} × ${what}`).join('; ');
+  return [
+    {
+      section: 'relay',
+      metric: `history under a botnet (basic plan): ${b.botAddresses} distinct addresses asking every symbol's history over any span and prices, ${b.minutes} min, beside one visitor's page loads`,
+      measured: `upstream busiest minute ${b.upstream.peakPerMinute} (${b.upstream.requests} in all, ${b.upstream.history} history); visitor ${visitor(b.attacked)}, p99 ${round(b.attacked.p99 / b.unattacked.p99, 1)} × unattacked${failures ? ` (${failures})` : ''}`,
+      baseline: `same visitor, no botnet: ${visitor(b.unattacked)}; plan ${b.plan.perMinute}/min, 80 %: ${limit}`,
+      target: 'upstream ≤ 80 % of the plan; visitor p99 as a ratio',
+      verdict: b.upstream.peakPerMinute <= limit ? 'met' : 'NOT met',
+    },
+  ];
 }
 
 function clusterRows(c: ClusterResults | undefined, failed: (section: string, metric: string, target: string) => void): Row[] {
@@ -136,4 +159,9 @@ export const RELAY_METHOD =
   'time is most of it. Baselines, same clients, same run: the FLOOR, a bare `node:http` SSE server in a process of its own ' +
   '(`floor-child.ts`, no relay logic) that writes the same frame (the relay\'s `quote` event for the same quote) to every socket ' +
   'in one loop, one write per client per change, and at the largest count also with the changes that fell due together in one ' +
-  'write per client (what the relay does); measured right after the relay, so at the nearest load; then the sandbox\'s own stream fan-out.';
+  'write per client (what the relay does); measured right after the relay, so at the nearest load; then the sandbox\'s own stream fan-out.\n' +
+  '- **History under a botnet** (`bench/relay/botnet.ts`): a relay on a basic key in front of the sandbox, both on one virtual clock ' +
+  '(a page load every 2 s of it, so the plan\'s minutes pass in seconds); a visitor loads pages (prices, usd 30 days, and 7 or 30 days ' +
+  'of another symbol in turn) while 40 bots a step, each from its own loopback address, ask any symbol\'s history over 1..365 days or ' +
+  '7/30/365, or prices; the same visitor alone is the baseline. Upstream requests are the sandbox\'s log of the relay\'s key (busiest ' +
+  '60 s of the virtual clock); the visitor\'s latencies are wall-clock, every request counted.';

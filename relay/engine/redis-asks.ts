@@ -47,7 +47,7 @@ export class RedisAsks implements Asks {
     const timer = setTimeout(() => settle(undefined), timeoutMs);
     let rereads = 0;
     const reread = setInterval(() => {
-      this.engine.cache.get(key).then((entry) => entry && entry.storedAt !== held && settle({ filled: true }), () => {});
+      this.engine.cache.peek(key).then((entry) => entry && entry.storedAt !== held && settle({ filled: true }), () => {});
       if (++rereads % ASK_AGAIN_EVERY === 0) publish();
     }, REREAD_MS);
     this.waiting.set(key, { promise, settle });

@@ -134,3 +134,77 @@ local first = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
 local out = {seq, first[2] and tonumber(first[2]) or 0}
 for _, e in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '(' .. ARGV[1], '+inf')) do out[#out + 1] = e end
 return out`;
+
+/**
+ * The history/symbols cache as `MemoryCache` keeps it (a segmented LRU bounded by bytes), shared.
+ * KEYS: probation and protected (sorted sets, score = a use counter: lowest = least recently
+ * used), sizes (hash: key → bytes), stats (hash: `prob`, `prot` bytes and the `tick` counter).
+ * ARGV starts with: value-key prefix, key, max bytes, protected share. Values are plain keys
+ * (`prefix .. key`) with a TTL; one that expired is forgotten when next read or evicted, and
+ * counts against the bound until then (the bound is never exceeded, only under-used).
+ */
+const CACHE_COMMON = `
+local prob, prot, sizes, stats = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local prefix, member, max, share = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
+local function num(key, field) return tonumber(redis.call('HGET', key, field) or '0') end
+local function forget(m)
+  local size = num(sizes, m)
+  if redis.call('ZREM', prot, m) == 1 then redis.call('HINCRBY', stats, 'prot', -size) end
+  if redis.call('ZREM', prob, m) == 1 then redis.call('HINCRBY', stats, 'prob', -size) end
+  redis.call('HDEL', sizes, m)
+end
+local function balance()
+  while num(stats, 'prot') > max * share do
+    local first = redis.call('ZRANGE', prot, 0, 0)[1]
+    if not first then break end
+    local size = num(sizes, first)
+    redis.call('ZREM', prot, first)
+    redis.call('HINCRBY', stats, 'prot', -size)
+    redis.call('ZADD', prob, redis.call('HINCRBY', stats, 'tick', 1), first)
+    redis.call('HINCRBY', stats, 'prob', size)
+  end
+  while num(stats, 'prob') + num(stats, 'prot') > max do
+    local first = redis.call('ZRANGE', prob, 0, 0)[1] or redis.call('ZRANGE', prot, 0, 0)[1]
+    if not first then break end
+    redis.call('DEL', prefix .. first)
+    forget(first)
+  end
+end
+`;
+
+/** Stores an entry (on probation, or kept where it was). ARGV after the common ones: value, bytes, ttl ms. */
+export const CACHE_SET = `${CACHE_COMMON}
+local value, bytes, ttl = ARGV[5], tonumber(ARGV[6]), ARGV[7]
+local wasKept = redis.call('ZSCORE', prot, member)
+forget(member)
+if bytes > max then redis.call('DEL', prefix .. member) return 0 end
+redis.call('SET', prefix .. member, value, 'PX', ttl)
+local segment, field = prob, 'prob'
+if wasKept then segment, field = prot, 'prot' end
+redis.call('ZADD', segment, redis.call('HINCRBY', stats, 'tick', 1), member)
+redis.call('HSET', sizes, member, bytes)
+redis.call('HINCRBY', stats, field, bytes)
+balance()
+return 1`;
+
+/** A visitor's read: returns the value (or nil) and counts the use (a hit on probation promotes it). */
+export const CACHE_GET = `${CACHE_COMMON}
+local value = redis.call('GET', prefix .. member)
+if not value then forget(member) return false end
+local tick = redis.call('HINCRBY', stats, 'tick', 1)
+if redis.call('ZSCORE', prot, member) then
+  redis.call('ZADD', prot, tick, member)
+  return value
+end
+local size = num(sizes, member)
+if redis.call('ZREM', prob, member) == 1 then
+  redis.call('HINCRBY', stats, 'prob', -size)
+else
+  -- Written outside this script (an older relay): counted from now on.
+  size = string.len(member) + string.len(value) + 100
+  redis.call('HSET', sizes, member, size)
+end
+redis.call('ZADD', prot, tick, member)
+redis.call('HINCRBY', stats, 'prot', size)
+balance()
+return value`;

@@ -4,7 +4,8 @@
  *   comes back after a disconnection) reads what it missed from the resume buffer first.
  * - QuoteState: latest quotes and a buffer of numbered events in Redis, numbered by the leader
  *   inside a fenced script, so ids are cluster-wide and any process answers a resume.
- * - Cache: history and symbols in Redis with a TTL (a memory copy serves while Redis is away).
+ * - Cache: history and symbols in Redis, bounded by bytes, frequency-aware, with a TTL (a memory
+ *   copy serves while Redis is away).
  * - Asks: a follower's cache miss asked of the leader (`redis-asks.ts`).
  * - BudgetStore: one sliding minute and a day counter for the whole cluster, fenced, and held by
  *   every member so that a Redis that comes back empty gets them back (`redis-budget.ts`).
@@ -15,12 +16,12 @@
  */
 import { createClient } from '@redis/client';
 import { admitQuote, QuoteStore, type Quote } from '../from-src';
-import { MemoryCache } from './memory';
+import { CACHE_BYTES, entryBytes, MemoryCache, PROTECTED_SHARE } from './memory';
 import { RedisAsks } from './redis-asks';
 import { RedisBroker } from './redis-broker';
 import { RedisLeader } from './redis-leader';
 import { RedisBudget } from './redis-budget';
-import { APPLY, SINCE } from './redis-scripts';
+import { APPLY, CACHE_GET, CACHE_SET, SINCE } from './redis-scripts';
 import type { Cache, CacheEntry, ClusterStatus, Engine, QuoteState, RelayEvent } from './types';
 
 export interface RedisEngineOptions {
@@ -33,8 +34,13 @@ export interface RedisEngineOptions {
   bufferSize?: number;
   /** How long history and symbols stay in Redis. */
   cacheTtlMs?: number;
+  /** The byte bound of the history/symbols cache in Redis. */
+  cacheBytes?: number;
   onError?: (error: unknown) => void;
 }
+
+/** The memory copy of a process, served while Redis is away. */
+const LOCAL_CACHE_BYTES = 4 * 1024 * 1024;
 
 function connect(url: string, onError: (error: unknown) => void) {
   const client = createClient({
@@ -77,7 +83,7 @@ export class RedisEngine implements Engine, ClusterStatus {
     this.leader = new RedisLeader({ redis: runner, lockKey: keys('leader'), fenceKey: keys('fence'), ttlMs: ttl, onError: options.onError, mayLead: () => this.synced });
     this.state = new RedisQuoteState(this, options.bufferSize ?? 1_000);
     this.broker = new RedisBroker(this);
-    this.cache = new RedisCache(this, options.cacheTtlMs ?? 24 * 60 * 60_000);
+    this.cache = new RedisCache(this, options.cacheTtlMs ?? 24 * 60 * 60_000, options.cacheBytes ?? CACHE_BYTES);
     this.asks = new RedisAsks(this);
     this.budget = new RedisBudget(this);
     // The leader publishes whether its upstream data is current; followers report it on /healthz.
@@ -239,28 +245,49 @@ export class RedisQuoteState implements QuoteState {
   }
 }
 
+/**
+ * The history/symbols cache in Redis, with `MemoryCache`'s policy run as a script (bounded by
+ * bytes, frequency-aware, least recently used first) and a TTL per entry; a small memory copy
+ * serves while Redis is away.
+ */
 export class RedisCache implements Cache {
-  /** Served while Redis is away. */
-  private readonly local = new MemoryCache(200);
+  private readonly local = new MemoryCache(LOCAL_CACHE_BYTES);
 
   constructor(
     private readonly engine: RedisEngine,
     private readonly ttlMs: number,
+    private readonly maxBytes: number,
   ) {}
 
+  private script(script: string, key: string, more: (string | number)[]): Promise<unknown> {
+    const { keys } = this.engine;
+    const sets = [keys('cache-lru:probation'), keys('cache-lru:protected'), keys('cache-lru:sizes'), keys('cache-lru:stats')];
+    return this.engine.run(script, sets, [keys('cache:'), key, this.maxBytes, PROTECTED_SHARE, ...more]);
+  }
+
   async get(key: string): Promise<CacheEntry | undefined> {
+    return this.read(key, () => this.script(CACHE_GET, key, []) as Promise<string | null>);
+  }
+
+  async peek(key: string): Promise<CacheEntry | undefined> {
+    return this.read(key, () => this.engine.cmd.get(this.engine.keys(`cache:${key}`)));
+  }
+
+  private async read(key: string, fetch: () => Promise<string | null>): Promise<CacheEntry | undefined> {
     try {
-      const raw = await this.engine.cmd.get(this.engine.keys(`cache:${key}`));
+      const raw = await fetch();
       const entry = raw === null ? undefined : (JSON.parse(raw) as CacheEntry);
       if (entry) await this.local.set(key, entry);
       return entry;
     } catch {
-      return this.local.get(key);
+      return this.local.peek(key);
     }
   }
 
   async set(key: string, entry: CacheEntry): Promise<void> {
     await this.local.set(key, entry);
-    await this.engine.cmd.set(this.engine.keys(`cache:${key}`), JSON.stringify(entry), { PX: this.ttlMs }).catch(() => {});
+    const value = JSON.stringify(entry);
+    const bytes = entryBytes(key, { body: value, storedAt: entry.storedAt });
+    await this.script(CACHE_SET, key, [value, bytes, this.ttlMs]).catch(() => {});
   }
 }

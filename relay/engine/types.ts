@@ -43,9 +43,16 @@ export interface CacheEntry {
   storedAt: number;
 }
 
-/** The history/symbols cache, bounded (oldest entries go first). */
+/**
+ * The history/symbols cache: bounded by bytes and frequency-aware (an entry hit again is kept over
+ * entries asked for once; least recently used go first), entries kept past their freshness so a
+ * stale one can be served when upstream cannot answer.
+ */
 export interface Cache {
+  /** A visitor's read: counts as a use (a hit promotes the entry). */
   get(key: string): Promise<CacheEntry | undefined>;
+  /** A read that is no use (re-reads while waiting, a check before filling): changes nothing. */
+  peek(key: string): Promise<CacheEntry | undefined>;
   set(key: string, entry: CacheEntry): Promise<void>;
 }
 

@@ -34,10 +34,13 @@ export function readServiceError(text: string): ServiceError {
   return { code, message, symbols };
 }
 
-/** Removes the key from text that came from elsewhere, and keeps it short: it may reach a log. */
+/**
+ * Removes the key from text that came from elsewhere, then keeps it short: it may reach a log.
+ * In that order, so that a cut can never leave a fragment of the key that no longer matches it.
+ */
 function scrub(text: string, apiKey: string | undefined): string {
-  const short = text.length > 200 ? `${text.slice(0, 200)}…` : text;
-  return apiKey ? short.split(apiKey).join('[key]') : short;
+  const clean = apiKey ? text.split(apiKey).join('[key]') : text;
+  return clean.length > 200 ? `${clean.slice(0, 200)}…` : clean;
 }
 
 /**

@@ -20,14 +20,39 @@ describe('MemoryQuoteState', () => {
 });
 
 describe('MemoryCache', () => {
-  it('drops the oldest entries past its entry or byte bound', async () => {
-    const cache = new MemoryCache(3, 25);
-    for (const key of ['a', 'b', 'c']) await cache.set(key, { body: '0123456789', storedAt: 0 });
-    expect(await cache.get('a')).toBeUndefined(); // 30 bytes > 25
-    await cache.set('b', { body: 'x', storedAt: 1 }); // re-set: now the newest
-    await cache.set('d', { body: 'y', storedAt: 2 });
-    await cache.set('e', { body: 'z', storedAt: 3 });
-    expect(await cache.get('c')).toBeUndefined(); // 4 entries > 3
-    expect((await cache.get('b'))?.body).toBe('x');
+  const entry = (body: string, storedAt = 0) => ({ body, storedAt });
+  // Each entry here costs 1 (key) + 100 (body) + 100 (overhead) = 201 bytes: 5 fit in 1,005.
+  const body = 'x'.repeat(100);
+
+  it('is bounded by bytes and drops the least recently used first', async () => {
+    const cache = new MemoryCache(1_005);
+    for (const key of ['a', 'b', 'c', 'd', 'e']) await cache.set(key, entry(body));
+    expect(cache.bytes).toBe(1_005);
+    await cache.set('f', entry(body));
+    expect(cache.bytes).toBeLessThanOrEqual(1_005);
+    expect(await cache.peek('a')).toBeUndefined();
+    // A hit makes an entry recently used; peek does not.
+    await cache.get('b');
+    await cache.peek('c');
+    await cache.set('g', entry(body));
+    expect(await cache.peek('b')).toBeDefined();
+    expect(await cache.peek('c')).toBeUndefined();
+    // Larger than the whole cache: not held, nothing evicted for it.
+    await cache.set('h', entry('y'.repeat(2_000)));
+    expect(await cache.peek('h')).toBeUndefined();
+    expect(await cache.peek('b')).toBeDefined();
+  });
+
+  it('keeps entries hit again over any number of entries asked for once', async () => {
+    const cache = new MemoryCache(1_005);
+    await cache.set('v', entry(body));
+    await cache.get('v');
+    for (let i = 0; i < 100; i++) await cache.set(String.fromCharCode(0x4e00 + i), entry(body.slice(2)));
+    expect((await cache.get('v'))?.body).toBe(body);
+    expect(cache.bytes).toBeLessThanOrEqual(1_005);
+    // Re-set (a refresh) keeps it where it was, with the new body.
+    await cache.set('v', entry('z'.repeat(100), 1));
+    for (let i = 0; i < 100; i++) await cache.set(String.fromCharCode(0x4f00 + i), entry(body.slice(2)));
+    expect(await cache.peek('v')).toEqual(entry('z'.repeat(100), 1));
   });
 });
