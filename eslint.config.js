@@ -4,7 +4,10 @@ import lit from 'eslint-plugin-lit';
 import wc from 'eslint-plugin-wc';
 import globals from 'globals';
 
-/** The layers of docs/ARCHITECTURE.md, kept by the linter: for each folder of src/, the folders (and packages) it must never import. */
+/**
+ * The layers of docs/ARCHITECTURE.md (the one list of them), kept by the linter: for each folder
+ * of src/, the folders (and packages) it must never import.
+ */
 const LIT = ['lit', 'lit/*', '@lit/*'];
 const NEVER = {
   shared: ['../*', ...LIT, 'lightweight-charts', 'eventsource-parser'],
