@@ -3,7 +3,7 @@ import { chromiumPath, CHROMIUM_ARGS } from './scripts/chromium.mjs';
 
 export default defineConfig({
   testDir: 'test/e2e',
-  // The README's screenshots are written by `npm run screenshots`, never by `npm test`: a test run
+  // The docs' screenshots are written by `npm run screenshots`, never by `npm test`: a test run
   // leaves the work tree as it found it.
   testIgnore: process.env.SCREENSHOTS ? [] : ['**/screenshots.spec.ts'],
   // Failure bounds, not waits: a loaded 2-core machine can take seconds for what usually takes ms.

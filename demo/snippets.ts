@@ -58,7 +58,7 @@ export interface WidgetUrls {
 }
 
 /**
- * The example address of a relay (README "Serving real traffic": `npm run relay`), which serves the
+ * The example address of a relay (docs/relay.md: `npm run relay`), which serves the
  * built widgets and the prices from one origin and holds the key: its snippets carry no key.
  */
 export const RELAY_ORIGIN = 'https://prices.example.com';

@@ -1,5 +1,5 @@
 // The sandbox price service: `createSandbox` gives a request handler (usable as connect
-// middleware), `startSandbox` puts it on its own HTTP server. See README.md for the contract.
+// middleware), `startSandbox` puts it on its own HTTP server. See sandbox/README.md for the contract.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { handleApi } from './api';

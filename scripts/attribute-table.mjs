@@ -1,5 +1,5 @@
 // Reads the attribute table (src/shared/attributes.ts) as source, JSDoc included, for the
-// manifest and the README: the docs stay comments, so they never reach the bundle.
+// manifest and the element pages (docs/elements/): the docs stay comments, so they never reach the bundle.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';

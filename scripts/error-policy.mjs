@@ -1,5 +1,6 @@
 // Reads the error policy (src/shared/errors.ts, ERROR_POLICY) as source, its comments included,
-// for the README: when each code happens stays a comment, so it never reaches the bundle.
+// for the error table of docs/elements/board.md: when each code happens stays a comment, so it
+// never reaches the bundle.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';

@@ -1,5 +1,5 @@
 /**
- * The chart's contract with the board (docs/ARCHITECTURE.md, chart/). Types only: the board imports
+ * The chart's contract with the board. Types only: the board imports
  * them without pulling lightweight-charts into its initial bundle.
  */
 import type { IChartApiBase, ISeriesApi } from 'lightweight-charts';

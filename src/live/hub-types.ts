@@ -1,4 +1,4 @@
-/** The contract between the hub and its subscribers (docs/ARCHITECTURE.md, live/). */
+/** The contract between the hub and its subscribers (the path of a quote: docs/ARCHITECTURE.md). */
 import type { PriceBoardError } from '../shared/errors';
 import type { BackoffOptions } from '../api/backoff';
 import type { RetryOptions } from '../api/client';

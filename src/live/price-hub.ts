@@ -275,7 +275,9 @@ export class PriceHub {
     if (this.#stopper.signal.aborted) return;
     if (data) this.#meta = { delaySeconds: data.delay_seconds, at: data.at };
     this.#succeeded();
-    for (const s of missing) if (!unknown.includes(s)) this.#omitted.add(s);
+    // A quote held (the stream's snapshot may come before or after this answer) wins over the
+    // answer leaving the symbol out: either order ends with the quote shown, not missing.
+    for (const s of missing) if (!unknown.includes(s) && !this.#store.has(s)) this.#omitted.add(s);
     this.#deliver(data?.quotes ?? []);
     this.#markUnknown(unknown);
   }

@@ -10,7 +10,7 @@
  * - `retried`: the client tries the request again at once, with capped backoff and jitter.
  * - `transient`: not worth an immediate retry, but the next poll, reconnect or history retry may
  *   succeed; fresh data clears it from the board.
- * The comment on each code says when it happens (the README's error table is generated from this
+ * The comment on each code says when it happens (the error table of docs/elements/board.md is generated from this
  * one: scripts/error-policy.mjs). The Persian message of each code for people is in
  * `error-messages.ts`, which comes with the live data layer (below).
  */

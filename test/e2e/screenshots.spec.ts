@@ -1,5 +1,5 @@
 /**
- * Screenshots of the board, the ticker and the converter for the README, light and dark (reduced
+ * Screenshots of the board, the ticker and the converter for the README and docs/elements/, light and dark (reduced
  * motion: the ticker stands still): the iframe host page, which loads
  * Vazirmatn (Chromium here has no Persian font of its own). Written to docs/ by
  * `npm run screenshots` only (playwright.config.ts leaves this file out of `npm test`).

@@ -75,6 +75,19 @@ function recordingFetch(): { fetch: NonNullable<HubOptions['fetch']>; sent: { ur
   };
 }
 
+/** A `fetch` that holds requests to `path` until `release()`; others go out at once. */
+function holding(path: string): { fetch: NonNullable<HubOptions['fetch']>; release: () => void } {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  return {
+    release,
+    fetch: async (input, init) => {
+      if (new URL(input).pathname === path) await released;
+      return globalThis.fetch(input, init);
+    },
+  };
+}
+
 /** Resolves once no timer or request of the data layer is pending: from then on nothing more can happen. */
 const settled = (): Promise<void> => expect.poll(() => pendingWork(), { timeout: 5_000 }).toEqual({ timers: 0, requests: 0 });
 const prices = async (): Promise<string[]> => (await sb.requests('/v1/prices', key)).map((r) => r.url);
@@ -341,12 +354,33 @@ describe('hub errors and missing symbols', () => {
     expect(await streamUrls()).toEqual(['/v1/stream?symbols=usd']);
   });
 
+  // The answer and the stream's snapshot race; each order is forced by holding the other's request.
   it('marks a symbol the answer left out as missing, until the stream brings it', async () => {
     await sb.faults([{ path: '/v1/prices', kind: 'omit_symbol', symbol: 'eur' }]);
+    const held = holding('/v1/stream');
     const a = new Recorder();
-    sub(['usd', 'eur'], a);
+    sub(['usd', 'eur'], a, { fetch: held.fetch });
+    await expect.poll(() => a.missings).toEqual([['eur']]);
+    expect(a.symbols).toEqual(['usd']);
+    held.release();
     await expect.poll(() => a.missings).toEqual([['eur'], []]);
     expect(a.symbols).toContain('eur');
+  });
+
+  it('does not mark missing a symbol the stream brought before the answer left it out', async () => {
+    // The stream leaves gbp out, so gbp's quote shows that the answer has been applied.
+    await sb.faults([
+      { path: '/v1/prices', kind: 'omit_symbol', symbol: 'eur' },
+      { path: '/v1/stream', kind: 'omit_symbol', symbol: 'gbp' },
+    ]);
+    const held = holding('/v1/prices');
+    const a = new Recorder();
+    sub(['usd', 'eur', 'gbp'], a, { fetch: held.fetch });
+    await expect.poll(() => a.symbols).toContain('eur');
+    held.release();
+    await expect.poll(() => a.symbols).toContain('gbp');
+    expect(a.missings.flat()).toEqual([]);
+    expect(await prices()).toHaveLength(1);
   });
 
   it('skips refresh during a Retry-After and reports rate_limited once', async () => {
