@@ -39,7 +39,7 @@ const layerRules = Object.entries(NEVER).map(([layer, never]) => ({
 }));
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'bench/tmp/', 'test-results/', 'playwright-report/', 'custom-elements.json', 'tmp/'] },
+  { ignores: ['dist/', 'relay/dist/', 'node_modules/', 'bench/tmp/', 'test-results/', 'playwright-report/', 'custom-elements.json', 'tmp/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { requestedSymbols, sendError, sendRaw } from '../sandbox/http';
+import { requestedSymbols, sendError, sendRaw } from './http';
 import { ASK_TIMEOUT_MS, errorOf, outcomeOf } from './asks';
 import { PriceBoardError, PriceClient } from './from-src';
 import type { AskOutcome, Engine, RelayEvent } from './engine/types';
