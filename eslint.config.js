@@ -5,43 +5,79 @@ import wc from 'eslint-plugin-wc';
 import globals from 'globals';
 
 /**
- * The layers of docs/ARCHITECTURE.md (the one list of them), kept by the linter: for each folder
- * of src/, the folders (and packages) it must never import.
+ * The layers of docs/ARCHITECTURE.md (the one list of them), kept by the linter: for each folder, what it must never
+ * import. In src/, data flows one way: service → api/live → model → board → chart; `shared` (types,
+ * the attribute table, the error policy) is below everything, and each widget (board, ticker,
+ * converter) is a top of its own. The Node side: the relay takes src/ only through
+ * relay/from-src.ts and never the sandbox (the test double) but in its no-configuration mode, by a
+ * dynamic import; the sandbox takes only the relay's HTTP writing and src/'s shared types; nothing
+ * but tests imports test/.
  */
 const LIT = ['lit', 'lit/*', '@lit/*'];
-const NEVER = {
+const WIDGETS = ['../board/*', '../ticker/*', '../converter/*'];
+/** Folders of the repository (as a relative import names them) that only their own kind may import. */
+const TOOLING = ['**/test/*', '**/bench/*', '**/scripts/*', '**/demo/*'];
+const SRC_NEVER = {
   shared: ['../*', ...LIT, 'lightweight-charts', 'eventsource-parser'],
-  format: ['../api/*', '../model/*', '../live/*', '../chart/*', '../board/*', '../embed/*', ...LIT, 'lightweight-charts'],
-  api: ['../model/*', '../live/*', '../chart/*', '../board/*', '../embed/*', ...LIT, 'lightweight-charts'],
-  model: ['../live/*', '../chart/*', '../board/*', '../embed/*', ...LIT, 'lightweight-charts'],
-  live: ['../chart/*', '../board/*', '../embed/*', ...LIT, 'lightweight-charts'],
-  chart: ['../api/*', '../model/*', '../live/*', '../board/*', '../embed/*', ...LIT],
+  format: ['../api/*', '../model/*', '../live/*', '../chart/*', '../widget/*', ...WIDGETS, '../embed/*', ...LIT, 'lightweight-charts'],
+  api: ['../model/*', '../live/*', '../chart/*', '../widget/*', ...WIDGETS, '../embed/*', ...LIT, 'lightweight-charts'],
+  model: ['../live/*', '../chart/*', '../widget/*', ...WIDGETS, '../embed/*', ...LIT, 'lightweight-charts'],
+  live: ['../chart/*', '../widget/*', ...WIDGETS, '../embed/*', ...LIT, 'lightweight-charts'],
+  chart: ['../api/*', '../model/*', '../live/*', '../widget/*', ...WIDGETS, '../embed/*', ...LIT],
+  widget: ['../ticker/*', '../converter/*', '../chart/*', '../embed/*', 'lightweight-charts'],
   board: ['../widget/*', '../ticker/*', '../converter/*', '../embed/*'],
-  widget: ['../ticker/*', '../converter/*', '../chart/*', '../embed/*'],
-  ticker: ['../converter/*', '../chart/*', '../embed/*'],
-  converter: ['../ticker/*', '../chart/*', '../embed/*'],
-  embed: ['../api/*', '../model/*', '../live/*', '../chart/*', '../board/*', '../format/*'],
+  ticker: ['../converter/*', '../chart/*', '../embed/*', 'lightweight-charts'],
+  converter: ['../ticker/*', '../chart/*', '../embed/*', 'lightweight-charts'],
+  embed: ['../api/*', '../model/*', '../live/*', '../chart/*', '../widget/*', ...WIDGETS, '../format/*'],
 };
-/** src/ never imports the Node side. */
+/** src/ (and the demo page) run in the browser: never the Node side. */
 const NODE_SIDE = ['**/sandbox/*', '**/relay/*', 'node:*'];
 
-const layerRules = Object.entries(NEVER).map(([layer, never]) => ({
-  files: [`src/${layer}/**/*.ts`],
-  rules: {
-    '@typescript-eslint/no-restricted-imports': [
-      'error',
+const restrict = (files, patterns, ignores = []) => ({
+  files,
+  ignores,
+  rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns }] },
+});
+const layer = (name, group, extra = {}) => ({ group, message: `${name} must not import this (docs/ARCHITECTURE.md, the layers).`, ...extra });
+
+const layerRules = [
+  ...Object.entries(SRC_NEVER).map(([name, never]) =>
+    restrict(
+      [`src/${name}/**/*.ts`],
+      [
+        layer(`src/${name}/`, [...never, ...TOOLING]),
+        { group: NODE_SIDE, message: 'src/ runs in the browser: it never imports the sandbox, the relay or Node.' },
+      ],
+    ),
+  ),
+  restrict(['src/*.ts'], [layer('src/', [...NODE_SIDE, ...TOOLING])]),
+  restrict(['demo/**/*.ts'], [layer('demo/', ['**/test/*', '**/bench/*', '**/scripts/*', ...NODE_SIDE])]),
+  restrict(
+    ['relay/**/*.ts'],
+    [
+      layer('relay/', ['**/src/*', ...TOOLING, ...LIT, 'lightweight-charts'], {
+        message: 'relay/ takes src/ only through relay/from-src.ts, and never test/, bench/, scripts/ or demo/ (docs/ARCHITECTURE.md).',
+      }),
+      layer('relay/', ['**/sandbox/*'], { allowTypeImports: true, message: 'relay/ never imports the sandbox (a test double); the no-configuration mode loads it with import().' }),
+    ],
+    ['relay/from-src.ts', 'relay/vite.config.ts'],
+  ),
+  restrict(
+    ['sandbox/**/*.ts'],
+    [
       {
-        patterns: [
-          { group: never, message: `${layer}/ must not import this (docs/ARCHITECTURE.md, the layers).` },
-          { group: NODE_SIDE, message: 'src/ runs in the browser: it never imports the sandbox, the relay or Node.' },
-        ],
+        regex: '^(\\.\\./)+(relay/(?!http$)|src/(?!shared/)|test/|bench/|scripts/|demo/)|^(lit|@lit/|lightweight-charts)',
+        message: 'sandbox/ takes only relay/http (the contract over HTTP) and src/shared (docs/ARCHITECTURE.md).',
       },
     ],
-  },
-}));
+  ),
+  // The bench runs what the tests run: the same Chromium and the same relay processes.
+  restrict(['bench/**/*.ts'], [{ regex: '^(\\.\\./)+(test/(?!helpers/)|demo/)', message: 'bench/ takes only test/helpers of the tests (docs/ARCHITECTURE.md).' }]),
+  restrict(['scripts/**/*.ts', 'scripts/**/*.mjs'], [layer('scripts/', ['**/test/*', '**/bench/*', '**/demo/*'])]),
+];
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'bench/tmp/', 'test-results/', 'playwright-report/', 'custom-elements.json', 'tmp/'] },
+  { ignores: ['dist/', 'relay/dist/', 'node_modules/', 'bench/tmp/', 'test-results/', 'playwright-report/', 'custom-elements.json', 'tmp/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

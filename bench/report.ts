@@ -8,17 +8,9 @@ import type { SharingResults } from './sharing';
 import type { SizeResults } from './size';
 import type { VisitorResult } from './visitor';
 import type { TickerLiveResults, WidgetSizes } from './widgets';
+import type { Row, Verdict } from './row';
 import { round } from './util';
 
-export type Verdict = 'met' | 'NOT met' | 'info' | 'failed';
-export interface Row {
-  section: string;
-  metric: string;
-  measured: string;
-  baseline: string;
-  target: string;
-  verdict: Verdict;
-}
 export interface Sections {
   size?: SizeResults;
   loaded?: LoadedJs;

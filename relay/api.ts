@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { requestedSymbols, sendError, sendRaw } from '../sandbox/http';
+import { requestedSymbols, sendError, sendRaw } from './http';
 import { ASK_TIMEOUT_MS, errorOf, outcomeOf } from './asks';
 import type { Budget } from './budget';
 import { normalizeHistory, PriceBoardError, PriceClient } from './from-src';

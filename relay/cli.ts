@@ -1,6 +1,6 @@
 // `npm run relay` / `price-board-relay`: the relay configured from the environment. Without
 // UPSTREAM_URL it relays a sandbox started in-process, so it works on a fresh machine.
-import { startSandbox, type StartedSandbox } from '../sandbox/server';
+import type { StartedSandbox } from '../sandbox/server';
 import { ConfigError, readConfig, type RelayConfig } from './config';
 import { connectCluster } from './engine/connect';
 import { startRelay } from './server';
@@ -16,6 +16,8 @@ try {
 
 let sandbox: StartedSandbox | undefined;
 if (!config.upstreamUrl) {
+  // The sandbox is loaded only in this mode: a relay in front of a real service never runs it.
+  const { startSandbox } = await import('../sandbox/server');
   sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
 }
 const engine = config.redisUrl ? await connectCluster(config.redisUrl) : undefined;

@@ -11,7 +11,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { openEventStream, sseFrame, SSE_PING } from '../sandbox/http';
+import { openEventStream, sseFrame, SSE_PING } from './http';
 import type { Quote } from './from-src';
 import type { Broker, RelayEvent } from './engine/types';
 import type { Logger } from './log';

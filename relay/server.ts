@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { sendError, sendPreflight } from '../sandbox/http';
+import { sendError, sendPreflight } from './http';
 import { RelayApi } from './api';
 import { Budget } from './budget';
 import { PLAN_BUDGETS, type RelayConfig } from './config';

@@ -9,7 +9,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const DIST_DIR = resolve(fileURLToPath(new URL('../dist/', import.meta.url)));
+/**
+ * The widgets' build: the repository's dist/ when the relay runs from source; `widgets/` beside the
+ * built relay (relay/vite.config.ts copies it there and sets RELAY_WIDGETS_DIR).
+ */
+export const DIST_DIR = resolve(fileURLToPath(new URL(import.meta.env?.RELAY_WIDGETS_DIR ?? '../dist/', import.meta.url)));
 
 /** Content types of what dist/ holds (also used by `npm start`, which serves dist/ too). */
 export const CONTENT_TYPES: Record<string, string> = {

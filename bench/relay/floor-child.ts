@@ -9,7 +9,7 @@
  */
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { openEventStream, sseFrame } from '../../sandbox/http';
+import { openEventStream, sseFrame } from '../../relay/http';
 import type { DriveResult } from './fanout';
 import { memoryAnswer, paced } from './paced';
 

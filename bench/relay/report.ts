@@ -1,5 +1,5 @@
 /** The relay section's rows (DESIGN.md §6, "Relay"), each beside its same-run baseline. */
-import type { Row } from '../report';
+import type { Row } from '../row';
 import { round } from '../util';
 import type { BotnetResults } from './botnet';
 import { clusterSummary, type ClusterResults } from './cluster';

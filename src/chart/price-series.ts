@@ -7,7 +7,6 @@
  * sets (borders, wick colours, line styles, steps, curves); this one also switches mode in place.
  */
 import type {
-  CustomSeriesOptions,
   ICustomSeriesPaneRenderer,
   ICustomSeriesPaneView,
   ISeriesPrimitive,
@@ -15,13 +14,7 @@ import type {
   PriceToCoordinateConverter,
 } from 'lightweight-charts';
 import type { Candle } from '../shared/types';
-import type { ChartType } from './types';
-
-/** Options: `color` is the line's, or (candles) the last candle's, for the price line and label. */
-export interface PriceSeriesOptions extends CustomSeriesOptions {
-  upColor: string;
-  downColor: string;
-}
+import type { ChartType, PriceSeriesOptions } from './types';
 
 type Bars = PaneRendererCustomData<number, Candle>;
 type Target = Parameters<ICustomSeriesPaneRenderer['draw']>[0];

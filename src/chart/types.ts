@@ -2,10 +2,15 @@
  * The chart's contract with the board. Types only: the board imports
  * them without pulling lightweight-charts into its initial bundle.
  */
-import type { IChartApiBase, ISeriesApi } from 'lightweight-charts';
+import type { CustomSeriesOptions, IChartApiBase, ISeriesApi } from 'lightweight-charts';
 import type { Candle } from '../shared/types';
 import type { JalaliTimeScale } from './jalali-scale';
-import type { PriceSeriesOptions } from './price-series';
+
+/** The price series' options (price-series.ts): `color` is the line's, or (candles) the last candle's, for the price line and label. */
+export interface PriceSeriesOptions extends CustomSeriesOptions {
+  upColor: string;
+  downColor: string;
+}
 
 /** How the series is drawn. */
 export type ChartType = 'candles' | 'line';

@@ -3,17 +3,8 @@
  * {@link Connection.key} share one hub (and, before the hub's code has loaded, one first request).
  */
 import { trimBaseUrl } from '../api/urls';
-import { STREAM_MODES, type StreamMode } from '../shared/attributes';
-import type { HubOptions } from './hub-types';
-
-export interface Connection {
-  baseUrl: string;
-  apiKey: string | undefined;
-  mode: StreamMode;
-  streamUrl: string;
-  /** Equal for subscribers that share a hub: (baseUrl, apiKey, mode, streamUrl). */
-  key: string;
-}
+import { STREAM_MODES } from '../shared/attributes';
+import type { Connection, HubOptions } from './hub-types';
 
 export function connectionOf(options: HubOptions): Connection {
   const baseUrl = trimBaseUrl(options.baseUrl);

@@ -4,24 +4,10 @@
  * the hub then takes it as the first attempt of its own first request (`PriceClient.prices`),
  * so the request is never sent twice and every failure is handled (retried, reported) by the hub.
  */
-import type { PricesAttempt } from '../api/client';
 import { DEFAULT_TIMEOUT_MS, getJson, globalFetch } from '../api/request';
 import { endpointUrl, symbolsQuery } from '../api/urls';
 import { parsePricesBody } from '../api/validate';
-import type { PricesData } from '../shared/types';
-import type { Connection } from './connection';
-import type { HubOptions } from './hub-types';
-
-export interface FirstPrices {
-  /** The ids asked for. */
-  symbols: string[];
-  /** The validated answer. */
-  answer: Promise<PricesData>;
-  /** The answer as the hub's first attempt: aborting `signal` aborts the request. */
-  attempt: PricesAttempt;
-  /** Aborts the request (nobody is left to take its answer). */
-  abort(): void;
-}
+import type { Connection, FirstPrices, HubOptions } from './hub-types';
 
 export function requestFirstPrices(options: HubOptions, connection: Connection, symbols: string[]): FirstPrices {
   const controller = new AbortController();

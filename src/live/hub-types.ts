@@ -1,14 +1,12 @@
 /** The contract between the hub and its subscribers (the path of a quote: docs/ARCHITECTURE.md). */
 import type { PriceBoardError } from '../shared/errors';
 import type { BackoffOptions } from '../api/backoff';
-import type { RetryOptions } from '../api/client';
+import type { PricesAttempt, RetryOptions } from '../api/client';
 import type { FetchLike } from '../api/request';
-import type { ConnectionStatus, Quote } from '../shared/types';
+import type { ConnectionStatus, PricesData, Quote } from '../shared/types';
 import type { OnlineSource } from './online';
 import type { StreamMode } from '../shared/attributes';
 import type { VisibilitySource } from './visibility';
-import type { Connection } from './connection';
-import type { FirstPrices } from './first-prices';
 
 /** What a subscriber asks for. Subscribers with equal (baseUrl, apiKey, stream, streamUrl) share one hub. */
 export interface HubOptions {
@@ -102,4 +100,26 @@ export interface EarlyGroup {
   first?: FirstPrices;
   /** Its first request is still to be sent (in a microtask, or at `DOMContentLoaded`). */
   queued: boolean;
+}
+
+/** The connection part of a subscriber's options, resolved (`connectionOf`, connection.ts). */
+export interface Connection {
+  baseUrl: string;
+  apiKey: string | undefined;
+  mode: StreamMode;
+  streamUrl: string;
+  /** Equal for subscribers that share a hub: (baseUrl, apiKey, mode, streamUrl). */
+  key: string;
+}
+
+/** A hub's first `/v1/prices` request, sent before the hub's code has loaded (first-prices.ts). */
+export interface FirstPrices {
+  /** The ids asked for. */
+  symbols: string[];
+  /** The validated answer. */
+  answer: Promise<PricesData>;
+  /** The answer as the hub's first attempt: aborting `signal` aborts the request. */
+  attempt: PricesAttempt;
+  /** Aborts the request (nobody is left to take its answer). */
+  abort(): void;
 }

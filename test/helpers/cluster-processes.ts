@@ -5,7 +5,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
-const BIN = fileURLToPath(new URL('../../bin/price-board-relay.js', import.meta.url));
+/** The relay command from source (tsx, a dev dependency): the built package's command is tested in test/e2e/packages.spec.ts. */
+export const RELAY_COMMAND: readonly string[] = ['--import', 'tsx', fileURLToPath(new URL('../../relay/cli.ts', import.meta.url))];
 const started = new Set<ChildProcess>();
 
 function freePort(): Promise<number> {
@@ -97,9 +98,9 @@ export interface RelayChild {
   out(): string;
 }
 
-/** The relay command (`bin/price-board-relay.js`) on a free port, configured by `env`. */
+/** The relay command (`relay/cli.ts`) on a free port, configured by `env`. */
 export async function startRelayChild(env: Record<string, string>): Promise<RelayChild> {
-  const relay = launch(process.execPath, [BIN], { PORT: '0', ...env });
+  const relay = launch(process.execPath, [...RELAY_COMMAND], { PORT: '0', ...env });
   // Three of them starting at once on a busy 2-core machine: generous, it only bounds a failure.
   const match = await relay.waitFor(/Price relay: (http:\/\/\S+)/, 60_000);
   return { url: match[1]!, child: relay.child, out: relay.out };

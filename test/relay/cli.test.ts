@@ -1,15 +1,14 @@
 // The command: every variable validated at start (a bad value stops it naming the variable), a
 // working relay with no configuration, and a graceful SIGTERM.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readConfig } from '../../relay/config';
+import { RELAY_COMMAND } from '../helpers/cluster-processes';
 import { get, Stream, until } from './helpers';
 
-const BIN = fileURLToPath(new URL('../../bin/price-board-relay.js', import.meta.url));
 
 function run(env: Record<string, string>): { child: ChildProcess; out: () => string; err: () => string; exit: Promise<number | null> } {
-  const child = spawn(process.execPath, [BIN], { env: { PATH: process.env.PATH, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...RELAY_COMMAND], { env: { PATH: process.env.PATH, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));

@@ -1,9 +1,12 @@
 // The layer rules of eslint.config.js catch a forbidden import: fixture files are linted as if
 // they sat in src/ (they are .txt so that neither tsc nor `eslint .` reads them as code).
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
+import { findCycles } from '../../../scripts/check-cycles.mjs';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const eslint = new ESLint({ cwd: root });
@@ -41,5 +44,47 @@ describe('eslint rules that keep the structure', () => {
   it('reports two import statements of one module', async () => {
     const messages = await lintAs('duplicate-imports.txt', 'src/model/fixture.ts');
     expect(messages.map((m) => m.ruleId)).toEqual(['no-duplicate-imports']);
+  });
+
+  /** The imports of `fixture`, linted as `asFile`, that the layer rules report. */
+  async function refused(fixture: string, asFile: string): Promise<string[]> {
+    const messages = await lintAs(fixture, asFile);
+    return messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports').map((m) => /'([^']+)'/.exec(m.message)![1]!);
+  }
+
+  it('reports the relay reaching into src/ past relay/from-src.ts, or into the sandbox but for types', async () => {
+    expect(await refused('relay-imports-src.txt', 'relay/fixture.ts')).toEqual(['../src/model/quote-store', '../sandbox/server']);
+  });
+
+  it('reports the sandbox importing the relay beyond its HTTP writing, or src/ beyond shared/', async () => {
+    expect(await refused('sandbox-imports-relay.txt', 'sandbox/fixture.ts')).toEqual(['../relay/server', '../src/api/client']);
+  });
+
+  it('reports a widget importing another widget or the chart (the ticker, the converter)', async () => {
+    expect(await refused('widget-imports-widget.txt', 'src/ticker/fixture.ts')).toEqual(['../converter/price-converter', '../chart/price-chart']);
+    expect(await refused('widget-imports-widget.txt', 'src/converter/fixture.ts')).toEqual(['../chart/price-chart']);
+  });
+
+  it('reports the demo page importing the Node side', async () => {
+    expect(await refused('demo-imports-sandbox.txt', 'demo/fixture.ts')).toEqual(['../sandbox/limits']);
+  });
+
+  it('reports the bench importing tests other than their helpers', async () => {
+    expect(await refused('bench-imports-tests.txt', 'bench/fixture.ts')).toEqual(['../test/unit/lint/layers.test']);
+  });
+});
+
+describe('no import cycle (scripts/check-cycles.mjs, run by npm run lint)', () => {
+  it('finds a cycle made of type-only imports', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cycles-'));
+    try {
+      mkdirSync(join(dir, 'src'));
+      writeFileSync(join(dir, 'src', 'a.ts'), "import type { B } from './b';\nexport interface A { b: B }\n");
+      writeFileSync(join(dir, 'src', 'b.ts'), "import type { A } from './a';\nexport interface B { a: A }\n");
+      writeFileSync(join(dir, 'src', 'c.ts'), "import type { A } from './a';\nexport type C = A;\n");
+      expect(await findCycles(['src'], dir)).toEqual([['src/a.ts', 'src/b.ts']]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,0 +1,49 @@
+import { cpSync, existsSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type Plugin } from 'vite';
+
+const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
+/** The widgets' script-tag build, which the relay serves from its own origin (the npm build and types stay out). */
+const WIDGETS = here('../dist/');
+
+/** Copies the widgets' build beside the relay's, after the relay's bundle is written. */
+function copyWidgets(): Plugin {
+  return {
+    name: 'price-board-relay-widgets',
+    apply: 'build',
+    closeBundle() {
+      if (!existsSync(`${WIDGETS}price-board.js`)) throw new Error('build the widgets first (vite build at the repository root)');
+      cpSync(WIDGETS, here('dist/widgets/'), {
+        recursive: true,
+        filter: (source) => !/[\\/]dist[\\/](lib|types)([\\/]|$)/.test(source),
+      });
+    },
+  };
+}
+
+/**
+ * The relay as plain JavaScript for Node (no TypeScript at run time): its own code, what it shares
+ * with the widgets (relay/from-src.ts) and the in-process sandbox of the no-configuration mode, in
+ * one bundle; its npm dependencies stay imports, installed beside it.
+ */
+export default defineConfig({
+  root: here('.'),
+  logLevel: 'warn',
+  plugins: [copyWidgets()],
+  define: { 'import.meta.env.RELAY_WIDGETS_DIR': JSON.stringify('./widgets/') },
+  build: {
+    ssr: true,
+    target: 'node20',
+    outDir: 'dist',
+    emptyOutDir: true,
+    minify: false,
+    rollupOptions: {
+      input: { cli: here('cli.ts') },
+      external: [/^node:/, ...builtinModules, /^@redis\//, /^rate-limiter-flexible(\/|$)/, /^prom-client(\/|$)/],
+      output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js', banner: (chunk) => (chunk.isEntry ? '#!/usr/bin/env node' : '') },
+    },
+  },
+  // Bundled rather than installed: the relay's package lists only what it imports by name.
+  ssr: { noExternal: ['eventsource-parser'] },
+});

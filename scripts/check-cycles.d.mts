@@ -1,0 +1,2 @@
+export const FOLDERS: string[];
+export function findCycles(folders?: string[], cwd?: string): Promise<string[][]>;
