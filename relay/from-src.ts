@@ -4,7 +4,8 @@
  * merge as the widgets, never a second copy.
  */
 export { PriceClient } from '../src/api/client';
-export { readBounded, type FetchLike } from '../src/api/request';
+export { readBounded } from '../src/api/read-bounded';
+export type { FetchLike } from '../src/api/request';
 export { parseRetryAfter } from '../src/api/retry-after';
 export { fetchSymbols, parseSymbolsBody } from '../src/api/symbols';
 export { LiveStream } from '../src/live/stream';

@@ -7,8 +7,8 @@
  * new one never heard the first ask. Asking again costs no upstream request: the leader's fill
  * reads the cache first and joins its own request in flight.
  */
-import type { RedisEngine } from './redis';
-import type { AskOutcome, Asks } from './types';
+import type { RedisLink } from './redis-link';
+import type { AskOutcome, Asks, Cache, Leader } from './types';
 
 /** How often a waiting follower re-reads the cache. */
 const REREAD_MS = 250;
@@ -19,16 +19,22 @@ export class RedisAsks implements Asks {
   private readonly waiting = new Map<string, { promise: Promise<AskOutcome | undefined>; settle: (outcome: AskOutcome) => void }>();
   private fill: ((key: string) => Promise<AskOutcome>) | undefined;
 
-  constructor(private readonly engine: RedisEngine) {}
+  constructor(
+    private readonly link: RedisLink,
+    /** Only the leader answers asks. */
+    private readonly leader: Pick<Leader, 'isLeader'>,
+    /** Re-read while waiting (without counting as a use). */
+    private readonly cache: Pick<Cache, 'peek'>,
+  ) {}
 
   async listen(): Promise<void> {
-    const { sub, keys } = this.engine;
+    const { sub, keys } = this.link;
     await sub.subscribe(keys('filled'), (message) => {
       const { key, outcome } = JSON.parse(message) as { key: string; outcome: AskOutcome };
       this.waiting.get(key)?.settle(outcome);
     });
     await sub.subscribe(keys('asks'), (key) => {
-      if (this.fill && this.engine.leader.isLeader) void this.answer(this.fill, key);
+      if (this.fill && this.leader.isLeader) void this.answer(this.fill, key);
     });
   }
 
@@ -41,13 +47,13 @@ export class RedisAsks implements Asks {
       clearInterval(reread);
       this.waiting.delete(key);
     });
-    const { cmd, keys } = this.engine;
+    const { cmd, keys } = this.link;
     // Redis away: nobody can be asked; the asker answers as it would have without asking.
     const publish = (): void => void cmd.publish(keys('asks'), key).catch(() => settle(undefined));
     const timer = setTimeout(() => settle(undefined), timeoutMs);
     let rereads = 0;
     const reread = setInterval(() => {
-      this.engine.cache.peek(key).then((entry) => entry && entry.storedAt !== held && settle({ filled: true }), () => {});
+      this.cache.peek(key).then((entry) => entry && entry.storedAt !== held && settle({ filled: true }), () => {});
       if (++rereads % ASK_AGAIN_EVERY === 0) publish();
     }, REREAD_MS);
     this.waiting.set(key, { promise, settle });
@@ -64,6 +70,6 @@ export class RedisAsks implements Asks {
 
   private async answer(fill: (key: string) => Promise<AskOutcome>, key: string): Promise<void> {
     const outcome = await fill(key).catch((): AskOutcome => ({ filled: false, error: { code: 'server' } }));
-    await this.engine.cmd.publish(this.engine.keys('filled'), JSON.stringify({ key, outcome })).catch(() => {});
+    await this.link.cmd.publish(this.link.keys('filled'), JSON.stringify({ key, outcome })).catch(() => {});
   }
 }

@@ -4,7 +4,8 @@
  * most once, and nothing while disconnected): it reads them from the resume buffer first. After a
  * reconnection it catches up the same way. Deliveries run one at a time, in id order.
  */
-import type { RedisEngine } from './redis';
+import type { RedisLink } from './redis-link';
+import type { RedisQuoteState } from './redis-state';
 import type { Broker, RelayEvent } from './types';
 
 export class RedisBroker implements Broker {
@@ -14,10 +15,14 @@ export class RedisBroker implements Broker {
   /** Deliveries in order, one at a time (a gap is filled before what follows it). */
   private queue: Promise<void> = Promise.resolve();
 
-  constructor(private readonly engine: RedisEngine) {}
+  constructor(
+    private readonly link: RedisLink,
+    /** Where missed events are read from, and where delivered ones are remembered. */
+    private readonly state: RedisQuoteState,
+  ) {}
 
   async listen(): Promise<void> {
-    const { sub, cmd, keys } = this.engine;
+    const { sub, cmd, keys } = this.link;
     this.lastSeen = Number((await cmd.get(keys('seq'))) ?? 0);
     await sub.subscribe(keys('events'), (message) => {
       this.enqueue(() => this.receive(JSON.parse(message) as RelayEvent[]));
@@ -25,7 +30,7 @@ export class RedisBroker implements Broker {
   }
 
   async publish(events: readonly RelayEvent[]): Promise<void> {
-    await this.engine.cmd.publish(this.engine.keys('events'), JSON.stringify(events));
+    await this.link.cmd.publish(this.link.keys('events'), JSON.stringify(events));
   }
 
   subscribe(listener: (events: readonly RelayEvent[]) => void): () => void {
@@ -36,7 +41,7 @@ export class RedisBroker implements Broker {
   /** Reads the events after the last one delivered here from the resume buffer. */
   catchUp(): Promise<void> {
     return this.enqueue(async () => {
-      const missed = await this.engine.state.since(this.lastSeen, undefined);
+      const missed = await this.state.since(this.lastSeen, undefined);
       if (missed?.length) this.deliver(missed);
     });
   }
@@ -50,7 +55,7 @@ export class RedisBroker implements Broker {
     const first = events[0];
     // Ids are consecutive: a gap means messages were lost (a reconnection); the buffer has them.
     if (first && first.id > this.lastSeen + 1 && this.lastSeen > 0) {
-      const missed = await this.engine.state.since(this.lastSeen, undefined).catch(() => undefined);
+      const missed = await this.state.since(this.lastSeen, undefined).catch(() => undefined);
       if (missed) this.deliver(missed.filter((e) => e.id < first.id));
     }
     this.deliver(events);
@@ -60,7 +65,7 @@ export class RedisBroker implements Broker {
     const fresh = events.filter((e) => e.id > this.lastSeen);
     if (fresh.length === 0) return;
     this.lastSeen = fresh[fresh.length - 1]!.id;
-    this.engine.state.remember(fresh);
+    this.state.remember(fresh);
     for (const listener of this.listeners) listener(fresh);
   }
 }

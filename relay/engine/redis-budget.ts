@@ -6,7 +6,8 @@
  * budget itself), and writes that back when Redis returns, before it may lead (`sync`, called by
  * the engine's rejoin). The write-back only raises the counts, so members may do it in any order.
  */
-import type { RedisEngine } from './redis';
+import type { RedisLeader } from './redis-leader';
+import type { RedisLink } from './redis-link';
 import { MERGE, SPENT, TAKE } from './redis-scripts';
 import type { BudgetStore, Limits, Take } from './types';
 
@@ -54,11 +55,15 @@ class HeldBudget {
 export class RedisBudget implements BudgetStore {
   private readonly held = new HeldBudget();
 
-  constructor(private readonly engine: RedisEngine) {}
+  constructor(
+    private readonly link: RedisLink,
+    /** Only the lock's holder may spend: the spend script is fenced by it. */
+    private readonly leader: Pick<RedisLeader, 'fence' | 'lost' | 'processId'>,
+  ) {}
 
   /** Hears each spend as the leader's script counts it. */
   async listen(): Promise<void> {
-    await this.engine.sub.subscribe(this.engine.keys('budget:spends'), (message) => {
+    await this.link.sub.subscribe(this.link.keys('budget:spends'), (message) => {
       const [at, member, day, count] = message.split(' ');
       if (!member || !day) return;
       this.held.add(member, Number(at));
@@ -69,18 +74,19 @@ export class RedisBudget implements BudgetStore {
 
   /** Writes back what this member holds (Redis may have come back empty), then holds what Redis holds. */
   async sync(): Promise<void> {
-    const { keys } = this.engine;
-    const [day, count, ...stamps] = (await this.engine.run(MERGE, [keys('budget:minute'), keys('budget:day')], this.held.args())) as [string, number, ...string[]];
+    const { keys } = this.link;
+    const [day, count, ...stamps] = (await this.link.run(MERGE, [keys('budget:minute'), keys('budget:day')], this.held.args())) as [string, number, ...string[]];
     for (let i = 0; i + 1 < stamps.length; i += 2) this.held.add(stamps[i]!, Number(stamps[i + 1]));
     this.held.prune();
     if (day) this.held.countDay(day, Number(count));
   }
 
   async take(now: number, day: string, limits: Limits): Promise<Take> {
-    const { keys, leader } = this.engine;
+    const { keys } = this.link;
+    const { leader } = this;
     const member = `${now}:${leader.processId}:${Math.random().toString(36).slice(2)}`;
     try {
-      const [ok, value] = (await this.engine.run(TAKE, [keys('leader'), keys('budget:minute'), keys('budget:day')], [leader.fence, now, limits.perMinute, limits.perDay ?? -1, member, day, keys('budget:spends')])) as [number, number];
+      const [ok, value] = (await this.link.run(TAKE, [keys('leader'), keys('budget:minute'), keys('budget:day')], [leader.fence, now, limits.perMinute, limits.perDay ?? -1, member, day, keys('budget:spends')])) as [number, number];
       if (ok === 1) {
         // Its own spend, held at once (the published copy may come later, or not at all).
         this.held.add(member, now);
@@ -100,9 +106,9 @@ export class RedisBudget implements BudgetStore {
   }
 
   async spent(now: number, day: string): Promise<{ minute: number; day: number }> {
-    const { keys } = this.engine;
+    const { keys } = this.link;
     try {
-      const [minute, count] = (await this.engine.run(SPENT, [keys('budget:minute'), keys('budget:day')], [now, day])) as [number, number];
+      const [minute, count] = (await this.link.run(SPENT, [keys('budget:minute'), keys('budget:day')], [now, day])) as [number, number];
       return { minute, day: count };
     } catch {
       // Redis is away: what this member holds.

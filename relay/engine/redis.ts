@@ -14,15 +14,15 @@
  * writes back what it holds (without numbering anything: no burst of events, no upstream spend),
  * the budget's counts included, before it may lead.
  */
-import { createClient } from '@redis/client';
-import { admitQuote, QuoteStore, type Quote } from '../from-src';
-import { CACHE_BYTES, entryBytes, MemoryCache, PROTECTED_SHARE } from './memory';
+import { CACHE_BYTES } from './memory';
 import { RedisAsks } from './redis-asks';
 import { RedisBroker } from './redis-broker';
-import { RedisLeader } from './redis-leader';
 import { RedisBudget } from './redis-budget';
-import { APPLY, CACHE_GET, CACHE_SET, SINCE } from './redis-scripts';
-import type { Cache, CacheEntry, ClusterStatus, Engine, QuoteState, RelayEvent } from './types';
+import { RedisCache } from './redis-cache';
+import { RedisLeader } from './redis-leader';
+import { RedisLink, type RedisClient } from './redis-link';
+import { RedisQuoteState } from './redis-state';
+import type { ClusterStatus, Engine } from './types';
 
 export interface RedisEngineOptions {
   url: string;
@@ -37,25 +37,6 @@ export interface RedisEngineOptions {
   /** The byte bound of the history/symbols cache in Redis. */
   cacheBytes?: number;
   onError?: (error: unknown) => void;
-}
-
-/** The memory copy of a process, served while Redis is away. */
-const LOCAL_CACHE_BYTES = 4 * 1024 * 1024;
-
-function connect(url: string, onError: (error: unknown) => void) {
-  const client = createClient({
-    url,
-    // A command while Redis is away fails at once: the relay serves from memory instead of waiting.
-    disableOfflineQueue: true,
-    socket: { connectTimeout: 2_000, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 1_000) },
-  });
-  client.on('error', onError);
-  return client;
-}
-type Client = ReturnType<typeof connect>;
-
-function run(client: Client, script: string, keys: string[], args: (string | number)[]): Promise<unknown> {
-  return client.eval(script, { keys, arguments: args.map(String) });
 }
 
 export class RedisEngine implements Engine, ClusterStatus {
@@ -73,31 +54,25 @@ export class RedisEngine implements Engine, ClusterStatus {
   private readonly timer: NodeJS.Timeout;
 
   private constructor(
-    readonly cmd: Client,
-    readonly sub: Client,
-    readonly keys: (name: string) => string,
+    private readonly link: RedisLink,
     private readonly options: RedisEngineOptions,
   ) {
     const ttl = options.lockTtlMs ?? 4_000;
-    const runner = { run: (script: string, k: string[], a: (string | number)[]) => run(cmd, script, k, a) };
-    this.leader = new RedisLeader({ redis: runner, lockKey: keys('leader'), fenceKey: keys('fence'), ttlMs: ttl, onError: options.onError, mayLead: () => this.synced });
-    this.state = new RedisQuoteState(this, options.bufferSize ?? 1_000);
-    this.broker = new RedisBroker(this);
-    this.cache = new RedisCache(this, options.cacheTtlMs ?? 24 * 60 * 60_000, options.cacheBytes ?? CACHE_BYTES);
-    this.asks = new RedisAsks(this);
-    this.budget = new RedisBudget(this);
+    const { keys } = link;
+    this.leader = new RedisLeader({ redis: link, lockKey: keys('leader'), fenceKey: keys('fence'), ttlMs: ttl, onError: options.onError, mayLead: () => this.synced });
+    this.state = new RedisQuoteState(link, this.leader, options.bufferSize ?? 1_000);
+    this.broker = new RedisBroker(link, this.state);
+    this.cache = new RedisCache(link, options.cacheTtlMs ?? 24 * 60 * 60_000, options.cacheBytes ?? CACHE_BYTES);
+    this.asks = new RedisAsks(link, this.leader, this.cache);
+    this.budget = new RedisBudget(link, this.leader);
     // The leader publishes whether its upstream data is current; followers report it on /healthz.
     this.timer = setInterval(() => void this.shareFreshness(ttl * 2), Math.floor(ttl / 4));
     this.timer.unref();
   }
 
   static async connect(options: RedisEngineOptions): Promise<RedisEngine> {
-    const onError = options.onError ?? (() => {});
-    const cmd = connect(options.url, onError);
-    const sub = connect(options.url, onError);
-    await Promise.all([cmd.connect(), sub.connect()]);
-    const prefix = options.prefix ?? 'price-relay:';
-    const engine = new RedisEngine(cmd, sub, (name) => prefix + name, options);
+    const link = await RedisLink.connect(options.url, options.prefix ?? 'price-relay:', options.onError ?? (() => {}));
+    const engine = new RedisEngine(link, options);
     await engine.broker.listen();
     await engine.asks.listen();
     await engine.budget.listen();
@@ -106,12 +81,18 @@ export class RedisEngine implements Engine, ClusterStatus {
     return engine;
   }
 
-  get connected(): boolean {
-    return this.cmd.isReady && this.sub.isReady;
+  /** The command connection (the relay's cluster-wide limits use it too). */
+  get cmd(): RedisClient {
+    return this.link.cmd;
   }
 
-  run(script: string, keys: string[], args: (string | number)[]): Promise<unknown> {
-    return run(this.cmd, script, keys, args);
+  /** The full name of one of the relay's keys. */
+  keys(name: string): string {
+    return this.link.keys(name);
+  }
+
+  get connected(): boolean {
+    return this.link.connected;
   }
 
   /**
@@ -123,7 +104,7 @@ export class RedisEngine implements Engine, ClusterStatus {
       this.synced = false;
       this.leaderFresh = false;
     };
-    for (const client of [this.cmd, this.sub]) {
+    for (const client of [this.link.cmd, this.link.sub]) {
       client.on('end', down);
       client.on('reconnecting', down);
       client.on('ready', () => {
@@ -148,146 +129,19 @@ export class RedisEngine implements Engine, ClusterStatus {
   async close(): Promise<void> {
     clearInterval(this.timer);
     await this.leader.close();
-    await Promise.all([this.cmd.close(), this.sub.close()].map((p) => p.catch(() => {})));
+    await this.link.close();
   }
 
   private async shareFreshness(ttlMs: number): Promise<void> {
     try {
       if (this.leader.isLeader) {
         this.leaderFresh = this.feedFresh();
-        await this.cmd.set(this.keys('fresh'), this.leaderFresh ? '1' : '0', { PX: ttlMs });
+        await this.link.cmd.set(this.link.keys('fresh'), this.leaderFresh ? '1' : '0', { PX: ttlMs });
       } else {
-        this.leaderFresh = (await this.cmd.get(this.keys('fresh'))) === '1';
+        this.leaderFresh = (await this.link.cmd.get(this.link.keys('fresh'))) === '1';
       }
     } catch {
       this.leaderFresh = false;
     }
-  }
-}
-
-export class RedisQuoteState implements QuoteState {
-  /** What this process holds: served while Redis is away, written back when it returns. */
-  private readonly local = new QuoteStore();
-  private localSeq = 0;
-
-  constructor(
-    private readonly engine: RedisEngine,
-    private readonly bufferSize: number,
-  ) {}
-
-  /** Events that reached this process (through the broker). */
-  remember(events: readonly RelayEvent[]): void {
-    this.local.apply(events.map((e) => e.quote));
-    this.localSeq = Math.max(this.localSeq, events[events.length - 1]?.id ?? 0);
-  }
-
-  async apply(quotes: readonly Quote[], receivedAt: number): Promise<RelayEvent[]> {
-    // One per symbol, the newest, as the memory engine numbers them.
-    // Dates read as the widgets read them (src/model/quote-store.ts): unreadable ones dropped, far
-    // future ones taken as now; a later quote of the same instant is a correction, so it wins here too.
-    const newest = new Map<string, { quote: Quote; time: number }>();
-    const now = Date.now();
-    for (const given of quotes) {
-      const admitted = admitQuote(given, now);
-      if (admitted && admitted.time >= (newest.get(admitted.quote.symbol)?.time ?? -Infinity)) newest.set(admitted.quote.symbol, admitted);
-    }
-    const items = [...newest.values()];
-    const fence = this.engine.leader.fence;
-    if (!fence) throw new Error('not the leader: quotes are numbered by the leader only');
-    let ids: number[];
-    try {
-      ids = (await this.runApply(fence, receivedAt, items)) as number[];
-    } catch (error) {
-      if (String(error).includes('FENCED')) this.engine.leader.lost();
-      throw error;
-    }
-    return items.flatMap(({ quote }, i) => (ids[i] ? [{ id: ids[i]!, quote, receivedAt }] : []));
-  }
-
-  /** Writes back the quotes held here (Redis restarted empty), numbering nothing. */
-  async seed(): Promise<void> {
-    const items = this.local.all().map((quote) => ({ quote, time: Date.parse(quote.updated_at) }));
-    await this.runApply('', 0, items);
-  }
-
-  async snapshot(symbols: readonly string[]): Promise<{ id: number; quotes: Quote[] }> {
-    if (symbols.length === 0) return { id: this.localSeq, quotes: [] };
-    try {
-      const { cmd, keys } = this.engine;
-      const [seq, jsons] = (await cmd.multi().get(keys('seq')).hmGet(keys('quotes'), [...symbols]).exec()) as unknown as [string | null, (string | null)[]];
-      const quotes = jsons.filter((j): j is string => j !== null).map((j) => JSON.parse(j) as Quote);
-      this.local.apply(quotes);
-      this.localSeq = Math.max(this.localSeq, Number(seq ?? 0));
-      return { id: Number(seq ?? 0), quotes };
-    } catch {
-      // Redis is away: what this process last knew.
-      const quotes = symbols.map((s) => this.local.get(s)).filter((q): q is Quote => q !== undefined);
-      return { id: this.localSeq, quotes };
-    }
-  }
-
-  /** `symbols` undefined: every symbol (the broker's catch-up). */
-  async since(lastId: number, symbols: ReadonlySet<string> | undefined): Promise<RelayEvent[] | undefined> {
-    if (!Number.isSafeInteger(lastId)) return undefined;
-    const { keys } = this.engine;
-    const [seq, oldest, ...raw] = (await this.engine.run(SINCE, [keys('seq'), keys('buffer')], [lastId])) as [number, number, ...string[]];
-    const first = oldest || seq + 1;
-    if (lastId > seq || lastId < first - 1) return undefined;
-    const events = raw.map((r) => JSON.parse(r) as RelayEvent);
-    return symbols ? events.filter((e) => symbols.has(e.quote.symbol)) : events;
-  }
-
-  private runApply(fence: string, receivedAt: number, items: { quote: Quote; time: number }[]): Promise<unknown> {
-    const { keys } = this.engine;
-    const args: (string | number)[] = [fence, receivedAt, this.localSeq, this.bufferSize];
-    for (const { quote, time } of items) args.push(quote.symbol, time, JSON.stringify(quote));
-    return this.engine.run(APPLY, [keys('leader'), keys('seq'), keys('times'), keys('quotes'), keys('buffer')], args);
-  }
-}
-
-/**
- * The history/symbols cache in Redis, with `MemoryCache`'s policy run as a script (bounded by
- * bytes, frequency-aware, least recently used first) and a TTL per entry; a small memory copy
- * serves while Redis is away.
- */
-export class RedisCache implements Cache {
-  private readonly local = new MemoryCache(LOCAL_CACHE_BYTES);
-
-  constructor(
-    private readonly engine: RedisEngine,
-    private readonly ttlMs: number,
-    private readonly maxBytes: number,
-  ) {}
-
-  private script(script: string, key: string, more: (string | number)[]): Promise<unknown> {
-    const { keys } = this.engine;
-    const sets = [keys('cache-lru:probation'), keys('cache-lru:protected'), keys('cache-lru:sizes'), keys('cache-lru:stats')];
-    return this.engine.run(script, sets, [keys('cache:'), key, this.maxBytes, PROTECTED_SHARE, ...more]);
-  }
-
-  async get(key: string): Promise<CacheEntry | undefined> {
-    return this.read(key, () => this.script(CACHE_GET, key, []) as Promise<string | null>);
-  }
-
-  async peek(key: string): Promise<CacheEntry | undefined> {
-    return this.read(key, () => this.engine.cmd.get(this.engine.keys(`cache:${key}`)));
-  }
-
-  private async read(key: string, fetch: () => Promise<string | null>): Promise<CacheEntry | undefined> {
-    try {
-      const raw = await fetch();
-      const entry = raw === null ? undefined : (JSON.parse(raw) as CacheEntry);
-      if (entry) await this.local.set(key, entry);
-      return entry;
-    } catch {
-      return this.local.peek(key);
-    }
-  }
-
-  async set(key: string, entry: CacheEntry): Promise<void> {
-    await this.local.set(key, entry);
-    const value = JSON.stringify(entry);
-    const bytes = entryBytes(key, { body: value, storedAt: entry.storedAt });
-    await this.script(CACHE_SET, key, [value, bytes, this.ttlMs]).catch(() => {});
   }
 }

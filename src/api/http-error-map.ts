@@ -5,7 +5,7 @@
  */
 import { PriceBoardError, type ErrorCode } from '../shared/errors';
 import { parseRetryAfter } from './retry-after';
-import { readBounded } from './request';
+import { readBounded } from './read-bounded';
 
 /** The most of an error body read: the service's are a few hundred characters. */
 const MAX_ERROR_BODY_CHARS = 64 * 1024;

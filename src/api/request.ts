@@ -1,6 +1,7 @@
 /** One GET of a JSON resource with a timeout, classified into `PriceBoardError`s. */
 import { PriceBoardError } from '../shared/errors';
 import { errorFromResponse } from './http-error';
+import { readBounded } from './read-bounded';
 import { startTimer } from './timer';
 
 /** The rejection value for an aborted signal (its reason, or a standard AbortError). */
@@ -52,24 +53,6 @@ export function requestHeaders(apiKey: string | undefined, accept: string): Reco
  */
 export const MAX_BODY_CHARS = 8_000_000;
 
-/**
- * The body as text, read chunk by chunk; `undefined` (the rest cancelled unread) as soon as it
- * is longer than `max` characters.
- */
-export async function readBounded(response: Response, max: number): Promise<string | undefined> {
-  const reader = response.body?.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  try {
-    for (let chunk; reader && !(chunk = await reader.read()).done; ) {
-      text += decoder.decode(chunk.value, { stream: true });
-      if (text.length > max) return;
-    }
-  } finally {
-    reader?.cancel().catch(() => {});
-  }
-  return text + decoder.decode();
-}
 
 /** The body as text, or `bad_response` when it is larger than {@link MAX_BODY_CHARS}. */
 async function boundedText(response: Response, what: string): Promise<string> {
