@@ -16,7 +16,7 @@ import { FanOut } from './fanout';
 import { Feed } from './feed';
 import { createLogger, type LogSink } from './log';
 import { Metrics } from './metrics';
-import { addressMatcher, applyCors, clientAddress, isLoopback, RequestLimiter, StreamSlots } from './protect';
+import { addressMatcher, applyCors, clientAddress, isLoopback, RequestLimiter, StreamSlots, visitorKey } from './protect';
 import { serveStatic } from './static';
 import { UpstreamGate, type UpstreamTimings } from './upstream';
 
@@ -118,7 +118,7 @@ export async function startRelay(config: RelayConfig & { upstreamUrl: string }, 
     if (path === '/v1/prices') return endpoints.prices(req, res, url);
     if (path === '/v1/symbols') return endpoints.symbols(req, res);
     const symbol = historySymbol(path);
-    if (symbol !== undefined) return endpoints.historyOf(req, res, url, symbol, address);
+    if (symbol !== undefined) return endpoints.historyOf(req, res, url, symbol, visitorKey(address));
     if (isStream) {
       const release = slots.acquire(address);
       if (!release) return tooMany(res, 10_000, 'streams');
