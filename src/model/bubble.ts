@@ -19,7 +19,7 @@ import {
 import { formatDecimal } from '../format/number';
 import { formatPercent } from '../format/percent';
 import { coinSpec, TROY_OUNCE_GRAMS, type CoinSpec } from './coins';
-import type { Direction } from './quote';
+import { direction, type Direction } from './quote';
 
 /** A coin's bubble and what it was computed from (for the cell's title). */
 export interface CoinBubble {
@@ -50,7 +50,11 @@ const HUNDRED: Ratio = { num: 100n, den: 1n };
  * an exact fraction of BigInts (`toRatio`); products, the difference and the quotient of such
  * fractions are exact, so the only rounding is `roundRatio`'s at the end, which is exact.
  */
-export function coinBubble(coin: Quote | undefined, ons: Quote | undefined, usd: Quote | undefined): CoinBubble | undefined {
+export function coinBubble(
+  coin: Pick<Quote, 'symbol' | 'price'> | undefined,
+  ons: Pick<Quote, 'price'> | undefined,
+  usd: Pick<Quote, 'price'> | undefined,
+): CoinBubble | undefined {
   const spec = coin && coinSpec(coin.symbol);
   if (!coin || !spec || !ons || !usd) return undefined;
   let price: Decimal;
@@ -68,10 +72,10 @@ export function coinBubble(coin: Quote | undefined, ons: Quote | undefined, usd:
   const intrinsic = divideRatio(gold, toRatio(parseDecimal(TROY_OUNCE_GRAMS)));
   if (!intrinsic || intrinsic.num <= 0n) return undefined;
   const premium = divideRatio(multiplyRatio(HUNDRED, subtractRatio(toRatio(price), intrinsic)), intrinsic)!;
-  const percent = roundRatio(premium, 2);
+  const percent = decimalToString(roundRatio(premium, 2));
   return {
-    percent: decimalToString(percent),
-    direction: isZero(percent) ? 'flat' : percent.negative ? 'down' : 'up',
+    percent,
+    direction: direction({ change_pct: percent }),
     spec,
     coinRial: decimalToString(price),
     ons: decimalToString(ounce),

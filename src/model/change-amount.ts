@@ -4,8 +4,8 @@
  */
 import type { DisplayUnit, Quote } from '../shared/types';
 import { DOLLAR_SYMBOLS } from '../shared/types';
-import { decimalToString, isZero, parseDecimal, roundRatio, toRatio, type Decimal } from '../format/decimal';
-import type { Direction } from './quote';
+import { decimalToString, parseDecimal, roundRatio, toRatio, type Decimal } from '../format/decimal';
+import { direction, type Direction } from './quote';
 
 /** The unit a change amount is in: the board's unit, or dollars for the dollar-priced symbols. */
 export type ChangeUnit = DisplayUnit | 'dollar';
@@ -59,11 +59,11 @@ export function changeAmount(
   // 100 + c = (100·den + num) / den; the den cancels against c's own.
   const base = 100n * c.den + c.num;
   if (base <= 0n) return { ok: false, reason: 'no-previous', message: 'قیمت قبلی از درصد تغییر به دست نمی‌آید.' };
-  const change = roundRatio({ num: p.num * c.num, den: p.den * base }, dollar ? 2 : 0);
+  const value = decimalToString(roundRatio({ num: p.num * c.num, den: p.den * base }, dollar ? 2 : 0));
   return {
     ok: true,
-    value: decimalToString(change),
-    direction: isZero(change) ? 'flat' : change.negative ? 'down' : 'up',
+    value,
+    direction: direction({ change_pct: value }),
     unit: dollar ? 'dollar' : unit,
   };
 }
