@@ -6,8 +6,6 @@
 
 /** One coin's standard. `pureGrams` is exactly `grossGrams × fineness` (a unit test checks it). */
 export interface CoinSpec {
-  /** Persian name, for the bubble cell's title. */
-  name: string;
   /** Gross weight of one coin in grams. */
   grossGrams: string;
   /** Gold per thousand parts of alloy, as a fraction: `"0.9"` is 900/1000 (21.6 karat). */
@@ -34,15 +32,15 @@ export const TROY_OUNCE_GRAMS = '31.1034768';
  */
 export const COINS: Readonly<Record<string, CoinSpec>> = {
   // Emami (new design, since 1370): the same standard as the old design [A] [B] [C].
-  coin_emami: { name: 'سکه امامی', grossGrams: '8.136', fineness: '0.9', pureGrams: '7.3224' },
+  coin_emami: { grossGrams: '8.136', fineness: '0.9', pureGrams: '7.3224' },
   // Bahar Azadi (old design) [A] [B] [C].
-  coin_bahar: { name: 'سکه بهار آزادی', grossGrams: '8.136', fineness: '0.9', pureGrams: '7.3224' },
+  coin_bahar: { grossGrams: '8.136', fineness: '0.9', pureGrams: '7.3224' },
   // Half [A]; exactly half of the full coin.
-  coin_half: { name: 'نیم سکه', grossGrams: '4.068', fineness: '0.9', pureGrams: '3.6612' },
+  coin_half: { grossGrams: '4.068', fineness: '0.9', pureGrams: '3.6612' },
   // Quarter [A]; exactly a quarter of the full coin.
-  coin_quarter: { name: 'ربع سکه', grossGrams: '2.034', fineness: '0.9', pureGrams: '1.8306' },
+  coin_quarter: { grossGrams: '2.034', fineness: '0.9', pureGrams: '1.8306' },
   // Gram coin [D]: 1.01 g is the figure given; other sources round it to "1 gram".
-  coin_gerami: { name: 'سکه گرمی', grossGrams: '1.01', fineness: '0.9', pureGrams: '0.909' },
+  coin_gerami: { grossGrams: '1.01', fineness: '0.9', pureGrams: '0.909' },
 };
 
 /** The standard of a coin symbol, or `undefined` for any other symbol. */
