@@ -69,3 +69,53 @@ export function divideByTen(d: Decimal): Decimal {
 export function decimalToString(d: Decimal): string {
   return `${d.negative ? '-' : ''}${d.int}${d.frac ? `.${d.frac}` : ''}`;
 }
+
+/*
+ * Exact fractions, for values derived from several decimals (a change amount, a coin's bubble):
+ * every decimal is an integer over a power of ten, and sums, products and quotients of such
+ * fractions are fractions of BigInts, so nothing is lost until the one rounding at the end.
+ */
+
+/** An exact fraction `num / den`, `den > 0`. */
+export interface Ratio {
+  num: bigint;
+  den: bigint;
+}
+
+/** The decimal as a fraction: `"-12.5"` → `-125 / 10`. */
+export function toRatio(d: Decimal): Ratio {
+  const n = BigInt(d.int + d.frac);
+  return { num: d.negative ? -n : n, den: 10n ** BigInt(d.frac.length) };
+}
+
+/** `a × b`, exactly. */
+export function multiplyRatio(a: Ratio, b: Ratio): Ratio {
+  return { num: a.num * b.num, den: a.den * b.den };
+}
+
+/** `a − b`, exactly. */
+export function subtractRatio(a: Ratio, b: Ratio): Ratio {
+  return { num: a.num * b.den - b.num * a.den, den: a.den * b.den };
+}
+
+/** `a ÷ b`, exactly; `undefined` when `b` is zero. */
+export function divideRatio(a: Ratio, b: Ratio): Ratio | undefined {
+  if (b.num === 0n) return undefined;
+  const sign = b.num < 0n ? -1n : 1n;
+  return { num: a.num * b.den * sign, den: a.den * b.num * sign };
+}
+
+/**
+ * The fraction rounded to `digits` fraction digits, half away from zero (as `roundDecimal`):
+ * `5/2` → `3`, `-5/2` → `-3`, `-1/40` at 2 digits → `-0.03`. Exact: with `m = |num|·10^digits`,
+ * `q = ⌊m / den⌋` and `r = m − q·den` are integers, and the rounded magnitude is `q + 1` exactly
+ * when the dropped part `r / den` is at least one half, i.e. when `2r ≥ den` (an integer test).
+ */
+export function roundRatio(r: Ratio, digits: number): Decimal {
+  const m = (r.num < 0n ? -r.num : r.num) * 10n ** BigInt(digits);
+  const q = m / r.den;
+  const rounded = 2n * (m - q * r.den) >= r.den ? q + 1n : q;
+  const text = rounded.toString().padStart(digits + 1, '0');
+  const split = text.length - digits;
+  return canonical(r.num < 0n, text.slice(0, split), text.slice(split));
+}
