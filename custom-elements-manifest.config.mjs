@@ -9,7 +9,11 @@ function attributeTablePlugin() {
     name: 'price-board-attribute-table',
     packageLinkPhase({ customElementsManifest }) {
       // Each element takes its whole table (the connection attributes first, then its own).
-      const tables = { 'price-board': 'BOARD_ATTRIBUTES', 'price-ticker': 'TICKER_ATTRIBUTES', 'price-converter': 'CONVERTER_ATTRIBUTES' };
+      const tables = {
+        'price-board': 'BOARD_ATTRIBUTES',
+        'price-ticker': 'TICKER_ATTRIBUTES',
+        'price-converter': 'CONVERTER_ATTRIBUTES',
+      };
       for (const mod of customElementsManifest.modules) {
         for (const d of mod.declarations ?? []) {
           if (!Object.hasOwn(tables, d.tagName)) continue;

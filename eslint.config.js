@@ -19,7 +19,17 @@ const WIDGETS = ['../board/*', '../ticker/*', '../converter/*'];
 const TOOLING = ['**/test/*', '**/bench/*', '**/scripts/*', '**/demo/*'];
 const SRC_NEVER = {
   shared: ['../*', ...LIT, 'lightweight-charts', 'eventsource-parser'],
-  format: ['../api/*', '../model/*', '../live/*', '../chart/*', '../widget/*', ...WIDGETS, '../embed/*', ...LIT, 'lightweight-charts'],
+  format: [
+    '../api/*',
+    '../model/*',
+    '../live/*',
+    '../chart/*',
+    '../widget/*',
+    ...WIDGETS,
+    '../embed/*',
+    ...LIT,
+    'lightweight-charts',
+  ],
   api: ['../model/*', '../live/*', '../chart/*', '../widget/*', ...WIDGETS, '../embed/*', ...LIT, 'lightweight-charts'],
   model: ['../live/*', '../chart/*', '../widget/*', ...WIDGETS, '../embed/*', ...LIT, 'lightweight-charts'],
   live: ['../chart/*', '../widget/*', ...WIDGETS, '../embed/*', ...LIT, 'lightweight-charts'],
@@ -38,7 +48,11 @@ const restrict = (files, patterns, ignores = []) => ({
   ignores,
   rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns }] },
 });
-const layer = (name, group, extra = {}) => ({ group, message: `${name} must not import this (docs/ARCHITECTURE.md, the layers).`, ...extra });
+const layer = (name, group, extra = {}) => ({
+  group,
+  message: `${name} must not import this (docs/ARCHITECTURE.md, the layers).`,
+  ...extra,
+});
 
 const layerRules = [
   ...Object.entries(SRC_NEVER).map(([name, never]) =>
@@ -56,9 +70,13 @@ const layerRules = [
     ['relay/**/*.ts'],
     [
       layer('relay/', ['**/src/*', ...TOOLING, ...LIT, 'lightweight-charts'], {
-        message: 'relay/ takes src/ only through relay/from-src.ts, and never test/, bench/, scripts/ or demo/ (docs/ARCHITECTURE.md).',
+        message:
+          'relay/ takes src/ only through relay/from-src.ts, and never test/, bench/, scripts/ or demo/ (docs/ARCHITECTURE.md).',
       }),
-      layer('relay/', ['**/sandbox/*'], { allowTypeImports: true, message: 'relay/ never imports the sandbox (a test double); the no-configuration mode loads it with import().' }),
+      layer('relay/', ['**/sandbox/*'], {
+        allowTypeImports: true,
+        message: 'relay/ never imports the sandbox (a test double); the no-configuration mode loads it with import().',
+      }),
     ],
     ['relay/from-src.ts', 'relay/vite.config.ts'],
   ),
@@ -66,18 +84,38 @@ const layerRules = [
     ['sandbox/**/*.ts'],
     [
       {
-        regex: '^(\\.\\./)+(relay/(?!http$)|src/(?!shared/)|test/|bench/|scripts/|demo/)|^(lit|@lit/|lightweight-charts)',
+        regex:
+          '^(\\.\\./)+(relay/(?!http$)|src/(?!shared/)|test/|bench/|scripts/|demo/)|^(lit|@lit/|lightweight-charts)',
         message: 'sandbox/ takes only relay/http (the contract over HTTP) and src/shared (docs/ARCHITECTURE.md).',
       },
     ],
   ),
   // The bench runs what the tests run: the same Chromium and the same relay processes.
-  restrict(['bench/**/*.ts'], [{ regex: '^(\\.\\./)+(test/(?!helpers/)|demo/)', message: 'bench/ takes only test/helpers of the tests (docs/ARCHITECTURE.md).' }]),
+  restrict(
+    ['bench/**/*.ts'],
+    [
+      {
+        regex: '^(\\.\\./)+(test/(?!helpers/)|demo/)',
+        message: 'bench/ takes only test/helpers of the tests (docs/ARCHITECTURE.md).',
+      },
+    ],
+  ),
   restrict(['scripts/**/*.ts', 'scripts/**/*.mjs'], [layer('scripts/', ['**/test/*', '**/bench/*', '**/demo/*'])]),
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/', 'relay/dist/', 'node_modules/', 'bench/tmp/', 'test-results/', 'playwright-report/', 'custom-elements.json', 'tmp/'] },
+  {
+    ignores: [
+      'dist/',
+      'relay/dist/',
+      'node_modules/',
+      'bench/tmp/',
+      'test-results/',
+      'playwright-report/',
+      'custom-elements.json',
+      'tmp/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

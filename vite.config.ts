@@ -19,7 +19,13 @@ function minifyCssText(text: string): string {
     .replace(/\/\*[\s\S]*?\*\//g, '')
     .split(/('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")/)
     .map((part, i) =>
-      i % 2 ? part : part.replace(/\s+/g, ' ').replace(/ ?([{};,>]) ?/g, '$1').replace(/: /g, ':').replace(/;}/g, '}'),
+      i % 2
+        ? part
+        : part
+            .replace(/\s+/g, ' ')
+            .replace(/ ?([{};,>]) ?/g, '$1')
+            .replace(/: /g, ':')
+            .replace(/;}/g, '}'),
     )
     .join('');
 }
@@ -47,8 +53,16 @@ function minifyLitLiterals(): Plugin {
       const visit = (node: unknown): void => {
         if (!node || typeof node !== 'object') return;
         if (Array.isArray(node)) return node.forEach(visit);
-        const n = node as { type?: string; tag?: { type?: string; name?: string }; quasi?: { quasis: { start: number; end: number; value: { raw: string } }[] } };
-        if (n.type === 'TaggedTemplateExpression' && n.tag?.type === 'Identifier' && (n.tag.name === 'css' || n.tag.name === 'html')) {
+        const n = node as {
+          type?: string;
+          tag?: { type?: string; name?: string };
+          quasi?: { quasis: { start: number; end: number; value: { raw: string } }[] };
+        };
+        if (
+          n.type === 'TaggedTemplateExpression' &&
+          n.tag?.type === 'Identifier' &&
+          (n.tag.name === 'css' || n.tag.name === 'html')
+        ) {
           const minify = n.tag.name === 'css' ? minifyCssText : minifyHtmlText;
           for (const q of n.quasi!.quasis) edits.push({ start: q.start, end: q.end, text: minify(q.value.raw) });
         }
@@ -105,26 +119,52 @@ function dropChartAttributionLogo(): Plugin {
     apply: 'build',
     transform(code, id) {
       if (!file.test(id)) return null;
-      type Node = { type?: string; start: number; end: number; body?: Node & { body: Node[] }; kind?: string; static?: boolean; computed?: boolean; key?: { type: string; name?: string } };
+      type Node = {
+        type?: string;
+        start: number;
+        end: number;
+        body?: Node & { body: Node[] };
+        kind?: string;
+        static?: boolean;
+        computed?: boolean;
+        key?: { type: string; name?: string };
+      };
       const classes: Node[] = [];
       const visit = (node: unknown): void => {
         if (!node || typeof node !== 'object') return;
         if (Array.isArray(node)) return node.forEach(visit);
         const n = node as Node;
-        if ((n.type === 'ClassDeclaration' || n.type === 'ClassExpression') && code.slice(n.start, n.end).includes(marker)) classes.push(n);
+        if (
+          (n.type === 'ClassDeclaration' || n.type === 'ClassExpression') &&
+          code.slice(n.start, n.end).includes(marker)
+        )
+          classes.push(n);
         for (const key in node) if (key !== 'type') visit((node as Record<string, unknown>)[key]);
       };
       visit(parseAst(code));
       if (classes.length !== 1) {
-        throw new Error(`${name}: expected one class holding "${marker}" in ${id}, found ${classes.length}; check lightweight-charts' attribution logo code`);
+        throw new Error(
+          `${name}: expected one class holding "${marker}" in ${id}, found ${classes.length}; check lightweight-charts' attribution logo code`,
+        );
       }
       // The class keeps, with empty bodies, the methods whose name the rest of the file uses (the
       // chart calls its update and remove); the others and the constructor go.
       const cls = classes[0]!;
       const outside = code.slice(0, cls.start) + code.slice(cls.end);
       const methods = cls.body!.body.filter((m) => m.kind !== 'constructor');
-      if (!methods.every((m) => m.type === 'MethodDefinition' && m.kind === 'method' && !m.static && !m.computed && m.key?.type === 'Identifier')) {
-        throw new Error(`${name}: the class holding "${marker}" in ${id} has members other than plain methods; check it`);
+      if (
+        !methods.every(
+          (m) =>
+            m.type === 'MethodDefinition' &&
+            m.kind === 'method' &&
+            !m.static &&
+            !m.computed &&
+            m.key?.type === 'Identifier',
+        )
+      ) {
+        throw new Error(
+          `${name}: the class holding "${marker}" in ${id} has members other than plain methods; check it`,
+        );
       }
       const used = new Set([...outside.matchAll(/[.'"`]([\w$]+)/g)].map((m) => m[1]));
       const kept = methods.map((m) => m.key!.name!).filter((key) => used.has(key));
@@ -134,8 +174,11 @@ function dropChartAttributionLogo(): Plugin {
       return { code: out, map: null };
     },
     buildEnd() {
-      const missed = [...this.getModuleIds()].filter((id) => /[\\/]node_modules[\\/]lightweight-charts[\\/]/.test(id) && !done.has(id));
-      if (missed.length) throw new Error(`${name}: lightweight-charts came from ${missed.join(', ')}, which it does not handle`);
+      const missed = [...this.getModuleIds()].filter(
+        (id) => /[\\/]node_modules[\\/]lightweight-charts[\\/]/.test(id) && !done.has(id),
+      );
+      if (missed.length)
+        throw new Error(`${name}: lightweight-charts came from ${missed.join(', ')}, which it does not handle`);
     },
   };
 }
@@ -203,7 +246,10 @@ function scriptTagBuild(): BuildEnvironmentOptions {
     // chunk's own imports in the scripts either (`__vite__mapDeps`: about 0.15 KB gzip of hashed
     // names in the initial module), which only the preload helper read, and ours ignores it
     // (`plainDynamicImports`); the pages' <link rel="modulepreload"> are kept.
-    modulePreload: { polyfill: false, resolveDependencies: (_file, deps, { hostType }) => (hostType === 'js' ? [] : deps) },
+    modulePreload: {
+      polyfill: false,
+      resolveDependencies: (_file, deps, { hostType }) => (hostType === 'js' ? [] : deps),
+    },
     // Fonts and images stay files (no data: URLs), so a strict CSP needs no data: for them.
     assetsInlineLimit: 0,
     // The licences of everything bundled (lit, lightweight-charts, Vazirmatn, ...) ship with

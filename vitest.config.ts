@@ -38,7 +38,16 @@ export default defineConfig({
           alias: { '@web/test-runner-commands': stub('./test/stubs/wtr-commands.ts') },
         },
         // Pre-bundled up front so Vite does not reload the page in the middle of the first run.
-        optimizeDeps: { include: ['axe-core', '@open-wc/testing', '@open-wc/testing/pure', 'lit', 'lightweight-charts', 'eventsource-parser'] },
+        optimizeDeps: {
+          include: [
+            'axe-core',
+            '@open-wc/testing',
+            '@open-wc/testing/pure',
+            'lit',
+            'lightweight-charts',
+            'eventsource-parser',
+          ],
+        },
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],

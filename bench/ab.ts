@@ -18,7 +18,12 @@ const CPU = Number(process.env.PROFILE_CPU ?? 1);
 async function main(): Promise<void> {
   const servers = await Promise.all(dists.map((d) => startBenchServer(ROOT, resolve(ROOT, d.split('|')[0]!))));
   const browser = await launchBrowser();
-  const res = dists.map(() => ({ rows: [] as number[], paint: [] as number[], nav: [] as number[], frame: [] as number[] }));
+  const res = dists.map(() => ({
+    rows: [] as number[],
+    paint: [] as number[],
+    nav: [] as number[],
+    frame: [] as number[],
+  }));
   try {
     for (let run = 0; run <= RUNS; run++) {
       for (let i = 0; i < dists.length; i++) {
@@ -26,11 +31,23 @@ async function main(): Promise<void> {
         const { context, page, cdp } = await newPage(browser, { watch: true, rows: PAINT_SYMBOLS.length });
         await patchStyles(page, dists[i]!.split('|')[1]);
         if (CPU > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU });
-        await page.goto(boardUrl(server.url, { symbols: PAINT_SYMBOLS, key: `enterprise-key:ab${i}-${run}`, base: server.url, chart: process.env.CHART ?? 'candles' }));
-        const t = await until('painted', async () => {
-          const x = (await js<{ paintAt?: number; rowsAt: number; attachAt: number }[]>(page, '__bench.times()'))[0];
-          return x?.paintAt !== undefined ? x : undefined;
-        }, 15_000, 20);
+        await page.goto(
+          boardUrl(server.url, {
+            symbols: PAINT_SYMBOLS,
+            key: `enterprise-key:ab${i}-${run}`,
+            base: server.url,
+            chart: process.env.CHART ?? 'candles',
+          }),
+        );
+        const t = await until(
+          'painted',
+          async () => {
+            const x = (await js<{ paintAt?: number; rowsAt: number; attachAt: number }[]>(page, '__bench.times()'))[0];
+            return x?.paintAt !== undefined ? x : undefined;
+          },
+          15_000,
+          20,
+        );
         await context.close();
         if (run === 0) continue;
         res[i]!.rows.push(t.rowsAt - t.attachAt);
@@ -43,6 +60,13 @@ async function main(): Promise<void> {
     await browser.close();
     for (const s of servers) await s.close();
   }
-  dists.forEach((d, i) => console.log(`${d.padEnd(12)} connection→rows in DOM ${median(res[i]!.rows).toFixed(1)} ms, →painted ${median(res[i]!.paint).toFixed(1)} ms, nav→painted ${median(res[i]!.nav).toFixed(1)} ms, rows in DOM→painted ${median(res[i]!.frame).toFixed(1)} ms (${RUNS} runs)`));
+  dists.forEach((d, i) =>
+    console.log(
+      `${d.padEnd(12)} connection→rows in DOM ${median(res[i]!.rows).toFixed(1)} ms, →painted ${median(res[i]!.paint).toFixed(1)} ms, nav→painted ${median(res[i]!.nav).toFixed(1)} ms, rows in DOM→painted ${median(res[i]!.frame).toFixed(1)} ms (${RUNS} runs)`,
+    ),
+  );
 }
-main().catch((e) => { console.error(e); process.exit(1); });
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

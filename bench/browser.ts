@@ -1,7 +1,14 @@
 /** Chromium for the bench: Debian's build with the project's flags, pages with the in-page probe. */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type CDPSession, type Page } from 'playwright';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type CDPSession,
+  type Page,
+} from 'playwright';
 import { chromiumPath, CHROMIUM_ARGS } from '../scripts/chromium.mjs';
 
 const PAGES = resolve(import.meta.dirname, 'pages');
@@ -10,11 +17,16 @@ const TIMERS = readFileSync(resolve(PAGES, 'timers.js'), 'utf8');
 
 export async function launchBrowser(): Promise<Browser> {
   const executablePath = chromiumPath();
-  if (!executablePath) throw new Error('No Chromium found: run `node scripts/ensure-chromium.mjs` or set CHROMIUM_PATH');
+  if (!executablePath)
+    throw new Error('No Chromium found: run `node scripts/ensure-chromium.mjs` or set CHROMIUM_PATH');
   return chromium.launch({
     executablePath,
     // BENCH_JS_FLAGS (a debugging aid): more V8 flags, e.g. `--no-flush-bytecode --no-maglev`.
-    args: [...CHROMIUM_ARGS, '--enable-precise-memory-info', `--js-flags=--expose-gc${process.env.BENCH_JS_FLAGS ? ` ${process.env.BENCH_JS_FLAGS}` : ''}`],
+    args: [
+      ...CHROMIUM_ARGS,
+      '--enable-precise-memory-info',
+      `--js-flags=--expose-gc${process.env.BENCH_JS_FLAGS ? ` ${process.env.BENCH_JS_FLAGS}` : ''}`,
+    ],
   });
 }
 
@@ -54,7 +66,8 @@ export async function newPage(
 /** Uncaught page errors so far, each once with its count. */
 export function pageErrors(page: Page): string[] {
   const counts = new Map<string, number>();
-  for (const e of (page as Page & { benchErrors?: string[] }).benchErrors ?? []) counts.set(e, (counts.get(e) ?? 0) + 1);
+  for (const e of (page as Page & { benchErrors?: string[] }).benchErrors ?? [])
+    counts.set(e, (counts.get(e) ?? 0) + 1);
   return [...counts].map(([e, n]) => (n > 1 ? `${e} (×${n})` : e)).slice(0, 10);
 }
 
@@ -86,7 +99,9 @@ export async function retainedHeap(cdp: CDPSession): Promise<number> {
   return usedSize;
 }
 
-export async function domCounters(cdp: CDPSession): Promise<{ documents: number; nodes: number; jsEventListeners: number }> {
+export async function domCounters(
+  cdp: CDPSession,
+): Promise<{ documents: number; nodes: number; jsEventListeners: number }> {
   return cdp.send('Memory.getDOMCounters');
 }
 

@@ -70,17 +70,29 @@ class Heap {
     }
     this.firstEdge[this.count] = e;
   }
-  type(i: number) { return this.s.nodeTypes[this.s.nodes[i * this.nf + this.iType]!]!; }
-  name(i: number) { return this.s.strings[this.s.nodes[i * this.nf + this.iName]!]!; }
-  id(i: number) { return this.s.nodes[i * this.nf + this.iId]!; }
-  size(i: number) { return this.s.nodes[i * this.nf + this.iSize]!; }
-  edgeType(e: number) { return this.s.edgeTypes[this.s.edges[e + this.eType]!]!; }
+  type(i: number) {
+    return this.s.nodeTypes[this.s.nodes[i * this.nf + this.iType]!]!;
+  }
+  name(i: number) {
+    return this.s.strings[this.s.nodes[i * this.nf + this.iName]!]!;
+  }
+  id(i: number) {
+    return this.s.nodes[i * this.nf + this.iId]!;
+  }
+  size(i: number) {
+    return this.s.nodes[i * this.nf + this.iSize]!;
+  }
+  edgeType(e: number) {
+    return this.s.edgeTypes[this.s.edges[e + this.eType]!]!;
+  }
   edgeName(e: number) {
     const t = this.edgeType(e);
     const v = this.s.edges[e + this.eName]!;
     return t === 'element' || t === 'hidden' ? `[${v}]` : this.s.strings[v]!;
   }
-  edgeTo(e: number) { return this.s.edges[e + this.eTo]! / this.nf; }
+  edgeTo(e: number) {
+    return this.s.edges[e + this.eTo]! / this.nf;
+  }
   label(i: number) {
     const t = this.type(i);
     const n = this.name(i);
@@ -149,7 +161,8 @@ class Heap {
         else if (this.type(n) === 'closure') for (const [name, to] of this.out(n)) if (name === 'shared') sfi = to;
         if (sfi >= 0) {
           let script = '?';
-          for (const [name, to] of this.out(sfi)) if (name === 'script') script = this.name(to).replace('system / Script / ', '');
+          for (const [name, to] of this.out(sfi))
+            if (name === 'script') script = this.name(to).replace('system / Script / ', '');
           return { fn: this.name(sfi).replace(/^system \/ SharedFunctionInfo( \/ )?/, ''), script };
         }
         for (const r of this.retainersOf(n)) {
@@ -214,7 +227,10 @@ for (let i = 0; i < after.count; i++) {
   afterTotal += after.size(i);
   if (beforeIds.has(after.id(i)) || dist[i] === -1) continue;
   const t = after.type(i);
-  const key = t === 'string' || t === 'concatenated string' || t === 'sliced string' ? `${t}` : `${t}:${after.name(i).slice(0, 80)}`;
+  const key =
+    t === 'string' || t === 'concatenated string' || t === 'sliced string'
+      ? `${t}`
+      : `${t}:${after.name(i).slice(0, 80)}`;
   let g = groups.get(key);
   if (!g) groups.set(key, (g = { count: 0, size: 0, samples: [] }));
   g.count++;
@@ -223,7 +239,12 @@ for (let i = 0; i < after.count; i++) {
 }
 const byType = new Map<string, { count: number; size: number }>();
 for (const [k, g] of groups) {
-  const t = k.startsWith('code:') || k.startsWith('native:') ? k.split(':')[0]! : k.split(':')[0]! === 'object' || k.split(':')[0]! === 'closure' || k.split(':')[0]! === 'array' ? 'js object/closure/array' : k.split(':')[0]!;
+  const t =
+    k.startsWith('code:') || k.startsWith('native:')
+      ? k.split(':')[0]!
+      : k.split(':')[0]! === 'object' || k.split(':')[0]! === 'closure' || k.split(':')[0]! === 'array'
+        ? 'js object/closure/array'
+        : k.split(':')[0]!;
   const e = byType.get(t) ?? { count: 0, size: 0 };
   e.count += g.count;
   e.size += g.size;
@@ -242,18 +263,24 @@ for (let i = 0; i < after.count; i++) {
 }
 const sorted = [...groups].sort((x, y) => y[1].size - x[1].size);
 const newTotal = sorted.reduce((s, [, g]) => s + g.size, 0);
-console.log(`self sizes: before ${beforeTotal} B (${before.count} nodes), after ${afterTotal} B (${after.count} nodes), Δ ${afterTotal - beforeTotal} B`);
+console.log(
+  `self sizes: before ${beforeTotal} B (${before.count} nodes), after ${afterTotal} B (${after.count} nodes), Δ ${afterTotal - beforeTotal} B`,
+);
 console.log(`new reachable objects: ${newTotal} B in ${sorted.reduce((s, [, g]) => s + g.count, 0)} objects\n`);
 console.log('by kind (native = Blink C++ objects, outside the JS heap that Runtime.getHeapUsage reports):');
-for (const [t, e] of [...byType].sort((x, y) => y[1].size - x[1].size)) console.log(`${String(e.size).padStart(9)} B ${String(e.count).padStart(7)} × ${t}`);
+for (const [t, e] of [...byType].sort((x, y) => y[1].size - x[1].size))
+  console.log(`${String(e.size).padStart(9)} B ${String(e.count).padStart(7)} × ${t}`);
 console.log('');
 console.log('new code objects by script:');
-for (const [k, v] of [...codeByScript].sort((x, y) => y[1] - x[1]).slice(0, 15)) console.log(`${String(v).padStart(9)} B  ${k}`);
+for (const [k, v] of [...codeByScript].sort((x, y) => y[1] - x[1]).slice(0, 15))
+  console.log(`${String(v).padStart(9)} B  ${k}`);
 console.log('by function (top 25):');
-for (const [k, v] of [...codeByFn].sort((x, y) => y[1] - x[1]).slice(0, 25)) console.log(`${String(v).padStart(9)} B  ${k}`);
+for (const [k, v] of [...codeByFn].sort((x, y) => y[1] - x[1]).slice(0, 25))
+  console.log(`${String(v).padStart(9)} B  ${k}`);
 console.log('');
 const nGroups = Number(groupsArg ?? 40);
-for (const [k, g] of sorted.slice(0, nGroups)) console.log(`${String(g.size).padStart(9)} B ${String(g.count).padStart(7)} × ${k}`);
+for (const [k, g] of sorted.slice(0, nGroups))
+  console.log(`${String(g.size).padStart(9)} B ${String(g.count).padStart(7)} × ${k}`);
 const nPaths = Number(pathsArg ?? 8);
 console.log('');
 for (const [k, g] of sorted.slice(0, nPaths)) {
@@ -274,6 +301,7 @@ for (const k of (process.env.BENCH_HEAPDIFF_GROUPS ?? '').split(',').filter(Bool
   if (!g) continue;
   console.log(`── ${k} (${g.count}, ${g.size} B); retainers of up to 6 samples:`);
   const bySize = [...g.samples].sort((x, y) => after.size(y) - after.size(x));
-  for (const i of [...bySize.slice(0, 3), ...g.samples.slice(0, 3)]) console.log(`   ${after.label(i)} (${after.size(i)} B) ←\n     ${after.path(i).slice(-8).join('\n     ')}`);
+  for (const i of [...bySize.slice(0, 3), ...g.samples.slice(0, 3)])
+    console.log(`   ${after.label(i)} (${after.size(i)} B) ←\n     ${after.path(i).slice(-8).join('\n     ')}`);
   console.log('');
 }

@@ -31,7 +31,13 @@ export interface WindowStats {
   quotesEvents: number;
   appliedQuotes: number;
   longTasks: { start: number; duration: number }[];
-  loafs: { start: number; duration: number; blocking: number; render: number; scripts: { invoker: string; source: string; duration: number }[] }[];
+  loafs: {
+    start: number;
+    duration: number;
+    blocking: number;
+    render: number;
+    scripts: { invoker: string; source: string; duration: number }[];
+  }[];
   frames: number;
   slowFrames: number;
   droppedFrames: number;
@@ -116,10 +122,19 @@ async function measureWindow(
   await body();
   const m1 = await perfMetrics(cdp);
   const wall = (Date.now() - t0) / 1000;
-  const s = await js<Omit<WindowStats, 'busyMsPerSec' | 'scriptMsPerSec' | 'layoutMsPerSec' | 'styleMsPerSec' | 'layoutCount' | 'styleCount' | 'longTaskCount' | 'longTaskMaxMs'>>(
-    page,
-    '__bench.liveStop()',
-  );
+  const s = await js<
+    Omit<
+      WindowStats,
+      | 'busyMsPerSec'
+      | 'scriptMsPerSec'
+      | 'layoutMsPerSec'
+      | 'styleMsPerSec'
+      | 'layoutCount'
+      | 'styleCount'
+      | 'longTaskCount'
+      | 'longTaskMaxMs'
+    >
+  >(page, '__bench.liveStop()');
   const d = (k: string) => (m1[k] ?? 0) - (m0[k] ?? 0);
   return {
     ...s,
@@ -137,16 +152,29 @@ async function measureWindow(
 export async function runLive(
   browser: Browser,
   server: BenchServer,
-  opts: { symbols: string[]; key: string; pushKey: string; seconds: number; perSecond: number; everyMs: number; reducedMotion?: boolean },
+  opts: {
+    symbols: string[];
+    key: string;
+    pushKey: string;
+    seconds: number;
+    perSecond: number;
+    everyMs: number;
+    reducedMotion?: boolean;
+  },
 ): Promise<LiveResults> {
-  const { context, page, cdp } = await newPage(browser, { watch: true, rows: opts.symbols.length }, opts.reducedMotion ? { reducedMotion: 'reduce' } : {});
+  const { context, page, cdp } = await newPage(
+    browser,
+    { watch: true, rows: opts.symbols.length },
+    opts.reducedMotion ? { reducedMotion: 'reduce' } : {},
+  );
   const errors: string[] = [];
   try {
     await cdp.send('Performance.enable', { timeDomain: 'timeTicks' });
     await page.goto(boardUrl(server.url, { symbols: opts.symbols, key: opts.key, base: server.url }));
     await until(
       `${opts.symbols.length} rows painted`,
-      async () => ((await js<{ paintAt?: number }[]>(page, '__bench.times()'))[0]?.paintAt !== undefined ? true : undefined),
+      async () =>
+        (await js<{ paintAt?: number }[]>(page, '__bench.times()'))[0]?.paintAt !== undefined ? true : undefined,
       20_000,
     ).catch((e: Error) => {
       throw new Error(`${e.message}; page errors: ${pageErrors(page).join(' | ') || 'none'}`);
@@ -156,7 +184,9 @@ export async function runLive(
       'the board’s stream',
       async () => {
         const st = await server.call<SandboxStats>('/__sandbox/stats');
-        return st.requests.some((r) => r.key === opts.key && r.path.startsWith('/v1/stream')) && st.openStreams > 0 ? true : undefined;
+        return st.requests.some((r) => r.key === opts.key && r.path.startsWith('/v1/stream')) && st.openStreams > 0
+          ? true
+          : undefined;
       },
       10_000,
     );
@@ -165,7 +195,10 @@ export async function runLive(
     const idle = await measureWindow(cdp, page, () => sleep(2000));
 
     const prices = new Map(
-      quotesOf(await server.call(`/v1/prices?symbols=${opts.symbols.join(',')}`, { key: opts.pushKey })).map((q) => [q.symbol, q.price]),
+      quotesOf(await server.call(`/v1/prices?symbols=${opts.symbols.join(',')}`, { key: opts.pushKey })).map((q) => [
+        q.symbol,
+        q.price,
+      ]),
     );
     const mismatches = async () => {
       const shown = await js<Record<string, string | null>>(
@@ -178,7 +211,9 @@ export async function runLive(
     const load = await measureWindow(cdp, page, async () => {
       push = await pushLoad(server, opts, prices);
       // The last batches render inside the window: wait until the board shows every last price (≤ 3 s).
-      await until('the last prices', async () => ((await mismatches()) === 0 ? true : undefined), 3_000, 50).catch(() => undefined);
+      await until('the last prices', async () => ((await mismatches()) === 0 ? true : undefined), 3_000, 50).catch(
+        () => undefined,
+      );
       await sleep(100);
     });
     const finalMismatches = await mismatches();

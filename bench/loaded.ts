@@ -20,8 +20,18 @@ export interface LoadedJs {
   errors: string[];
 }
 
-async function loadedFiles(browser: Browser, server: BenchServer, key: string, chart: 'none' | 'candles', errors: string[]): Promise<string[]> {
-  const { context, page } = await newPage(browser, { watch: true, rows: PAINT_SYMBOLS.length, chartWatch: chart !== 'none' });
+async function loadedFiles(
+  browser: Browser,
+  server: BenchServer,
+  key: string,
+  chart: 'none' | 'candles',
+  errors: string[],
+): Promise<string[]> {
+  const { context, page } = await newPage(browser, {
+    watch: true,
+    rows: PAINT_SYMBOLS.length,
+    chartWatch: chart !== 'none',
+  });
   try {
     await page.goto(boardUrl(server.url, { symbols: PAINT_SYMBOLS, key, base: server.url, chart }));
     await until(
@@ -40,7 +50,9 @@ async function loadedFiles(browser: Browser, server: BenchServer, key: string, c
       `performance.getEntriesByType('resource').map(function (e) { return new URL(e.name).pathname; })`,
     );
     errors.push(...pageErrors(page));
-    return [...new Set(names.filter((n) => n.startsWith('/dist/') && n.endsWith('.js')).map((n) => n.slice('/dist/'.length)))];
+    return [
+      ...new Set(names.filter((n) => n.startsWith('/dist/') && n.endsWith('.js')).map((n) => n.slice('/dist/'.length))),
+    ];
   } finally {
     await context.close();
   }

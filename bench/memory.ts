@@ -88,18 +88,33 @@ export async function runMemory(
   };
   /** Streams close asynchronously (abort → socket close → server): give them a moment. */
   const streamsBackTo = async (n: number) =>
-    until('streams closed', async () => ((await stats()).openStreams <= n ? true : undefined), 5_000, 100).catch(() => false);
+    until('streams closed', async () => ((await stats()).openStreams <= n ? true : undefined), 5_000, 100).catch(
+      () => false,
+    );
 
   try {
     const openStreamsBefore = (await stats()).openStreams;
-    await page.goto(boardUrl(server.url, { symbols: PAINT_SYMBOLS, key: `${opts.keyPrefix}-0`, base: server.url, count: 0 }));
+    await page.goto(
+      boardUrl(server.url, { symbols: PAINT_SYMBOLS, key: `${opts.keyPrefix}-0`, base: server.url, count: 0 }),
+    );
     await page.evaluate(`customElements.whenDefined('price-board').then(function () { return true; })`);
     const keys = Array.from({ length: 10 }, (_, i) => `${opts.keyPrefix}-${i}`);
     const cycleOpts = (timeoutMs: number) =>
-      JSON.stringify({ symbols: PAINT_SYMBOLS.join(','), keys, base: server.url, chart: 'candles', rows: PAINT_SYMBOLS.length, timeoutMs, maxTimeouts: 20 });
+      JSON.stringify({
+        symbols: PAINT_SYMBOLS.join(','),
+        keys,
+        base: server.url,
+        chart: 'candles',
+        rows: PAINT_SYMBOLS.length,
+        timeoutMs,
+        maxTimeouts: 20,
+      });
 
     const warm = await js<MemoryResults['cycles']>(page, `__bench.cycles(20, ${cycleOpts(5000)})`);
-    if (warm.timeouts > 0) throw new Error(`warm-up: ${warm.timeouts} of 20 boards showed no rows within 5 s; page errors: ${pageErrors(page).join(' | ') || 'none'}`);
+    if (warm.timeouts > 0)
+      throw new Error(
+        `warm-up: ${warm.timeouts} of 20 boards showed no rows within 5 s; page errors: ${pageErrors(page).join(' | ') || 'none'}`,
+      );
     // A board removed one frame after its rows draws candles only when its history came first.
     // The 20 cycles above may never do so; the 1,000 below do, often enough to compile and then
     // optimise lightweight-charts' drawing code, which the old procedure counted as growth
@@ -109,7 +124,10 @@ export async function runMemory(
     // runs 20 more cycles: the baseline has the code every cycle may use, and the growth is what
     // the boards keep. (The history sources' LRU, 8 keys of the 10 rotated, is full from here on.)
     const drawn = await js<number>(page, `__bench.drawCharts(${cycleOpts(5000)}, 10000)`);
-    if (drawn < keys.length) throw new Error(`warm-up: only ${drawn} of ${keys.length} charts drew candles within 10 s; page errors: ${pageErrors(page).join(' | ') || 'none'}`);
+    if (drawn < keys.length)
+      throw new Error(
+        `warm-up: only ${drawn} of ${keys.length} charts drew candles within 10 s; page errors: ${pageErrors(page).join(' | ') || 'none'}`,
+      );
     const warm2 = await js<MemoryResults['cycles']>(page, `__bench.cycles(20, ${cycleOpts(5000)})`);
     if (warm2.timeouts > 0) throw new Error(`warm-up: ${warm2.timeouts} of 20 more boards showed no rows within 5 s`);
     await sleep(1000);
@@ -129,7 +147,12 @@ export async function runMemory(
     const second = first.aborted
       ? { timeouts: 0, ms: 0, done: 0, aborted: true }
       : await js<MemoryResults['cycles']>(page, `__bench.cycles(${opts.cycles - half}, ${cycleOpts(3000)})`);
-    const cycles = { timeouts: first.timeouts + second.timeouts, ms: first.ms + second.ms, done: first.done + second.done, aborted: first.aborted || second.aborted };
+    const cycles = {
+      timeouts: first.timeouts + second.timeouts,
+      ms: first.ms + second.ms,
+      done: first.done + second.done,
+      aborted: first.aborted || second.aborted,
+    };
     await sleep(1000);
     await streamsBackTo(openStreamsBefore);
     const afterCycles = await snap();
@@ -137,22 +160,28 @@ export async function runMemory(
 
     // 100,000 stream events into one mounted 170-symbol board.
     const key = `${opts.keyPrefix}-events`;
-    await js(page, `__bench.mount(${JSON.stringify({ symbols: opts.liveSymbols.join(','), 'api-key': key, 'base-url': server.url, chart: 'candles' })})`);
-    const ok = await js<boolean>(page, `__bench.waitRows(document.querySelector('price-board'), ${opts.liveSymbols.length}, 15000)`);
+    await js(
+      page,
+      `__bench.mount(${JSON.stringify({ symbols: opts.liveSymbols.join(','), 'api-key': key, 'base-url': server.url, chart: 'candles' })})`,
+    );
+    const ok = await js<boolean>(
+      page,
+      `__bench.waitRows(document.querySelector('price-board'), ${opts.liveSymbols.length}, 15000)`,
+    );
     if (!ok) throw new Error('the 170-symbol board showed no rows');
     await until(
       'the board’s stream',
-      async () => ((await stats()).requests.some((r) => r.key === key && r.path.startsWith('/v1/stream')) ? true : undefined),
+      async () =>
+        (await stats()).requests.some((r) => r.key === key && r.path.startsWith('/v1/stream')) ? true : undefined,
       10_000,
     );
     await sleep(1500);
     const beforeEvents = await snap();
 
     const prices = new Map(
-      quotesOf(await server.call(`/v1/prices?symbols=${opts.liveSymbols.join(',')}`, { key: `${opts.keyPrefix}-push` })).map((q) => [
-        q.symbol,
-        q.price,
-      ]),
+      quotesOf(
+        await server.call(`/v1/prices?symbols=${opts.liveSymbols.join(',')}`, { key: `${opts.keyPrefix}-push` }),
+      ).map((q) => [q.symbol, q.price]),
     );
     const rnd = prng(100_000);
     let clock = Date.now();

@@ -10,7 +10,18 @@ import { boardUrl, js, newPage, pageErrors } from './browser';
 import type { BenchServer } from './server';
 import { median, until } from './util';
 
-export const PAINT_SYMBOLS = ['usd', 'eur', 'gold_18', 'coin_emami', 'ons', 'aed', 'gbp', 'gold_24', 'coin_bahar', 'silver_999'];
+export const PAINT_SYMBOLS = [
+  'usd',
+  'eur',
+  'gold_18',
+  'coin_emami',
+  'ons',
+  'aed',
+  'gbp',
+  'gold_24',
+  'coin_bahar',
+  'silver_999',
+];
 
 interface BoardTimes {
   attachAt?: number;
@@ -114,10 +125,16 @@ export async function runPaint(
   // timeline through the DevTools Network domain (which adds its own overhead, so it is not measured).
   for (let i = 0; i < opts.runs + 2; i++) {
     const diagnostic = i === opts.runs + 1;
-    const { context, page, cdp } = await newPage(browser, { watch: true, rows: PAINT_SYMBOLS.length, chartWatch: true });
+    const { context, page, cdp } = await newPage(browser, {
+      watch: true,
+      rows: PAINT_SYMBOLS.length,
+      chartWatch: true,
+    });
     const net = new Map<string, { url: string; type: string; sent: number; response?: number; done?: number }>();
     if (diagnostic) {
-      cdp.on('Network.requestWillBeSent', (e) => net.set(e.requestId, { url: e.request.url, type: String(e.type ?? ''), sent: e.timestamp }));
+      cdp.on('Network.requestWillBeSent', (e) =>
+        net.set(e.requestId, { url: e.request.url, type: String(e.type ?? ''), sent: e.timestamp }),
+      );
       cdp.on('Network.responseReceived', (e) => {
         const r = net.get(e.requestId);
         if (r) r.response = e.timestamp;
@@ -152,7 +169,10 @@ export async function runPaint(
         8_000,
         50,
       ).catch(async () => (await js<BoardTimes[]>(page, '__bench.times()'))[0]!);
-      const rtts = await js<number[]>(page, `__bench.rtt(${JSON.stringify(pricesUrl)}, ${JSON.stringify(opts.key)}, 3, 15)`);
+      const rtts = await js<number[]>(
+        page,
+        `__bench.rtt(${JSON.stringify(pricesUrl)}, ${JSON.stringify(opts.key)}, 3, 15)`,
+      );
       const resources = await js<ResourceTiming[]>(
         page,
         `performance.getEntriesByType('resource').map(function (e) { return { name: e.name.replace(/^https?:\\/\\/[^/]+/, ''), start: e.startTime, end: e.responseEnd }; })`,
@@ -175,7 +195,13 @@ export async function runPaint(
         const rel = (x: number | undefined) => (x === undefined ? null : Math.round((x - t0) * 10_000) / 10);
         timeline = all
           .filter((r) => !r.url.includes('/__sandbox/'))
-          .map((r) => ({ path: r.url.replace(/^https?:\/\/[^/]+/, '').slice(0, 80), type: r.type, sentMs: rel(r.sent)!, responseMs: rel(r.response), doneMs: rel(r.done) }))
+          .map((r) => ({
+            path: r.url.replace(/^https?:\/\/[^/]+/, '').slice(0, 80),
+            type: r.type,
+            sentMs: rel(r.sent)!,
+            responseMs: rel(r.response),
+            doneMs: rel(r.done),
+          }))
           .slice(0, 12);
         timelineMarks = chart;
       } else if (i > 0) runs.push(run);
@@ -190,7 +216,9 @@ export async function runPaint(
   const targetMs = 1.5 * rttMs + 1000 / 60;
   const find = (r: PaintRun, part: string) => r.resources.find((x) => x.name.includes(part)); // the board's own (first) request
   const initial = new Set(opts.initialFiles.map((f) => `/dist/${f}`));
-  const moduleLoaded = runs.map((r) => Math.max(0, ...r.resources.filter((x) => initial.has(x.name)).map((x) => x.end)));
+  const moduleLoaded = runs.map((r) =>
+    Math.max(0, ...r.resources.filter((x) => initial.has(x.name)).map((x) => x.end)),
+  );
   return {
     variant: opts.variant,
     note:
@@ -220,7 +248,9 @@ export async function runPaint(
     },
     gaps: {
       upgradeToPricesSent: median(runs.map((r) => (find(r, '/v1/prices')?.start ?? NaN) - r.attachAt)),
-      boardPricesRoundTrip: median(runs.map((r) => (find(r, '/v1/prices')?.end ?? NaN) - (find(r, '/v1/prices')?.start ?? NaN))),
+      boardPricesRoundTrip: median(
+        runs.map((r) => (find(r, '/v1/prices')?.end ?? NaN) - (find(r, '/v1/prices')?.start ?? NaN)),
+      ),
       answerToRowsInDom: median(runs.map((r) => r.rowsInDomMs - (find(r, '/v1/prices')?.end ?? NaN))),
       domToFrame: median(runs.map((r) => r.rowsFrameMs - r.rowsInDomMs)),
       frameToPainted: median(runs.map((r) => r.rowsPaintedMs - r.rowsFrameMs)),

@@ -67,8 +67,24 @@ async function main(): Promise<void> {
       await cdp.send('Profiler.start');
       const chart = process.env.PROFILE_CHART ?? 'candles';
       const stream = process.env.PROFILE_STREAM ?? 'auto';
-      await page.goto(boardUrl(server.url, { symbols: PAINT_SYMBOLS, key: 'enterprise-key:bench-profile', base: server.url, chart, stream }));
-      const t = await until('rows painted', async () => (await js<{ rowsAt?: number; paintAt?: number }[]>(page, '__bench.times()'))[0]?.paintAt !== undefined ? (await js<{ rowsAt: number }[]>(page, '__bench.times()'))[0] : undefined, 15_000, 20);
+      await page.goto(
+        boardUrl(server.url, {
+          symbols: PAINT_SYMBOLS,
+          key: 'enterprise-key:bench-profile',
+          base: server.url,
+          chart,
+          stream,
+        }),
+      );
+      const t = await until(
+        'rows painted',
+        async () =>
+          (await js<{ rowsAt?: number; paintAt?: number }[]>(page, '__bench.times()'))[0]?.paintAt !== undefined
+            ? (await js<{ rowsAt: number }[]>(page, '__bench.times()'))[0]
+            : undefined,
+        15_000,
+        20,
+      );
       const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
       await context.close();
       const reqs = [...net.values()];
@@ -92,7 +108,9 @@ async function main(): Promise<void> {
   writeFileSync(resolve(ROOT, 'bench/tmp/first-paint.cpuprofile'), JSON.stringify(last));
   const total = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / RUNS; // mean over runs (a function absent in a run counts 0)
   const rows = [...perFn].map(([k, v]) => [k, total(v)] as const).sort((a, b) => b[1] - a[1]);
-  console.log(`prices request sent → rows in DOM: median ${median(windows).toFixed(1)} ms over ${RUNS} runs${CPU > 1 ? ` (CPU ×${CPU})` : ''}; mean self time per function:`);
+  console.log(
+    `prices request sent → rows in DOM: median ${median(windows).toFixed(1)} ms over ${RUNS} runs${CPU > 1 ? ` (CPU ×${CPU})` : ''}; mean self time per function:`,
+  );
   for (const [k, v] of rows.slice(0, 40)) console.log(`${v.toFixed(1).padStart(7)} ms  ${k}`);
   const byFile = new Map<string, number>();
   for (const [k, v] of rows) {
@@ -100,7 +118,8 @@ async function main(): Promise<void> {
     byFile.set(file, (byFile.get(file) ?? 0) + v);
   }
   console.log('by script:');
-  for (const [f, v] of [...byFile].sort((a, b) => b[1] - a[1]).slice(0, 10)) console.log(`${v.toFixed(1).padStart(7)} ms  ${f}`);
+  for (const [f, v] of [...byFile].sort((a, b) => b[1] - a[1]).slice(0, 10))
+    console.log(`${v.toFixed(1).padStart(7)} ms  ${f}`);
 }
 
 main().catch((e) => {

@@ -39,7 +39,14 @@ export function buildRows(s: Sections, failures: Record<string, string>): Row[] 
   const rows: Row[] = [];
   const failed = (section: string, metric: string, target: string) => {
     const why = failures[section] ?? failures.setup;
-    rows.push({ section, metric, measured: why ? `failed: ${why}` : 'skipped', baseline: '', target, verdict: why ? 'failed' : 'info' });
+    rows.push({
+      section,
+      metric,
+      measured: why ? `failed: ${why}` : 'skipped',
+      baseline: '',
+      target,
+      verdict: why ? 'failed' : 'info',
+    });
   };
 
   // ---- size
@@ -48,7 +55,8 @@ export function buildRows(s: Sections, failures: Record<string, string>): Row[] 
     const lit = baselines.lit.initial.gzip;
     const charts = baselines.chartsCandles.initial.gzip;
     const files = (n: number) => `${n} file${n === 1 ? '' : 's'}`;
-    const list = (g: { files: { file: string; gzip: number }[] }) => g.files.map((f) => `${f.file.replace(/^assets\//, '')} ${kb(f.gzip)}`).join(', ');
+    const list = (g: { files: { file: string; gzip: number }[] }) =>
+      g.files.map((f) => `${f.file.replace(/^assets\//, '')} ${kb(f.gzip)}`).join(', ');
     rows.push({
       section: 'size',
       metric: `initial module: dist/price-board.js + static imports (${files(project.initial.files.length)}), gzip -9`,
@@ -61,7 +69,9 @@ export function buildRows(s: Sections, failures: Record<string, string>): Row[] 
     // at start included (lazy, but every board fetches them beside its first prices request). The
     // browser-observed set of a chart="none" board is shown beside it as a check.
     const loaded = s.loaded;
-    const seen = loaded ? `; a chart="none" board fetched ${files(loaded.noChart.files.length)}, ${kb(loaded.noChart.gzip)}` : '';
+    const seen = loaded
+      ? `; a chart="none" board fetched ${files(loaded.noChart.files.length)}, ${kb(loaded.noChart.gzip)}`
+      : '';
     rows.push({
       section: 'size',
       metric: `board without chart, everything it loads: initial + the chunks loaded at start (${files(split.boardWithoutChart.files.length)}), gzip -9`,
@@ -151,7 +161,12 @@ export function buildRows(s: Sections, failures: Record<string, string>): Row[] 
       verdict: 'info',
     });
   }
-  if (!s.visitor) failed('paint', '10 rows painted, from navigation start, throttled CPU and added latency', '(reported beside the floor)');
+  if (!s.visitor)
+    failed(
+      'paint',
+      '10 rows painted, from navigation start, throttled CPU and added latency',
+      '(reported beside the floor)',
+    );
 
   // ---- live load
   if (s.live) {
@@ -210,7 +225,10 @@ export function buildRows(s: Sections, failures: Record<string, string>): Row[] 
   // ---- widgets (DESIGN.md §8)
   if (s.widgetSizes) {
     const { board, ticker, converter } = s.widgetSizes;
-    for (const [tag, file, g] of [['price-ticker', 'price-ticker.js', ticker], ['price-converter', 'price-converter.js', converter]] as const) {
+    for (const [tag, file, g] of [
+      ['price-ticker', 'price-ticker.js', ticker],
+      ['price-converter', 'price-converter.js', converter],
+    ] as const) {
       rows.push({
         section: 'size',
         metric: `<${tag}>: what dist/${file} adds to what it shares with the board (${g.files.length} files), gzip -9`,
@@ -236,7 +254,8 @@ export function buildRows(s: Sections, failures: Record<string, string>): Row[] 
     });
     rows.push({
       section: 'live',
-      metric: '<price-ticker> under the same load: layouts per animation frame (text updates at most twice a second; the tape moves by transform)',
+      metric:
+        '<price-ticker> under the same load: layouts per animation frame (text updates at most twice a second; the tape moves by transform)',
       measured: `${load.layouts} layouts in ${load.frames} frames (${round(perFrame(load), 3)}/frame); animation ${load.running ? 'running' : 'NOT running'}, rebuilt ${load.restarts}×`,
       baseline: `no load: ${idle.layouts} in ${idle.frames} frames`,
       target: 'no layout per frame (≤ 0.1/frame)',
@@ -346,7 +365,10 @@ export function markdown(rows: Row[], env: Record<string, string>, s: Sections):
   out.push('');
   out.push('| Section | Metric | Measured | Baseline (same run) | Target | Verdict |');
   out.push('|---|---|---|---|---|---|');
-  for (const r of rows) out.push(`| ${r.section} | ${md(r.metric)} | ${md(r.measured)} | ${md(r.baseline)} | ${md(r.target)} | ${r.verdict === 'NOT met' ? '**NOT met**' : r.verdict} |`);
+  for (const r of rows)
+    out.push(
+      `| ${r.section} | ${md(r.metric)} | ${md(r.measured)} | ${md(r.baseline)} | ${md(r.target)} | ${r.verdict === 'NOT met' ? '**NOT met**' : r.verdict} |`,
+    );
   out.push('');
   out.push('## How each figure is measured');
   out.push('');
@@ -364,7 +386,9 @@ export function markdown(rows: Row[], env: Record<string, string>, s: Sections):
   );
   if (s.size) {
     const lazy = s.size.project.lazy.map((l) => `${l.target.replace(/^assets\//, '')} ${kb(l.graph.gzip)}`).join(', ');
-    out.push(`  Dynamic \`import()\` targets of the initial graph and of its lazy chunks (each minus the initial graph): ${lazy || 'none'}.`);
+    out.push(
+      `  Dynamic \`import()\` targets of the initial graph and of its lazy chunks (each minus the initial graph): ${lazy || 'none'}.`,
+    );
   }
   if (s.size?.composition) {
     const top = (xs: { group: string; approxGzip: number }[]) =>
@@ -373,25 +397,27 @@ export function markdown(rows: Row[], env: Record<string, string>, s: Sections):
         .map((x) => `${x.group} ≈ ${kb(x.approxGzip)}`)
         .join(', ');
     const lazy = s.size.composition.lazy.map((l) => `${l.file}: ${top(l.groups)}`).join('; ');
-    out.push(`  Approximate composition (shares of rendered code applied to gzip): initial: ${top(s.size.composition.initial)}; lazy: ${lazy}.`);
+    out.push(
+      `  Approximate composition (shares of rendered code applied to gzip): initial: ${top(s.size.composition.initial)}; lazy: ${lazy}.`,
+    );
   }
   out.push(
     '- **First paint**: Chromium (headless, Debian build), one page per run with a fresh context (empty cache), ' +
       'median of 7 runs after one warm-up run. The page, `dist/` and the sandbox share one loopback origin ' +
       '(a second row set loads the page from another origin, so the API calls are CORS with preflight). ' +
       '"Rows painted" is the first task after the frame that follows a MutationObserver on the shadow root seeing 10 `[part=row]` ' +
-      'with digits in `[part=price]` (a message posted from that frame\'s `requestAnimationFrame` callback, so the frame\'s ' +
-      'style, layout and paint of the rows are included). The primary figure runs from the element\'s connection (its upgrade: ' +
+      "with digits in `[part=price]` (a message posted from that frame's `requestAnimationFrame` callback, so the frame's " +
+      "style, layout and paint of the rows are included). The primary figure runs from the element's connection (its upgrade: " +
       'the probe sees it attach its shadow root); navigation start is shown for information. The RTT is the median of 15 ' +
       'bare `fetch`es of the same `/v1/prices` URL with `X-API-Key` (after 3 warm-up ones) from the same page, body parsed. ' +
-      'Beside the target, the baseline column gives the floor page\'s own time from its `fetch` call to its rows painted ' +
+      "Beside the target, the baseline column gives the floor page's own time from its `fetch` call to its rows painted " +
       '(the no-throttling row of "what a visitor sees", same run): the least this machine needs to fetch, lay out and ' +
       'paint the same rows once, whatever the widget does. ' +
       'Chart candles: first frame in which the chart canvases hold saturated (candle-coloured) pixels. ' +
       'Where the time goes: `npm run bench:profile` (`bench/profile.ts`) takes DevTools CPU profiles of the same page ' +
-      '(`PROFILE_CPU=4` for 4× throttling), prints the self time per function from the board\'s `/v1/prices` request ' +
+      "(`PROFILE_CPU=4` for 4× throttling), prints the self time per function from the board's `/v1/prices` request " +
       'to its rows in the DOM and saves one profile to `bench/tmp/first-paint.cpuprofile`; `npx tsx bench/trace.ts` ' +
-      'prints the main thread\'s tasks (script, style, layout, paint, with their CPU time) of one first paint from a ' +
+      "prints the main thread's tasks (script, style, layout, paint, with their CPU time) of one first paint from a " +
       'DevTools timeline trace; `AB=dist,dist-b npx tsx bench/ab.ts` compares builds (or style rules) in interleaved runs.',
   );
   if (s.paint) {

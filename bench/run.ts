@@ -62,7 +62,9 @@ async function main(): Promise<number> {
       log(`  done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
       return r;
     } catch (e) {
-      const msg = String((e as Error)?.message ?? e).split('\n')[0]!.slice(0, 300);
+      const msg = String((e as Error)?.message ?? e)
+        .split('\n')[0]!
+        .slice(0, 300);
       failures[name] = msg;
       console.error(`  ${name} failed: ${(e as Error)?.stack ?? e}`);
       return undefined;
@@ -75,41 +77,62 @@ async function main(): Promise<number> {
   let server: BenchServer | undefined;
   let browser: Browser | undefined;
   let chromiumVersion = 'Chromium ?';
-  if (browserWanted) try {
-    server = await startBenchServer(ROOT, DIST);
-    browser = await launchBrowser();
-    chromiumVersion = `Chromium ${browser.version()}`;
-    const srv = server;
-    const br = browser;
-    const all = symbolIds(await srv.call('/v1/symbols', { key: 'enterprise-key:bench-setup' }));
-    const live170 = all.slice(0, 170);
-    if (live170.length < 170) log(`  note: /v1/symbols lists only ${live170.length} symbols`);
+  if (browserWanted)
+    try {
+      server = await startBenchServer(ROOT, DIST);
+      browser = await launchBrowser();
+      chromiumVersion = `Chromium ${browser.version()}`;
+      const srv = server;
+      const br = browser;
+      const all = symbolIds(await srv.call('/v1/symbols', { key: 'enterprise-key:bench-setup' }));
+      const live170 = all.slice(0, 170);
+      if (live170.length < 170) log(`  note: /v1/symbols lists only ${live170.length} symbols`);
 
-    sections.loaded = await step('size', () => runLoaded(br, srv, DIST, 'enterprise-key:bench-loaded'));
-    const initialFiles = measureEntry(resolve(DIST, 'price-board.js'), DIST).initial.files.map((f) => f.file);
-    sections.paint = await step('paint', () =>
-      runPaint(br, srv, { variant: 'same-origin', runs: 7, key: 'enterprise-key:bench-paint', initialFiles }),
-    );
-    sections.paintCors = await step('paint', () =>
-      runPaint(br, srv, { variant: 'cross-origin', runs: 7, key: 'enterprise-key:bench-paint-cors', initialFiles }),
-    );
-    sections.visitor = await step('paint', () => runVisitor(br, srv, { runs: 5, keyPrefix: 'enterprise-key:bench-visitor' }));
-    const liveOpts = { symbols: live170, pushKey: 'enterprise-key:bench-live-push', seconds: 10, perSecond: 200, everyMs: 50 };
-    sections.live = await step('live', () => runLive(br, srv, { ...liveOpts, key: 'enterprise-key:bench-live' }));
-    // Diagnostic: the same load without the price flash (prefers-reduced-motion).
-    sections.liveReduced = await step('live', () => runLive(br, srv, { ...liveOpts, key: 'enterprise-key:bench-live-rm', reducedMotion: true }));
-    sections.tickerLive = await step('live', () => runTickerLive(br, srv, { ...liveOpts, key: 'enterprise-key:bench-ticker' }));
-    sections.sharing = await step('sharing', () => runSharing(br, srv, { keyPrefix: 'enterprise-key:bench-share', boards: 10 }));
-    sections.memory = await step('memory', () =>
-      runMemory(br, srv, { cycles: 1000, events: 100_000, batch: 1000, keyPrefix: 'enterprise-key:bench-mem', liveSymbols: live170 }),
-    );
-  } catch (e) {
-    failures.setup = String((e as Error)?.message ?? e);
-    console.error(`bench setup failed: ${(e as Error)?.stack ?? e}`);
-  } finally {
-    await browser?.close().catch(() => undefined);
-    await server?.close().catch(() => undefined);
-  }
+      sections.loaded = await step('size', () => runLoaded(br, srv, DIST, 'enterprise-key:bench-loaded'));
+      const initialFiles = measureEntry(resolve(DIST, 'price-board.js'), DIST).initial.files.map((f) => f.file);
+      sections.paint = await step('paint', () =>
+        runPaint(br, srv, { variant: 'same-origin', runs: 7, key: 'enterprise-key:bench-paint', initialFiles }),
+      );
+      sections.paintCors = await step('paint', () =>
+        runPaint(br, srv, { variant: 'cross-origin', runs: 7, key: 'enterprise-key:bench-paint-cors', initialFiles }),
+      );
+      sections.visitor = await step('paint', () =>
+        runVisitor(br, srv, { runs: 5, keyPrefix: 'enterprise-key:bench-visitor' }),
+      );
+      const liveOpts = {
+        symbols: live170,
+        pushKey: 'enterprise-key:bench-live-push',
+        seconds: 10,
+        perSecond: 200,
+        everyMs: 50,
+      };
+      sections.live = await step('live', () => runLive(br, srv, { ...liveOpts, key: 'enterprise-key:bench-live' }));
+      // Diagnostic: the same load without the price flash (prefers-reduced-motion).
+      sections.liveReduced = await step('live', () =>
+        runLive(br, srv, { ...liveOpts, key: 'enterprise-key:bench-live-rm', reducedMotion: true }),
+      );
+      sections.tickerLive = await step('live', () =>
+        runTickerLive(br, srv, { ...liveOpts, key: 'enterprise-key:bench-ticker' }),
+      );
+      sections.sharing = await step('sharing', () =>
+        runSharing(br, srv, { keyPrefix: 'enterprise-key:bench-share', boards: 10 }),
+      );
+      sections.memory = await step('memory', () =>
+        runMemory(br, srv, {
+          cycles: 1000,
+          events: 100_000,
+          batch: 1000,
+          keyPrefix: 'enterprise-key:bench-mem',
+          liveSymbols: live170,
+        }),
+      );
+    } catch (e) {
+      failures.setup = String((e as Error)?.message ?? e);
+      console.error(`bench setup failed: ${(e as Error)?.stack ?? e}`);
+    } finally {
+      await browser?.close().catch(() => undefined);
+      await server?.close().catch(() => undefined);
+    }
   // After the browser sections: the relay's 10,000 clients would disturb their timings.
   sections.relay = await step('relay', async () => {
     // Each part on its own: one that cannot measure (its row says failed) does not cost the others.
@@ -150,14 +173,22 @@ async function main(): Promise<number> {
   const missed = rows.filter((r) => r.verdict === 'NOT met').length;
   const met = rows.filter((r) => r.verdict === 'met').length;
   log('');
-  log(`Targets (DESIGN.md §6): ${met} met, ${missed} not met${Object.keys(failures).length ? `, sections failed: ${Object.keys(failures).join(', ')}` : ''}. ${env.durationS} s.`);
+  log(
+    `Targets (DESIGN.md §6): ${met} met, ${missed} not met${Object.keys(failures).length ? `, sections failed: ${Object.keys(failures).join(', ')}` : ''}. ${env.durationS} s.`,
+  );
 
   if (ONLY.size === 0) {
-    writeFileSync(resolve(ROOT, 'bench/results.json'), JSON.stringify({ env, rows, failures, sections }, null, 2) + '\n');
+    writeFileSync(
+      resolve(ROOT, 'bench/results.json'),
+      JSON.stringify({ env, rows, failures, sections }, null, 2) + '\n',
+    );
     writeFileSync(resolve(ROOT, 'docs/bench.md'), markdown(rows, env, sections));
     log('Wrote bench/results.json and docs/bench.md');
   } else {
-    writeFileSync(resolve(TMP, 'results.partial.json'), JSON.stringify({ env, rows, failures, sections }, null, 2) + '\n');
+    writeFileSync(
+      resolve(TMP, 'results.partial.json'),
+      JSON.stringify({ env, rows, failures, sections }, null, 2) + '\n',
+    );
     log('Partial run (BENCH_ONLY): wrote bench/tmp/results.partial.json only');
   }
   return Object.keys(failures).length ? 1 : 0;

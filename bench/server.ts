@@ -50,7 +50,9 @@ export async function startBenchServer(projectRoot: string, dist: string): Promi
     try {
       let body: Buffer | string = await readFile(file);
       if (template) {
-        body = body.toString('utf8').replace(/\{\{(\w+)\}\}/g, (_, name: string) => escapeAttr(template.get(name) ?? ''));
+        body = body
+          .toString('utf8')
+          .replace(/\{\{(\w+)\}\}/g, (_, name: string) => escapeAttr(template.get(name) ?? ''));
       }
       res.writeHead(200, {
         'content-type': TYPES[extname(file)] ?? 'application/octet-stream',

@@ -24,7 +24,13 @@ export interface SharingResults {
   errors: string[];
 }
 
-async function countFor(browser: Browser, server: BenchServer, key: string, boards: number, errors: string[]): Promise<ShareCounts> {
+async function countFor(
+  browser: Browser,
+  server: BenchServer,
+  key: string,
+  boards: number,
+  errors: string[],
+): Promise<ShareCounts> {
   const { context, page } = await newPage(browser, { watch: true, rows: PAINT_SYMBOLS.length });
   try {
     await page.goto(boardUrl(server.url, { symbols: PAINT_SYMBOLS, key, base: server.url, count: boards }));
@@ -32,7 +38,9 @@ async function countFor(browser: Browser, server: BenchServer, key: string, boar
       `${boards} boards with rows`,
       async () => {
         const t = await js<{ paintAt?: number }[]>(page, '__bench.times()');
-        return t.length === boards && t.every((x) => x.paintAt !== undefined) ? Math.max(...t.map((x) => x.paintAt!)) : undefined;
+        return t.length === boards && t.every((x) => x.paintAt !== undefined)
+          ? Math.max(...t.map((x) => x.paintAt!))
+          : undefined;
       },
       15_000,
     ).catch((e: Error) => {
@@ -52,7 +60,11 @@ async function countFor(browser: Browser, server: BenchServer, key: string, boar
   }
 }
 
-export async function runSharing(browser: Browser, server: BenchServer, opts: { keyPrefix: string; boards: number }): Promise<SharingResults> {
+export async function runSharing(
+  browser: Browser,
+  server: BenchServer,
+  opts: { keyPrefix: string; boards: number },
+): Promise<SharingResults> {
   const errors: string[] = [];
   const single = await countFor(browser, server, `${opts.keyPrefix}-1`, 1, errors);
   const many = await countFor(browser, server, `${opts.keyPrefix}-${opts.boards}`, opts.boards, errors);

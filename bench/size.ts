@@ -70,7 +70,8 @@ const TRANSPORT_CHUNK = /(^|\/)transport-[\w-]+\.js$/;
 const CHART_CHUNKS = /(^|\/)(chart-area|price-chart)-[\w-]+\.js$/;
 
 export function splitLazy(project: EntrySizes, root: string): LazySplit {
-  const filesOf = (test: RegExp) => new Set(project.lazy.filter((l) => test.test(l.target)).flatMap((l) => l.graph.files.map((f) => f.file)));
+  const filesOf = (test: RegExp) =>
+    new Set(project.lazy.filter((l) => test.test(l.target)).flatMap((l) => l.graph.files.map((f) => f.file)));
   const widget = filesOf(WIDGET_CHUNKS);
   const transport = [...filesOf(TRANSPORT_CHUNK)].filter((f) => !widget.has(f));
   const start = new Set([...widget, ...transport]);
@@ -109,9 +110,15 @@ interface Imports {
 
 /** The value of a string literal or of a template literal without substitutions. */
 function literalString(node: unknown): string | undefined {
-  const n = node as { type?: string; value?: unknown; expressions?: unknown[]; quasis?: { value: { cooked?: string } }[] };
+  const n = node as {
+    type?: string;
+    value?: unknown;
+    expressions?: unknown[];
+    quasis?: { value: { cooked?: string } }[];
+  };
   if (n?.type === 'Literal' && typeof n.value === 'string') return n.value;
-  if (n?.type === 'TemplateLiteral' && n.expressions?.length === 0 && n.quasis?.length === 1) return n.quasis[0]!.value.cooked;
+  if (n?.type === 'TemplateLiteral' && n.expressions?.length === 0 && n.quasis?.length === 1)
+    return n.quasis[0]!.value.cooked;
   return undefined;
 }
 
@@ -217,14 +224,23 @@ export function measureEntry(entry: string, root: string): EntrySizes {
     const nested = new Set<string>();
     const graph = staticClosure([t], root, nested, warnings);
     for (const f of graph) all.add(f);
-    lazy.push({ target: relative(root, t), graph: sizeOf([...graph].filter((f) => !initial.has(f)), root) });
+    lazy.push({
+      target: relative(root, t),
+      graph: sizeOf(
+        [...graph].filter((f) => !initial.has(f)),
+        root,
+      ),
+    });
     pending.push(...nested);
   }
   return {
     entry: relative(root, entry),
     initial: sizeOf(initial, root),
     lazy,
-    lazyAll: sizeOf([...all].filter((f) => !initial.has(f)), root),
+    lazyAll: sizeOf(
+      [...all].filter((f) => !initial.has(f)),
+      root,
+    ),
     warnings: [...new Set(warnings)],
   };
 }
@@ -343,7 +359,12 @@ async function composition(projectRoot: string, tmpRoot: string, project: EntryS
     },
   });
   const outputs = (Array.isArray(result) ? result : [result]) as unknown as {
-    output: { type: string; fileName: string; isEntry?: boolean; modules?: Record<string, { renderedLength: number }> }[];
+    output: {
+      type: string;
+      fileName: string;
+      isEntry?: boolean;
+      modules?: Record<string, { renderedLength: number }>;
+    }[];
   }[];
   const chunks = outputs.flatMap((o) => o.output).filter((c) => c.type === 'chunk');
   const entry = measureEntry(resolve(outDir, 'price-board.js'), outDir);
@@ -360,7 +381,11 @@ async function composition(projectRoot: string, tmpRoot: string, project: EntryS
       }
     }
     return [...byGroup.entries()]
-      .map(([group, len]) => ({ group, share: total ? len / total : 0, approxGzip: total ? Math.round((gzipTotal * len) / total) : 0 }))
+      .map(([group, len]) => ({
+        group,
+        share: total ? len / total : 0,
+        approxGzip: total ? Math.round((gzipTotal * len) / total) : 0,
+      }))
       .sort((a, b) => b.share - a.share);
   };
   return {
@@ -372,9 +397,16 @@ async function composition(projectRoot: string, tmpRoot: string, project: EntryS
   };
 }
 
-export async function runSize(projectRoot: string, dist: string, tmpRoot: string, log: (s: string) => void): Promise<SizeResults> {
+export async function runSize(
+  projectRoot: string,
+  dist: string,
+  tmpRoot: string,
+  log: (s: string) => void,
+): Promise<SizeResults> {
   const settings = await projectBuildSettings(projectRoot);
-  log(`  baselines with minify=${String(settings.minify ?? 'vite default')} target=${String(settings.target ?? 'default')}`);
+  log(
+    `  baselines with minify=${String(settings.minify ?? 'vite default')} target=${String(settings.target ?? 'default')}`,
+  );
   const lit = await buildBaseline('lit', tmpRoot, settings);
   const chartsCandles = await buildBaseline('chartsCandles', tmpRoot, settings);
   const litPlusCharts = await buildBaseline('litPlusCharts', tmpRoot, settings);

@@ -11,7 +11,12 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /** Polls `check` every `everyMs` until it returns a value other than undefined, or throws after `timeoutMs`. */
-export async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number, everyMs = 50): Promise<T> {
+export async function until<T>(
+  what: string,
+  check: () => Promise<T | undefined>,
+  timeoutMs: number,
+  everyMs = 50,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();
@@ -46,7 +51,9 @@ export function symbolIds(body: unknown): string[] {
   if (x && typeof x === 'object' && !Array.isArray(x) && 'data' in x) x = (x as { data: unknown }).data;
   if (x && typeof x === 'object' && !Array.isArray(x) && 'symbols' in x) x = (x as { symbols: unknown }).symbols;
   if (!Array.isArray(x)) throw new Error('unexpected /v1/symbols body');
-  return x.map((s) => (typeof s === 'string' ? s : (s as { symbol: string }).symbol)).filter((s) => typeof s === 'string');
+  return x
+    .map((s) => (typeof s === 'string' ? s : (s as { symbol: string }).symbol))
+    .filter((s) => typeof s === 'string');
 }
 
 export interface QuoteLike {

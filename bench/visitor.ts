@@ -43,7 +43,12 @@ async function emulate(cdp: CDPSession, c: Condition): Promise<void> {
   if (c.cpu > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: c.cpu });
   if (c.latencyMs > 0) {
     await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: c.latencyMs, downloadThroughput: -1, uploadThroughput: -1 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: c.latencyMs,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
   }
 }
 
@@ -63,10 +68,21 @@ async function load(
   try {
     await emulate(cdp, c);
     const q = { symbols: PAINT_SYMBOLS, key, base: server.url, chart: 'candles' };
-    await page.goto(floor ? `${server.url}/bench/floor.html?${new URLSearchParams({ ...q, symbols: PAINT_SYMBOLS.join(',') })}` : boardUrl(server.url, q));
-    const probe = floor ? 'window.__floor && window.__floor.paintAt && window.__floor' : '__bench.times()[0] && __bench.times()[0].paintAt && __bench.times()[0]';
+    await page.goto(
+      floor
+        ? `${server.url}/bench/floor.html?${new URLSearchParams({ ...q, symbols: PAINT_SYMBOLS.join(',') })}`
+        : boardUrl(server.url, q),
+    );
+    const probe = floor
+      ? 'window.__floor && window.__floor.paintAt && window.__floor'
+      : '__bench.times()[0] && __bench.times()[0].paintAt && __bench.times()[0]';
     type Marks = { paintAt: number; sentAt?: number; attachAt?: number };
-    const t = await until(`${floor ? 'floor' : 'board'} rows painted`, async () => (await js<Marks | null | undefined>(page, probe)) || undefined, 30_000, 50);
+    const t = await until(
+      `${floor ? 'floor' : 'board'} rows painted`,
+      async () => (await js<Marks | null | undefined>(page, probe)) || undefined,
+      30_000,
+      50,
+    );
     errors.push(...pageErrors(page));
     return { paintAt: t.paintAt, fromStart: t.paintAt - (floor ? t.sentAt! : t.attachAt!) };
   } finally {
@@ -74,7 +90,11 @@ async function load(
   }
 }
 
-export async function runVisitor(browser: Browser, server: BenchServer, opts: { runs: number; keyPrefix: string }): Promise<VisitorResult[]> {
+export async function runVisitor(
+  browser: Browser,
+  server: BenchServer,
+  opts: { runs: number; keyPrefix: string },
+): Promise<VisitorResult[]> {
   const out: VisitorResult[] = [];
   for (const [i, c] of CONDITIONS.entries()) {
     const board: number[] = [];

@@ -23,7 +23,13 @@ export function runWidgetSizes(dist: string): WidgetSizes {
   const graph = (entry: string) => measureEntry(resolve(dist, entry), dist).initial;
   const board = graph('price-board.js');
   const shared = new Set(board.files.map((f) => f.file));
-  const extra = (entry: string) => sizeOf(graph(entry).files.filter((f) => !shared.has(f.file)).map((f) => resolve(dist, f.file)), dist);
+  const extra = (entry: string) =>
+    sizeOf(
+      graph(entry)
+        .files.filter((f) => !shared.has(f.file))
+        .map((f) => resolve(dist, f.file)),
+      dist,
+    );
   return { board, ticker: extra('price-ticker.js'), converter: extra('price-converter.js') };
 }
 
@@ -82,7 +88,10 @@ async function measure(page: Page, cdp: CDPSession, body: () => Promise<void>): 
   const t0 = Date.now();
   await body();
   const m1 = await perfMetrics(cdp);
-  const r = await js<Pick<TickerWindow, 'frames' | 'longTasks' | 'longTaskMaxMs' | 'running' | 'restarts'>>(page, '__ticker.stop()');
+  const r = await js<Pick<TickerWindow, 'frames' | 'longTasks' | 'longTaskMaxMs' | 'running' | 'restarts'>>(
+    page,
+    '__ticker.stop()',
+  );
   const seconds = (Date.now() - t0) / 1000;
   const perSec = (k: string) => (((m1[k] ?? 0) - (m0[k] ?? 0)) * 1000) / seconds;
   return {
@@ -109,7 +118,8 @@ export async function runTickerLive(
       'the ticker’s prices and stream',
       async () => {
         const st = await server.call<SandboxStats>('/__sandbox/stats');
-        const streaming = st.requests.some((r) => r.key === opts.key && r.path.startsWith('/v1/stream')) && st.openStreams > 0;
+        const streaming =
+          st.requests.some((r) => r.key === opts.key && r.path.startsWith('/v1/stream')) && st.openStreams > 0;
         const shown = await js<number>(page, `document.querySelector('price-ticker')?.quotes.size ?? 0`);
         return streaming && shown === opts.symbols.length ? true : undefined;
       },
@@ -118,7 +128,10 @@ export async function runTickerLive(
     await sleep(500);
     const idle = await measure(page, cdp, () => sleep(2000));
     const prices = new Map(
-      quotesOf(await server.call(`/v1/prices?symbols=${opts.symbols.join(',')}`, { key: opts.pushKey })).map((x) => [x.symbol, x.price]),
+      quotesOf(await server.call(`/v1/prices?symbols=${opts.symbols.join(',')}`, { key: opts.pushKey })).map((x) => [
+        x.symbol,
+        x.price,
+      ]),
     );
     let pushed = 0;
     const load = await measure(page, cdp, async () => {

@@ -115,7 +115,8 @@ export class Configurator {
       this.relay = input.value === 'relay';
       this.render();
     });
-    this.relay = parts.connection.querySelector<HTMLInputElement>('input[name="connection"]:checked')?.value === 'relay';
+    this.relay =
+      parts.connection.querySelector<HTMLInputElement>('input[name="connection"]:checked')?.value === 'relay';
     // On the panel: the events bubble out of whichever element is previewed.
     previewPanel.addEventListener('price-board-status', (event) => {
       const status = String((event as CustomEvent<{ status?: unknown }>).detail?.status ?? '');
@@ -161,7 +162,8 @@ export class Configurator {
     const { form } = this.parts;
     for (const name of RADIO_FIELDS) {
       const value = this.config[name];
-      for (const input of form.querySelectorAll<HTMLInputElement>(`input[name="${name}"]`)) input.checked = input.value === value;
+      for (const input of form.querySelectorAll<HTMLInputElement>(`input[name="${name}"]`))
+        input.checked = input.value === value;
     }
     for (const [name, key] of Object.entries(TEXT_FIELDS)) {
       const input = form.elements.namedItem(name);
@@ -228,7 +230,8 @@ export class Configurator {
 
     const params = new URLSearchParams();
     if (config.widget !== 'board') params.set('widget', config.widget);
-    for (const [name, value] of boardAttributes(config, location.origin)) params.set(name === 'api-key' ? 'key' : name, value);
+    for (const [name, value] of boardAttributes(config, location.origin))
+      params.set(name === 'api-key' ? 'key' : name, value);
     const query = params.toString().replace(/%2C/gi, ',');
     history.replaceState(history.state, '', `${location.pathname}${query ? `?${query}` : ''}${location.hash}`);
   }

@@ -18,7 +18,13 @@ import '../src/price-ticker';
 import '../src/price-converter';
 import type { SymbolInfo } from '../src/shared/types';
 import { readEmbedParams, readWidget, WIDGET_TAGS } from '../src/embed/params';
-import { BOARD_ATTRIBUTES, CONVERTER_ATTRIBUTES, TICKER_ATTRIBUTES, WIDGET_ATTRIBUTES, type AttributeSpec } from '../src/shared/attributes';
+import {
+  BOARD_ATTRIBUTES,
+  CONVERTER_ATTRIBUTES,
+  TICKER_ATTRIBUTES,
+  WIDGET_ATTRIBUTES,
+  type AttributeSpec,
+} from '../src/shared/attributes';
 import { Configurator, wireTabs } from './configurator';
 import { wireCopyButtons } from './copy';
 import { scriptSnippet, type BoardConfig, type WidgetUrls } from './snippets';
@@ -66,7 +72,10 @@ function widgetUrls(): WidgetUrls {
 /** The page's parameters: the attributes of the widget it names (`widget=`, default the board). */
 const pageWidget = readWidget(location.search);
 const page = new Map<string, string>(
-  readEmbedParams(location.search, Object.values(WIDGET_ATTRIBUTES[pageWidget]).map((spec) => spec.attribute)).attributes,
+  readEmbedParams(
+    location.search,
+    Object.values(WIDGET_ATTRIBUTES[pageWidget]).map((spec) => spec.attribute),
+  ).attributes,
 );
 const apiKey = page.get('api-key') ?? DEMO_KEY;
 const ownKey = (key: string): string => (key === DEMO_KEY ? SHOWCASE_KEY : key);
@@ -76,7 +85,11 @@ const urls = widgetUrls();
 /** A board (or `tag`) for `slot`: attributes set before it is connected, so it starts configured. */
 function mountBoard(slot: HTMLElement, attributes: Record<string, string>, tag = 'price-board'): HTMLElement {
   const board = document.createElement(tag);
-  const all: Record<string, string> = { 'api-key': ownKey(apiKey), ...(baseUrl ? { 'base-url': baseUrl } : {}), ...attributes };
+  const all: Record<string, string> = {
+    'api-key': ownKey(apiKey),
+    ...(baseUrl ? { 'base-url': baseUrl } : {}),
+    ...attributes,
+  };
   for (const [name, value] of Object.entries(all)) board.setAttribute(name, value);
   slot.replaceChildren(board);
   return board;
@@ -108,17 +121,35 @@ function config(overrides: Partial<BoardConfig>): BoardConfig {
 
 // The three examples: their boards and their code come from one configuration each.
 const EXAMPLES: Array<[slot: string, code: string, BoardConfig]> = [
-  ['example-full', 'code-example-full', config({ symbols: ['usd', 'eur', 'gbp', 'aed', 'try', 'cny'], theme: 'light', chartSymbol: 'eur' })],
+  [
+    'example-full',
+    'code-example-full',
+    config({ symbols: ['usd', 'eur', 'gbp', 'aed', 'try', 'cny'], theme: 'light', chartSymbol: 'eur' }),
+  ],
   [
     'example-sidebar',
     'code-example-sidebar',
-    config({ symbols: ['gold_18', 'gold_24', 'coin_emami', 'coin_bahar', 'coin_half', 'coin_quarter'], theme: 'light', chart: 'none' }),
+    config({
+      symbols: ['gold_18', 'gold_24', 'coin_emami', 'coin_bahar', 'coin_half', 'coin_quarter'],
+      theme: 'light',
+      chart: 'none',
+    }),
   ],
-  ['example-dark', 'code-example-dark', config({ symbols: ['ons', 'silver_ounce', 'silver_999', 'gold_melted'], theme: 'dark', chart: 'line' })],
+  [
+    'example-dark',
+    'code-example-dark',
+    config({ symbols: ['ons', 'silver_ounce', 'silver_999', 'gold_melted'], theme: 'dark', chart: 'line' }),
+  ],
 ];
 
 function boardAttributesOf(c: BoardConfig): Record<string, string> {
-  const attributes: Record<string, string> = { symbols: c.symbols.join(','), theme: c.theme, unit: c.unit, chart: c.chart, days: c.days };
+  const attributes: Record<string, string> = {
+    symbols: c.symbols.join(','),
+    theme: c.theme,
+    unit: c.unit,
+    chart: c.chart,
+    days: c.days,
+  };
   if (c.chartSymbol) attributes['chart-symbol'] = c.chartSymbol;
   return attributes;
 }
@@ -134,7 +165,16 @@ function initialConfiguratorConfig(): BoardConfig {
   return {
     ...base,
     ...settings,
-    symbols: symbols ? [...new Set(symbols.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean))] : base.symbols,
+    symbols: symbols
+      ? [
+          ...new Set(
+            symbols
+              .split(',')
+              .map((s) => s.trim().toLowerCase())
+              .filter(Boolean),
+          ),
+        ]
+      : base.symbols,
   };
 }
 
@@ -188,7 +228,12 @@ async function loadSymbolList(configurator: Configurator): Promise<void> {
 }
 
 function main(): void {
-  mountBoard(byId('hero-slot'), { symbols: 'usd,eur,gold_18,coin_emami,ons', theme: 'light', chart: 'candles', days: '7' });
+  mountBoard(byId('hero-slot'), {
+    symbols: 'usd,eur,gold_18,coin_emami,ons',
+    theme: 'light',
+    chart: 'candles',
+    days: '7',
+  });
 
   const initial = initialConfiguratorConfig();
   const preview = mountBoard(byId('preview-slot'), boardAttributesOf(initial), WIDGET_TAGS[initial.widget]);

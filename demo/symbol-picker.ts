@@ -35,7 +35,11 @@ export function foldForSearch(text: string): string {
     .trim();
 }
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  className?: string,
+  text?: string,
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   if (className) node.className = className;
   if (text !== undefined) node.textContent = text;
@@ -100,7 +104,10 @@ export class SymbolPicker {
     const group = el('fieldset', 'symbol-group');
     group.dataset.category = id || 'other';
     const legend = el('legend');
-    legend.append(el('span', 'symbol-group__name', label), el('span', 'symbol-group__count', faNumber.format(infos.length)));
+    legend.append(
+      el('span', 'symbol-group__name', label),
+      el('span', 'symbol-group__count', faNumber.format(infos.length)),
+    );
     const options = el('div', 'symbol-group__options');
     for (const info of infos) {
       const option = el('label', 'symbol-option');
@@ -111,7 +118,11 @@ export class SymbolPicker {
       box.checked = this.selected.includes(info.symbol);
       box.addEventListener('change', () => this.toggle(info.symbol, box.checked));
       this.checkboxes.set(info.symbol, box);
-      option.append(box, el('span', 'symbol-option__title', info.title || info.symbol), el('code', 'symbol-option__id', info.symbol));
+      option.append(
+        box,
+        el('span', 'symbol-option__title', info.title || info.symbol),
+        el('code', 'symbol-option__id', info.symbol),
+      );
       options.append(option);
     }
     group.append(legend, options);
@@ -142,7 +153,11 @@ export class SymbolPicker {
         const next = chip.nextElementSibling ?? chip.previousElementSibling;
         this.toggle(symbol, false);
         // Keep keyboard focus in the chip list after removing.
-        const target = next && this.els.chips.querySelector<HTMLButtonElement>(`[data-symbol="${CSS.escape((next as HTMLElement).dataset.symbol ?? '')}"] button`);
+        const target =
+          next &&
+          this.els.chips.querySelector<HTMLButtonElement>(
+            `[data-symbol="${CSS.escape((next as HTMLElement).dataset.symbol ?? '')}"] button`,
+          );
         (target ?? this.els.search).focus();
       });
       chip.append(el('span', 'chip__title', title), remove);

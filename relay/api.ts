@@ -141,7 +141,13 @@ function etagOf(body: string): string {
 }
 
 /** A cacheable 200 (or 304 when the client holds it); `ageSeconds` marks stale data. */
-function sendCacheable(req: IncomingMessage, res: ServerResponse, body: string, caching: { maxAge: number; swr: number }, ageSeconds?: number): void {
+function sendCacheable(
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: string,
+  caching: { maxAge: number; swr: number },
+  ageSeconds?: number,
+): void {
   const etag = etagOf(body);
   const headers: Record<string, string> = {
     'Cache-Control': `public, max-age=${caching.maxAge}, stale-while-revalidate=${caching.swr}`,
@@ -168,13 +174,26 @@ function sendUpstreamError(res: ServerResponse, error: unknown, symbol?: string)
   if (!(error instanceof PriceBoardError)) throw error;
   if (error.code === 'rate_limited') {
     const seconds = String(Math.max(1, Math.ceil((error.retryAfterMs ?? 5_000) / 1000)));
-    const message = error.data?.reason === 'demand' ? 'the rest of the history budget is kept for spans in demand; try again shortly' : 'the relay is waiting for its upstream budget';
+    const message =
+      error.data?.reason === 'demand'
+        ? 'the rest of the history budget is kept for spans in demand; try again shortly'
+        : 'the relay is waiting for its upstream budget';
     return sendError(res, 429, 'rate_limited', message, {}, { 'Retry-After': seconds });
   }
-  if (error.status === 403 && error.data?.serviceCode === 'plan_limit') return sendError(res, 403, 'plan_limit', 'the plan does not give this much history');
-  if (error.code === 'bad_response') return sendError(res, 502, 'bad_response', BAD_RESPONSE, {}, { 'Retry-After': '5' });
-  if (error.status === 404 && symbol !== undefined) return sendError(res, 404, 'unknown_symbol', `unknown symbol: ${symbol}`, { symbols: [symbol] });
-  sendError(res, 503, 'upstream_unavailable', 'the price service cannot be reached; try again shortly', {}, { 'Retry-After': '5' });
+  if (error.status === 403 && error.data?.serviceCode === 'plan_limit')
+    return sendError(res, 403, 'plan_limit', 'the plan does not give this much history');
+  if (error.code === 'bad_response')
+    return sendError(res, 502, 'bad_response', BAD_RESPONSE, {}, { 'Retry-After': '5' });
+  if (error.status === 404 && symbol !== undefined)
+    return sendError(res, 404, 'unknown_symbol', `unknown symbol: ${symbol}`, { symbols: [symbol] });
+  sendError(
+    res,
+    503,
+    'upstream_unavailable',
+    'the price service cannot be reached; try again shortly',
+    {},
+    { 'Retry-After': '5' },
+  );
 }
 
 export class RelayApi {
@@ -212,8 +231,14 @@ export class RelayApi {
     if (!ids) return;
     this.deps.feed.use(ids);
     const snap = await this.deps.feed.ready(ids, READY_TIMEOUT_MS);
-    if (snap.quotes.length === 0) return sendUpstreamError(res, this.deps.gate.halted ? new PriceBoardError('server', 'halted') : new PriceBoardError('server', 'no data yet'));
-    const body = JSON.stringify({ data: { at: new Date(this.deps.now()).toISOString(), delay_seconds: 0, quotes: snap.quotes } });
+    if (snap.quotes.length === 0)
+      return sendUpstreamError(
+        res,
+        this.deps.gate.halted ? new PriceBoardError('server', 'halted') : new PriceBoardError('server', 'no data yet'),
+      );
+    const body = JSON.stringify({
+      data: { at: new Date(this.deps.now()).toISOString(), delay_seconds: 0, quotes: snap.quotes },
+    });
     if (this.refuseKey(res, body, 'prices')) return;
     sendCacheable(req, res, body, CACHING.prices, this.deps.feed.fresh ? undefined : this.deps.feed.ageSeconds);
   }
@@ -250,26 +275,40 @@ export class RelayApi {
     const raw = url.searchParams.get('days');
     const days = raw !== null && /^[1-9]\d{0,2}$/.test(raw) ? Number(raw) : Number.NaN;
     // Any other span would be one more cache key (and upstream request) per symbol for nothing.
-    if (!HISTORY_SPANS.includes(days)) return sendError(res, 400, 'bad_request', `days must be one of ${HISTORY_SPANS.join(', ')}`, { spans: HISTORY_SPANS });
+    if (!HISTORY_SPANS.includes(days))
+      return sendError(res, 400, 'bad_request', `days must be one of ${HISTORY_SPANS.join(', ')}`, {
+        spans: HISTORY_SPANS,
+      });
     // Known from the plan: answered here rather than spending a request on it.
     if (days > this.deps.spanDays) {
-      return sendError(res, 403, 'plan_limit', `the plan gives at most ${this.deps.spanDays} days of history`, { max_days: this.deps.spanDays });
+      return sendError(res, 403, 'plan_limit', `the plan gives at most ${this.deps.spanDays} days of history`, {
+        max_days: this.deps.spanDays,
+      });
     }
 
     const key = `history:${symbol}:${days}`;
     const { cache, leader, asks } = this.deps.engine;
     const cached = await cache.get(key);
-    if (cached && this.deps.now() - cached.storedAt < HISTORY_TTL_MS) return sendCacheable(req, res, cached.body, CACHING.history);
+    if (cached && this.deps.now() - cached.storedAt < HISTORY_TTL_MS)
+      return sendCacheable(req, res, cached.body, CACHING.history);
     // Only misses count: a popular span served from the cache must not raise the bar for the others.
     this.demand.count(key);
-    const stale = (): void => sendCacheable(req, res, cached!.body, CACHING.history, Math.round((this.deps.now() - cached!.storedAt) / 1000));
+    const stale = (): void =>
+      sendCacheable(req, res, cached!.body, CACHING.history, Math.round((this.deps.now() - cached!.storedAt) / 1000));
     // A miss spends upstream: each address may start only its share (joining a request in flight is free).
     const joins = leader.isLeader && this.historyRequests.has(key);
     const wait = joins ? 0 : this.shares.take(address);
     if (wait > 0) {
       if (cached) return stale();
       const seconds = String(Math.ceil(wait / 1000));
-      return sendError(res, 429, 'rate_limited', 'this address has used its share of the history budget; try again shortly', {}, { 'Retry-After': seconds });
+      return sendError(
+        res,
+        429,
+        'rate_limited',
+        'this address has used its share of the history budget; try again shortly',
+        {},
+        { 'Retry-After': seconds },
+      );
     }
     const giveBack = (error: unknown): void => {
       if (!joins && error instanceof PriceBoardError && error.code === 'rate_limited') this.shares.giveBack(address);
@@ -318,7 +357,8 @@ export class RelayApi {
       this.demand.count(key);
       const cached = await this.deps.engine.cache.peek(key);
       // Another asker's request may have filled it meanwhile.
-      if (!cached || this.deps.now() - cached.storedAt >= HISTORY_TTL_MS) await this.fetchHistory(key, m[1]!, Number(m[2]));
+      if (!cached || this.deps.now() - cached.storedAt >= HISTORY_TTL_MS)
+        await this.fetchHistory(key, m[1]!, Number(m[2]));
       return { filled: true };
     } catch (error) {
       return outcomeOf(error);
@@ -333,7 +373,13 @@ export class RelayApi {
   private fetchHistory(key: string, symbol: string, days: number): Promise<string> {
     let pending = this.historyRequests.get(key);
     if (!pending) {
-      if (!this.mayStart(key)) return Promise.reject(new PriceBoardError('rate_limited', 'the rest of the history budget is kept for spans in demand', { retryAfterMs: 5_000, data: { reason: 'demand' } }));
+      if (!this.mayStart(key))
+        return Promise.reject(
+          new PriceBoardError('rate_limited', 'the rest of the history budget is kept for spans in demand', {
+            retryAfterMs: 5_000,
+            data: { reason: 'demand' },
+          }),
+        );
       const started = this.deps.now();
       this.starts.push(started);
       pending = this.history
@@ -347,7 +393,12 @@ export class RelayApi {
           try {
             normalizeHistory(body, { days, now: this.deps.now() });
           } catch (error) {
-            this.deps.log?.('upstream_body_refused', { what: 'history', symbol, days, reason: 'no point the board can draw' });
+            this.deps.log?.('upstream_body_refused', {
+              what: 'history',
+              symbol,
+              days,
+              reason: 'no point the board can draw',
+            });
             throw error;
           }
           await this.deps.engine.cache.set(key, { body: text, storedAt: this.deps.now() });
@@ -377,7 +428,8 @@ export class RelayApi {
     const start = this.deps.fanout.open(res, ids, release);
     const lastId = req.headers['last-event-id'];
     let missed: RelayEvent[] | undefined;
-    if (typeof lastId === 'string' && /^\d{1,15}$/.test(lastId)) missed = await this.deps.engine.state.since(Number(lastId), new Set(ids));
+    if (typeof lastId === 'string' && /^\d{1,15}$/.test(lastId))
+      missed = await this.deps.engine.state.since(Number(lastId), new Set(ids));
     if (missed) return start({ missed });
     const snap = await this.deps.feed.ready(ids, READY_TIMEOUT_MS);
     start({ snapshot: { ...snap, at: new Date(this.deps.now()).toISOString() } });

@@ -12,12 +12,19 @@ export const ASK_TIMEOUT_MS = 8_000;
 export function outcomeOf(error: unknown): AskOutcome {
   if (!(error instanceof PriceBoardError)) throw error;
   const serviceCode = typeof error.data?.serviceCode === 'string' ? error.data.serviceCode : undefined;
-  return { filled: false, error: { code: error.code, status: error.status, retryAfterMs: error.retryAfterMs, serviceCode } };
+  return {
+    filled: false,
+    error: { code: error.code, status: error.status, retryAfterMs: error.retryAfterMs, serviceCode },
+  };
 }
 
 /** Why an ask brought nothing: the leader's error, or none answered (no leader, Redis away, timeout). */
 export function errorOf(outcome: AskOutcome | undefined): PriceBoardError {
   if (!outcome || outcome.filled) return new PriceBoardError('server', 'no leader filled the cache in time');
   const { code, status, retryAfterMs, serviceCode } = outcome.error;
-  return new PriceBoardError(code as PriceBoardError['code'], 'the leader could not fetch it', { status, retryAfterMs, data: serviceCode ? { serviceCode } : undefined });
+  return new PriceBoardError(code as PriceBoardError['code'], 'the leader could not fetch it', {
+    status,
+    retryAfterMs,
+    data: serviceCode ? { serviceCode } : undefined,
+  });
 }

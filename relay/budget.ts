@@ -59,7 +59,8 @@ export class Budget {
    */
   pollIntervalMs(): number {
     const byMinute = Math.ceil(60_000 / Math.max(1, this.perMinute - 1));
-    const byDay = this.perDay === null ? 0 : Math.ceil(86_400_000 / Math.max(1, Math.floor(this.perDay * POLL_DAY_SHARE)));
+    const byDay =
+      this.perDay === null ? 0 : Math.ceil(86_400_000 / Math.max(1, Math.floor(this.perDay * POLL_DAY_SHARE)));
     return Math.max(2_000, byMinute, byDay);
   }
 }

@@ -22,7 +22,9 @@ if (!config.upstreamUrl) {
 }
 const engine = config.redisUrl ? await connectCluster(config.redisUrl) : undefined;
 const relay = await startRelay({ ...config, upstreamUrl: config.upstreamUrl ?? sandbox!.url }, { engine });
-console.log(`Price relay: ${relay.url} (upstream: ${sandbox ? `in-process sandbox ${sandbox.url}` : config.upstreamUrl})`);
+console.log(
+  `Price relay: ${relay.url} (upstream: ${sandbox ? `in-process sandbox ${sandbox.url}` : config.upstreamUrl})`,
+);
 
 let stopping = false;
 const stop = (): void => {

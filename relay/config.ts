@@ -60,7 +60,10 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
 function list(env: Env, name: string): string[] | undefined {
   const raw = env[name]?.trim();
   if (!raw) return undefined;
-  return raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 function origins(env: Env): string[] | undefined {
@@ -92,7 +95,8 @@ export function readConfig(env: Env = process.env): RelayConfig {
   const upstreamKey = env.UPSTREAM_KEY?.trim() || (upstreamRaw ? '' : 'enterprise-key');
   // The message names the variable, never the value: it is a secret.
   if (upstreamKey === '') throw new ConfigError('UPSTREAM_KEY: required when UPSTREAM_URL is set');
-  if (/[^\x21-\x7e]/.test(upstreamKey)) throw new ConfigError('UPSTREAM_KEY: has characters an HTTP header cannot carry');
+  if (/[^\x21-\x7e]/.test(upstreamKey))
+    throw new ConfigError('UPSTREAM_KEY: has characters an HTTP header cannot carry');
 
   const planRaw = env.PLAN?.trim() || 'enterprise';
   if (!Object.hasOwn(PLAN_BUDGETS, planRaw)) fail('PLAN', planRaw, `one of ${Object.keys(PLAN_BUDGETS).join(', ')}`);
@@ -103,20 +107,27 @@ export function readConfig(env: Env = process.env): RelayConfig {
 
   const shareRaw = env.BUDGET_SHARE?.trim() || '0.8';
   const budgetShare = Number(shareRaw);
-  if (!/^\d*\.?\d+$/.test(shareRaw) || !(budgetShare > 0 && budgetShare <= 1)) fail('BUDGET_SHARE', shareRaw, 'a number above 0 and at most 1');
+  if (!/^\d*\.?\d+$/.test(shareRaw) || !(budgetShare > 0 && budgetShare <= 1))
+    fail('BUDGET_SHARE', shareRaw, 'a number above 0 and at most 1');
 
   const symbols = list(env, 'SYMBOLS');
   for (const s of symbols ?? []) if (!/^[a-z0-9_]+$/.test(s)) fail('SYMBOLS', s, 'a lower-case symbol id');
 
   const trustProxy = list(env, 'TRUST_PROXY') ?? [];
-  for (const p of trustProxy) if (p !== 'loopback' && isIP(p) === 0) fail('TRUST_PROXY', p, 'an IP address or "loopback"');
+  for (const p of trustProxy)
+    if (p !== 'loopback' && isIP(p) === 0) fail('TRUST_PROXY', p, 'an IP address or "loopback"');
 
   const metricsAllow = list(env, 'METRICS_ALLOW');
   for (const item of metricsAllow ?? []) {
     const [net = '', prefix, extra] = item.split('/');
     const family = isIP(net);
     const max = family === 6 ? 128 : 32;
-    const valid = item === 'loopback' || item === '*' || (family !== 0 && extra === undefined && (prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= max)));
+    const valid =
+      item === 'loopback' ||
+      item === '*' ||
+      (family !== 0 &&
+        extra === undefined &&
+        (prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= max)));
     if (!valid) fail('METRICS_ALLOW', item, 'an IP address, a CIDR like 10.0.0.0/8, or "loopback"');
   }
 

@@ -114,7 +114,15 @@ export class FanOut {
         res.end();
       };
     }
-    const client: Client = { res, symbols: new Set(symbols), symbolsKey: [...new Set(symbols)].sort().join(','), release, holding: new Map(), lastId: -1, wroteIn: this.period };
+    const client: Client = {
+      res,
+      symbols: new Set(symbols),
+      symbolsKey: [...new Set(symbols)].sort().join(','),
+      release,
+      holding: new Map(),
+      lastId: -1,
+      wroteIn: this.period,
+    };
     this.clients.add(client);
     for (const s of client.symbols) {
       let set = this.bySymbol.get(s);
@@ -136,7 +144,8 @@ export class FanOut {
         const { id, at, quotes } = first.snapshot;
         this.write(client, sseFrame('quotes', id, JSON.stringify({ at, quotes })), undefined, id);
       } else {
-        for (const e of first.missed) this.write(client, sseFrame('quote', e.id, JSON.stringify(e.quote)), e.quote.symbol, e.id);
+        for (const e of first.missed)
+          this.write(client, sseFrame('quote', e.id, JSON.stringify(e.quote)), e.quote.symbol, e.id);
       }
       for (const [symbol, e] of held) if (e.id > client.lastId) this.write(client, e.frame, symbol, e.id);
     };
@@ -159,13 +168,19 @@ export class FanOut {
    */
   private deliver(events: readonly RelayEvent[]): void {
     // Encoded once: 10,000 writes of one Buffer, not 10,000 UTF-8 encodings of one string.
-    for (const event of events) this.recent.push({ event, frame: Buffer.from(sseFrame('quote', event.id, JSON.stringify(event.quote))) });
+    for (const event of events)
+      this.recent.push({ event, frame: Buffer.from(sseFrame('quote', event.id, JSON.stringify(event.quote))) });
     this.shares.clear();
     if (!this.pass && this.recent.length > 0) this.startPass();
   }
 
   private startPass(): void {
-    this.pass = { clients: [...this.clients], next: 0, upTo: this.recent.at(-1)!.event.id, timer: setImmediate(() => this.continuePass()) };
+    this.pass = {
+      clients: [...this.clients],
+      next: 0,
+      upTo: this.recent.at(-1)!.event.id,
+      timer: setImmediate(() => this.continuePass()),
+    };
   }
 
   /**
@@ -221,7 +236,10 @@ export class FanOut {
     let share = this.shares.get(key);
     if (!share) {
       const mine = recent.slice(first).filter((r) => client.symbols.has(r.event.quote.symbol));
-      share = { chunk: mine.length === 1 ? mine[0]!.frame : Buffer.concat(mine.map((r) => r.frame)), count: mine.length };
+      share = {
+        chunk: mine.length === 1 ? mine[0]!.frame : Buffer.concat(mine.map((r) => r.frame)),
+        count: mine.length,
+      };
       this.shares.set(key, share);
     }
     const newest = recent.at(-1)!.event.id;
@@ -275,7 +293,8 @@ export class FanOut {
     const frames = client.pending;
     client.pending = undefined;
     client.stalledSince = undefined;
-    if (frames && frames.size > 0) this.write(client, Buffer.concat([...frames.values()].map((f) => (typeof f === 'string' ? Buffer.from(f) : f))));
+    if (frames && frames.size > 0)
+      this.write(client, Buffer.concat([...frames.values()].map((f) => (typeof f === 'string' ? Buffer.from(f) : f))));
   }
 
   private drop(client: Client): void {

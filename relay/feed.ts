@@ -10,7 +10,15 @@
  * `resubscribeMs`. After the stream fails the relay polls, and tries the stream again with capped
  * backoff.
  */
-import { LiveStream, PriceBoardError, PriceClient, fetchSymbols, parseSymbolsBody, type Quote, type SymbolInfo } from './from-src';
+import {
+  LiveStream,
+  PriceBoardError,
+  PriceClient,
+  fetchSymbols,
+  parseSymbolsBody,
+  type Quote,
+  type SymbolInfo,
+} from './from-src';
 import { ASK_TIMEOUT_MS, errorOf } from './asks';
 import type { Budget } from './budget';
 import type { Engine } from './engine/types';
@@ -160,9 +168,16 @@ export class Feed {
       throw this.catalogError;
     }
     // Not the quotes' priority: the catalog never spends the slots kept for quotes.
-    this.catalogRequest ??= fetchSymbols({ baseUrl: this.options.baseUrl, apiKey: this.options.apiKey, fetch: this.options.gate.fetchFor('other') })
+    this.catalogRequest ??= fetchSymbols({
+      baseUrl: this.options.baseUrl,
+      apiKey: this.options.apiKey,
+      fetch: this.options.gate.fetchFor('other'),
+    })
       .then(async (list) => {
-        await this.options.engine.cache.set('symbols', { body: JSON.stringify({ data: { symbols: list } }), storedAt: this.now() });
+        await this.options.engine.cache.set('symbols', {
+          body: JSON.stringify({ data: { symbols: list } }),
+          storedAt: this.now(),
+        });
         this.catalogFailures = 0;
         this.catalogRetryAt = 0;
         return list;
@@ -170,7 +185,10 @@ export class Feed {
       .catch((error: unknown) => {
         this.catalogFailures += 1;
         const retryAfter = error instanceof PriceBoardError ? (error.retryAfterMs ?? 0) : 0;
-        const wait = Math.max(retryAfter, Math.min(CATALOG_RETRY_MAX_MS, CATALOG_RETRY_MS * 2 ** Math.min(this.catalogFailures - 1, 20)));
+        const wait = Math.max(
+          retryAfter,
+          Math.min(CATALOG_RETRY_MAX_MS, CATALOG_RETRY_MS * 2 ** Math.min(this.catalogFailures - 1, 20)),
+        );
         this.catalogRetryAt = this.now() + wait;
         this.catalogError = error;
         const { code, status } = error instanceof PriceBoardError ? error : { code: 'internal', status: undefined };
@@ -202,7 +220,10 @@ export class Feed {
     if (!added || this.closed || !this.options.engine.leader.isLeader || this.uncovered().length === 0) return;
     if (this.mode === 'stream') this.scheduleResubscribe();
     // A stream opening for them within the debounce brings their snapshot; otherwise a poll does.
-    const streamSoon = this.resubscribeTimer !== undefined && this.resubscribeDue - this.now() <= RESUBSCRIBE_DEBOUNCE_MS && this.options.gate.pausedFor('stream') === 0;
+    const streamSoon =
+      this.resubscribeTimer !== undefined &&
+      this.resubscribeDue - this.now() <= RESUBSCRIBE_DEBOUNCE_MS &&
+      this.options.gate.pausedFor('stream') === 0;
     if (!streamSoon) this.pollSoon();
   }
 
@@ -292,13 +313,15 @@ export class Feed {
         // Down for longer than a poll's interval: the poll carries the quotes meanwhile.
         if (state === 'reconnecting') this.schedulePoll(this.options.budget.pollIntervalMs());
       },
-      onError: (error) => log('upstream_stream_error', { code: error.code, status: error.status, candidate: stream === this.candidate }),
+      onError: (error) =>
+        log('upstream_stream_error', { code: error.code, status: error.status, candidate: stream === this.candidate }),
       onUnknownSymbols: (ids) => {
         for (const s of ids) this.inUse.delete(s);
       },
       // A candidate gets one try: the working stream (or the poll) stays meanwhile. The working
       // stream gives up when it never opens (no stream on this service): the poll takes over.
-      giveUp: (error, failure) => stream === this.candidate || (failure.failures >= 3 && !failure.opened && error.code !== 'rate_limited'),
+      giveUp: (error, failure) =>
+        stream === this.candidate || (failure.failures >= 3 && !failure.opened && error.code !== 'rate_limited'),
       onStop: (error, gaveUp) => this.stopped(stream, error, gaveUp),
     });
     stream.start();
@@ -356,7 +379,10 @@ export class Feed {
 
   private scheduleResubscribe(): void {
     if (this.resubscribeTimer || this.candidate || this.closed) return;
-    const wait = Math.max(RESUBSCRIBE_DEBOUNCE_MS, this.lastResubscribeAt + (this.options.timings?.resubscribeMs ?? 30_000) - this.now());
+    const wait = Math.max(
+      RESUBSCRIBE_DEBOUNCE_MS,
+      this.lastResubscribeAt + (this.options.timings?.resubscribeMs ?? 30_000) - this.now(),
+    );
     this.resubscribeDue = this.now() + wait;
     this.resubscribeTimer = setTimeout(() => {
       this.resubscribeTimer = undefined;
@@ -405,7 +431,14 @@ export class Feed {
     this.streamRetries += 1;
     this.streamRetryTimer = setTimeout(() => {
       this.streamRetryTimer = undefined;
-      if (this.closed || this.mode !== 'poll' || this.candidate || this.options.gate.halted || !this.options.engine.leader.isLeader) return;
+      if (
+        this.closed ||
+        this.mode !== 'poll' ||
+        this.candidate ||
+        this.options.gate.halted ||
+        !this.options.engine.leader.isLeader
+      )
+        return;
       this.options.log('upstream_stream_retry', { attempt: this.streamRetries });
       this.candidate = this.openStream([...this.inUse]);
     }, wait);
@@ -463,7 +496,12 @@ export class Feed {
     const known = this.known ?? this.inUse;
     const kept = quotes.filter((q) => known.has(q.symbol));
     if (kept.length < quotes.length) {
-      this.options.metrics.inc('relay_upstream_quotes_dropped_total', 'Upstream quotes dropped: for ids outside the catalog.', {}, quotes.length - kept.length);
+      this.options.metrics.inc(
+        'relay_upstream_quotes_dropped_total',
+        'Upstream quotes dropped: for ids outside the catalog.',
+        {},
+        quotes.length - kept.length,
+      );
     }
     const { state, broker } = this.options.engine;
     const events = await state.apply(kept, receivedAt);

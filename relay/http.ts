@@ -15,7 +15,12 @@ export function sendPreflight(res: ServerResponse, methods: string): void {
   res.end();
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   sendRaw(res, status, JSON.stringify(body), headers);
 }
 
@@ -88,7 +93,10 @@ export function openEventStream(res: ServerResponse, retryMs: number, closeDelim
 
 /** One SSE event; a multi-line `data` becomes one `data:` line per line. */
 export function sseFrame(event: string, id: number | string, data: string): string {
-  const lines = data.split(/\r\n|\r|\n/).map((line) => `data: ${line}\n`).join('');
+  const lines = data
+    .split(/\r\n|\r|\n/)
+    .map((line) => `data: ${line}\n`)
+    .join('');
   return `id: ${id}\nevent: ${event}\n${lines}\n`;
 }
 

@@ -34,7 +34,10 @@ export class Metrics {
   inc(name: string, help: string, labels: Labels = {}, by = 1): void {
     let entry = this.counters.get(name);
     if (!entry) {
-      entry = { counter: new Counter({ name, help, labelNames: Object.keys(labels), registers: [this.registry] }), values: new Map() };
+      entry = {
+        counter: new Counter({ name, help, labelNames: Object.keys(labels), registers: [this.registry] }),
+        values: new Map(),
+      };
       this.counters.set(name, entry);
     }
     entry.counter.inc(labels, by);

@@ -24,11 +24,15 @@ function bare(address: string): string {
 
 /** The visitor: the socket's address, or, behind a trusted proxy, the last untrusted X-Forwarded-For hop. */
 export function clientAddress(req: IncomingMessage, trustProxy: readonly string[]): string {
-  const trusted = (a: string): boolean => trustProxy.includes(bare(a)) || (trustProxy.includes('loopback') && isLoopback(a));
+  const trusted = (a: string): boolean =>
+    trustProxy.includes(bare(a)) || (trustProxy.includes('loopback') && isLoopback(a));
   let address = bare(req.socket.remoteAddress ?? 'unknown');
   if (!trusted(address)) return address;
   const forwarded = req.headers['x-forwarded-for'];
-  const hops = (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? '')).split(',').map((s) => s.trim()).filter((s) => isIP(s) !== 0);
+  const hops = (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? ''))
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => isIP(s) !== 0);
   while (hops.length > 0) {
     address = bare(hops.pop()!);
     if (!trusted(address)) break;
@@ -43,12 +47,21 @@ export function clientAddress(req: IncomingMessage, trustProxy: readonly string[
 export function visitorKey(address: string): string {
   if (isIP(address) !== 6) return address;
   // A trailing dotted quad (`64:ff9b::1.2.3.4`) is the last two groups.
-  const hex = address.toLowerCase().replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_, a, b, c, d) => `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`);
+  const hex = address
+    .toLowerCase()
+    .replace(
+      /(\d+)\.(\d+)\.(\d+)\.(\d+)$/,
+      (_, a, b, c, d) => `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`,
+    );
   const [head = '', tail] = hex.split('::');
   const left = head === '' ? [] : head.split(':');
   const right = tail === undefined || tail === '' ? [] : tail.split(':');
-  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  const groups =
+    tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }
 
 /** What a limiter store needs of a node-redis client (the cluster's, `useRedisPackage`). */
@@ -77,7 +90,14 @@ export class RequestLimiter {
     this.created = Array<number>(this.windowSeconds).fill(0);
     this.maxTracked = options.maxTracked ?? MAX_TRACKED;
     if (options.redis) {
-      this.redis = new RateLimiterRedis({ storeClient: options.redis, useRedisPackage: true, rejectIfRedisNotReady: true, keyPrefix: options.keyPrefix ?? 'rl', points, duration: this.windowSeconds });
+      this.redis = new RateLimiterRedis({
+        storeClient: options.redis,
+        useRedisPackage: true,
+        rejectIfRedisNotReady: true,
+        keyPrefix: options.keyPrefix ?? 'rl',
+        points,
+        duration: this.windowSeconds,
+      });
     }
   }
 
@@ -89,7 +109,8 @@ export class RequestLimiter {
 
   private roll(): void {
     const second = Math.floor(Date.now() / 1000);
-    for (let s = Math.max(this.createdAt + 1, second - this.windowSeconds + 1); s <= second; s++) this.created[s % this.windowSeconds] = 0;
+    for (let s = Math.max(this.createdAt + 1, second - this.windowSeconds + 1); s <= second; s++)
+      this.created[s % this.windowSeconds] = 0;
     this.createdAt = Math.max(this.createdAt, second);
   }
 
@@ -100,7 +121,9 @@ export class RequestLimiter {
       let timer: NodeJS.Timeout | undefined;
       try {
         // A Redis that hangs costs a request at most REDIS_WAIT_MS, never the request itself.
-        const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('redis: no answer')), REDIS_WAIT_MS)));
+        const late = new Promise<never>(
+          (_, reject) => (timer = setTimeout(() => reject(new Error('redis: no answer')), REDIS_WAIT_MS)),
+        );
         await Promise.race([this.redis.consume(key), late]);
         return 0;
       } catch (error) {

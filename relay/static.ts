@@ -13,7 +13,9 @@ import { fileURLToPath } from 'node:url';
  * The widgets' build: the repository's dist/ when the relay runs from source; `widgets/` beside the
  * built relay (relay/vite.config.ts copies it there and sets RELAY_WIDGETS_DIR).
  */
-export const DIST_DIR = resolve(fileURLToPath(new URL(import.meta.env?.RELAY_WIDGETS_DIR ?? '../dist/', import.meta.url)));
+export const DIST_DIR = resolve(
+  fileURLToPath(new URL(import.meta.env?.RELAY_WIDGETS_DIR ?? '../dist/', import.meta.url)),
+);
 
 /** Content types of what dist/ holds (also used by `npm start`, which serves dist/ too). */
 export const CONTENT_TYPES: Record<string, string> = {
@@ -33,7 +35,12 @@ export const CONTENT_TYPES: Record<string, string> = {
 const HASHED = /[-.][A-Za-z0-9_-]{8,}\.(js|css|woff2?)$/;
 
 /** Serves `pathname` from `root`; false when there is no such file (the caller answers 404). */
-export async function serveStatic(req: IncomingMessage, res: ServerResponse, pathname: string, root = DIST_DIR): Promise<boolean> {
+export async function serveStatic(
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+  root = DIST_DIR,
+): Promise<boolean> {
   let relative: string;
   try {
     // Browsers ask for /favicon.ico on their own; the built favicon is an SVG.
@@ -45,7 +52,10 @@ export async function serveStatic(req: IncomingMessage, res: ServerResponse, pat
   const file = join(root, relative);
   if (!file.startsWith(root + sep)) return false;
   // The file itself, symlinks resolved, must lie inside the (resolved) root: no link leads out.
-  const [real, realRoot] = await Promise.all([realpath(file).catch(() => undefined), realpath(root).catch(() => undefined)]);
+  const [real, realRoot] = await Promise.all([
+    realpath(file).catch(() => undefined),
+    realpath(root).catch(() => undefined),
+  ]);
   if (!real || !realRoot || !real.startsWith(realRoot + sep)) return false;
   const info = await stat(real).catch(() => undefined);
   if (!info?.isFile()) return false;
@@ -54,7 +64,9 @@ export async function serveStatic(req: IncomingMessage, res: ServerResponse, pat
   const etag = `W/"${info.size.toString(36)}-${Math.floor(info.mtimeMs).toString(36)}"`;
   const headers = {
     'Content-Type': CONTENT_TYPES[extname(real)] ?? 'application/octet-stream',
-    'Cache-Control': hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=300, stale-while-revalidate=3600',
+    'Cache-Control': hashed
+      ? 'public, max-age=31536000, immutable'
+      : 'public, max-age=300, stale-while-revalidate=3600',
     ETag: etag,
     'X-Content-Type-Options': 'nosniff',
     // Module scripts and fonts from another origin's page need CORS.

@@ -100,7 +100,8 @@ export class UpstreamGate {
   /** Milliseconds until requests on `path` may go again (0: now). */
   pausedFor(path: UpstreamPath): number {
     const scope = scopeOf(path);
-    const until = scope === 'quotes' ? this.pausedUntil.quotes : Math.max(this.pausedUntil.quotes, this.pausedUntil[scope]);
+    const until =
+      scope === 'quotes' ? this.pausedUntil.quotes : Math.max(this.pausedUntil.quotes, this.pausedUntil[scope]);
     return Math.max(0, until - this.now());
   }
 
@@ -117,7 +118,10 @@ export class UpstreamGate {
   }
 
   private refuse(path: UpstreamPath, reason: string, res: Response): Response {
-    this.options.metrics.inc('relay_upstream_refused_total', 'Upstream requests not sent, by reason.', { path, reason });
+    this.options.metrics.inc('relay_upstream_refused_total', 'Upstream requests not sent, by reason.', {
+      path,
+      reason,
+    });
     return res;
   }
 
@@ -125,32 +129,58 @@ export class UpstreamGate {
     const url = new URL(input);
     const path = pathLabel(url.pathname);
     const resource = url.pathname + url.search;
-    if (this.halted) return this.refuse(path, 'halted', localAnswer(this.halted.status, this.halted.code, 'upstream refused the key'));
-    if (!this.options.leader.isLeader) return this.refuse(path, 'not_leader', localAnswer(503, 'not_leader', 'another process spends the budget'));
+    if (this.halted)
+      return this.refuse(path, 'halted', localAnswer(this.halted.status, this.halted.code, 'upstream refused the key'));
+    if (!this.options.leader.isLeader)
+      return this.refuse(path, 'not_leader', localAnswer(503, 'not_leader', 'another process spends the budget'));
     const refusal = this.refusals.get(resource);
-    if (refusal && refusal.until > this.now()) return this.refuse(path, 'refused_resource', localAnswer(refusal.status, refusal.code, 'upstream refused this resource'));
+    if (refusal && refusal.until > this.now())
+      return this.refuse(
+        path,
+        'refused_resource',
+        localAnswer(refusal.status, refusal.code, 'upstream refused this resource'),
+      );
     const wait = this.pausedFor(path);
-    if (wait > 0) return this.refuse(path, 'backoff', localAnswer(429, 'rate_limited', 'upstream asked us to wait', wait));
+    if (wait > 0)
+      return this.refuse(path, 'backoff', localAnswer(429, 'rate_limited', 'upstream asked us to wait', wait));
     const taken = await this.options.budget.take(priority);
     // Fenced: another process took the lead while this one was paused or cut off.
-    if (!taken.ok && taken.fenced) return this.refuse(path, 'fenced', localAnswer(503, 'not_leader', 'another process spends the budget'));
-    if (!taken.ok) return this.refuse(path, 'budget', localAnswer(429, 'rate_limited', 'the relay budget is spent', taken.retryAfterMs));
+    if (!taken.ok && taken.fenced)
+      return this.refuse(path, 'fenced', localAnswer(503, 'not_leader', 'another process spends the budget'));
+    if (!taken.ok)
+      return this.refuse(
+        path,
+        'budget',
+        localAnswer(429, 'rate_limited', 'the relay budget is spent', taken.retryAfterMs),
+      );
 
     let res: Response;
     try {
       res = await (this.options.fetch ?? globalThis.fetch)(input, init);
     } catch (error) {
-      this.options.metrics.inc('relay_upstream_requests_total', 'Upstream requests by path and status.', { path, status: 'network' });
+      this.options.metrics.inc('relay_upstream_requests_total', 'Upstream requests by path and status.', {
+        path,
+        status: 'network',
+      });
       // Unreachable is treated as 5xx; an abort is the caller's (a re-subscribe, a timeout).
       if (!init.signal?.aborted) this.backOff(path, 'network');
       throw error;
     }
-    this.options.metrics.inc('relay_upstream_requests_total', 'Upstream requests by path and status.', { path, status: String(res.status) });
+    this.options.metrics.inc('relay_upstream_requests_total', 'Upstream requests by path and status.', {
+      path,
+      status: String(res.status),
+    });
     await this.learn(path, resource, res, input, init);
     return res;
   }
 
-  private async learn(path: UpstreamPath, resource: string, res: Response, input: string, init: RequestInit): Promise<void> {
+  private async learn(
+    path: UpstreamPath,
+    resource: string,
+    res: Response,
+    input: string,
+    init: RequestInit,
+  ): Promise<void> {
     const scope = scopeOf(path);
     if (res.ok) {
       this.failures[scope] = 0;
@@ -186,7 +216,8 @@ export class UpstreamGate {
         path,
         status,
         probe_every_s: Math.round(probeMs / 1000),
-        message: 'the upstream refused UPSTREAM_KEY: no upstream requests but one probe now and then; visitors keep the last data',
+        message:
+          'the upstream refused UPSTREAM_KEY: no upstream requests but one probe now and then; visitors keep the last data',
       });
       // The cheapest request there is: the catalog, with the same headers (the key).
       const probe = input.replace(/\/v1\/[^?]*(\?.*)?$/, '/v1/symbols');
@@ -205,18 +236,26 @@ export class UpstreamGate {
     let status: number | 'network' = 'network';
     if (this.options.leader.isLeader && (await this.options.budget.take('other')).ok) {
       try {
-        const res = await (this.options.fetch ?? globalThis.fetch)(url, { ...init, signal: AbortSignal.timeout(10_000) });
+        const res = await (this.options.fetch ?? globalThis.fetch)(url, {
+          ...init,
+          signal: AbortSignal.timeout(10_000),
+        });
         status = res.status;
         await res.body?.cancel().catch(() => {});
       } catch {
         // Unreachable: the key is not known to work; try again later.
       }
-      this.options.metrics.inc('relay_upstream_requests_total', 'Upstream requests by path and status.', { path: 'symbols', status: String(status) });
+      this.options.metrics.inc('relay_upstream_requests_total', 'Upstream requests by path and status.', {
+        path: 'symbols',
+        status: String(status),
+      });
     }
     if (!this.halted) return;
     if (typeof status === 'number' && status >= 200 && status < 300) {
       this.halted = undefined;
-      this.options.log('upstream_key_accepted', { message: 'the upstream accepts UPSTREAM_KEY again: upstream requests resume' });
+      this.options.log('upstream_key_accepted', {
+        message: 'the upstream accepts UPSTREAM_KEY again: upstream requests resume',
+      });
       for (const listener of [...this.reopened]) listener();
       return;
     }

@@ -13,7 +13,8 @@ function copyWidgets(): Plugin {
     name: 'price-board-relay-widgets',
     apply: 'build',
     closeBundle() {
-      if (!existsSync(`${WIDGETS}price-board.js`)) throw new Error('build the widgets first (vite build at the repository root)');
+      if (!existsSync(`${WIDGETS}price-board.js`))
+        throw new Error('build the widgets first (vite build at the repository root)');
       cpSync(WIDGETS, here('dist/widgets/'), {
         recursive: true,
         filter: (source) => !/[\\/]dist[\\/](lib|types)([\\/]|$)/.test(source),
@@ -41,7 +42,11 @@ export default defineConfig({
     rollupOptions: {
       input: { cli: here('cli.ts') },
       external: [/^node:/, ...builtinModules, /^@redis\//, /^rate-limiter-flexible(\/|$)/, /^prom-client(\/|$)/],
-      output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js', banner: (chunk) => (chunk.isEntry ? '#!/usr/bin/env node' : '') },
+      output: {
+        entryFileNames: '[name].js',
+        chunkFileNames: '[name]-[hash].js',
+        banner: (chunk) => (chunk.isEntry ? '#!/usr/bin/env node' : ''),
+      },
     },
   },
   // Bundled rather than installed: the relay's package lists only what it imports by name.

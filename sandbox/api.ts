@@ -42,7 +42,14 @@ const ERROR_CODES: Record<number, string> = {
 export function handleApi(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, url: URL): void {
   const entry = ctx.stats.log(req, res, url, ctx.now());
   if (req.method !== 'GET') {
-    return sendError(res, 405, 'method_not_allowed', `${req.method} is not allowed; the service is read-only (GET)`, {}, { Allow: 'GET, OPTIONS' });
+    return sendError(
+      res,
+      405,
+      'method_not_allowed',
+      `${req.method} is not allowed; the service is read-only (GET)`,
+      {},
+      { Allow: 'GET, OPTIONS' },
+    );
   }
   const found = route(url.pathname);
   if (!found) return sendError(res, 404, 'not_found', `no such endpoint: ${url.pathname}`);
@@ -68,7 +75,13 @@ export function handleApi(ctx: SandboxContext, req: IncomingMessage, res: Server
 }
 
 /** Key, origin and rate limits: the client, or undefined when an error was sent. */
-function admit(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, key: string | undefined, isStream: boolean): Client | undefined {
+function admit(
+  ctx: SandboxContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  key: string | undefined,
+  isStream: boolean,
+): Client | undefined {
   const client = resolveKey(key);
   if (!client) {
     const message = key ? 'unknown API key' : 'missing API key: send it in the X-API-Key header';
@@ -76,7 +89,12 @@ function admit(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, k
   }
   const origin = header(req, 'origin');
   if (!originAllowed(client, origin)) {
-    return void sendError(res, 403, 'forbidden', `this key may not be used from ${origin ? `origin ${origin}` : 'a request without an Origin'}`);
+    return void sendError(
+      res,
+      403,
+      'forbidden',
+      `this key may not be used from ${origin ? `origin ${origin}` : 'a request without an Origin'}`,
+    );
   }
   if (isStream && ctx.streams.openFor(client.key) >= ctx.maxStreamsPerKey) {
     const message = `at most ${ctx.maxStreamsPerKey} streams may be open with one key`;
@@ -104,7 +122,14 @@ function answerFault(ctx: SandboxContext, res: ServerResponse, rule: FaultRule):
     case 'huge_history':
       return sendRaw(res, 200, hugeHistory(ctx.now(), rule.points ?? 1_000_000, rule.spanDays ?? 365));
     case 'rate_limit':
-      return sendError(res, 429, 'rate_limited', 'rate limit reached (injected)', {}, { 'Retry-After': String(rule.retryAfter ?? 1) });
+      return sendError(
+        res,
+        429,
+        'rate_limited',
+        'rate limit reached (injected)',
+        {},
+        { 'Retry-After': String(rule.retryAfter ?? 1) },
+      );
     default: {
       const status = rule.status ?? 500;
       const headers: Record<string, string> = status === 429 ? { 'Retry-After': '1' } : {};
@@ -154,6 +179,13 @@ function stream(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, 
   const ids = requestedSymbols(res, url, (id) => SYMBOL_MAP.has(id));
   if (!ids) return false;
   const lastEventId = header(req, 'last-event-id');
-  ctx.streams.open(res, { key: header(req, 'x-api-key') ?? '', symbols: ids, lastEventId, omit: faults.omit, dropAfter: faults.dropAfter, poison: faults.poison });
+  ctx.streams.open(res, {
+    key: header(req, 'x-api-key') ?? '',
+    symbols: ids,
+    lastEventId,
+    omit: faults.omit,
+    dropAfter: faults.dropAfter,
+    poison: faults.poison,
+  });
   return true;
 }

@@ -54,11 +54,18 @@ function sameOriginCaller(req: IncomingMessage): boolean {
   }
 }
 
-export async function handleControl(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+export async function handleControl(
+  ctx: SandboxContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): Promise<void> {
   const methods = ROUTES[url.pathname];
   // No CORS headers and no preflight answer: a cross-origin page can neither send nor read.
-  if (!sameOriginCaller(req)) return sendError(res, 403, 'forbidden', 'the test controls answer same-origin callers only');
-  if (req.method === 'OPTIONS') return sendError(res, 405, 'method_not_allowed', 'no preflight: the test controls are same-origin only');
+  if (!sameOriginCaller(req))
+    return sendError(res, 403, 'forbidden', 'the test controls answer same-origin callers only');
+  if (req.method === 'OPTIONS')
+    return sendError(res, 405, 'method_not_allowed', 'no preflight: the test controls are same-origin only');
   if (!methods) return sendError(res, 404, 'not_found', `no such control: ${url.pathname}`);
   const handler = methods[req.method as 'GET'];
   if (!handler) {
@@ -78,7 +85,8 @@ function market(ctx: SandboxContext, body: unknown): unknown {
   if (!isObject(body)) throw new Error('body must be an object');
   const { open, mode, set, tick } = body;
   if (open !== undefined && typeof open !== 'boolean') throw new Error('"open" must be a boolean');
-  if (mode !== undefined && !['auto', 'open', 'closed'].includes(mode as string)) throw new Error('"mode" must be auto, open or closed');
+  if (mode !== undefined && !['auto', 'open', 'closed'].includes(mode as string))
+    throw new Error('"mode" must be auto, open or closed');
   if (set !== undefined && !(Array.isArray(set) && set.every(isSetting))) {
     throw new Error('"set" must be an array of { "symbol": string, "price": string, "updated_at"?: string }');
   }
@@ -102,13 +110,16 @@ function isSetting(x: unknown): x is PriceSetting {
 function push(ctx: SandboxContext, body: unknown): unknown {
   if (!isObject(body)) throw new Error('body must be an object');
   if (typeof body.raw === 'string') return { streams: ctx.streams.pushRaw(body.raw) };
-  if (typeof body.event !== 'string' || !/^[^\r\n]+$/.test(body.event)) throw new Error('"event" must be a one-line string');
+  if (typeof body.event !== 'string' || !/^[^\r\n]+$/.test(body.event))
+    throw new Error('"event" must be a one-line string');
   if (body.id !== undefined && (typeof body.id !== 'string' || /[\r\n\0]/.test(body.id))) {
     throw new Error('"id" must be a string without line breaks or NUL');
   }
   const { times = 1 } = body;
-  if (typeof times !== 'number' || !Number.isInteger(times) || times < 1 || times > 1_000_000) throw new Error('"times" must be an integer from 1 to 1,000,000');
-  if (times > 1 && typeof body.data !== 'string') throw new Error('"times" needs "data" as a string (its "{n}" becomes 0, 1, ...)');
+  if (typeof times !== 'number' || !Number.isInteger(times) || times < 1 || times > 1_000_000)
+    throw new Error('"times" must be an integer from 1 to 1,000,000');
+  if (times > 1 && typeof body.data !== 'string')
+    throw new Error('"times" needs "data" as a string (its "{n}" becomes 0, 1, ...)');
   let streams = 0;
   for (let i = 0; i < times; i++) {
     const data = times > 1 ? (body.data as string).replaceAll('{n}', String(i)) : body.data;

@@ -39,7 +39,7 @@ function divRound(num: bigint, den: bigint): bigint {
   const r = num % den;
   const twice = 2n * (r < 0n ? -r : r);
   if (twice < (den < 0n ? -den : den)) return q;
-  return q + ((num < 0n) !== (den < 0n) ? -1n : 1n);
+  return q + (num < 0n !== den < 0n ? -1n : 1n);
 }
 
 export function compare(a: string, b: string): number {
@@ -53,7 +53,9 @@ export const min = (a: string, b: string): string => (compare(a, b) <= 0 ? a : b
 /** `value / 10` exactly, without trailing fractional zeros: rials → tomans. */
 export function divideBy10(value: string): string {
   const d = parse(value);
-  return format({ n: d.n, s: d.s + 1 }).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+  return format({ n: d.n, s: d.s + 1 })
+    .replace(/(\.\d*?)0+$/, '$1')
+    .replace(/\.$/, '');
 }
 
 /** `a × b / 10` rounded to a whole number: a dollar price at a dollar rate in rials → tomans. */

@@ -50,7 +50,14 @@ export interface FaultPlan {
   poison?: string;
 }
 
-const TERMINAL: ReadonlySet<FaultKind> = new Set(['status', 'rate_limit', 'hang', 'malformed', 'redirect', 'huge_history']);
+const TERMINAL: ReadonlySet<FaultKind> = new Set([
+  'status',
+  'rate_limit',
+  'hang',
+  'malformed',
+  'redirect',
+  'huge_history',
+]);
 
 /** JSON types allowed for each field of a rule. */
 const FIELD_TYPES: Record<string, string[]> = {
@@ -84,7 +91,8 @@ export function parseRules(body: unknown): FaultRule[] {
       if (!allowed) throw new Error(`rules[${i}].${name} is not a fault field`);
       if (!allowed.includes(typeof value)) throw new Error(`rules[${i}].${name} must be a ${allowed.join(' or ')}`);
     }
-    if (rule.kind === 'omit_symbol' && rule.symbol === undefined) throw new Error(`rules[${i}]: omit_symbol needs "symbol"`);
+    if (rule.kind === 'omit_symbol' && rule.symbol === undefined)
+      throw new Error(`rules[${i}]: omit_symbol needs "symbol"`);
     return { ...rule } as unknown as FaultRule;
   });
 }

@@ -28,7 +28,13 @@ export function historyStepMs(days: number): number {
  * Points from `days` ago up to the last 15-minute slot at or before `now` (that one carries
  * `currentPrice` exactly), oldest first, on a grid aligned to Tehran midnight.
  */
-export function buildHistory(def: SymbolDef, currentPrice: string, days: number, now: number, seed: number): HistoryPoint[] {
+export function buildHistory(
+  def: SymbolDef,
+  currentPrice: string,
+  days: number,
+  now: number,
+  seed: number,
+): HistoryPoint[] {
   const offset = tehranOffsetMs(now);
   const stepMs = historyStepMs(days);
   const start = now - days * DAY_MS;
@@ -45,7 +51,10 @@ export function buildHistory(def: SymbolDef, currentPrice: string, days: number,
     slot -= 1;
     if (slotStart - offset < start) break;
     if (slotStart % stepMs === 0) {
-      points.push({ at: isoWithOffset(slotStart - offset, offset), price: roundPrice(def, current * Math.exp(logRelative)) });
+      points.push({
+        at: isoWithOffset(slotStart - offset, offset),
+        price: roundPrice(def, current * Math.exp(logRelative)),
+      });
     }
   }
   return points.reverse();

@@ -2,7 +2,17 @@
 // contract's answers and SSE framing are the relay's (relay/http.ts), re-exported here.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-export { header, openEventStream, requestedSymbols, sendError, sendJson, sendPreflight, sendRaw, sseFrame, SSE_PING } from '../relay/http';
+export {
+  header,
+  openEventStream,
+  requestedSymbols,
+  sendError,
+  sendJson,
+  sendPreflight,
+  sendRaw,
+  sseFrame,
+  SSE_PING,
+} from '../relay/http';
 
 /** CORS headers on every answer of the service: any origin may call it (keys are headers, not cookies). */
 export function setCors(req: IncomingMessage, res: ServerResponse): void {
@@ -23,4 +33,3 @@ export async function readJson(req: IncomingMessage, limit = 1_000_000): Promise
   const text = Buffer.concat(chunks).toString('utf8');
   return text.trim() === '' ? {} : JSON.parse(text);
 }
-

@@ -75,7 +75,11 @@ export class RateLimiter {
     const today = tehranDay(now);
     const held = this.counters.get(client.key);
     this.counters.delete(client.key);
-    const entry = { stamps: (held?.stamps ?? []).filter((t) => t > now - 60_000), day: today, count: held?.day === today ? held.count : 0 };
+    const entry = {
+      stamps: (held?.stamps ?? []).filter((t) => t > now - 60_000),
+      day: today,
+      count: held?.day === today ? held.count : 0,
+    };
     this.counters.set(client.key, entry);
     if (this.counters.size > this.maxKeys) this.counters.delete(this.counters.keys().next().value!);
     const { stamps, count } = entry;

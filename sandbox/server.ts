@@ -125,7 +125,9 @@ function fail(res: ServerResponse, error: unknown): void {
 }
 
 /** Starts the sandbox on its own server (port 0 = any free port). */
-export async function startSandbox(options: SandboxOptions & { port?: number; host?: string } = {}): Promise<StartedSandbox> {
+export async function startSandbox(
+  options: SandboxOptions & { port?: number; host?: string } = {},
+): Promise<StartedSandbox> {
   const { port = 0, host = '127.0.0.1', ...rest } = options;
   const sandbox = createSandbox(rest);
   const server = createServer((req, res) => sandbox.handle(req, res));

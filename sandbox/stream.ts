@@ -65,7 +65,14 @@ export class StreamHub {
     openEventStream(res, this.options.retryMs);
     const heartbeat = setInterval(() => res.write(SSE_PING), this.options.heartbeatMs);
     heartbeat.unref();
-    const conn: Connection = { res, key: request.key, symbols: request.symbols, omit: request.omit, events: 0, heartbeat };
+    const conn: Connection = {
+      res,
+      key: request.key,
+      symbols: request.symbols,
+      omit: request.omit,
+      events: 0,
+      heartbeat,
+    };
     if (request.dropAfter !== undefined) conn.dropAfter = request.dropAfter;
     this.connections.add(conn);
     this.opened += 1;

@@ -16,7 +16,8 @@ const POLICY_TEXT = {
   transient: 'shown; the next poll, reconnect or retry clears it',
 };
 /** `for: 'developer'` in the policy: what a visitor reads, and where the detail goes. */
-const FOR_DEVELOPER = '; visitors read «قیمت‌ها فعلاً در دسترس نیست.», the detail goes to the event and one `console.warn`';
+const FOR_DEVELOPER =
+  '; visitors read «قیمت‌ها فعلاً در دسترس نیست.», the detail goes to the event and one `console.warn`';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 /** The documented elements and their pages (relative to the repository). */
@@ -39,12 +40,21 @@ export function readDeclarations(tags = TAGS) {
   try {
     execFileSync(
       process.execPath,
-      [join(root, 'node_modules/@custom-elements-manifest/analyzer/cem.js'), 'analyze', '--config', 'custom-elements-manifest.config.mjs', '--outdir', outRel, '--quiet'],
+      [
+        join(root, 'node_modules/@custom-elements-manifest/analyzer/cem.js'),
+        'analyze',
+        '--config',
+        'custom-elements-manifest.config.mjs',
+        '--outdir',
+        outRel,
+        '--quiet',
+      ],
       { cwd: root, stdio: 'pipe' },
     );
     const manifest = JSON.parse(readFileSync(join(out, 'custom-elements.json'), 'utf8'));
     const found = new Map();
-    for (const mod of manifest.modules) for (const d of mod.declarations ?? []) if (tags.includes(d.tagName)) found.set(d.tagName, d);
+    for (const mod of manifest.modules)
+      for (const d of mod.declarations ?? []) if (tags.includes(d.tagName)) found.set(d.tagName, d);
     for (const tag of tags) if (!found.has(tag)) throw new Error(`no <${tag}> in the manifest`);
     return found;
   } finally {
@@ -52,7 +62,11 @@ export function readDeclarations(tags = TAGS) {
   }
 }
 
-const cell = (s) => String(s ?? '').replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
+const cell = (s) =>
+  String(s ?? '')
+    .replace(/\|/g, '\\|')
+    .replace(/\s+/g, ' ')
+    .trim();
 const code = (s) => (s ? `\`${cell(s).replace(/^'(.*)'$/, '$1')}\`` : '');
 /** A literal default (string, number, boolean) as code; an expression is described in the text instead. */
 const literal = (s) => (/^('.*'|-?\d+(\.\d+)?|true|false)$/.test(String(s ?? '').trim()) ? code(s) : '');
@@ -66,12 +80,25 @@ export function readDeclaration() {
 export function renderApi(d) {
   const h = '##';
   const what = d.tagName === 'price-board' ? 'the board' : 'the element';
-  const lines = [START, '', `${h} Attributes`, '', `Each attribute reflects a camelCase property. Changing one at run time updates ${what} in place.`, ''];
+  const lines = [
+    START,
+    '',
+    `${h} Attributes`,
+    '',
+    `Each attribute reflects a camelCase property. Changing one at run time updates ${what} in place.`,
+    '',
+  ];
   lines.push('| attribute | property | default | meaning |', '|---|---|---|---|');
   // Inherited (connection) attributes first, as on the board.
-  const attributes = [...(d.attributes ?? []).filter((a) => a.inheritedFrom), ...(d.attributes ?? []).filter((a) => !a.inheritedFrom)];
+  const attributes = [
+    ...(d.attributes ?? []).filter((a) => a.inheritedFrom),
+    ...(d.attributes ?? []).filter((a) => !a.inheritedFrom),
+  ];
   const camel = (name) => name.replace(/-(\w)/g, (_, c) => c.toUpperCase());
-  for (const a of attributes) lines.push(`| \`${a.name}\` | \`${a.fieldName ?? camel(a.name)}\` | ${literal(a.default)} | ${cell(a.description)} |`);
+  for (const a of attributes)
+    lines.push(
+      `| \`${a.name}\` | \`${a.fieldName ?? camel(a.name)}\` | ${literal(a.default)} | ${cell(a.description)} |`,
+    );
   const publicMembers = (d.members ?? []).filter(
     (m) => m.privacy === undefined && !m.static && !attributes.some((a) => (a.fieldName ?? camel(a.name)) === m.name),
   );
@@ -80,17 +107,45 @@ export function renderApi(d) {
     const type = m.kind === 'method' ? `() => ${m.return?.type?.text ?? 'void'}` : m.type?.text;
     lines.push(`| \`${m.name}\`${m.kind === 'method' ? '()' : ''} | ${code(type)} | ${cell(m.description)} |`);
   }
-  lines.push('', `${h} Events`, '', 'All bubble and are composed (they cross the shadow root).', '', '| event | detail | when |', '|---|---|---|');
+  lines.push(
+    '',
+    `${h} Events`,
+    '',
+    'All bubble and are composed (they cross the shadow root).',
+    '',
+    '| event | detail | when |',
+    '|---|---|---|',
+  );
   for (const e of d.events ?? []) {
     const detail = /CustomEvent<(.*)>/.exec(e.type?.text ?? '')?.[1];
     lines.push(`| \`${e.name}\` | ${code(detail)} | ${cell(e.description)} |`);
   }
-  if (d.tagName !== 'price-board') lines.push('', 'Error codes (`detail.code`): [as for `<price-board>`](board.md#error-codes).');
+  if (d.tagName !== 'price-board')
+    lines.push('', 'Error codes (`detail.code`): [as for `<price-board>`](board.md#error-codes).');
   else {
-    lines.push('', `${h} Error codes`, '', '`detail.code` of `price-board-error`, from the one error policy (`src/shared/errors.ts`):', '', '| code | when | what the widget does |', '|---|---|---|');
-    for (const e of readErrorPolicy()) lines.push(`| \`${e.code}\` | ${cell(e.when)} | ${POLICY_TEXT[e.policy]}${e.of ? ` (for that ${e.of} only)` : ''}${e.for === 'developer' ? FOR_DEVELOPER : ''} |`);
+    lines.push(
+      '',
+      `${h} Error codes`,
+      '',
+      '`detail.code` of `price-board-error`, from the one error policy (`src/shared/errors.ts`):',
+      '',
+      '| code | when | what the widget does |',
+      '|---|---|---|',
+    );
+    for (const e of readErrorPolicy())
+      lines.push(
+        `| \`${e.code}\` | ${cell(e.when)} | ${POLICY_TEXT[e.policy]}${e.of ? ` (for that ${e.of} only)` : ''}${e.for === 'developer' ? FOR_DEVELOPER : ''} |`,
+      );
   }
-  lines.push('', `${h} Parts`, '', `Style them from the page with \`${d.tagName}::part(name)\`.`, '', '| part | what |', '|---|---|');
+  lines.push(
+    '',
+    `${h} Parts`,
+    '',
+    `Style them from the page with \`${d.tagName}::part(name)\`.`,
+    '',
+    '| part | what |',
+    '|---|---|',
+  );
   for (const p of d.cssParts ?? []) lines.push(`| \`${p.name}\` | ${cell(p.description)} |`);
   lines.push('', `${h} CSS custom properties`, '', '| property | default | what |', '|---|---|---|');
   for (const p of d.cssProperties ?? []) lines.push(`| \`${p.name}\` | ${code(p.default)} | ${cell(p.description)} |`);

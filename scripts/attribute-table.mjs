@@ -8,7 +8,8 @@ const FILE = fileURLToPath(new URL('../src/shared/attributes.ts', import.meta.ur
 
 /** `{ ... } as const satisfies X` → `{ ... }`. */
 function unwrap(node) {
-  while (ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isParenthesizedExpression(node)) node = node.expression;
+  while (ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isParenthesizedExpression(node))
+    node = node.expression;
   return node;
 }
 
@@ -35,7 +36,8 @@ export function readAttributeTable(name = 'BOARD_ATTRIBUTES', file = FILE) {
       if (!decl.initializer) continue;
       const init = unwrap(decl.initializer);
       if (ts.isObjectLiteralExpression(init)) tables.set(decl.name.getText(source), init);
-      if (decl.type) constTypes.set(decl.name.getText(source), decl.type.getText(source).replace(/^readonly (.*)\[\]$/, '$1'));
+      if (decl.type)
+        constTypes.set(decl.name.getText(source), decl.type.getText(source).replace(/^readonly (.*)\[\]$/, '$1'));
     }
   });
   const entries = (tableName) => {
@@ -47,7 +49,11 @@ export function readAttributeTable(name = 'BOARD_ATTRIBUTES', file = FILE) {
       for (const field of unwrap(prop.initializer).properties) {
         const value = field.initializer;
         const key = field.name.getText(source);
-        spec[key] = ts.isStringLiteral(value) ? value.text : ts.isNumericLiteral(value) ? Number(value.text) : value.getText(source);
+        spec[key] = ts.isStringLiteral(value)
+          ? value.text
+          : ts.isNumericLiteral(value)
+            ? Number(value.text)
+            : value.getText(source);
         if (key === 'default') spec.defaultText = value.getText(source);
         if (key === 'values') spec.values = constTypes.get(value.getText(source)) ?? value.getText(source);
       }

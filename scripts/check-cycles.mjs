@@ -25,7 +25,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const cycles = await findCycles(args.length ? args : FOLDERS);
   if (cycles.length > 0) {
-    console.error(`Import cycles (docs/ARCHITECTURE.md: no cycle, type-only imports included):\n${prettyCircular(cycles)}`);
+    console.error(
+      `Import cycles (docs/ARCHITECTURE.md: no cycle, type-only imports included):\n${prettyCircular(cycles)}`,
+    );
     process.exit(1);
   }
 }

@@ -18,7 +18,9 @@ const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 if (isRoot && existsSync('/usr/bin/apt-get')) {
   console.log('nginx not found: installing Debian nginx-light (apt-get)...');
   try {
-    execSync('apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light', { stdio: 'inherit' });
+    execSync('apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light', {
+      stdio: 'inherit',
+    });
   } catch {
     /* reported below */
   }
@@ -27,5 +29,7 @@ if (isRoot && existsSync('/usr/bin/apt-get')) {
   execSync('(service nginx stop || true) >/dev/null 2>&1');
   if (found()) process.exit(0);
 }
-console.error('No nginx found. Install it (Debian: sudo apt-get install nginx-light); the relay deployment test starts its own instance.');
+console.error(
+  'No nginx found. Install it (Debian: sudo apt-get install nginx-light); the relay deployment test starts its own instance.',
+);
 process.exit(1);

@@ -18,7 +18,9 @@ const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 if (isRoot && existsSync('/usr/bin/apt-get')) {
   console.log('redis-server not found: installing Debian redis-server (apt-get)...');
   try {
-    execSync('apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server', { stdio: 'inherit' });
+    execSync('apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server', {
+      stdio: 'inherit',
+    });
   } catch {
     /* reported below */
   }
@@ -27,5 +29,7 @@ if (isRoot && existsSync('/usr/bin/apt-get')) {
   execSync('(service redis-server stop || true) >/dev/null 2>&1');
   if (found()) process.exit(0);
 }
-console.error('No redis-server found on PATH. Install it (Debian: sudo apt-get install redis-server); the relay cluster tests start their own instance.');
+console.error(
+  'No redis-server found on PATH. Install it (Debian: sudo apt-get install redis-server); the relay cluster tests start their own instance.',
+);
 process.exit(1);

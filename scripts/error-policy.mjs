@@ -14,7 +14,8 @@ export function readErrorPolicy(file = FILE) {
   let table;
   source.forEachChild((node) => {
     if (!ts.isVariableStatement(node)) return;
-    for (const d of node.declarationList.declarations) if (d.name.getText(source) === 'ERROR_POLICY') table = d.initializer;
+    for (const d of node.declarationList.declarations)
+      if (d.name.getText(source) === 'ERROR_POLICY') table = d.initializer;
   });
   while (table && (ts.isAsExpression(table) || ts.isSatisfiesExpression(table))) table = table.expression;
   if (!table || !ts.isObjectLiteralExpression(table)) throw new Error('ERROR_POLICY not found in src/shared/errors.ts');
@@ -23,7 +24,9 @@ export function readErrorPolicy(file = FILE) {
       const f = p.initializer.properties.find((q) => q.name.getText(source) === name);
       return f ? JSON.parse(f.initializer.getText(source).replace(/^'|'$/g, '"')) : undefined;
     };
-    const comment = (ts.getLeadingCommentRanges(text, p.getFullStart()) ?? []).map((r) => text.slice(r.pos, r.end)).join(' ');
+    const comment = (ts.getLeadingCommentRanges(text, p.getFullStart()) ?? [])
+      .map((r) => text.slice(r.pos, r.end))
+      .join(' ');
     const when = comment.replace(/^\/\*\*\s*|\s*\*\/$/g, '').trim();
     return { code: p.name.getText(source), policy: field('policy'), of: field('of'), for: field('for'), when };
   });

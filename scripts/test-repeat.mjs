@@ -42,7 +42,8 @@ function failedTests(file) {
     const name = suite.name.replace(`${process.cwd()}/`, '');
     const tests = (suite.assertionResults ?? []).filter((t) => t.status === 'failed');
     for (const t of tests) failed.push(`${name} › ${[...(t.ancestorTitles ?? []), t.title].join(' › ')}`);
-    if (tests.length === 0 && suite.status === 'failed') failed.push(`${name} (${(suite.message ?? 'failed').split('\n')[0]})`);
+    if (tests.length === 0 && suite.status === 'failed')
+      failed.push(`${name} (${(suite.message ?? 'failed').split('\n')[0]})`);
   }
   return failed.length > 0 ? failed : ['(red, but no failed test named: see the output above)'];
 }
@@ -53,7 +54,16 @@ for (const project of projects) {
     const started = Date.now();
     const { status } = spawnSync(
       'npx',
-      ['vitest', 'run', '--project', project, '--reporter=dot', '--reporter=json', `--outputFile.json=${report}`, ...filters],
+      [
+        'vitest',
+        'run',
+        '--project',
+        project,
+        '--reporter=dot',
+        '--reporter=json',
+        `--outputFile.json=${report}`,
+        ...filters,
+      ],
       { stdio: 'inherit' },
     );
     const seconds = ((Date.now() - started) / 1000).toFixed(0);

@@ -17,14 +17,25 @@
     });
   };
   t.sentAt = performance.now();
-  fetch(script.dataset.base + '/v1/prices?symbols=' + script.dataset.symbols, { headers: { 'X-API-Key': script.dataset.key } })
+  fetch(script.dataset.base + '/v1/prices?symbols=' + script.dataset.symbols, {
+    headers: { 'X-API-Key': script.dataset.key },
+  })
     .then(function (res) {
       return res.json();
     })
     .then(function (body) {
       var html = '';
       body.data.quotes.forEach(function (q) {
-        html += '<div data-symbol="' + esc(q.symbol) + '"><span>' + esc(q.title) + '</span> <span>' + fa(esc(q.price_toman || q.price)) + '</span> <span>' + fa(esc(q.change_pct)) + '٪</span></div>';
+        html +=
+          '<div data-symbol="' +
+          esc(q.symbol) +
+          '"><span>' +
+          esc(q.title) +
+          '</span> <span>' +
+          fa(esc(q.price_toman || q.price)) +
+          '</span> <span>' +
+          fa(esc(q.change_pct)) +
+          '٪</span></div>';
       });
       document.getElementById('rows').innerHTML = html;
       t.rowsAt = performance.now();

@@ -63,7 +63,9 @@
       }
       for (var j = 0; j < data.length; j += 12) {
         if (data[j + 3] < 200) continue;
-        var r = data[j], g = data[j + 1], b = data[j + 2];
+        var r = data[j],
+          g = data[j + 1],
+          b = data[j + 2];
         var max = r > g ? (r > b ? r : b) : g > b ? g : b;
         var min = r < g ? (r < b ? r : b) : g < b ? g : b;
         if (max - min > 80) saturated++;
@@ -147,7 +149,8 @@
   B.times = function () {
     var out = [];
     var els = document.querySelectorAll('price-board');
-    for (var i = 0; i < els.length; i++) out.push(Object.assign({}, times.get(els[i]) || {}, { ready: B.readyRows(els[i]) }));
+    for (var i = 0; i < els.length; i++)
+      out.push(Object.assign({}, times.get(els[i]) || {}, { ready: B.readyRows(els[i]) }));
     return out;
   };
 
@@ -207,7 +210,13 @@
       var parts = partsOf(e);
       if (!parts) continue;
       if (parts.indexOf('chart') >= 0) return { kind: 'chart', el: e };
-      if (!cell && CELL_PARTS.some(function (p) { return parts.indexOf(p) >= 0; })) cell = e;
+      if (
+        !cell &&
+        CELL_PARTS.some(function (p) {
+          return parts.indexOf(p) >= 0;
+        })
+      )
+        cell = e;
       if (parts.indexOf('row') >= 0) return cell ? { kind: 'cell', el: cell, row: e } : { kind: 'row', el: e, row: e };
     }
     return { kind: 'other', el: el && el !== root ? el : root };
@@ -215,7 +224,8 @@
   function signature(unit) {
     var el = unit.el;
     var s = unit.kind === 'row' ? '' : el.textContent || '';
-    if (el.attributes) for (var i = 0; i < el.attributes.length; i++) s += '|' + el.attributes[i].name + '=' + el.attributes[i].value;
+    if (el.attributes)
+      for (var i = 0; i < el.attributes.length; i++) s += '|' + el.attributes[i].name + '=' + el.attributes[i].value;
     return s;
   }
   function describe(unit) {
@@ -268,11 +278,16 @@
             if (n.nodeType !== 1) continue;
             // A row or a cell added/removed while the symbol list is unchanged = re-created, not updated.
             var np = partsOf(n) || [];
-            var recreated = np.indexOf('row') >= 0 || CELL_PARTS.some(function (p) { return np.indexOf(p) >= 0; }) ||
+            var recreated =
+              np.indexOf('row') >= 0 ||
+              CELL_PARTS.some(function (p) {
+                return np.indexOf(p) >= 0;
+              }) ||
               (n.querySelector && n.querySelector('[part~="row"]'));
             if (recreated) {
               w.structural++;
-              if (w.samples.length < 12) w.samples.push('re-created ' + describe(u) + ' <' + n.localName + ' part=' + np.join(' ') + '>');
+              if (w.samples.length < 12)
+                w.samples.push('re-created ' + describe(u) + ' <' + n.localName + ' part=' + np.join(' ') + '>');
             } else {
               w.innerElements++;
               if (w.innerSamples.length < 4) w.innerSamples.push(describe(u) + ' <' + n.localName + '>');
@@ -332,7 +347,11 @@
               blocking: e.blockingDuration,
               render: e.renderStart ? e.startTime + e.duration - e.renderStart : 0,
               scripts: (e.scripts || []).slice(0, 5).map(function (s) {
-                return { invoker: s.invoker, source: (s.sourceURL || '').split('/').pop() + ':' + s.sourceCharPosition, duration: s.duration };
+                return {
+                  invoker: s.invoker,
+                  source: (s.sourceURL || '').split('/').pop() + ':' + s.sourceCharPosition,
+                  duration: s.duration,
+                };
               }),
             });
         });
@@ -372,7 +391,9 @@
       if (w.intervals[i] > 1.5 * frameMs) dropped += Math.max(1, Math.round(w.intervals[i] / frameMs) - 1);
       if (w.intervals[i] > maxInterval) maxInterval = w.intervals[i];
     }
-    var sorted = w.intervals.slice().sort(function (a, b) { return a - b; });
+    var sorted = w.intervals.slice().sort(function (a, b) {
+      return a - b;
+    });
     return {
       durationMs: now() - w.t0,
       records: w.records,
@@ -388,9 +409,15 @@
       quotesEvents: w.quotesEvents,
       appliedQuotes: w.appliedQuotes,
       longTasks: w.longTasks,
-      loafs: w.loafs.sort(function (a, b) { return b.blocking - a.blocking; }).slice(0, 8),
+      loafs: w.loafs
+        .sort(function (a, b) {
+          return b.blocking - a.blocking;
+        })
+        .slice(0, 8),
       frames: w.frames,
-      slowFrames: w.intervals.filter(function (x) { return x > 1.5 * frameMs; }).length,
+      slowFrames: w.intervals.filter(function (x) {
+        return x > 1.5 * frameMs;
+      }).length,
       droppedFrames: dropped,
       maxFrameInterval: maxInterval,
       medianFrameInterval: sorted.length ? sorted[Math.floor(sorted.length / 2)] : 0,

@@ -82,7 +82,10 @@ const MAX_IN_FLIGHT = 1_000;
 const PAGE_SYMBOLS = 'usd,eur,gold_18,coin_emami,ons';
 
 /** One run: `minutes` of page loads every 2 s (virtual), with `botsPerStep` bot requests beside each. */
-async function run(minutes: number, botsPerStep: number): Promise<{ visitor: VisitorRun; upstream: BotnetResults['upstream']; botRequests: number }> {
+async function run(
+  minutes: number,
+  botsPerStep: number,
+): Promise<{ visitor: VisitorRun; upstream: BotnetResults['upstream']; botRequests: number }> {
   let virtual = Date.UTC(2026, 10, 23, 8, 0, 0);
   const start = virtual;
   const now = () => virtual;
@@ -91,7 +94,11 @@ async function run(minutes: number, botsPerStep: number): Promise<{ visitor: Vis
   const config = readConfig({ UPSTREAM_URL: sandbox.url, UPSTREAM_KEY: key, PLAN: 'basic', PORT: '0' });
   const relay = await startRelay({ ...config, upstreamUrl: sandbox.url }, { logSink: () => {}, now });
   try {
-    const all = symbolIds(await (await fetch(`${sandbox.url}/v1/symbols`, { headers: { 'X-API-Key': 'enterprise-key:bench-botnet-setup' } })).json());
+    const all = symbolIds(
+      await (
+        await fetch(`${sandbox.url}/v1/symbols`, { headers: { 'X-API-Key': 'enterprise-key:bench-botnet-setup' } })
+      ).json(),
+    );
     const latencies: number[] = [];
     let failed = 0;
     const failures: Record<string, number> = {};
@@ -118,7 +125,7 @@ async function run(minutes: number, botsPerStep: number): Promise<{ visitor: Vis
     const steps = minutes * 30;
     for (let step = 0; step < steps; step++) {
       virtual = start + step * 2_000;
-            const page = Promise.all([
+      const page = Promise.all([
         timed(`/v1/prices?symbols=${PAGE_SYMBOLS}`),
         timed('/v1/history/usd?days=30'),
         timed(['/v1/history/eur?days=7', '/v1/history/eur?days=30', '/v1/history/gold_18?days=30'][step % 3]!),
@@ -136,8 +143,18 @@ async function run(minutes: number, botsPerStep: number): Promise<{ visitor: Vis
     const spent = stats.requests.filter((r) => r.key === key);
     const times = spent.map((r) => (typeof r.at === 'number' ? r.at : Date.parse(String(r.at))));
     return {
-      visitor: { requests: latencies.length, failed, failures, p50: percentile(latencies, 50), p99: percentile(latencies, 99) },
-      upstream: { requests: spent.length, peakPerMinute: peakPerMinute(times), history: spent.filter((r) => r.path.startsWith('/v1/history')).length },
+      visitor: {
+        requests: latencies.length,
+        failed,
+        failures,
+        p50: percentile(latencies, 50),
+        p99: percentile(latencies, 99),
+      },
+      upstream: {
+        requests: spent.length,
+        peakPerMinute: peakPerMinute(times),
+        history: spent.filter((r) => r.path.startsWith('/v1/history')).length,
+      },
       botRequests: bots,
     };
   } finally {
@@ -146,11 +163,19 @@ async function run(minutes: number, botsPerStep: number): Promise<{ visitor: Vis
   }
 }
 
-export async function runRelayBotnet(log: (s: string) => void = () => {}, minutes = 5, botsPerStep = 40): Promise<BotnetResults> {
+export async function runRelayBotnet(
+  log: (s: string) => void = () => {},
+  minutes = 5,
+  botsPerStep = 40,
+): Promise<BotnetResults> {
   const unattacked = await run(minutes, 0);
-  log(`  visitor alone: p99 ${unattacked.visitor.p99} ms, ${unattacked.visitor.failed}/${unattacked.visitor.requests} failed`);
+  log(
+    `  visitor alone: p99 ${unattacked.visitor.p99} ms, ${unattacked.visitor.failed}/${unattacked.visitor.requests} failed`,
+  );
   const attacked = await run(minutes, botsPerStep);
-  log(`  visitor under a botnet of ${attacked.botRequests} addresses: p99 ${attacked.visitor.p99} ms, ${attacked.visitor.failed}/${attacked.visitor.requests} failed; upstream busiest minute ${attacked.upstream.peakPerMinute}`);
+  log(
+    `  visitor under a botnet of ${attacked.botRequests} addresses: p99 ${attacked.visitor.p99} ms, ${attacked.visitor.failed}/${attacked.visitor.requests} failed; upstream busiest minute ${attacked.upstream.peakPerMinute}`,
+  );
   return {
     plan: { perMinute: 30, share: 0.8 },
     minutes,
@@ -163,8 +188,11 @@ export async function runRelayBotnet(log: (s: string) => void = () => {}, minute
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  runRelayBotnet(console.log).then((r) => console.log(JSON.stringify(r, null, 2)), (error: unknown) => {
-    console.error(error);
-    process.exitCode = 1;
-  });
+  runRelayBotnet(console.log).then(
+    (r) => console.log(JSON.stringify(r, null, 2)),
+    (error: unknown) => {
+      console.error(error);
+      process.exitCode = 1;
+    },
+  );
 }

@@ -86,7 +86,9 @@ function open(target: URL, path: string, i: number, key: string | undefined): Pr
       },
     });
     socket.on('connect', () => {
-      socket.write(`GET ${path} HTTP/1.1\r\nHost: ${target.host}\r\nAccept: text/event-stream\r\n${key ? `X-API-Key: ${key}\r\n` : ''}\r\n`);
+      socket.write(
+        `GET ${path} HTTP/1.1\r\nHost: ${target.host}\r\nAccept: text/event-stream\r\n${key ? `X-API-Key: ${key}\r\n` : ''}\r\n`,
+      );
     });
     socket.on('error', () => {
       failed += 1;

@@ -6,14 +6,22 @@
  * kill reached a client of a survivor.
  */
 import { startSandbox } from '../../sandbox/server';
-import { startRedisServer, startRelayChild, stopAllProcesses, type RelayChild } from '../../test/helpers/cluster-processes';
+import {
+  startRedisServer,
+  startRelayChild,
+  stopAllProcesses,
+  type RelayChild,
+} from '../../test/helpers/cluster-processes';
 import { median, until } from '../util';
 import { loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Clients, receiptsOf, type Latency } from './fanout';
 
 /** The receipts of changes made through the upstream sandbox (the relays are other processes). */
-export type ClusterLatency = Pick<Latency, 'clients' | 'changes' | 'rate' | 'completeChanges' | 'receipts' | 'p50' | 'p99' | 'lastClientP99' | 'load'>;
+export type ClusterLatency = Pick<
+  Latency,
+  'clients' | 'changes' | 'rate' | 'completeChanges' | 'receipts' | 'p50' | 'p99' | 'lastClientP99' | 'load'
+>;
 
 export interface ClusterResults {
   single: ClusterLatency;
@@ -42,7 +50,10 @@ async function drive(sandboxUrl: string, clients: Clients, seconds: number, expe
   const changes = seconds * 10;
   for (let i = 0; i < changes; i++) {
     const tick = Date.now();
-    await fetch(`${sandboxUrl}/__sandbox/market`, { method: 'POST', body: JSON.stringify({ set: [{ symbol: 'usd', price: String(tick) }] }) });
+    await fetch(`${sandboxUrl}/__sandbox/market`, {
+      method: 'POST',
+      body: JSON.stringify({ set: [{ symbol: 'usd', price: String(tick) }] }),
+    });
     await sleep(Math.max(0, 100 - (Date.now() - tick)));
   }
   const rate = changes / ((Date.now() - started) / 1000);
@@ -51,10 +62,15 @@ async function drive(sandboxUrl: string, clients: Clients, seconds: number, expe
 }
 
 async function leaderOf(relays: RelayChild[]): Promise<RelayChild> {
-  return until('one leader', async () => {
-    const roles = await Promise.all(relays.map(role));
-    return roles.filter((r) => r === 'leader').length === 1 ? relays[roles.indexOf('leader')] : undefined;
-  }, 20_000, 10);
+  return until(
+    'one leader',
+    async () => {
+      const roles = await Promise.all(relays.map(role));
+      return roles.filter((r) => r === 'leader').length === 1 ? relays[roles.indexOf('leader')] : undefined;
+    },
+    20_000,
+    10,
+  );
 }
 
 export async function runRelayCluster(log: (s: string) => void, clients = 900, seconds = 10): Promise<ClusterResults> {
@@ -74,7 +90,13 @@ export async function runRelayCluster(log: (s: string) => void, clients = 900, s
     await leaderOf(relays);
     log(`  three relay processes + Redis: ${clients} clients (${clients / 3} each), the same changes`);
     // Every member serves the catalog once the new leader has fetched it into Redis.
-    for (const relay of relays) await until('the shared catalog', async () => ((await fetch(`${relay.url}/v1/symbols`)).ok ? true : undefined), 20_000, 50);
+    for (const relay of relays)
+      await until(
+        'the shared catalog',
+        async () => ((await fetch(`${relay.url}/v1/symbols`)).ok ? true : undefined),
+        20_000,
+        50,
+      );
     // The client processes count since their last close: the last answer holds all three members'.
     let connected = { snapshots: 0, failed: 0 };
     for (const relay of relays) connected = await reader.connect(relay.url, clients / 3);
@@ -92,13 +114,21 @@ export async function runRelayCluster(log: (s: string) => void, clients = 900, s
       const killedAt = Date.now();
       leader.child.kill('SIGKILL');
       // A change made at the kill: its price is the epoch ms, so the client's receipt gives the delay.
-      await fetch(`${sandbox.url}/__sandbox/market`, { method: 'POST', body: JSON.stringify({ set: [{ symbol: 'usd', price: String(killedAt) }] }) });
+      await fetch(`${sandbox.url}/__sandbox/market`, {
+        method: 'POST',
+        body: JSON.stringify({ set: [{ symbol: 'usd', price: String(killedAt) }] }),
+      });
       await leaderOf(alive);
       const leaderMs = Date.now() - killedAt;
-      const got = await until('the change after the kill', async () => {
-        const s = await reader.stats();
-        return s.changes.size >= 1 ? s : undefined;
-      }, 20_000, 10);
+      const got = await until(
+        'the change after the kill',
+        async () => {
+          const s = await reader.stats();
+          return s.changes.size >= 1 ? s : undefined;
+        },
+        20_000,
+        10,
+      );
       takeovers.push({ leaderMs, changeMs: Math.max(...[...got.changes.values()].map((c) => c.max)) });
       await reader.all('close');
     }
@@ -111,5 +141,8 @@ export async function runRelayCluster(log: (s: string) => void, clients = 900, s
 }
 
 export function clusterSummary(r: ClusterResults): { takeoverMs: number; changeMs: number } {
-  return { takeoverMs: median(r.takeovers.map((t) => t.leaderMs)), changeMs: median(r.takeovers.map((t) => t.changeMs)) };
+  return {
+    takeoverMs: median(r.takeovers.map((t) => t.leaderMs)),
+    changeMs: median(r.takeovers.map((t) => t.changeMs)),
+  };
 }

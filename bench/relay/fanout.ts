@@ -82,10 +82,22 @@ export interface FanoutResults {
 class Child {
   private readonly waiting: Array<(m: { type: string } & Record<string, unknown>) => void> = [];
   constructor(readonly proc: ChildProcess) {
-    proc.on('message', (m: { type: string }) => this.waiting.shift()?.(m as { type: string } & Record<string, unknown>));
+    proc.on('message', (m: { type: string }) =>
+      this.waiting.shift()?.(m as { type: string } & Record<string, unknown>),
+    );
   }
-  static async start(file: string, execArgv: string[] = [], env: Record<string, string> = {}): Promise<[Child, Record<string, unknown>]> {
-    const child = new Child(fork(resolve(HERE, file), [], { execArgv: ['--import', 'tsx', ...execArgv], env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+  static async start(
+    file: string,
+    execArgv: string[] = [],
+    env: Record<string, string> = {},
+  ): Promise<[Child, Record<string, unknown>]> {
+    const child = new Child(
+      fork(resolve(HERE, file), [], {
+        execArgv: ['--import', 'tsx', ...execArgv],
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      }),
+    );
     return [child, await child.next()];
   }
   next(): Promise<{ type: string } & Record<string, unknown>> {
@@ -110,7 +122,9 @@ export class Clients {
   private total = 0;
   constructor(private readonly children: Child[]) {}
   static async start(processes: number): Promise<Clients> {
-    return new Clients(await Promise.all(Array.from({ length: processes }, async () => (await Child.start('clients-child.ts'))[0])));
+    return new Clients(
+      await Promise.all(Array.from({ length: processes }, async () => (await Child.start('clients-child.ts'))[0])),
+    );
   }
   get processes(): number {
     return this.children.length;
@@ -121,7 +135,14 @@ export class Clients {
       this.children.map((c, i) => {
         const share = Math.floor(count / n) + (i < count % n ? 1 : 0);
         const first = this.total + i * Math.ceil(count / n);
-        return c.ask<{ snapshots: number; failed: number }>({ type: 'connect', url, symbols: 'usd,eur', count: share, first, keyPrefix });
+        return c.ask<{ snapshots: number; failed: number }>({
+          type: 'connect',
+          url,
+          symbols: 'usd,eur',
+          count: share,
+          first,
+          keyPrefix,
+        });
       }),
     );
     this.total += count;
@@ -132,8 +153,18 @@ export class Clients {
     await Promise.all(this.children.map((c) => c.ask({ type })));
   }
   /** Every process's receipts merged: one histogram, and per change its receipts and slowest one. */
-  async stats(): Promise<{ snapshots: number; histogram: Uint32Array; changes: Map<number, { count: number; max: number }>; cpu: number }> {
-    type Stats = { snapshots: number; histogram: [number, number][]; changes: [number, number, number][]; cpuShare: number };
+  async stats(): Promise<{
+    snapshots: number;
+    histogram: Uint32Array;
+    changes: Map<number, { count: number; max: number }>;
+    cpu: number;
+  }> {
+    type Stats = {
+      snapshots: number;
+      histogram: [number, number][];
+      changes: [number, number, number][];
+      cpuShare: number;
+    };
     const all = await Promise.all(this.children.map((c) => c.ask<Stats>({ type: 'stats' })));
     const histogram = new Uint32Array(10_001);
     const changes = new Map<number, { count: number; max: number }>();
@@ -174,7 +205,14 @@ function p50p99(xs: number[]): [number, number] {
  * Connects clients up to each count, measuring the server's memory per client at each, and the
  * fan-out latency at the first and the last count.
  */
-async function hold(server: Child, clients: Clients, url: string, counts: number[], measure: (count: number) => Promise<Latency>, keyPrefix?: string): Promise<{ points: FanoutPoint[]; latency: Latency[] }> {
+async function hold(
+  server: Child,
+  clients: Clients,
+  url: string,
+  counts: number[],
+  measure: (count: number) => Promise<Latency>,
+  keyPrefix?: string,
+): Promise<{ points: FanoutPoint[]; latency: Latency[] }> {
   const base = await memory(server);
   const points: FanoutPoint[] = [];
   const latency: Latency[] = [];
@@ -184,7 +222,13 @@ async function hold(server: Child, clients: Clients, url: string, counts: number
     total = count;
     await sleep(500); // let the last writes leave before measuring
     const mem = await memory(server);
-    points.push({ clients: count, connected: answer.snapshots, failed: answer.failed, rssPerClient: (mem.rss - base.rss) / count, heapPerClient: (mem.heapUsed - base.heapUsed) / count });
+    points.push({
+      clients: count,
+      connected: answer.snapshots,
+      failed: answer.failed,
+      rssPerClient: (mem.rss - base.rss) / count,
+      heapPerClient: (mem.heapUsed - base.heapUsed) / count,
+    });
     if (count === counts[0] || count === counts.at(-1)) latency.push(await measure(count));
   }
   return { points, latency };
@@ -192,7 +236,8 @@ async function hold(server: Child, clients: Clients, url: string, counts: number
 
 /** What every client received of `changes` changes: waits until each reached every client (10 s at most). */
 export async function receiptsOf(clients: Clients, changes: number) {
-  const complete = (s: Awaited<ReturnType<Clients['stats']>>) => [...s.changes.values()].filter((c) => c.count >= s.snapshots);
+  const complete = (s: Awaited<ReturnType<Clients['stats']>>) =>
+    [...s.changes.values()].filter((c) => c.count >= s.snapshots);
   const stats = await until(
     'every client to get the last change',
     async () => {
@@ -216,7 +261,13 @@ export async function receiptsOf(clients: Clients, changes: number) {
 }
 
 /** 10 changes a second for `seconds` (made in the server process), then every client's receipts. */
-async function drive(server: Child, clients: Clients, target: 'relay' | 'sandbox' | 'floor' | 'floor-merged', seconds: number, expected: number): Promise<Latency> {
+async function drive(
+  server: Child,
+  clients: Clients,
+  target: 'relay' | 'sandbox' | 'floor' | 'floor-merged',
+  seconds: number,
+  expected: number,
+): Promise<Latency> {
   await clients.all('reset');
   const driven = await server.ask<DriveResult>({ type: 'drive', target, seconds, perSecond: 10 });
   return {
@@ -256,34 +307,72 @@ export async function runRelayFanout(log: (s: string) => void, options: FanoutOp
   const { counts = [1_000, 5_000, 10_000], seconds = 10, clientProcesses = 4, baseline = true } = options;
   const started = Date.now();
   // BENCH_TRACE_GC=1: the server's collections on stderr (a debugging aid: are pauses GC?).
-  const [server, ready] = await Child.start('server-child.ts', ['--expose-gc', ...(process.env.BENCH_TRACE_GC ? ['--trace-gc'] : [])], { BENCH_RELAY_KEY: RELAY_KEY });
+  const [server, ready] = await Child.start(
+    'server-child.ts',
+    ['--expose-gc', ...(process.env.BENCH_TRACE_GC ? ['--trace-gc'] : [])],
+    { BENCH_RELAY_KEY: RELAY_KEY },
+  );
   const clients = await Clients.start(clientProcesses);
   let floorServer: Child | undefined;
   try {
     const sandboxUrl = ready.sandbox as string;
     const relayUrl = ready.relay as string;
     // The floor writes the relay's own frame: the quote as the relay serializes it.
-    const usd = ((await (await fetch(`${relayUrl}/v1/prices?symbols=usd`)).json()) as { data: { quotes: unknown[] } }).data.quotes[0];
-    const [floorChild, floorReady] = await Child.start('floor-child.ts', ['--expose-gc'], { BENCH_FLOOR_QUOTE: JSON.stringify(usd) });
+    const usd = ((await (await fetch(`${relayUrl}/v1/prices?symbols=usd`)).json()) as { data: { quotes: unknown[] } })
+      .data.quotes[0];
+    const [floorChild, floorReady] = await Child.start('floor-child.ts', ['--expose-gc'], {
+      BENCH_FLOOR_QUOTE: JSON.stringify(usd),
+    });
     floorServer = floorChild;
     const floorUrl = floorReady.url as string;
-    log(`  relay: holding ${counts.join(' / ')} clients in ${clientProcesses} processes; ${seconds * 10} changes at 10/s at ${counts[0]} and ${counts.at(-1)}`);
-    const relayRun = await hold(server, clients, relayUrl, counts, (count) => drive(server, clients, 'relay', seconds, count));
+    log(
+      `  relay: holding ${counts.join(' / ')} clients in ${clientProcesses} processes; ${seconds * 10} changes at 10/s at ${counts[0]} and ${counts.at(-1)}`,
+    );
+    const relayRun = await hold(server, clients, relayUrl, counts, (count) =>
+      drive(server, clients, 'relay', seconds, count),
+    );
     await clients.all('close');
     const stats = (await (await fetch(`${sandboxUrl}/__sandbox/stats`)).json()) as SandboxStats;
-    const spent = stats.requests.filter((r) => r.key === RELAY_KEY).map((r) => (typeof r.at === 'number' ? r.at : Date.parse(String(r.at))));
-    const upstream = { requests: spent.length, seconds: Math.round((Date.now() - started) / 1000), peakPerMinute: peakPerMinute(spent), planPerMinute: 30, share: 0.8 };
+    const spent = stats.requests
+      .filter((r) => r.key === RELAY_KEY)
+      .map((r) => (typeof r.at === 'number' ? r.at : Date.parse(String(r.at))));
+    const upstream = {
+      requests: spent.length,
+      seconds: Math.round((Date.now() - started) / 1000),
+      peakPerMinute: peakPerMinute(spent),
+      planPerMinute: 30,
+      share: 0.8,
+    };
 
-    await until('relay clients gone', async () => ((await (await fetch(`${relayUrl}/healthz`)).json()) as { clients: number }).clients === 0 || undefined, 20_000, 200);
+    await until(
+      'relay clients gone',
+      async () =>
+        ((await (await fetch(`${relayUrl}/healthz`)).json()) as { clients: number }).clients === 0 || undefined,
+      20_000,
+      200,
+    );
     // Next to the relay's run, so that the two are measured under the nearest load.
     log(`  floor: a bare node:http SSE server writing the same frame to the same clients`);
-    const floorRun = await hold(floorChild, clients, floorUrl, [counts[0]!, counts.at(-1)!], (count) => drive(floorChild, clients, 'floor', seconds, count));
-    const floor = { latency: floorRun.latency, merged: await drive(floorChild, clients, 'floor-merged', seconds, counts.at(-1)!) };
+    const floorRun = await hold(floorChild, clients, floorUrl, [counts[0]!, counts.at(-1)!], (count) =>
+      drive(floorChild, clients, 'floor', seconds, count),
+    );
+    const floor = {
+      latency: floorRun.latency,
+      merged: await drive(floorChild, clients, 'floor-merged', seconds, counts.at(-1)!),
+    };
     await clients.all('close');
     floorChild.stop();
-    if (!baseline) return { relay: relayRun, sandbox: { points: [], latency: [] }, floor, upstream, gc: (await memory(server)).gc };
+    if (!baseline)
+      return { relay: relayRun, sandbox: { points: [], latency: [] }, floor, upstream, gc: (await memory(server)).gc };
     log(`  baseline: the sandbox's own stream with the same clients`);
-    const sandboxRun = await hold(server, clients, sandboxUrl, counts, (count) => drive(server, clients, 'sandbox', seconds, count), 'enterprise-key:bench-direct-');
+    const sandboxRun = await hold(
+      server,
+      clients,
+      sandboxUrl,
+      counts,
+      (count) => drive(server, clients, 'sandbox', seconds, count),
+      'enterprise-key:bench-direct-',
+    );
     await clients.all('close');
     const gc = (await memory(server)).gc;
     return { relay: relayRun, sandbox: sandboxRun, floor, upstream, gc };

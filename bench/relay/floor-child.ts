@@ -64,7 +64,9 @@ async function drive(seconds: number, perSecond: number, merged: boolean): Promi
 process.on('message', (message: { type: string; target?: string; seconds?: number; perSecond?: number }) => {
   if (message.type === 'mem') process.send!(memoryAnswer());
   else if (message.type === 'drive') {
-    void drive(message.seconds!, message.perSecond!, message.target === 'floor-merged').then((r) => process.send!({ type: 'driven', ...r }));
+    void drive(message.seconds!, message.perSecond!, message.target === 'floor-merged').then((r) =>
+      process.send!({ type: 'driven', ...r }),
+    );
   }
 });
 process.send!({ type: 'ready', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });

@@ -24,14 +24,19 @@ export interface Paced {
 }
 
 /** `change` gets the changes that fell due since its last call (one, unless the process was busy). */
-export async function paced(seconds: number, perSecond: number, change: (t0s: readonly number[]) => void, settleMs = 0): Promise<Paced> {
+export async function paced(
+  seconds: number,
+  perSecond: number,
+  change: (t0s: readonly number[]) => void,
+  settleMs = 0,
+): Promise<Paced> {
   const made: number[] = [];
   let late = 0;
   const cpu = process.cpuUsage();
   const start = Date.now();
   const count = seconds * perSecond;
   const due = (i: number) => start + Math.floor((i * 1000) / perSecond);
-  for (let i = 0; i < count; ) {
+  for (let i = 0; i < count;) {
     await new Promise((r) => setTimeout(r, Math.max(0, due(i) - Date.now())));
     const batch: number[] = [];
     for (const now = Date.now(); i < count && due(i) <= now; i++) {
@@ -44,7 +49,14 @@ export async function paced(seconds: number, perSecond: number, change: (t0s: re
   const rate = made.length / Math.max(0.001, (made.at(-1)! - made[0]!) / 1000 + 1 / perSecond);
   if (settleMs > 0) await new Promise((r) => setTimeout(r, settleMs));
   const used = process.cpuUsage(cpu);
-  return { made, rate, late, cpu: { user: used.user / 1000, system: used.system / 1000 }, wallMs: Date.now() - start, load: loadavg()[0]! };
+  return {
+    made,
+    rate,
+    late,
+    cpu: { user: used.user / 1000, system: used.system / 1000 },
+    wallMs: Date.now() - start,
+    load: loadavg()[0]!,
+  };
 }
 
 const gc = (globalThis as { gc?: () => void }).gc;

@@ -20,12 +20,19 @@ const latency = (l: Latency) =>
   `p50 ${l.p50} ms, p99 ${l.p99} ms over all ${l.receipts} receipts (${l.changes} changes × ${l.clients} clients at ${round(l.rate, 1)} changes/s, ${l.late} made late by a busy server, each dated when due); last client p99 ${l.lastClientP99} ms; ${l.completeChanges}/${l.changes} changes reached all; load average ${round(l.load, 1)}; CPU (cores) server ${round(l.serverCpu, 2)}, ${l.clientProcesses} client processes ${round(l.clientsCpu, 2)}`;
 
 /** CPU per change of a server process, user and system (kernel) apart. */
-const cpu = (l: Latency) => `server CPU ${round(l.cpuPerChange, 1)} ms per change: user ${round(l.cpuSplit.user, 1)}, system ${round(l.cpuSplit.system, 1)}; ${round((l.cpuPerChange * 1000) / l.clients, 1)} µs per client`;
+const cpu = (l: Latency) =>
+  `server CPU ${round(l.cpuPerChange, 1)} ms per change: user ${round(l.cpuSplit.user, 1)}, system ${round(l.cpuSplit.system, 1)}; ${round((l.cpuPerChange * 1000) / l.clients, 1)} µs per client`;
 
 /** A floor in a baseline cell: its figure beside the relay's, same clients, same run. */
-const floorCell = (name: string, l: Latency | undefined) => (l ? `${name}: p50 ${l.p50} ms, p99 ${l.p99} ms, ${l.late}/${l.changes} changes made late, load ${round(l.load, 1)}; ${cpu(l)}` : '');
+const floorCell = (name: string, l: Latency | undefined) =>
+  l
+    ? `${name}: p50 ${l.p50} ms, p99 ${l.p99} ms, ${l.late}/${l.changes} changes made late, load ${round(l.load, 1)}; ${cpu(l)}`
+    : '';
 
-export function relayRows(r: RelayResults | undefined, failed: (section: string, metric: string, target: string) => void): Row[] {
+export function relayRows(
+  r: RelayResults | undefined,
+  failed: (section: string, metric: string, target: string) => void,
+): Row[] {
   const rows: Row[] = [];
   const f = r?.fanout;
   if (f) {
@@ -35,9 +42,12 @@ export function relayRows(r: RelayResults | undefined, failed: (section: string,
         section: 'relay',
         metric: `stream clients held by one relay process (${p.clients})`,
         measured: `${p.connected} served${p.failed ? `, ${p.failed} failed` : ''}; ${kb(p.rssPerClient)} RSS, ${kb(p.heapPerClient)} heap per client`,
-        baseline: base ? `sandbox stream: ${base.connected} served; ${kb(base.rssPerClient)} RSS, ${kb(base.heapPerClient)} heap per client` : '',
+        baseline: base
+          ? `sandbox stream: ${base.connected} served; ${kb(base.rssPerClient)} RSS, ${kb(base.heapPerClient)} heap per client`
+          : '',
         target: p.clients >= 10_000 ? '≥ 10,000; ≤ 16 KB per idle client' : '(step)',
-        verdict: p.clients >= 10_000 ? (p.connected >= 10_000 && p.rssPerClient <= 16 * 1024 ? 'met' : 'NOT met') : 'info',
+        verdict:
+          p.clients >= 10_000 ? (p.connected >= 10_000 && p.rssPerClient <= 16 * 1024 ? 'met' : 'NOT met') : 'info',
       });
     }
     for (const [i, l] of f.relay.latency.entries()) {
@@ -58,13 +68,17 @@ export function relayRows(r: RelayResults | undefined, failed: (section: string,
         verdict: last ? (l.p99 <= 100 && l.completeChanges === l.changes && l.rate >= 9.5 ? 'met' : 'NOT met') : 'info',
       });
     }
-    const floors = [...f.floor.latency.map((l) => ({ l, merged: false })), ...(f.floor.merged ? [{ l: f.floor.merged, merged: true }] : [])];
+    const floors = [
+      ...f.floor.latency.map((l) => ({ l, merged: false })),
+      ...(f.floor.merged ? [{ l: f.floor.merged, merged: true }] : []),
+    ];
     for (const { l, merged } of floors) {
       rows.push({
         section: 'relay',
         metric: `FLOOR: a bare node:http SSE server (no relay logic) writing the same frame to the same ${l.clients} clients, 10 changes/s, ${merged ? 'changes due together in one write per client (as the relay)' : 'one write per client per change'}`,
         measured: `${latency(l)}; writing to all p50 ${l.write[0]} / p99 ${l.write[1]} ms (${cpu(l)})`,
-        baseline: 'what one Node process here spends to tell every client of a change: a loop of socket writes of one Buffer',
+        baseline:
+          'what one Node process here spends to tell every client of a change: a loop of socket writes of one Buffer',
         target: "(the relay's floor)",
         verdict: 'info',
       });
@@ -99,14 +113,20 @@ export function relayRows(r: RelayResults | undefined, failed: (section: string,
   return rows;
 }
 
-function botnetRows(b: BotnetResults | undefined, failed: (section: string, metric: string, target: string) => void): Row[] {
+function botnetRows(
+  b: BotnetResults | undefined,
+  failed: (section: string, metric: string, target: string) => void,
+): Row[] {
   if (!b) {
     failed('relay', 'history under a botnet: upstream requests per minute, visitor p99', '≤ 80 % of the plan');
     return [];
   }
   const limit = Math.floor(b.plan.perMinute * b.plan.share);
-  const visitor = (v: BotnetResults['attacked']) => `p50 ${v.p50} ms, p99 ${v.p99} ms, ${v.failed}/${v.requests} failed`;
-  const failures = Object.entries(b.attacked.failures).map(([what, n]) => `${n} × ${what}`).join('; ');
+  const visitor = (v: BotnetResults['attacked']) =>
+    `p50 ${v.p50} ms, p99 ${v.p99} ms, ${v.failed}/${v.requests} failed`;
+  const failures = Object.entries(b.attacked.failures)
+    .map(([what, n]) => `${n} × ${what}`)
+    .join('; ');
   return [
     {
       section: 'relay',
@@ -119,12 +139,16 @@ function botnetRows(b: BotnetResults | undefined, failed: (section: string, metr
   ];
 }
 
-function clusterRows(c: ClusterResults | undefined, failed: (section: string, metric: string, target: string) => void): Row[] {
+function clusterRows(
+  c: ClusterResults | undefined,
+  failed: (section: string, metric: string, target: string) => void,
+): Row[] {
   if (!c) {
     failed('relay', 'cluster: fan-out through Redis, takeover after SIGKILL', 'takeover ≤ 5 s');
     return [];
   }
-  const latency = (l: ClusterResults['single']) => `p50 ${l.p50} ms, p99 ${l.p99} ms (${l.completeChanges}/${l.changes} changes reached all ${l.clients} connected clients; ${l.receipts} receipts)`;
+  const latency = (l: ClusterResults['single']) =>
+    `p50 ${l.p50} ms, p99 ${l.p99} ms (${l.completeChanges}/${l.changes} changes reached all ${l.clients} connected clients; ${l.receipts} receipts)`;
   const { takeoverMs, changeMs } = clusterSummary(c);
   return [
     {
@@ -155,13 +179,13 @@ export const RELAY_METHOD =
   'still dated when due, as a remote upstream would have made them on time: a server that cannot keep up shows it in its ' +
   'latency, not in a slower schedule ("made late" counts them). Every receipt of every client counts for p50/p99. CPU per change ' +
   "is the server process's `process.cpuUsage()` over the changes (and 1 s after, for the relay) divided by their number, user and " +
-  'system apart; on loopback a socket write also runs the receiving socket\'s TCP path inside the sender\'s system call, so system ' +
+  "system apart; on loopback a socket write also runs the receiving socket's TCP path inside the sender's system call, so system " +
   'time is most of it. Baselines, same clients, same run: the FLOOR, a bare `node:http` SSE server in a process of its own ' +
-  '(`floor-child.ts`, no relay logic) that writes the same frame (the relay\'s `quote` event for the same quote) to every socket ' +
+  "(`floor-child.ts`, no relay logic) that writes the same frame (the relay's `quote` event for the same quote) to every socket " +
   'in one loop, one write per client per change, and at the largest count also with the changes that fell due together in one ' +
-  'write per client (what the relay does); measured right after the relay, so at the nearest load; then the sandbox\'s own stream fan-out.\n' +
+  "write per client (what the relay does); measured right after the relay, so at the nearest load; then the sandbox's own stream fan-out.\n" +
   '- **History under a botnet** (`bench/relay/botnet.ts`): a relay on a basic key in front of the sandbox, both on one virtual clock ' +
-  '(a page load every 2 s of it, so the plan\'s minutes pass in seconds); a visitor loads pages (prices, usd 30 days, and 7 or 30 days ' +
-  'of another symbol in turn) while 40 bots a step, each from its own loopback address, ask any symbol\'s history over 1..365 days or ' +
-  '7/30/365, or prices; the same visitor alone is the baseline. Upstream requests are the sandbox\'s log of the relay\'s key (busiest ' +
-  '60 s of the virtual clock); the visitor\'s latencies are wall-clock, every request counted.';
+  "(a page load every 2 s of it, so the plan's minutes pass in seconds); a visitor loads pages (prices, usd 30 days, and 7 or 30 days " +
+  "of another symbol in turn) while 40 bots a step, each from its own loopback address, ask any symbol's history over 1..365 days or " +
+  "7/30/365, or prices; the same visitor alone is the baseline. Upstream requests are the sandbox's log of the relay's key (busiest " +
+  "60 s of the virtual clock); the visitor's latencies are wall-clock, every request counted.";

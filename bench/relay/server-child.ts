@@ -71,12 +71,20 @@ async function drive(target: 'relay' | 'sandbox', seconds: number, perSecond: nu
   };
 }
 
-process.on('message', (message: { type: string; target?: 'relay' | 'sandbox'; seconds?: number; perSecond?: number }) => {
-  if (message.type === 'mem') process.send!(memoryAnswer());
-  else if (message.type === 'drive') {
-    void drive(message.target!, message.seconds!, message.perSecond!).then((r) => process.send!({ type: 'driven', ...r }));
-  } else if (message.type === 'stop') {
-    void relay.close().then(() => sandbox.close()).then(() => process.exit(0));
-  }
-});
+process.on(
+  'message',
+  (message: { type: string; target?: 'relay' | 'sandbox'; seconds?: number; perSecond?: number }) => {
+    if (message.type === 'mem') process.send!(memoryAnswer());
+    else if (message.type === 'drive') {
+      void drive(message.target!, message.seconds!, message.perSecond!).then((r) =>
+        process.send!({ type: 'driven', ...r }),
+      );
+    } else if (message.type === 'stop') {
+      void relay
+        .close()
+        .then(() => sandbox.close())
+        .then(() => process.exit(0));
+    }
+  },
+);
 process.send!({ type: 'ready', sandbox: sandbox.url, relay: relay.url });

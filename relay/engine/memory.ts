@@ -1,6 +1,19 @@
 /** The engine of one process: everything in memory, this process always the leader. */
 import { QuoteStore, type Quote } from '../from-src';
-import type { AskOutcome, Asks, Broker, BudgetStore, Cache, CacheEntry, Engine, Leader, Limits, QuoteState, RelayEvent, Take } from './types';
+import type {
+  AskOutcome,
+  Asks,
+  Broker,
+  BudgetStore,
+  Cache,
+  CacheEntry,
+  Engine,
+  Leader,
+  Limits,
+  QuoteState,
+  RelayEvent,
+  Take,
+} from './types';
 
 export class MemoryBroker implements Broker {
   private readonly listeners = new Set<(events: readonly RelayEvent[]) => void>();
@@ -125,7 +138,10 @@ export class MemoryCache implements Cache {
   }
 
   private remove(key: string): void {
-    for (const [segment, isKept] of [[this.probation, false], [this.kept, true]] as const) {
+    for (const [segment, isKept] of [
+      [this.probation, false],
+      [this.kept, true],
+    ] as const) {
       const held = segment.get(key);
       if (!held) continue;
       segment.delete(key);

@@ -16,7 +16,10 @@ const REREAD_MS = 250;
 const ASK_AGAIN_EVERY = 4;
 
 export class RedisAsks implements Asks {
-  private readonly waiting = new Map<string, { promise: Promise<AskOutcome | undefined>; settle: (outcome: AskOutcome) => void }>();
+  private readonly waiting = new Map<
+    string,
+    { promise: Promise<AskOutcome | undefined>; settle: (outcome: AskOutcome) => void }
+  >();
   private fill: ((key: string) => Promise<AskOutcome>) | undefined;
 
   constructor(
@@ -53,7 +56,10 @@ export class RedisAsks implements Asks {
     const timer = setTimeout(() => settle(undefined), timeoutMs);
     let rereads = 0;
     const reread = setInterval(() => {
-      this.cache.peek(key).then((entry) => entry && entry.storedAt !== held && settle({ filled: true }), () => {});
+      this.cache.peek(key).then(
+        (entry) => entry && entry.storedAt !== held && settle({ filled: true }),
+        () => {},
+      );
       if (++rereads % ASK_AGAIN_EVERY === 0) publish();
     }, REREAD_MS);
     this.waiting.set(key, { promise, settle });

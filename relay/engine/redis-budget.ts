@@ -75,7 +75,11 @@ export class RedisBudget implements BudgetStore {
   /** Writes back what this member holds (Redis may have come back empty), then holds what Redis holds. */
   async sync(): Promise<void> {
     const { keys } = this.link;
-    const [day, count, ...stamps] = (await this.link.run(MERGE, [keys('budget:minute'), keys('budget:day')], this.held.args())) as [string, number, ...string[]];
+    const [day, count, ...stamps] = (await this.link.run(
+      MERGE,
+      [keys('budget:minute'), keys('budget:day')],
+      this.held.args(),
+    )) as [string, number, ...string[]];
     for (let i = 0; i + 1 < stamps.length; i += 2) this.held.add(stamps[i]!, Number(stamps[i + 1]));
     this.held.prune();
     if (day) this.held.countDay(day, Number(count));
@@ -86,7 +90,11 @@ export class RedisBudget implements BudgetStore {
     const { leader } = this;
     const member = `${now}:${leader.processId}:${Math.random().toString(36).slice(2)}`;
     try {
-      const [ok, value] = (await this.link.run(TAKE, [keys('leader'), keys('budget:minute'), keys('budget:day')], [leader.fence, now, limits.perMinute, limits.perDay ?? -1, member, day, keys('budget:spends')])) as [number, number];
+      const [ok, value] = (await this.link.run(
+        TAKE,
+        [keys('leader'), keys('budget:minute'), keys('budget:day')],
+        [leader.fence, now, limits.perMinute, limits.perDay ?? -1, member, day, keys('budget:spends')],
+      )) as [number, number];
       if (ok === 1) {
         // Its own spend, held at once (the published copy may come later, or not at all).
         this.held.add(member, now);
@@ -108,7 +116,10 @@ export class RedisBudget implements BudgetStore {
   async spent(now: number, day: string): Promise<{ minute: number; day: number }> {
     const { keys } = this.link;
     try {
-      const [minute, count] = (await this.link.run(SPENT, [keys('budget:minute'), keys('budget:day')], [now, day])) as [number, number];
+      const [minute, count] = (await this.link.run(SPENT, [keys('budget:minute'), keys('budget:day')], [now, day])) as [
+        number,
+        number,
+      ];
       return { minute, day: count };
     } catch {
       // Redis is away: what this member holds.

@@ -22,7 +22,12 @@ export class RedisCache implements Cache {
 
   private script(script: string, key: string, more: (string | number)[]): Promise<unknown> {
     const { keys } = this.link;
-    const sets = [keys('cache-lru:probation'), keys('cache-lru:protected'), keys('cache-lru:sizes'), keys('cache-lru:stats')];
+    const sets = [
+      keys('cache-lru:probation'),
+      keys('cache-lru:protected'),
+      keys('cache-lru:sizes'),
+      keys('cache-lru:stats'),
+    ];
     return this.link.run(script, sets, [keys('cache:'), key, this.maxBytes, PROTECTED_SHARE, ...more]);
   }
 

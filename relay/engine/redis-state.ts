@@ -36,7 +36,8 @@ export class RedisQuoteState implements QuoteState {
     const now = Date.now();
     for (const given of quotes) {
       const admitted = admitQuote(given, now);
-      if (admitted && admitted.time >= (newest.get(admitted.quote.symbol)?.time ?? -Infinity)) newest.set(admitted.quote.symbol, admitted);
+      if (admitted && admitted.time >= (newest.get(admitted.quote.symbol)?.time ?? -Infinity))
+        newest.set(admitted.quote.symbol, admitted);
     }
     const items = [...newest.values()];
     const fence = this.leader.fence;
@@ -61,7 +62,11 @@ export class RedisQuoteState implements QuoteState {
     if (symbols.length === 0) return { id: this.localSeq, quotes: [] };
     try {
       const { cmd, keys } = this.link;
-      const [seq, jsons] = (await cmd.multi().get(keys('seq')).hmGet(keys('quotes'), [...symbols]).exec()) as unknown as [string | null, (string | null)[]];
+      const [seq, jsons] = (await cmd
+        .multi()
+        .get(keys('seq'))
+        .hmGet(keys('quotes'), [...symbols])
+        .exec()) as unknown as [string | null, (string | null)[]];
       const quotes = jsons.filter((j): j is string => j !== null).map((j) => JSON.parse(j) as Quote);
       this.local.apply(quotes);
       this.localSeq = Math.max(this.localSeq, Number(seq ?? 0));
@@ -77,7 +82,11 @@ export class RedisQuoteState implements QuoteState {
   async since(lastId: number, symbols: ReadonlySet<string> | undefined): Promise<RelayEvent[] | undefined> {
     if (!Number.isSafeInteger(lastId)) return undefined;
     const { keys } = this.link;
-    const [seq, oldest, ...raw] = (await this.link.run(SINCE, [keys('seq'), keys('buffer')], [lastId])) as [number, number, ...string[]];
+    const [seq, oldest, ...raw] = (await this.link.run(SINCE, [keys('seq'), keys('buffer')], [lastId])) as [
+      number,
+      number,
+      ...string[],
+    ];
     const first = oldest || seq + 1;
     if (lastId > seq || lastId < first - 1) return undefined;
     const events = raw.map((r) => JSON.parse(r) as RelayEvent);

@@ -59,7 +59,14 @@ export class RedisEngine implements Engine, ClusterStatus {
   ) {
     const ttl = options.lockTtlMs ?? 4_000;
     const { keys } = link;
-    this.leader = new RedisLeader({ redis: link, lockKey: keys('leader'), fenceKey: keys('fence'), ttlMs: ttl, onError: options.onError, mayLead: () => this.synced });
+    this.leader = new RedisLeader({
+      redis: link,
+      lockKey: keys('leader'),
+      fenceKey: keys('fence'),
+      ttlMs: ttl,
+      onError: options.onError,
+      mayLead: () => this.synced,
+    });
     this.state = new RedisQuoteState(link, this.leader, options.bufferSize ?? 1_000);
     this.broker = new RedisBroker(link, this.state);
     this.cache = new RedisCache(link, options.cacheTtlMs ?? 24 * 60 * 60_000, options.cacheBytes ?? CACHE_BYTES);

@@ -57,7 +57,9 @@ export interface Cache {
 }
 
 /** How the leader answered an ask: the key is filled, or the upstream's error as the service shapes it. */
-export type AskOutcome = { filled: true } | { filled: false; error: { code: string; status?: number; retryAfterMs?: number; serviceCode?: string } };
+export type AskOutcome =
+  | { filled: true }
+  | { filled: false; error: { code: string; status?: number; retryAfterMs?: number; serviceCode?: string } };
 
 /**
  * A follower's cache miss, asked of the leader (only the leader spends upstream): the leader fills

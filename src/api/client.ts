@@ -80,14 +80,24 @@ export class PriceClient {
     return this.#shared.size;
   }
 
-  #get<T>(url: URL, parse: (body: unknown) => T, signal?: AbortSignal, first?: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  #get<T>(
+    url: URL,
+    parse: (body: unknown) => T,
+    signal?: AbortSignal,
+    first?: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
     // The same URL with another key is another request: answers and errors differ per key.
     const key = `${url.href}\n${this.#ctx.apiKey ?? ''}`;
     return this.#shared.run(key, (shared) => this.#withRetries(url, parse, shared, first), signal);
   }
 
   /** Attempts until one succeeds or fails for good; a body that does not validate is not retried. */
-  async #withRetries<T>(url: URL, parse: (body: unknown) => T, signal: AbortSignal, first?: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  async #withRetries<T>(
+    url: URL,
+    parse: (body: unknown) => T,
+    signal: AbortSignal,
+    first?: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
         return attempt === 0 && first ? await first(signal) : parse(await getJson(url, this.#ctx, signal));

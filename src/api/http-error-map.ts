@@ -28,7 +28,8 @@ export function readServiceError(text: string): ServiceError {
   if (!isObject(body)) return {};
   const inner = isObject(body.error) ? body.error : body;
   const code = typeof inner.code === 'string' ? inner.code : typeof body.error === 'string' ? body.error : undefined;
-  const message = typeof inner.message === 'string' ? inner.message : typeof body.message === 'string' ? body.message : undefined;
+  const message =
+    typeof inner.message === 'string' ? inner.message : typeof body.message === 'string' ? body.message : undefined;
   const list = Array.isArray(inner.symbols) ? inner.symbols : Array.isArray(body.symbols) ? body.symbols : undefined;
   const symbols = list?.filter((s): s is string => typeof s === 'string');
   return { code, message, symbols };

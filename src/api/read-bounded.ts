@@ -9,7 +9,7 @@ export async function readBounded(response: Response, max: number): Promise<stri
   const decoder = new TextDecoder();
   let text = '';
   try {
-    for (let chunk; reader && !(chunk = await reader.read()).done; ) {
+    for (let chunk; reader && !(chunk = await reader.read()).done;) {
       text += decoder.decode(chunk.value, { stream: true });
       if (text.length > max) return;
     }

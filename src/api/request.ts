@@ -53,11 +53,13 @@ export function requestHeaders(apiKey: string | undefined, accept: string): Reco
  */
 export const MAX_BODY_CHARS = 8_000_000;
 
-
 /** The body as text, or `bad_response` when it is larger than {@link MAX_BODY_CHARS}. */
 async function boundedText(response: Response, what: string): Promise<string> {
   const text = await readBounded(response, MAX_BODY_CHARS);
-  if (text === undefined) throw new PriceBoardError('bad_response', `${what}: the body is larger than ${MAX_BODY_CHARS} characters`, { status: response.status });
+  if (text === undefined)
+    throw new PriceBoardError('bad_response', `${what}: the body is larger than ${MAX_BODY_CHARS} characters`, {
+      status: response.status,
+    });
   return text;
 }
 

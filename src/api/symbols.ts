@@ -19,7 +19,11 @@ export interface SymbolsOptions {
 
 /** All symbols the service offers; failures are `PriceBoardError`s (one attempt, no retries). */
 export async function fetchSymbols(options: SymbolsOptions, signal?: AbortSignal): Promise<SymbolInfo[]> {
-  const ctx = { fetch: options.fetch ?? globalFetch, apiKey: options.apiKey, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS };
+  const ctx = {
+    fetch: options.fetch ?? globalFetch,
+    apiKey: options.apiKey,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+  };
   return parseSymbolsBody(await getJson(endpointUrl(options.baseUrl, '/v1/symbols'), ctx, signal));
 }
 
@@ -39,7 +43,8 @@ export function parseSymbolsBody(body: unknown): SymbolInfo[] {
     if (typeof entry === 'string' && entry !== '') out.push({ symbol: entry });
     else if (isObject(entry) && typeof entry.symbol === 'string' && entry.symbol !== '') {
       const info: SymbolInfo = { symbol: entry.symbol };
-      for (const field of ['title', 'category', 'unit'] as const) if (typeof entry[field] === 'string') info[field] = entry[field];
+      for (const field of ['title', 'category', 'unit'] as const)
+        if (typeof entry[field] === 'string') info[field] = entry[field];
       out.push(info);
     }
   }

@@ -35,7 +35,8 @@ function bad(message: string): PriceBoardError {
  * exact: beyond 2^53 JSON.parse has already rounded it, and a rounded price must not be shown.
  */
 function decimalField(value: unknown, where: string): string {
-  if (typeof value === 'number' && Math.abs(value) > Number.MAX_SAFE_INTEGER) throw bad(`${where}: a number too large to be exact`);
+  if (typeof value === 'number' && Math.abs(value) > Number.MAX_SAFE_INTEGER)
+    throw bad(`${where}: a number too large to be exact`);
   const text = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : undefined;
   if (text === undefined || !DECIMAL.test(text)) throw bad(`${where}: not a decimal`);
   return text;

@@ -17,8 +17,11 @@ import {
 } from '../shared/attributes';
 
 /** Lit's `static properties` for an attribute table. */
-export function litProperties(table: Record<string, AttributeSpec>): Record<string, { attribute: string; reflect: boolean; type?: NumberConstructor | BooleanConstructor }> {
-  const out: Record<string, { attribute: string; reflect: boolean; type?: NumberConstructor | BooleanConstructor }> = {};
+export function litProperties(
+  table: Record<string, AttributeSpec>,
+): Record<string, { attribute: string; reflect: boolean; type?: NumberConstructor | BooleanConstructor }> {
+  const out: Record<string, { attribute: string; reflect: boolean; type?: NumberConstructor | BooleanConstructor }> =
+    {};
   for (const [property, spec] of Object.entries(table)) {
     const type = typeof spec.default === 'number' ? Number : spec.kind === 'flag' ? Boolean : undefined;
     out[property] = { attribute: spec.attribute, reflect: spec.reflect ?? true, ...(type ? { type } : {}) };
@@ -144,7 +147,11 @@ function parseChartSymbol(raw: unknown, symbols: readonly string[]): Parsed<stri
 }
 
 /** Reads one attribute by its kind (`symbol` needs the symbols read first). */
-function parse(spec: AttributeSpec, raw: unknown, context: { baseUrl: string; symbols: readonly string[] }): Parsed<unknown> {
+function parse(
+  spec: AttributeSpec,
+  raw: unknown,
+  context: { baseUrl: string; symbols: readonly string[] },
+): Parsed<unknown> {
   switch (spec.kind) {
     case 'symbols':
       return parseSymbols(raw);

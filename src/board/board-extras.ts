@@ -75,7 +75,15 @@ export class BoardExtras {
 
   /** The chart's settings, from the board's. */
   configure(s: BoardSettings): void {
-    this.#chartArea.configure({ mode: s.chart, symbol: s.chartSymbol, days: s.days, unit: s.unit, theme: s.theme, baseUrl: s.baseUrl, apiKey: s.apiKey });
+    this.#chartArea.configure({
+      mode: s.chart,
+      symbol: s.chartSymbol,
+      days: s.days,
+      unit: s.unit,
+      theme: s.theme,
+      baseUrl: s.baseUrl,
+      apiKey: s.apiKey,
+    });
   }
 
   /**
@@ -94,7 +102,11 @@ export class BoardExtras {
             ? dates.formatTime(at)
             : `${dates.formatJalaliDate(at, 'long')} ${dates.formatTime(at)}`;
     }
-    return statusText(this.#quotes.status, { stream: s.stream, pollInterval: s.pollInterval, delaySeconds: this.#quotes.delaySeconds }, closedAt);
+    return statusText(
+      this.#quotes.status,
+      { stream: s.stream, pollInterval: s.pollInterval, delaySeconds: this.#quotes.delaySeconds },
+      closedAt,
+    );
   }
 
   /** The date formatters of the time cells, once prepared (see {@link rowsShown}). */

@@ -24,7 +24,8 @@ import { loadHistory, sourceFor, type HistorySource } from './history-source';
  */
 const HISTORY_RETRY = { baseMs: 2_500, maxMs: 60_000 };
 
-const isAbort = (error: unknown, signal: AbortSignal): boolean => signal.aborted || (error as Error)?.name === 'AbortError';
+const isAbort = (error: unknown, signal: AbortSignal): boolean =>
+  signal.aborted || (error as Error)?.name === 'AbortError';
 
 function spanNote(wanted: HistoryDays, shown: HistoryDays): string {
   return `طرح این کلید تاریخچهٔ ${toPersianDigits(String(wanted))} روزه را نمی‌دهد؛ نمودار ${toPersianDigits(String(shown))} روز اخیر را نشان می‌دهد.`;
@@ -57,7 +58,12 @@ export class ChartArea {
   readonly #media = ['(prefers-color-scheme:dark)', 'print'].map((query) => globalThis.matchMedia?.(query));
   readonly #onSchemeChange = (): void => this.#applyTheme();
 
-  constructor(host: ReactiveControllerHost, hooks: ChartHooks, view: ChartView, chartModule: () => Promise<ChartModule>) {
+  constructor(
+    host: ReactiveControllerHost,
+    hooks: ChartHooks,
+    view: ChartView,
+    chartModule: () => Promise<ChartModule>,
+  ) {
     this.#host = host;
     this.#hooks = hooks;
     this.view = view;
@@ -169,7 +175,9 @@ export class ChartArea {
     const e =
       error instanceof PriceBoardError
         ? error
-        : new PriceBoardError('bad_response', `Chart failed: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+        : new PriceBoardError('bad_response', `Chart failed: ${(error as Error)?.message ?? String(error)}`, {
+            cause: error,
+          });
     this.view.status = 'error';
     this.view.error = e;
     this.#candles = undefined;

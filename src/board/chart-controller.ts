@@ -13,7 +13,6 @@ import type { ChartHooks, ChartSettings, ChartView } from './chart-view';
 import { afterPaint } from './after-paint';
 import { importOnce } from './import-once';
 
-
 /** The chart chunk (lightweight-charts). */
 const loadChartModule = importOnce(() => import('../chart/price-chart'));
 const loadChartArea = importOnce(() => import('./chart-area'));
@@ -25,12 +24,17 @@ const loadChartArea = importOnce(() => import('./chart-area'));
  */
 const ROWS_FIRST_MAX_WAIT_MS = 1_000;
 
-
 export class ChartController implements ReactiveController {
   readonly #host: ReactiveControllerHost;
   readonly #hooks: ChartHooks;
   /** The view until the chart area is loaded; from then on the area owns its own. */
-  readonly #view: ChartView = { status: 'idle', shownDays: undefined, note: undefined, error: undefined, description: '' };
+  readonly #view: ChartView = {
+    status: 'idle',
+    shownDays: undefined,
+    note: undefined,
+    error: undefined,
+    description: '',
+  };
   #settings: ChartSettings | undefined;
   #connected = false;
   #area: ChartArea | undefined;
@@ -113,7 +117,9 @@ export class ChartController implements ReactiveController {
       ({ ChartArea }) => {
         this.#loading = false;
         // The chart is made when both its chunk and the board's first rows are there.
-        this.#area = new ChartArea(this.#host, this.#hooks, { ...this.#view }, () => this.#rowsPainted.then(loadChartModule));
+        this.#area = new ChartArea(this.#host, this.#hooks, { ...this.#view }, () =>
+          this.#rowsPainted.then(loadChartModule),
+        );
         if (this.#settings) this.#area.configure(this.#settings);
         if (this.#connected) this.#area.hostConnected();
       },

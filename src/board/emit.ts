@@ -42,6 +42,10 @@ export function reportError(host: EventTarget, error: PriceBoardError): void {
 }
 
 /** Dispatches a public event from `host`: bubbles, composed, not cancelable. */
-export function emit<K extends PriceBoardEventName>(host: EventTarget, name: K, detail: PriceBoardEventDetails[K]): void {
+export function emit<K extends PriceBoardEventName>(
+  host: EventTarget,
+  name: K,
+  detail: PriceBoardEventDetails[K],
+): void {
   host.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
 }

@@ -36,7 +36,12 @@ function use<T>(map: Map<string, T>, key: string, value: T, limit: number): T {
 /** The source of `baseUrl` and `apiKey`; the least recently used ones are let go. */
 export function sourceFor(baseUrl: string, apiKey: string | undefined): HistorySource {
   const key = JSON.stringify([baseUrl, apiKey ?? '']);
-  return use(sources, key, sources.get(key) ?? { client: new PriceClient({ baseUrl, apiKey }), cache: new Map() }, SOURCE_LIMIT);
+  return use(
+    sources,
+    key,
+    sources.get(key) ?? { client: new PriceClient({ baseUrl, apiKey }), cache: new Map() },
+    SOURCE_LIMIT,
+  );
 }
 
 /**

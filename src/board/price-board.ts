@@ -200,14 +200,17 @@ export class PriceBoard extends LitElement {
     if (!this.isConnected || this.#extras) return;
     this.#cancelExtrasRetry?.(); // one retry at a time, whatever the number of imports that failed
     const first = !this.#extrasFailure;
-    this.#extrasFailure = new PriceBoardError('network', 'The board\'s chart and keyboard code failed to load', {
+    this.#extrasFailure = new PriceBoardError('network', "The board's chart and keyboard code failed to load", {
       cause,
       // "Part of the board (the chart and keys) did not load; trying again." Not the price service's fault.
       messageFa: 'بخشی از تابلو (نمودار و کلیدها) بارگیری نشد؛ دوباره تلاش می‌شود.',
     });
     if (first) emit(this, 'price-board-error', this.#extrasFailure.toDetail());
     waitingForExtras.add(this);
-    this.#cancelExtrasRetry = startTimer(() => this.#loadExtras(), backoffDelay(this.#extrasAttempts++, EXTRAS_RETRY, 'equal'));
+    this.#cancelExtrasRetry = startTimer(
+      () => this.#loadExtras(),
+      backoffDelay(this.#extrasAttempts++, EXTRAS_RETRY, 'equal'),
+    );
     this.requestUpdate();
   }
 
@@ -257,7 +260,9 @@ export class PriceBoard extends LitElement {
    */
   #readSettings(): boolean {
     const before = this.#read;
-    const changed = new Set<BoardProperty>(ATTRIBUTE_KEYS.filter((key) => !before || !Object.is(before[key], this[key])));
+    const changed = new Set<BoardProperty>(
+      ATTRIBUTE_KEYS.filter((key) => !before || !Object.is(before[key], this[key])),
+    );
     if (before && changed.size === 0) return false;
     const { settings, invalid } = readSettings(this, DEFAULT_BASE_URL, this.#settings, changed);
     this.#settings = settings;
@@ -279,9 +284,13 @@ export class PriceBoard extends LitElement {
   #attributeError(): PriceBoardError | undefined {
     const attribute = this.#invalid.values().next().value;
     if (attribute === undefined) return undefined;
-    return new PriceBoardError('invalid_attribute', `Invalid value of the "${attribute}" attribute; the default is used`, {
-      messageFa: invalidAttributeMessage(attribute),
-    });
+    return new PriceBoardError(
+      'invalid_attribute',
+      `Invalid value of the "${attribute}" attribute; the default is used`,
+      {
+        messageFa: invalidAttributeMessage(attribute),
+      },
+    );
   }
 
   /** The chart symbol the chart was last configured with. */
@@ -316,13 +325,15 @@ export class PriceBoard extends LitElement {
         flashOf: (symbol) => this.#live.changeCount(symbol),
         onRowEvent: this.#onRowEvent,
       })}
-      ${s.chart === 'none'
-        ? nothing
-        : extras
-          ? extras.renderChart({ ...s, chartSymbol }, selected)
-          : this.#extrasFailure
-            ? html`<div class="chart-pending"><p role="alert" data-code=${this.#extrasFailure.code}>${this.#extrasFailure.messageFa}</p></div>`
-            : html`<div class="chart-pending" aria-hidden="true"></div>`}
+      ${
+        s.chart === 'none'
+          ? nothing
+          : extras
+            ? extras.renderChart({ ...s, chartSymbol }, selected)
+            : this.#extrasFailure
+              ? html`<div class="chart-pending"><p role="alert" data-code=${this.#extrasFailure.code}>${this.#extrasFailure.messageFa}</p></div>`
+              : html`<div class="chart-pending" aria-hidden="true"></div>`
+      }
       <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">${extras?.announcer.text ?? ''}</div>
     </div>`;
   }

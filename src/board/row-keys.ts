@@ -21,7 +21,11 @@ export function rowAction(event: KeyboardEvent): RowAction | undefined {
 }
 
 /** The row to focus for a move from `from` among `rows`. */
-export function moveTarget(rows: readonly HTMLElement[], from: HTMLElement, action: Exclude<RowAction, 'select'>): HTMLElement | undefined {
+export function moveTarget(
+  rows: readonly HTMLElement[],
+  from: HTMLElement,
+  action: Exclude<RowAction, 'select'>,
+): HTMLElement | undefined {
   const i = rows.indexOf(from);
   if (action === 'first') return rows[0];
   if (action === 'last') return rows[rows.length - 1];

@@ -21,7 +21,8 @@ export function renderStatus(status: ConnectionStatus, text: string, market: 'op
  */
 export function renderError(error: PriceBoardError | undefined): TemplateResult | typeof nothing {
   if (!error) return nothing;
-  const ids = error.code === 'unknown_symbol' && Array.isArray(error.data?.symbols) ? (error.data.symbols as unknown[]) : [];
+  const ids =
+    error.code === 'unknown_symbol' && Array.isArray(error.data?.symbols) ? (error.data.symbols as unknown[]) : [];
   const message = ids.length === 0 ? error.shownFa : unknownSymbolsText(error, ids);
   return html`<div part="error" role="alert" data-code=${error.code}>${message}</div>`;
 }

@@ -22,7 +22,12 @@ function chartStyle(theme: ChartTheme): DeepPartial<ChartOptionsImpl<number>> {
   const cross = { color: theme.muted, labelBackgroundColor: theme.muted };
   return {
     // (a solid background by default)
-    layout: { background: { color: theme.background }, textColor: theme.text, fontFamily: theme.font, attributionLogo: false },
+    layout: {
+      background: { color: theme.background },
+      textColor: theme.text,
+      fontFamily: theme.font,
+      attributionLogo: false,
+    },
     grid: { vertLines: line, horzLines: line },
     rightPriceScale: { borderColor: theme.border },
     timeScale: { borderColor: theme.border },
@@ -41,7 +46,13 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
   // its own above the plot (never over the candles), and the chart fills the rest.
   const root = document.createElement('div');
   root.dir = 'ltr';
-  Object.assign(root.style, { position: 'relative', width: '100%', height: '100%', display: 'flex', flexDirection: 'column' });
+  Object.assign(root.style, {
+    position: 'relative',
+    width: '100%',
+    height: '100%',
+    display: 'flex',
+    flexDirection: 'column',
+  });
   options.container.append(root);
   const legend = createLegend(root);
   const plot = document.createElement('div');
@@ -88,7 +99,11 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
   function colour(): void {
     const last = data[data.length - 1];
     const down = view.mode === 'candles' && last && last.close < last.open;
-    series.applyOptions({ upColor: theme.up, downColor: theme.down, color: view.mode === 'line' ? theme.accent : down ? theme.down : theme.up });
+    series.applyOptions({
+      upColor: theme.up,
+      downColor: theme.down,
+      color: view.mode === 'line' ? theme.accent : down ? theme.down : theme.up,
+    });
   }
 
   function showLegend(): void {

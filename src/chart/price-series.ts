@@ -76,11 +76,17 @@ export class PriceSeries implements ICustomSeriesPaneView<number, Candle, PriceS
   draw(target: Target, priceToY: PriceToCoordinateConverter): void {
     const range = this.#bars?.visibleRange;
     if (range && range.from < range.to) {
-      target.useBitmapCoordinateSpace((scope) => (this.mode === 'line' ? this.#drawLine : this.#drawCandles)(scope, priceToY, range));
+      target.useBitmapCoordinateSpace((scope) =>
+        (this.mode === 'line' ? this.#drawLine : this.#drawCandles)(scope, priceToY, range),
+      );
     }
   }
 
-  #drawCandles = (scope: Scope, priceToY: PriceToCoordinateConverter, { from, to }: { from: number; to: number }): void => {
+  #drawCandles = (
+    scope: Scope,
+    priceToY: PriceToCoordinateConverter,
+    { from, to }: { from: number; to: number },
+  ): void => {
     const { context: ctx, horizontalPixelRatio: h, verticalPixelRatio: v } = scope;
     const { bars, barSpacing } = this.#bars!;
     const { upColor, downColor } = this.#options!;

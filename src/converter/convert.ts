@@ -17,7 +17,11 @@ export type Conversion =
   | { ok: true; value: string; via?: string }
   | { ok: false; reason: 'empty' | 'invalid' | 'waiting' | 'no-price'; message: string };
 
-const fail = (reason: Exclude<Conversion, { ok: true }>['reason'], message: string): Conversion => ({ ok: false, reason, message });
+const fail = (reason: Exclude<Conversion, { ok: true }>['reason'], message: string): Conversion => ({
+  ok: false,
+  reason,
+  message,
+});
 
 /** Fraction digits of a division: grams and mesghals are weighed finer than coins and notes. */
 export function quotientDigits(quote: Quote): number {
@@ -60,7 +64,8 @@ export function quantityName(quote: Quote | undefined): string {
   }
 }
 
-const money = (quote: Quote, unit: DisplayUnit): Decimal => parseDecimal(unit === 'rial' ? quote.price : quote.price_toman);
+const money = (quote: Quote, unit: DisplayUnit): Decimal =>
+  parseDecimal(unit === 'rial' ? quote.price : quote.price_toman);
 
 /**
  * Converts `amountText` (as typed: Persian, Arabic or Latin digits) with the latest quotes.

@@ -98,16 +98,20 @@ export class PriceConverter extends PriceWidget {
       </div>
       <div class="answer">
         <output part="result" id="result" aria-live="off" data-state=${result.ok ? 'ok' : result.reason}>
-          ${result.ok
-            ? html`<span class="value">${formatDecimal(result.value)}</span> ${this.#resultUnit()}`
-            : result.message}
+          ${
+            result.ok
+              ? html`<span class="value">${formatDecimal(result.value)}</span> ${this.#resultUnit()}`
+              : result.message
+          }
         </output>
         <button type="button" class="copy" ?disabled=${!result.ok} @click=${() => this.#copy()}>کپی</button>
         <span class="copied" role="status">${this.#copied === 'yes' ? 'کپی شد' : this.#copied === 'no' ? 'کپی نشد' : ''}</span>
       </div>
-      ${result.ok && result.via !== undefined
-        ? html`<div class="via">از راه دلار: هر دلار ${formatDecimal(result.via)} ${money}</div>`
-        : nothing}
+      ${
+        result.ok && result.via !== undefined
+          ? html`<div class="via">از راه دلار: هر دلار ${formatDecimal(result.via)} ${money}</div>`
+          : nothing
+      }
       ${renderError(this.error)}
     </div>`;
   }
@@ -125,7 +129,13 @@ export class PriceConverter extends PriceWidget {
 
   #result(): Conversion {
     const quote: Quote | undefined = this.live.get(this.#symbol());
-    return convert(this.amount ?? '', this.reverse ? 'from-money' : 'to-money', quote, this.live.get(USD), this.settings.unit);
+    return convert(
+      this.amount ?? '',
+      this.reverse ? 'from-money' : 'to-money',
+      quote,
+      this.live.get(USD),
+      this.settings.unit,
+    );
   }
 
   #resultUnit(): string {
@@ -162,4 +172,7 @@ export class PriceConverter extends PriceWidget {
 
 // `symbol`, `amount` and `reverse`, as typed by the attribute table.
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type -- the table declares them; Lit defines them
-export interface PriceConverter extends Pick<AttributeProperties<typeof CONVERTER_ATTRIBUTES>, 'symbol' | 'amount' | 'reverse'> {}
+export interface PriceConverter extends Pick<
+  AttributeProperties<typeof CONVERTER_ATTRIBUTES>,
+  'symbol' | 'amount' | 'reverse'
+> {}

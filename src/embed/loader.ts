@@ -44,7 +44,9 @@ const GLOBAL_KEY = Symbol.for('price-board.embed-loader');
 function embedPage(): URL {
   const self =
     (document.currentScript as HTMLScriptElement | null)?.src ||
-    [...document.querySelectorAll<HTMLScriptElement>('script[src]')].find((s) => /\/embed\.js$/.test(new URL(s.src).pathname))?.src ||
+    [...document.querySelectorAll<HTMLScriptElement>('script[src]')].find((s) =>
+      /\/embed\.js$/.test(new URL(s.src).pathname),
+    )?.src ||
     document.baseURI;
   return new URL('embed.html', self);
 }

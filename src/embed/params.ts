@@ -19,7 +19,11 @@ export const WIDGET_TAGS = { board: 'price-board', ticker: 'price-ticker', conve
 export type EmbedWidget = keyof typeof WIDGET_TAGS;
 
 /** Each widget's iframe title (Persian), for the loader's iframes and the demo's iframe code. */
-export const WIDGET_TITLES: Readonly<Record<EmbedWidget, string>> = { board: 'تابلوی زندهٔ قیمت', ticker: 'نوار زندهٔ قیمت', converter: 'مبدل قیمت' };
+export const WIDGET_TITLES: Readonly<Record<EmbedWidget, string>> = {
+  board: 'تابلوی زندهٔ قیمت',
+  ticker: 'نوار زندهٔ قیمت',
+  converter: 'مبدل قیمت',
+};
 
 /**
  * Every element's attributes, for the loader's list (the board's first); the embed page itself
@@ -78,7 +82,10 @@ function isTruthyFlag(value: string | null | undefined): boolean {
  * Reads the embed settings from a query string. Unknown parameters are ignored; when a setting
  * appears twice (or as both `key` and `api-key`) the full attribute name wins, then the first.
  */
-export function readEmbedParams(search: string | URLSearchParams, allowed: readonly string[] = EMBED_ATTRIBUTES): EmbedSettings {
+export function readEmbedParams(
+  search: string | URLSearchParams,
+  allowed: readonly string[] = EMBED_ATTRIBUTES,
+): EmbedSettings {
   const params = typeof search === 'string' ? new URLSearchParams(search) : search;
   const found = new Map<string, { value: string; exact: boolean }>();
   for (const [name, value] of params) {

@@ -21,7 +21,9 @@ const WEEKDAYS: Readonly<Record<string, number>> = { Sun: 0, Mon: 1, Tue: 2, Wed
 
 /** `"۱۴:۰۵"`: 24-hour Tehran time with Persian digits. */
 export function formatTime(d: Date): string {
-  return dateTimeFormat('fa-IR', { timeZone: TIME_ZONE, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(d);
+  return dateTimeFormat('fa-IR', { timeZone: TIME_ZONE, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
+    d,
+  );
 }
 
 /** The Jalali date in Tehran: `short` `"۱۴۰۵/۰۹/۰۱"` (default) or `long` `"۱ آذر ۱۴۰۵"`. */
@@ -73,7 +75,8 @@ export function tehranParts(d: Date): TehranParts {
   for (const { type, value } of parts) {
     // The persian calendar's year may come with an era ("1405 AP"): parseInt stops at the digits.
     if (type === 'weekday') out.weekday = WEEKDAYS[value] ?? 0;
-    else if (type === 'year' || type === 'month' || type === 'day' || type === 'minute') out[type] = parseInt(value, 10);
+    else if (type === 'year' || type === 'month' || type === 'day' || type === 'minute')
+      out[type] = parseInt(value, 10);
     else if (type === 'hour') out.hour = parseInt(value, 10) % 24;
   }
   return out;

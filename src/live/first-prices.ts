@@ -12,8 +12,16 @@ import type { Connection, FirstPrices, HubOptions } from './hub-types';
 export function requestFirstPrices(options: HubOptions, connection: Connection, symbols: string[]): FirstPrices {
   const controller = new AbortController();
   const abort = (): void => controller.abort();
-  const ctx = { fetch: options.fetch ?? globalFetch, apiKey: connection.apiKey, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS };
-  const answer = getJson(endpointUrl(connection.baseUrl, '/v1/prices', symbolsQuery(symbols)), ctx, controller.signal).then(parsePricesBody);
+  const ctx = {
+    fetch: options.fetch ?? globalFetch,
+    apiKey: connection.apiKey,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+  };
+  const answer = getJson(
+    endpointUrl(connection.baseUrl, '/v1/prices', symbolsQuery(symbols)),
+    ctx,
+    controller.signal,
+  ).then(parsePricesBody);
   // A failure is the hub's to report, once it has taken the attempt.
   answer.catch(() => {});
   return {

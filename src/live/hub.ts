@@ -95,7 +95,10 @@ function sendFirst(group: EarlyGroup): void {
   const [member] = group.members;
   if (union.size === 0 || !member) return;
   const first = (group.first = requestFirstPrices(member.options, group.connection, [...union]));
-  first.answer.then((data) => show(group, data), () => {});
+  first.answer.then(
+    (data) => show(group, data),
+    () => {},
+  );
 }
 
 /** The first answer came before the hub: its quotes are shown now (the hub will take them over). */

@@ -37,7 +37,12 @@ function resolve(options: HubOptions): HubConfig & { key: string } {
  * Subscriptions made in the same tick share one `/v1/prices` request and one stream. `first`: a
  * prices request already sent for them, taken by the hub this creates (see `first-prices.ts`).
  */
-export function subscribe(options: HubOptions, symbols: string[], listener: HubListener, first?: FirstAttempt): Subscription {
+export function subscribe(
+  options: HubOptions,
+  symbols: string[],
+  listener: HubListener,
+  first?: FirstAttempt,
+): Subscription {
   const config = resolve(options);
   const { key } = config;
   let hub = hubs.get(key);

@@ -26,5 +26,7 @@ export function isNetworkFailure(error: PriceBoardError): boolean {
 
 /** Any thrown value as a `PriceBoardError` (unexpected ones become `network`). */
 export function asPriceBoardError(error: unknown): PriceBoardError {
-  return error instanceof PriceBoardError ? error : new PriceBoardError('network', 'Unexpected failure', { cause: error });
+  return error instanceof PriceBoardError
+    ? error
+    : new PriceBoardError('network', 'Unexpected failure', { cause: error });
 }

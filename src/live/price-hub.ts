@@ -23,7 +23,6 @@ import { RateLimit } from './rate-limit';
 import type { Transport, TransportState } from './transport';
 import type { VisibilitySource } from './visibility';
 
-
 function unknownSymbolError(symbols: string[]): PriceBoardError {
   return new PriceBoardError('unknown_symbol', `Unknown symbols: ${symbols.join(', ')}`, {
     status: 404,
@@ -244,7 +243,10 @@ export class PriceHub {
       if (!pending) continue;
       sub.status(this.#status);
       if (pending.first && this.#state.finalError) sub.error(this.#state.finalError);
-      sub.quotes(pending.symbols.map((s) => this.#store.get(s)).filter((q): q is Quote => q !== undefined), this.#meta);
+      sub.quotes(
+        pending.symbols.map((s) => this.#store.get(s)).filter((q): q is Quote => q !== undefined),
+        this.#meta,
+      );
       sub.missing(missing);
       // Ids already known to be unknown: this subscriber has not been told yet.
       const rejected = pending.symbols.filter((s) => this.#unknown.has(s));

@@ -70,10 +70,14 @@ async function readStream(options: SseOptions): Promise<void> {
   const contentType = response.headers.get('content-type') ?? '';
   if (!/^\s*text\/event-stream/i.test(contentType) || !response.body) {
     await response.body?.cancel().catch(() => {});
-    throw new PriceBoardError('bad_response', `${what} answered ${contentType || 'without a content type'}, not an event stream`, {
-      status: response.status,
-      data: { contentType },
-    });
+    throw new PriceBoardError(
+      'bad_response',
+      `${what} answered ${contentType || 'without a content type'}, not an event stream`,
+      {
+        status: response.status,
+        data: { contentType },
+      },
+    );
   }
   options.onOpen?.();
 
@@ -94,7 +98,8 @@ async function readStream(options: SseOptions): Promise<void> {
       if (done) return;
       options.onActivity?.();
       parser.feed(decoder.decode(value, { stream: true }));
-      if (overflow) throw new PriceBoardError('bad_response', `${what} sent an event larger than ${MAX_BUFFER_CHARS} characters`);
+      if (overflow)
+        throw new PriceBoardError('bad_response', `${what} sent an event larger than ${MAX_BUFFER_CHARS} characters`);
     }
   } finally {
     // Leaving early (overflow, a throwing callback) must still close the connection.

@@ -25,7 +25,8 @@ export function parseStreamEvent(name: string, data: string): StreamBatch {
   }
   if (name === 'quote') return { quotes: [parseQuote(body, 'quote event')] };
   if (Array.isArray(body)) return { quotes: parseQuotes(body, 'quotes event') };
-  if (!isObject(body)) throw new PriceBoardError('bad_response', 'The stream sent a quotes event that is not an object');
+  if (!isObject(body))
+    throw new PriceBoardError('bad_response', 'The stream sent a quotes event that is not an object');
   const quotes = parseQuotes(body.quotes, 'quotes event.quotes');
   return typeof body.at === 'string' ? { quotes, at: body.at } : { quotes };
 }

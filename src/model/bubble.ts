@@ -97,8 +97,12 @@ const money = (rial: string, unit: DisplayUnit): string =>
 export function bubbleTitle(bubble: CoinBubble, unit: DisplayUnit): string {
   const { spec } = bubble;
   const unitName = unit === 'rial' ? 'ریال' : 'تومان';
-  const intrinsic = decimalToString(roundRatio(unit === 'rial' ? bubble.intrinsicRial : multiplyRatio(bubble.intrinsicRial, { num: 1n, den: 10n }), 0));
-  const perThousand = decimalToString(roundRatio(multiplyRatio(toRatio(parseDecimal(spec.fineness)), { num: 1000n, den: 1n }), 1));
+  const intrinsic = decimalToString(
+    roundRatio(unit === 'rial' ? bubble.intrinsicRial : multiplyRatio(bubble.intrinsicRial, { num: 1n, den: 10n }), 0),
+  );
+  const perThousand = decimalToString(
+    roundRatio(multiplyRatio(toRatio(parseDecimal(spec.fineness)), { num: 1000n, den: 1n }), 1),
+  );
   return (
     `حباب ${formatPercent(bubble.percent)} = قیمت سکه ÷ ارزش طلای آن − ۱؛ ` +
     `ارزش طلا = ${formatDecimal(spec.pureGrams)} گرم طلای خالص (${formatDecimal(spec.grossGrams)} گرم با عیار ${formatDecimal(perThousand)}) ` +

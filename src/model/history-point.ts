@@ -74,7 +74,8 @@ export function parsePoint(x: unknown): HistoryPoint | undefined {
   if (!isObject(x)) return undefined;
   const time = parseTime(pick(x, TIME_KEYS));
   const [open, high, low] = [OPEN_KEYS, HIGH_KEYS, LOW_KEYS].map((keys) => pick(x, keys));
-  if (open !== undefined || high !== undefined || low !== undefined) return build(time, open, high, low, pick(x, CLOSE_KEYS));
+  if (open !== undefined || high !== undefined || low !== undefined)
+    return build(time, open, high, low, pick(x, CLOSE_KEYS));
   const value = pick(x, VALUE_KEYS);
   return build(time, value, value, value, value);
 }

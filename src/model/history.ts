@@ -111,7 +111,8 @@ export function toCandles(points: readonly HistoryPoint[], intervalSec: number):
   checkInterval(intervalSec);
   const offsetAt = offsetLookup();
   const candles: Candle[] = [];
-  for (const p of [...points].sort((a, b) => a.time - b.time)) add(candles, bucketStart(p.time, intervalSec, offsetAt), p);
+  for (const p of [...points].sort((a, b) => a.time - b.time))
+    add(candles, bucketStart(p.time, intervalSec, offsetAt), p);
   return candles;
 }
 

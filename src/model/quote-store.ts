@@ -59,7 +59,11 @@ export class QuoteStore {
       const admitted = admitQuote(given, now);
       if (!admitted) continue;
       const current = this.#held.get(admitted.quote.symbol);
-      if (current && (admitted.time < current.time || (admitted.time === current.time && sameQuote(admitted.quote, current.quote)))) continue;
+      if (
+        current &&
+        (admitted.time < current.time || (admitted.time === current.time && sameQuote(admitted.quote, current.quote)))
+      )
+        continue;
       this.#held.set(admitted.quote.symbol, admitted);
       applied.set(admitted.quote.symbol, admitted.quote);
     }

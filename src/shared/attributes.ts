@@ -38,7 +38,8 @@ export const MAX_POLL_SECONDS = MAX_WAIT_MS / 1000;
  * number from `min` to `max`; `positive` a number above 0; `symbol` one id of `symbols`; `text`
  * any text (the element reads it); `flag` a boolean attribute (present: on).
  */
-export type AttributeKind = 'symbols' | 'key' | 'base-url' | 'url' | 'choice' | 'seconds' | 'positive' | 'symbol' | 'text' | 'flag';
+export type AttributeKind =
+  'symbols' | 'key' | 'base-url' | 'url' | 'choice' | 'seconds' | 'positive' | 'symbol' | 'text' | 'flag';
 
 export interface AttributeSpec {
   /** The HTML attribute (and embed parameter) name. */
@@ -68,7 +69,13 @@ export const CONNECTION_ATTRIBUTES = {
   /** SSE address. Default `{base-url}/v1/stream`. */
   streamUrl: { attribute: 'stream-url', kind: 'url' },
   /** Seconds between polls when polling (5 to 3600); never faster than the plan allows. */
-  pollInterval: { attribute: 'poll-interval', kind: 'seconds', min: MIN_POLL_SECONDS, max: MAX_POLL_SECONDS, default: 30 },
+  pollInterval: {
+    attribute: 'poll-interval',
+    kind: 'seconds',
+    min: MIN_POLL_SECONDS,
+    max: MAX_POLL_SECONDS,
+    default: 30,
+  },
   /** `toman` or `rial`; `ons` and `silver_ounce` always show US dollars. */
   unit: { attribute: 'unit', kind: 'choice', values: UNITS, default: 'toman' },
   /** `light`, `dark` or `auto` (follows `prefers-color-scheme`, live). */
@@ -102,7 +109,11 @@ export const CONVERTER_ATTRIBUTES = {
 } as const satisfies Record<string, AttributeSpec>;
 
 /** Every element's table, by the `widget=` name of the embed page (DESIGN.md §8). */
-export const WIDGET_ATTRIBUTES = { board: BOARD_ATTRIBUTES, ticker: TICKER_ATTRIBUTES, converter: CONVERTER_ATTRIBUTES } as const;
+export const WIDGET_ATTRIBUTES = {
+  board: BOARD_ATTRIBUTES,
+  ticker: TICKER_ATTRIBUTES,
+  converter: CONVERTER_ATTRIBUTES,
+} as const;
 
 /** The value type of a property, from its spec. */
 type ValueOf<S> = S extends { values: readonly (infer V)[] }

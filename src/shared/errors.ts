@@ -37,8 +37,10 @@ export const ERROR_POLICY = {
   rate_limited: { policy: 'transient' },
   /** a body that cannot be read or is not valid */
   bad_response: { policy: 'transient' },
-} as const satisfies Record<string, { policy: 'final' | 'retried' | 'transient'; of?: 'symbol' | 'resource' | 'setting'; for?: 'developer' }>;
-
+} as const satisfies Record<
+  string,
+  { policy: 'final' | 'retried' | 'transient'; of?: 'symbol' | 'resource' | 'setting'; for?: 'developer' }
+>;
 
 /** Error codes of `price-board-error` (DESIGN.md section 2). */
 export type ErrorCode = keyof typeof ERROR_POLICY;
@@ -113,7 +115,13 @@ export class PriceBoardError extends Error {
   constructor(
     code: ErrorCode,
     message: string,
-    init: { status?: number; retryAfterMs?: number; messageFa?: string; data?: Record<string, unknown>; cause?: unknown } = {},
+    init: {
+      status?: number;
+      retryAfterMs?: number;
+      messageFa?: string;
+      data?: Record<string, unknown>;
+      cause?: unknown;
+    } = {},
   ) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
     this.code = code;

@@ -106,22 +106,26 @@ export class PriceTicker extends PriceWidget {
     // An error replaces the tape only while it has nothing to show.
     const hasData = this.live.snapshot().size > 0;
     return html`<div part="ticker" class="ticker" dir="rtl" lang="fa" data-theme=${this.settings.theme}>
-      ${tape.reduced
-        ? nothing
-        : // Drawn by CSS (two bars, or a triangle when paused): no emoji font needed.
-          html`<button class="pause" type="button" aria-pressed=${tape.userPaused ? 'true' : 'false'}
+      ${
+        tape.reduced
+          ? nothing
+          : // Drawn by CSS (two bars, or a triangle when paused): no emoji font needed.
+            html`<button class="pause" type="button" aria-pressed=${tape.userPaused ? 'true' : 'false'}
             aria-label="توقف نوار قیمت" title=${tape.userPaused ? 'ادامه' : 'توقف'}
-            @click=${() => tape.setUserPaused(!tape.userPaused)}><span class="icon" aria-hidden="true"></span></button>`}
-      ${error && !hasData
-        ? renderError(error)
-        : html`<div class="viewport ${tape.reduced ? 'still' : ''}" role="region" aria-label="نوار قیمت"
+            @click=${() => tape.setUserPaused(!tape.userPaused)}><span class="icon" aria-hidden="true"></span></button>`
+      }
+      ${
+        error && !hasData
+          ? renderError(error)
+          : html`<div class="viewport ${tape.reduced ? 'still' : ''}" role="region" aria-label="نوار قیمت"
             @pointerenter=${() => tape.setHovered(true)} @pointerleave=${() => tape.setHovered(false)}
             @focusin=${() => tape.setFocused(true)}
             @focusout=${(e: FocusEvent) => this.#focusOut(e)}>
             <div class="track">
               ${Array.from({ length: tape.copies }, (_, copy) => this.#group(items, copy > 0))}
             </div>
-          </div>`}
+          </div>`
+      }
     </div>`;
   }
 
@@ -130,7 +134,9 @@ export class PriceTicker extends PriceWidget {
     const unit = MONEY_NAME[this.settings.unit];
     return html`<ul class="group" role=${copy ? 'presentation' : 'list'} aria-hidden=${copy ? 'true' : nothing} ?inert=${copy}>
       ${items.map(
-        (item) => html`<li part="item" data-symbol=${item.symbol} data-direction=${item.direction} tabindex=${copy ? nothing : '0'}>
+        (
+          item,
+        ) => html`<li part="item" data-symbol=${item.symbol} data-direction=${item.direction} tabindex=${copy ? nothing : '0'}>
           <span part="title">${item.title}</span>
           <span part="price">${item.price}${item.ownUnit ? ` ${item.ownUnit}` : ''}</span>${item.ownUnit || !this.live.get(item.symbol) ? nothing : html`<span class="unit">${unit}</span>`}
           <span part="change"><span aria-hidden="true">${item.arrow}</span> ${item.change}</span>
@@ -144,7 +150,9 @@ export class PriceTicker extends PriceWidget {
     const ctx = { unit: this.settings.unit, now: new Date(), day: undefined };
     return this.settings.symbols.map((symbol) => {
       const quote: Quote | undefined = this.live.get(symbol);
-      return quote ? quoteRow(quote, ctx) : emptyRow(symbol, this.live.missing.has(symbol), this.live.status === 'loading');
+      return quote
+        ? quoteRow(quote, ctx)
+        : emptyRow(symbol, this.live.missing.has(symbol), this.live.status === 'loading');
     });
   }
 

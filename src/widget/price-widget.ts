@@ -7,7 +7,14 @@ import { LitElement, type PropertyDeclarations, type PropertyValues } from 'lit'
 import type { PriceBoardError } from '../shared/errors';
 import type { ConnectionStatus, Quote } from '../shared/types';
 import { CONNECTION_ATTRIBUTES, type AttributeProperties } from '../shared/attributes';
-import { defaultsOf, invalidAttributeMessage, litProperties, readSettings, type BoardAttributes, type BoardSettings } from '../board/attributes';
+import {
+  defaultsOf,
+  invalidAttributeMessage,
+  litProperties,
+  readSettings,
+  type BoardAttributes,
+  type BoardSettings,
+} from '../board/attributes';
 import { emit } from '../board/emit';
 import { DEFAULT_BASE_URL } from '../board/module-origin';
 import { QuotesController } from '../board/quotes-controller';
@@ -91,7 +98,8 @@ export abstract class PriceWidget extends LitElement {
     const { settings, invalid } = readSettings(attrs, DEFAULT_BASE_URL, this.settings, changed);
     this.settings = settings;
     this.#read = this.#values();
-    for (const attribute of invalid) emit(this, 'price-board-error', { code: 'invalid_attribute', message: invalidAttributeMessage(attribute) });
+    for (const attribute of invalid)
+      emit(this, 'price-board-error', { code: 'invalid_attribute', message: invalidAttributeMessage(attribute) });
     const { baseUrl, apiKey, stream, streamUrl, pollInterval } = settings;
     this.live.configure({ baseUrl, apiKey, stream, streamUrl, pollInterval }, this.liveSymbols(settings));
   }

@@ -19,7 +19,10 @@ async function violations(el: PriceBoard): Promise<string[]> {
 
 const ready = async (el: PriceBoard) => {
   await untilLoaded(el);
-  await until(() => part(el, 'chart')?.dataset.status === 'ready' && !!part(el, 'chart')!.querySelector('canvas'), 'no chart');
+  await until(
+    () => part(el, 'chart')?.dataset.status === 'ready' && !!part(el, 'chart')!.querySelector('canvas'),
+    'no chart',
+  );
 };
 
 describe('accessibility', () => {
@@ -36,13 +39,17 @@ describe('accessibility', () => {
 
   it('has no axe violations while loading', async () => {
     await sandbox.faults([{ path: '/v1/prices', kind: 'slow', delayMs: 1500, key: `${KEY}-slow` }]);
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${`${KEY}-slow`} stream="poll" chart="none" symbols="usd,eur"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${`${KEY}-slow`} stream="poll" chart="none" symbols="usd,eur"></price-board>`,
+    );
     expect(el.status).toBe('loading');
     expect(await violations(el)).toEqual([]);
   });
 
   it('exposes table semantics: a table, column headers, rows with a row header and cells', async () => {
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${KEY} chart="none" symbols="usd,eur"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${KEY} chart="none" symbols="usd,eur"></price-board>`,
+    );
     await untilLoaded(el);
     const table = el.shadowRoot!.querySelector('[role="table"]')!;
     expect(table.getAttribute('aria-label')).toBeTruthy();
@@ -56,7 +63,9 @@ describe('accessibility', () => {
 
   it('selects a row with Enter or Space and moves between rows with the arrow keys (one tab stop)', async () => {
     const selects = collect<{ symbol: string }>(document, 'price-board-select');
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${KEY} chart="none" symbols="usd,eur,gbp"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${KEY} chart="none" symbols="usd,eur,gbp"></price-board>`,
+    );
     await untilLoaded(el);
     expect(rows(el).map((r) => r.tabIndex)).toEqual([0, -1, -1]);
 
@@ -84,7 +93,9 @@ describe('accessibility', () => {
   });
 
   it('reaches the rows with Tab and shows a visible focus ring', async () => {
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${KEY} chart="none" symbols="usd,eur"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${KEY} chart="none" symbols="usd,eur"></price-board>`,
+    );
     await untilLoaded(el);
     await userEvent.tab();
     expect(el.shadowRoot!.activeElement).toBe(row(el, 'usd'));
@@ -95,7 +106,9 @@ describe('accessibility', () => {
 
   it('announces price changes of the selected symbol politely, at most once per 10 seconds', async () => {
     const key = `${KEY}-live`;
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} stream="sse" chart="none" symbols="usd,eur"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${key} stream="sse" chart="none" symbols="usd,eur"></price-board>`,
+    );
     await untilLoaded(el);
     await until(() => el.status === 'live', 'not live');
     const region = el.shadowRoot!.querySelector('[aria-live="polite"]')!;
@@ -104,9 +117,17 @@ describe('accessibility', () => {
     await sandbox.market({ set: [{ symbol: 'usd', price: '1111110' }] });
     await until(() => region.textContent!.includes('۱۱۱٬۱۱۱'), 'the change was not announced');
     expect(region.textContent).toContain(el.quotes.get('usd')!.title);
-    await sandbox.market({ set: [{ symbol: 'usd', price: '2222220' }, { symbol: 'eur', price: '3333330' }] });
+    await sandbox.market({
+      set: [
+        { symbol: 'usd', price: '2222220' },
+        { symbol: 'eur', price: '3333330' },
+      ],
+    });
     // An announcement would be rendered in the update that shows the change.
-    await until(() => cell(el, 'usd', 'price') === '۲۲۲٬۲۲۲' && cell(el, 'eur', 'price') === '۳۳۳٬۳۳۳', 'second change not shown');
+    await until(
+      () => cell(el, 'usd', 'price') === '۲۲۲٬۲۲۲' && cell(el, 'eur', 'price') === '۳۳۳٬۳۳۳',
+      'second change not shown',
+    );
     expect(region.textContent).toContain('۱۱۱٬۱۱۱'); // throttled: the second change waits
     expect(region.textContent).not.toContain('۳۳۳٬۳۳۳'); // eur is not the selected symbol
   });
@@ -124,7 +145,8 @@ describe('responsive layout', () => {
     document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
     try {
       await untilLoaded(el);
-      const shown = (name: string) => getComputedStyle(row(el, 'usd')!.querySelector(`[part~="${name}"]`)!).display !== 'none';
+      const shown = (name: string) =>
+        getComputedStyle(row(el, 'usd')!.querySelector(`[part~="${name}"]`)!).display !== 'none';
       expect(['title', 'price', 'change'].map(shown)).toEqual([true, true, true]);
       expect(shown('high')).toBe(false);
       expect(shown('low')).toBe(false);

@@ -42,7 +42,9 @@ describe('symbols', () => {
   });
 
   it('defaults to usd, eur, gold_18, coin_emami, ons', async () => {
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${KEY} chart="none"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${KEY} chart="none"></price-board>`,
+    );
     expect(symbolsShown(el)).toEqual(['usd', 'eur', 'gold_18', 'coin_emami', 'ons']);
   });
 
@@ -64,7 +66,9 @@ describe('symbols', () => {
 
   it('falls back to the default list when nothing valid is left', async () => {
     const invalid = invalidEvents();
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${KEY} chart="none" symbols="$$,%%"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${KEY} chart="none" symbols="$$,%%"></price-board>`,
+    );
     expect(symbolsShown(el)).toEqual(['usd', 'eur', 'gold_18', 'coin_emami', 'ons']);
     expect(invalid()).toHaveLength(1);
   });
@@ -129,10 +133,16 @@ describe('unit', () => {
   it('falls back to toman on an invalid unit', async () => {
     const invalid = invalidEvents();
     await sandbox.market({ set: [{ symbol: 'usd', price: '1000000' }] });
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${KEY} chart="none" symbols="usd" unit="dollar"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${KEY} chart="none" symbols="usd" unit="dollar"></price-board>`,
+    );
     await untilLoaded(el);
     expect(cell(el, 'usd', 'price')).toBe('۱۰۰٬۰۰۰');
-    expect(invalid().map((e) => e.detail.message).join()).toMatch(/unit/);
+    expect(
+      invalid()
+        .map((e) => e.detail.message)
+        .join(),
+    ).toMatch(/unit/);
   });
 });
 
@@ -146,7 +156,9 @@ describe('theme', () => {
   });
 
   it('applies light and dark, live', async () => {
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${KEY} chart="none" theme="light"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${KEY} chart="none" theme="light"></price-board>`,
+    );
     expect(bg(el)).toBe(LIGHT);
     el.theme = 'dark';
     await elementUpdated(el);
@@ -158,7 +170,9 @@ describe('theme', () => {
 
   it('auto follows prefers-color-scheme as it changes', async () => {
     await cdp().send('Emulation.setEmulatedMedia', { features: [{ name: 'prefers-color-scheme', value: 'light' }] });
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${KEY} chart="none"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${KEY} chart="none"></price-board>`,
+    );
     expect(el.theme).toBe('auto');
     expect(bg(el)).toBe(LIGHT);
     await cdp().send('Emulation.setEmulatedMedia', { features: [{ name: 'prefers-color-scheme', value: 'dark' }] });
@@ -186,13 +200,17 @@ describe('theme', () => {
 
   it('falls back to auto on an invalid theme', async () => {
     const invalid = invalidEvents();
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${KEY} chart="none" theme="neon"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${KEY} chart="none" theme="neon"></price-board>`,
+    );
     expect(part(el, 'board')!.dataset.theme).toBe('auto');
     expect(invalid()).toHaveLength(1);
   });
 
   it('shows an invalid theme in part="error" in Persian until the value is valid again', async () => {
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${KEY} chart="none"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${KEY} chart="none"></price-board>`,
+    );
     await untilLoaded(el);
     expect(part(el, 'error')).toBeNull();
     el.setAttribute('theme', 'purple');
@@ -213,7 +231,9 @@ describe('theme', () => {
 describe('stream and poll-interval', () => {
   it('stream="sse" goes live over one stream connection', async () => {
     const key = `${KEY}-sse`;
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} stream="sse" chart="none" symbols="usd"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${key} stream="sse" chart="none" symbols="usd"></price-board>`,
+    );
     await until(() => el.status === 'live', 'not live');
     expect(part(el, 'status')!.dataset.status).toBe('live');
     await until(() => /زنده/.test(part(el, 'status')!.textContent ?? ''), 'status text'); // with the board's extras
@@ -234,7 +254,9 @@ describe('stream and poll-interval', () => {
 
   it('stream="off" fetches once and only refresh() asks again', async () => {
     const key = `${KEY}-off`;
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} stream="off" chart="none" symbols="usd"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${key} stream="off" chart="none" symbols="usd"></price-board>`,
+    );
     await untilLoaded(el);
     expect((await sandbox.requests(key, '/v1/prices')).length).toBe(1);
     expect((await sandbox.requests(key, '/v1/stream')).length).toBe(0);
@@ -246,7 +268,9 @@ describe('stream and poll-interval', () => {
 
   it('changing stream re-subscribes in place', async () => {
     const key = `${KEY}-switch`;
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} stream="poll" chart="none" symbols="usd"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${key} stream="poll" chart="none" symbols="usd"></price-board>`,
+    );
     await until(() => el.status === 'polling', 'not polling');
     el.stream = 'sse';
     await until(() => el.status === 'live', 'did not go live after stream="sse"');
@@ -269,7 +293,9 @@ describe('stream and poll-interval', () => {
 
   it('an invalid stream value falls back to auto', async () => {
     const invalid = invalidEvents();
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${KEY} stream="websocket" chart="none" symbols="usd"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${KEY} stream="websocket" chart="none" symbols="usd"></price-board>`,
+    );
     await untilLoaded(el);
     expect(invalid()).toHaveLength(1);
     await until(() => el.status === 'live', 'auto did not go live');
@@ -293,7 +319,9 @@ describe('base-url and api-key', () => {
   it('moves to a new base-url in place', async () => {
     const key = `${KEY}-base`;
     // Port 9 on loopback refuses connections: a network error, shown, then fixed by the new address.
-    const el = await fixture<PriceBoard>(html`<price-board base-url="http://127.0.0.1:9" api-key=${key} stream="poll" chart="none" symbols="usd"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url="http://127.0.0.1:9" api-key=${key} stream="poll" chart="none" symbols="usd"></price-board>`,
+    );
     const same = el;
     el.baseUrl = base();
     await untilLoaded(el);
@@ -304,7 +332,9 @@ describe('base-url and api-key', () => {
 
   it('an invalid base-url falls back to the default with invalid_attribute', async () => {
     const invalid = invalidEvents();
-    const el = await fixture<PriceBoard>(html`<price-board base-url="ftp://example.com" api-key=${KEY} stream="off" chart="none" symbols="usd"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url="ftp://example.com" api-key=${KEY} stream="off" chart="none" symbols="usd"></price-board>`,
+    );
     expect(invalid()).toHaveLength(1);
     expect(invalid()[0]!.detail.message).toMatch(/base-url/);
     expect(el).toBeInstanceOf(HTMLElement);
@@ -314,7 +344,9 @@ describe('base-url and api-key', () => {
     const errors = collect<ErrorDetail>(document, 'price-board-error');
     const first = `${KEY}-k1`;
     const second = `${KEY}-k2`;
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${first} stream="sse" symbols="usd"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${first} stream="sse" symbols="usd"></price-board>`,
+    );
     await untilLoaded(el);
     expect(el.hasAttribute('api-key')).toBe(true);
     el.apiKey = second;

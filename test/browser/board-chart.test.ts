@@ -6,7 +6,18 @@ import { cdp } from 'vitest/browser';
 import '../../src/price-board';
 import type { PriceBoard } from '../../src/price-board';
 import type { ErrorDetail } from '../../src/shared/errors';
-import { base, collect, LATIN_DIGIT, part, row, sandbox, until, untilLoaded, useSandbox, watchFetch } from './helpers/board';
+import {
+  base,
+  collect,
+  LATIN_DIGIT,
+  part,
+  row,
+  sandbox,
+  until,
+  untilLoaded,
+  useSandbox,
+  watchFetch,
+} from './helpers/board';
 
 const KEY = 'pro-key:board-chart';
 const JALALI_MONTHS = /فروردین|اردیبهشت|خرداد|تیر|مرداد|شهریور|مهر|آبان|آذر|دی|بهمن|اسفند/;
@@ -17,15 +28,23 @@ const canvas = (el: PriceBoard) => part(el, 'chart')?.querySelector('canvas') ??
 const legend = (el: PriceBoard) => el.shadowRoot!.querySelector('[part~="chart-legend"]')?.textContent ?? '';
 const caption = (el: PriceBoard) => part(el, 'chart')?.querySelector('figcaption')?.textContent ?? '';
 const untilChart = (el: PriceBoard) =>
-  until(() => !!canvas(el) && part(el, 'chart')!.dataset.status === 'ready' && JALALI_MONTHS.test(legend(el)), 'the chart did not draw');
+  until(
+    () => !!canvas(el) && part(el, 'chart')!.dataset.status === 'ready' && JALALI_MONTHS.test(legend(el)),
+    'the chart did not draw',
+  );
 const history = async (key: string) =>
-  (await sandbox.requests(key, '/v1/history/')).map((r) => `${r.path.slice('/v1/history/'.length)}?${new URL(r.url, 'http://x').searchParams.get('days')}:${r.status}`);
-const spanButton = (el: PriceBoard, days: number) => el.shadowRoot!.querySelector<HTMLButtonElement>(`button[data-days="${days}"]`)!;
+  (await sandbox.requests(key, '/v1/history/')).map(
+    (r) => `${r.path.slice('/v1/history/'.length)}?${new URL(r.url, 'http://x').searchParams.get('days')}:${r.status}`,
+  );
+const spanButton = (el: PriceBoard, days: number) =>
+  el.shadowRoot!.querySelector<HTMLButtonElement>(`button[data-days="${days}"]`)!;
 
 describe('chart', () => {
   it('draws candles of the first symbol over 30 days, with Jalali dates and Persian digits', async () => {
     const key = `${KEY}-default`;
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} symbols="usd,eur"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${key} symbols="usd,eur"></price-board>`,
+    );
     await untilChart(el);
     expect(await history(key)).toEqual(['usd?30:200']);
     expect(legend(el)).not.toMatch(LATIN_DIGIT);
@@ -40,7 +59,9 @@ describe('chart', () => {
   it('chart="none" shows no chart area and fetches no history; switching types happens in place', async () => {
     const key = `${KEY}-none`;
     const sent = watchFetch();
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} chart="none" symbols="usd"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${key} chart="none" symbols="usd"></price-board>`,
+    );
     await untilLoaded(el);
     // A history load starts in the update that shows the chart area (its code loads first): no
     // chart area, nothing asked.
@@ -67,14 +88,18 @@ describe('chart', () => {
 
   it('an invalid chart value falls back to candles', async () => {
     const errors = collect<ErrorDetail>(document, 'price-board-error');
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${KEY} chart="pie" symbols="usd"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${KEY} chart="pie" symbols="usd"></price-board>`,
+    );
     await untilChart(el);
     expect(errors.map((e) => e.detail.code)).toEqual(['invalid_attribute']);
   });
 
   it('chart-symbol picks the charted symbol; changing it fetches only that history', async () => {
     const key = `${KEY}-sym`;
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} symbols="usd,eur" chart-symbol="eur"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${key} symbols="usd,eur" chart-symbol="eur"></price-board>`,
+    );
     await untilChart(el);
     expect(row(el, 'eur')!.getAttribute('aria-current')).toBe('true');
     expect(row(el, 'usd')!.hasAttribute('aria-current')).toBe(false);
@@ -87,7 +112,9 @@ describe('chart', () => {
 
   it('a chart-symbol not on the board falls back to the first symbol with invalid_attribute', async () => {
     const errors = collect<ErrorDetail>(document, 'price-board-error');
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${KEY} symbols="usd,eur" chart-symbol="gbp"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${KEY} symbols="usd,eur" chart-symbol="gbp"></price-board>`,
+    );
     expect(row(el, 'usd')!.getAttribute('aria-current')).toBe('true');
     expect(errors.map((e) => e.detail.code)).toEqual(['invalid_attribute']);
     expect(errors[0]!.detail.message).toMatch(/chart-symbol/);
@@ -96,7 +123,9 @@ describe('chart', () => {
   it('clicking a row charts it and fires price-board-select', async () => {
     const key = `${KEY}-click`;
     const selects = collect<{ symbol: string }>(document, 'price-board-select');
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} symbols="usd,eur"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${key} symbols="usd,eur"></price-board>`,
+    );
     await untilChart(el);
     row(el, 'eur')!.click();
     await elementUpdated(el);
@@ -111,7 +140,9 @@ describe('chart', () => {
 
   it('the span buttons switch days (7 / 30 / 365)', async () => {
     const key = `${KEY}-days`;
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} symbols="usd"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${key} symbols="usd"></price-board>`,
+    );
     await untilChart(el);
     spanButton(el, 7).click();
     await elementUpdated(el);
@@ -133,7 +164,9 @@ describe('chart', () => {
   it('an invalid days value falls back to 30', async () => {
     const errors = collect<ErrorDetail>(document, 'price-board-error');
     const key = `${KEY}-baddays`;
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} symbols="usd" days="14"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${key} symbols="usd" days="14"></price-board>`,
+    );
     await untilChart(el);
     expect(errors.map((e) => e.detail.code)).toEqual(['invalid_attribute']);
     expect(await history(key)).toEqual(['usd?30:200']);
@@ -142,7 +175,9 @@ describe('chart', () => {
   it('falls back 365 → 30 on a basic plan and says so in Persian', async () => {
     const key = 'basic-key:board-chart';
     const errors = collect<ErrorDetail>(document, 'price-board-error');
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} symbols="usd" days="365"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${key} symbols="usd" days="365"></price-board>`,
+    );
     await untilChart(el);
     expect(await history(key)).toEqual(['usd?365:403', 'usd?30:200']);
     const note = el.shadowRoot!.querySelector('.chart-note')!.textContent!;
@@ -155,7 +190,9 @@ describe('chart', () => {
 
   it('falls back 365 → 30 → 7 on a demo plan, and remembers the limit for the next symbol', async () => {
     const key = 'demo-key:board-chart';
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} symbols="usd,eur" days="365"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${key} symbols="usd,eur" days="365"></price-board>`,
+    );
     await untilChart(el);
     expect(await history(key)).toEqual(['usd?365:403', 'usd?30:403', 'usd?7:200']);
     expect(el.shadowRoot!.querySelector('.chart-note')!.textContent).toMatch(/۷/);
@@ -166,7 +203,9 @@ describe('chart', () => {
 
   it('moves the last candle with live quotes of the chart symbol, without refetching history', async () => {
     const key = `${KEY}-live`;
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} stream="sse" symbols="usd" unit="rial"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${key} stream="sse" symbols="usd" unit="rial"></price-board>`,
+    );
     await untilChart(el);
     await until(() => el.status === 'live', 'not live');
     await sandbox.market({ set: [{ symbol: 'usd', price: '1357913' }] });
@@ -181,7 +220,9 @@ describe('chart', () => {
     const key = `${KEY}-fail`;
     const errors = collect<ErrorDetail>(document, 'price-board-error');
     await sandbox.faults([{ path: '/v1/history', kind: 'malformed', key }]);
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} symbols="usd,eur"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${key} symbols="usd,eur"></price-board>`,
+    );
     await untilLoaded(el);
     await until(() => part(el, 'chart')!.dataset.status === 'error', 'no chart error');
     const message = part(el, 'chart')!.querySelector('.chart-message')!;
@@ -198,7 +239,9 @@ describe('chart', () => {
 
   it('is destroyed on disconnect and rebuilt on reconnect without a new history request', async () => {
     const key = `${KEY}-remount`;
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} symbols="usd"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${key} symbols="usd"></price-board>`,
+    );
     await untilChart(el);
     const parent = el.parentElement!;
     el.remove();
@@ -213,7 +256,9 @@ describe('chart', () => {
     const text = (el: PriceBoard) => el.shadowRoot!.querySelector<HTMLElement>('[part~="chart-legend"]')!.style.color;
     try {
       await cdp().send('Emulation.setEmulatedMedia', { features: [{ name: 'prefers-color-scheme', value: 'light' }] });
-      const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} symbols="usd" theme="light"></price-board>`);
+      const el = await fixture<PriceBoard>(
+        html`<price-board base-url=${base()} api-key=${key} symbols="usd" theme="light"></price-board>`,
+      );
       await untilChart(el);
       expect(text(el)).toBe('rgb(27, 31, 36)');
       el.theme = 'dark';

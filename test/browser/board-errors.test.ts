@@ -31,7 +31,9 @@ describe('errors', () => {
   it('401: shows part=error data-code=unauthorized in Persian and fires price-board-error with status', async () => {
     const errors = collect<ErrorDetail>(document, 'price-board-error');
     const statuses = collect<{ status: string }>(document, 'price-board-status');
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key="wrong-key" chart="none" symbols="usd,eur"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key="wrong-key" chart="none" symbols="usd,eur"></price-board>`,
+    );
     await until(() => part(el, 'error')?.dataset.code === 'unauthorized', 'no unauthorized error shown');
     expect(part(el, 'error')!.textContent).toMatch(PERSIAN);
     expect(part(el, 'error')!.getAttribute('role')).toBe('alert');
@@ -50,7 +52,9 @@ describe('errors', () => {
     const key = `${KEY}-malformed`;
     const errors = collect<ErrorDetail>(document, 'price-board-error');
     await sandbox.market({ set: [{ symbol: 'usd', price: '1000000' }] });
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} stream="poll" chart="none" symbols="usd,eur"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${key} stream="poll" chart="none" symbols="usd,eur"></price-board>`,
+    );
     await untilLoaded(el);
     expect(cell(el, 'usd', 'price')).toBe('۱۰۰٬۰۰۰');
     await sandbox.faults([{ path: '/v1/prices', kind: 'malformed', key }]);
@@ -65,7 +69,9 @@ describe('errors', () => {
 
   it('an unknown symbol: its row is marked missing with a dash, the others load, unknown_symbol is fired', async () => {
     const errors = collect<ErrorDetail>(document, 'price-board-error');
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${KEY} chart="none" symbols="usd,zzz"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${KEY} chart="none" symbols="usd,zzz"></price-board>`,
+    );
     await until(() => row(el, 'zzz')!.hasAttribute('data-missing'), 'zzz not marked missing');
     await untilLoaded(el);
     expect(cell(el, 'zzz', 'title')).toBe('zzz');
@@ -81,7 +87,9 @@ describe('errors', () => {
     const quote: Quote = { ...usdQuote(), title };
     const body = JSON.stringify({ data: { at: new Date().toISOString(), delay_seconds: 0, quotes: [quote] } });
     await sandbox.faults([{ path: '/v1/prices', kind: 'malformed', body, key: `${KEY}-html` }]);
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${`${KEY}-html`} stream="poll" chart="none" symbols="usd"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${`${KEY}-html`} stream="poll" chart="none" symbols="usd"></price-board>`,
+    );
     await untilLoaded(el);
     expect(cell(el, 'usd', 'title')).toBe(title);
     expect(el.shadowRoot!.querySelector('img')).toBeNull();
@@ -92,7 +100,9 @@ describe('errors', () => {
     const quote = usdQuote();
     const body = JSON.stringify({ data: { at: new Date().toISOString(), delay_seconds: 60, quotes: [quote] } });
     await sandbox.faults([{ path: '/v1/prices', kind: 'malformed', body, key: `${KEY}-delay` }]);
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${`${KEY}-delay`} stream="poll" chart="none" symbols="usd"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${`${KEY}-delay`} stream="poll" chart="none" symbols="usd"></price-board>`,
+    );
     await untilLoaded(el);
     expect(part(el, 'status')!.textContent).toMatch(/با ۶۰ ثانیه تأخیر/);
   });

@@ -13,13 +13,20 @@ useSandbox();
 
 afterEach(() => vi.restoreAllMocks());
 
-
-const isPrices = (input: RequestInfo | URL): boolean => new URL(String(input instanceof Request ? input.url : input)).pathname === '/v1/prices';
-const hasPrice = (el: PriceBoard): boolean => rows(el).some((r) => /[۰-۹]/.test(r.querySelector('[part~="price"]')?.textContent ?? ''));
+const isPrices = (input: RequestInfo | URL): boolean =>
+  new URL(String(input instanceof Request ? input.url : input)).pathname === '/v1/prices';
+const hasPrice = (el: PriceBoard): boolean =>
+  rows(el).some((r) => /[۰-۹]/.test(r.querySelector('[part~="price"]')?.textContent ?? ''));
 
 describe('<price-board> first paint', () => {
   it('sends the prices request before its first render and before any frame', async () => {
-    const el = newBoard({ 'base-url': base(), 'api-key': `${KEY}-request`, symbols: 'usd,eur', chart: 'none', stream: 'off' });
+    const el = newBoard({
+      'base-url': base(),
+      'api-key': `${KEY}-request`,
+      symbols: 'usd,eur',
+      chart: 'none',
+      stream: 'off',
+    });
     let frames = 0;
     const seen: { rendered: boolean; frames: number }[] = [];
     const realFetch = window.fetch.bind(window);
@@ -56,7 +63,13 @@ describe('<price-board> first paint', () => {
   });
 
   it('shows first quotes as soon as they are read, without waiting for a frame', async () => {
-    const el = newBoard({ 'base-url': base(), 'api-key': `${KEY}-sync`, symbols: 'usd,eur', chart: 'none', stream: 'off' });
+    const el = newBoard({
+      'base-url': base(),
+      'api-key': `${KEY}-sync`,
+      symbols: 'usd,eur',
+      chart: 'none',
+      stream: 'off',
+    });
     // True from the moment a prices body is read until the next task: a frame (rAF) or a timer
     // comes later than that.
     let inAnswerTask = false;
@@ -82,7 +95,11 @@ describe('<price-board> first paint', () => {
           controller.close();
         },
       });
-      return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+      return new Response(body, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
     });
     const events: boolean[] = [];
     el.addEventListener('price-board-quotes', () => events.push(inAnswerTask));

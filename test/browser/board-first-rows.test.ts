@@ -39,7 +39,10 @@ describe('<price-board> first rows', () => {
     Intl.DateTimeFormat = new Proxy(Real, {
       construct(target, args: [string?, Intl.DateTimeFormatOptions?]) {
         if (/fa|persian/.test(String(args[0]))) {
-          built.push({ rowsShown: rowsAtFrame !== undefined, framesSinceRows: rowsAtFrame === undefined ? -1 : frames - rowsAtFrame });
+          built.push({
+            rowsShown: rowsAtFrame !== undefined,
+            framesSinceRows: rowsAtFrame === undefined ? -1 : frames - rowsAtFrame,
+          });
         }
         return Reflect.construct(target, args) as Intl.DateTimeFormat;
       },
@@ -125,7 +128,8 @@ describe('<price-board> first rows', () => {
   });
 
   it('lays out its first rows in one pass: no content-visibility on them, only on rows past the 20th', async () => {
-    const symbols = 'usd,eur,aed,gbp,try,cny,iqd,afn,cad,aud,chf,jpy,gold_18,gold_24,coin_emami,coin_bahar,coin_half,coin_quarter,coin_gerami,silver_999,silver_925,ons';
+    const symbols =
+      'usd,eur,aed,gbp,try,cny,iqd,afn,cad,aud,chf,jpy,gold_18,gold_24,coin_emami,coin_bahar,coin_half,coin_quarter,coin_gerami,silver_999,silver_925,ons';
     const el = board(symbols, `${KEY}-cv`);
     document.body.append(el);
     await vi.waitUntil(() => rows(el).length === 22, { timeout: 8000 });

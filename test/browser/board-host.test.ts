@@ -21,10 +21,20 @@ describe('market state', () => {
     const day = new Date(Date.now() - 2 * 86_400_000);
     const at = new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate(), 19, 25));
     await sandbox.market({ set: [{ symbol: 'coin_gerami', price: '1700000000', updated_at: at.toISOString() }] });
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${`${KEY}-closed`} chart="none" symbols="coin_gerami"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${`${KEY}-closed`} chart="none" symbols="coin_gerami"></price-board>`,
+    );
     const status = () => part(el, 'status')!;
-    await until(() => status().dataset.market === 'closed' && /[۰-۹]/.test(status().textContent ?? ''), `status: ${status().dataset.market} ${status().textContent}`);
-    const date = new Intl.DateTimeFormat('fa-IR', { timeZone: 'Asia/Tehran', year: 'numeric', month: 'long', day: 'numeric' }).format(at);
+    await until(
+      () => status().dataset.market === 'closed' && /[۰-۹]/.test(status().textContent ?? ''),
+      `status: ${status().dataset.market} ${status().textContent}`,
+    );
+    const date = new Intl.DateTimeFormat('fa-IR', {
+      timeZone: 'Asia/Tehran',
+      year: 'numeric',
+      month: 'long',
+      day: 'numeric',
+    }).format(at);
     expect(status().textContent).toBe(`بازار بسته · آخرین تغییر ${date} ۲۲:۵۵`);
     await sandbox.market({ set: [{ symbol: 'coin_gerami', price: '1700000000' }] });
     await until(() => status().dataset.market === 'open', 'not open after a fresh quote');
@@ -34,14 +44,24 @@ describe('market state', () => {
 describe('developer errors', () => {
   it('ten boards with the same bad key: each shows the visitor words, the console gets one warning', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
-    await sandbox.faults([{ key: `${KEY}-bad`, kind: 'status', status: 403, body: JSON.stringify({ error: { code: 'forbidden', message: 'domain not allowed' } }) }]);
+    await sandbox.faults([
+      {
+        key: `${KEY}-bad`,
+        kind: 'status',
+        status: 403,
+        body: JSON.stringify({ error: { code: 'forbidden', message: 'domain not allowed' } }),
+      },
+    ]);
     const wrapper = await fixture<HTMLElement>(
       html`<div>
         ${Array.from({ length: 10 }, () => html`<price-board base-url=${base()} api-key=${`${KEY}-bad`} chart="none" symbols="usd"></price-board>`)}
       </div>`,
     );
     const boards = [...wrapper.querySelectorAll<PriceBoard>('price-board')];
-    await until(() => boards.every((b) => part(b, 'error')?.dataset.code === 'forbidden'), 'not every board shows forbidden');
+    await until(
+      () => boards.every((b) => part(b, 'error')?.dataset.code === 'forbidden'),
+      'not every board shows forbidden',
+    );
     for (const b of boards) expect(part(b, 'error')!.textContent).toBe(ERROR_MESSAGES.visitor);
     const forbidden = warn.mock.calls.filter((args) => String(args[0]).includes('forbidden'));
     expect(forbidden).toHaveLength(1);

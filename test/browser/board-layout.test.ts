@@ -33,14 +33,20 @@ const shownCells = (el: PriceBoard) => CELLS.filter((name) => shown(cellOf(rows(
 
 /** `inner` lies inside `outer` (1px of rounding allowed). */
 function inside(inner: DOMRect, outer: DOMRect): boolean {
-  return inner.left >= outer.left - 1 && inner.right <= outer.right + 1 && inner.top >= outer.top - 1 && inner.bottom <= outer.bottom + 1;
+  return (
+    inner.left >= outer.left - 1 &&
+    inner.right <= outer.right + 1 &&
+    inner.top >= outer.top - 1 &&
+    inner.bottom <= outer.bottom + 1
+  );
 }
 
 /** Every problem of fit: overflow of the board, cells outside their row, content clipped in a cell. */
 function misfits(el: PriceBoard): string[] {
   const found: string[] = [];
   const board = part(el, 'board')!;
-  if (board.scrollWidth > board.clientWidth + 1) found.push(`board scrolls: ${board.scrollWidth} > ${board.clientWidth}`);
+  if (board.scrollWidth > board.clientWidth + 1)
+    found.push(`board scrolls: ${board.scrollWidth} > ${board.clientWidth}`);
   for (const row of rows(el)) {
     const box = row.getBoundingClientRect();
     for (const name of CELLS) {
@@ -48,7 +54,8 @@ function misfits(el: PriceBoard): string[] {
       if (!shown(cell)) continue;
       const where = `${row.dataset.symbol}/${name}`;
       if (!inside(cell.getBoundingClientRect(), box)) found.push(`${where} outside its row`);
-      if (cell.scrollWidth > cell.clientWidth + 1) found.push(`${where} clipped: ${cell.scrollWidth} > ${cell.clientWidth}`);
+      if (cell.scrollWidth > cell.clientWidth + 1)
+        found.push(`${where} clipped: ${cell.scrollWidth} > ${cell.clientWidth}`);
       // The text itself, line by line (a wrapped title has one box per line).
       const range = document.createRange();
       range.selectNodeContents(cell);
@@ -104,7 +111,9 @@ describe('layout by container width', () => {
       const el = await boardAt(width);
       expect(shownCells(el)).toEqual(['title', 'price', 'change', 'time']);
       const row = rows(el)[0]!;
-      const [title, price, change, time] = ['title', 'price', 'change', 'time'].map((n) => cellOf(row, n).getBoundingClientRect());
+      const [title, price, change, time] = ['title', 'price', 'change', 'time'].map((n) =>
+        cellOf(row, n).getBoundingClientRect(),
+      );
       expect(time!.top).toBeGreaterThanOrEqual(title!.bottom - 1);
       expect(Math.abs(time!.right - title!.right)).toBeLessThanOrEqual(1);
       // price and change side by side, left of the title (RTL)
@@ -117,7 +126,9 @@ describe('layout by container width', () => {
     const el = await boardAt(300);
     expect(shownCells(el)).toEqual(['title', 'price', 'change', 'time']);
     for (const row of rows(el)) {
-      const [title, price, change, time] = ['title', 'price', 'change', 'time'].map((n) => cellOf(row, n).getBoundingClientRect());
+      const [title, price, change, time] = ['title', 'price', 'change', 'time'].map((n) =>
+        cellOf(row, n).getBoundingClientRect(),
+      );
       expect(time!.top).toBeGreaterThanOrEqual(title!.bottom - 1);
       expect(change!.top).toBeGreaterThanOrEqual(price!.bottom - 1);
       expect(price!.right).toBeLessThanOrEqual(title!.left + 1);
@@ -172,7 +183,10 @@ describe('chart area by container width', () => {
       const el = await boardAt(width, { chart: 'candles' });
       const legend = () => el.shadowRoot!.querySelector<HTMLElement>('[part~="chart-legend"]');
       await until(
-        () => part(el, 'chart')?.dataset.status === 'ready' && !!part(el, 'chart')!.querySelector('canvas') && JALALI_MONTHS.test(legend()?.textContent ?? ''),
+        () =>
+          part(el, 'chart')?.dataset.status === 'ready' &&
+          !!part(el, 'chart')!.querySelector('canvas') &&
+          JALALI_MONTHS.test(legend()?.textContent ?? ''),
         'the chart did not draw',
       );
       const section = el.shadowRoot!.querySelector<HTMLElement>('.chart-section')!.getBoundingClientRect();

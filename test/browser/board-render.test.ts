@@ -27,7 +27,9 @@ const KEY = 'pro-key:board-render';
 
 /** The price flashes running in `el`'s shadow root. */
 const flashes = (el: PriceBoard): CSSAnimation[] =>
-  el.shadowRoot!.getAnimations().filter((a): a is CSSAnimation => a instanceof CSSAnimation && /^flash/.test(a.animationName));
+  el
+    .shadowRoot!.getAnimations()
+    .filter((a): a is CSSAnimation => a instanceof CSSAnimation && /^flash/.test(a.animationName));
 
 useSandbox();
 
@@ -161,12 +163,17 @@ describe('<price-board> rendering', () => {
     expect((flash!.effect as KeyframeEffect).target).toBe(price().querySelector('.value'));
     expect((flash!.effect as KeyframeEffect).pseudoElement).toBe('::before');
     const props = (flash!.effect as KeyframeEffect).getKeyframes().flatMap((k) => Object.keys(k));
-    expect(new Set(props.filter((p) => !['offset', 'computedOffset', 'easing', 'composite'].includes(p)))).toEqual(new Set(['opacity']));
+    expect(new Set(props.filter((p) => !['offset', 'computedOffset', 'easing', 'composite'].includes(p)))).toEqual(
+      new Set(['opacity']),
+    );
     expect(getComputedStyle(price().querySelector('.value')!, '::before').backgroundColor).not.toBe('rgba(0, 0, 0, 0)');
     const first = price().className;
     await sandbox.market({ set: [{ symbol: 'eur', price: '1111120' }] });
     await until(() => price().className !== first, 'the flash did not restart');
-    await until(() => flashes(el).some((a) => a.animationName !== (flash as CSSAnimation).animationName), 'the flash animation did not restart');
+    await until(
+      () => flashes(el).some((a) => a.animationName !== (flash as CSSAnimation).animationName),
+      'the flash animation did not restart',
+    );
   });
 
   it('marks a row stale when its quote is old (market closed) and shows when it last changed', async () => {
@@ -198,9 +205,14 @@ describe('<price-board> rendering', () => {
   });
 
   it('logs no console error on the happy path', async () => {
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${KEY} symbols="usd,eur"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${KEY} symbols="usd,eur"></price-board>`,
+    );
     await untilLoaded(el);
-    await until(() => part(el, 'chart')?.dataset.status === 'ready' && !!part(el, 'chart')!.querySelector('canvas'), 'no chart');
+    await until(
+      () => part(el, 'chart')?.dataset.status === 'ready' && !!part(el, 'chart')!.querySelector('canvas'),
+      'no chart',
+    );
     // The history is drawn; the last work of the happy path is painting it.
     await nextPaint();
     expect(consoleError).not.toHaveBeenCalled();
@@ -273,7 +285,9 @@ describe('status line', () => {
   it('shows reconnecting when the stream drops, then live again', async () => {
     const key = `${KEY}-drop`;
     await sandbox.faults([{ path: '/v1/stream', kind: 'drop_stream', afterEvents: 1, count: 1, key }]);
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} stream="sse" chart="none" symbols="usd"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${key} stream="sse" chart="none" symbols="usd"></price-board>`,
+    );
     await until(() => part(el, 'status')!.dataset.status === 'reconnecting', 'no reconnecting state');
     await until(() => /اتصال دوباره/.test(part(el, 'status')!.textContent ?? ''), 'status text'); // with the board's extras
     expect(/[۰-۹]/.test(cell(el, 'usd', 'price'))).toBe(true); // keeps what it knew
@@ -289,7 +303,9 @@ describe('reduced motion', () => {
   it('does not animate the price flash or the skeleton under prefers-reduced-motion', async () => {
     await cdp().send('Emulation.setEmulatedMedia', { features: [{ name: 'prefers-reduced-motion', value: 'reduce' }] });
     const key = `${KEY}-motion`;
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} stream="sse" chart="none" symbols="usd"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${key} stream="sse" chart="none" symbols="usd"></price-board>`,
+    );
     await untilLoaded(el);
     await until(() => el.status === 'live', 'not live');
     await sandbox.market({ set: [{ symbol: 'usd', price: '1212120' }] });

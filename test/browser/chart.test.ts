@@ -161,7 +161,8 @@ describe('Jalali time scale', () => {
 
   it('labels the first point with its whole date, never a lone day number or time at the left end', () => {
     const scale = new JalaliTimeScale();
-    const mark = (index: number, time: number, weight: number) => ({ index, time, weight, originalTime: time }) as unknown as Parameters<JalaliTimeScale['formatTickmark']>[0];
+    const mark = (index: number, time: number, weight: number) =>
+      ({ index, time, weight, originalTime: time }) as unknown as Parameters<JalaliTimeScale['formatTickmark']>[0];
     expect(scale.formatTickmark(mark(0, AZAR_1 + 4 * DAY, DAY_MARK))).toBe('\u200f۵ آذر ۱۴۰۵');
     expect(scale.formatTickmark(mark(0, AZAR_1 + 4 * DAY + 12 * 3600, HOUR12_MARK))).toBe('\u200f۵ آذر ۱۴۰۵');
     expect(scale.formatTickmark(mark(1, AZAR_1, MONTH_MARK))).toBe('آذر');
@@ -221,7 +222,11 @@ describe('createPriceChart', () => {
   it('draws every time-axis label whole, at any width a board has', async () => {
     const restore = recordAxisLabels();
     try {
-      const spans: Array<[number, number]> = [[168, 3_600], [180, 14_400], [365, DAY]]; // 7, 30 and 365 days
+      const spans: Array<[number, number]> = [
+        [168, 3_600],
+        [180, 14_400],
+        [365, DAY],
+      ]; // 7, 30 and 365 days
       for (const width of [300, 360, 420, 540, 720, 900]) {
         for (const [count, step] of spans) {
           axisLabels().length = 0;
@@ -325,7 +330,9 @@ describe('createPriceChart', () => {
     const main = api.panes()[0]!.getHTMLElement()!.querySelector('canvas')!;
     const ratio = main.width / main.getBoundingClientRect().width;
     const at = (x: number, y: number) =>
-      [...main.getContext('2d')!.getImageData(Math.round(x * ratio), Math.round(y * ratio), 1, 1).data].slice(0, 3).join();
+      [...main.getContext('2d')!.getImageData(Math.round(x * ratio), Math.round(y * ratio), 1, 1).data]
+        .slice(0, 3)
+        .join();
     const rgb = (hex: string) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join();
     for (const [i, c] of data.entries()) {
       const x = api.timeScale().timeToCoordinate(c.time)!;
@@ -350,7 +357,9 @@ describe('createPriceChart', () => {
     /** The colours around (x, y), CSS px, one pixel each way (lines are antialiased). */
     const around = (canvas: HTMLCanvasElement, x: number, y: number): string[] => {
       const ratio = canvas.width / canvas.getBoundingClientRect().width;
-      const { data: rgba } = canvas.getContext('2d')!.getImageData(Math.round(x * ratio) - 1, Math.round(y * ratio) - 1, 3, 3);
+      const { data: rgba } = canvas
+        .getContext('2d')!
+        .getImageData(Math.round(x * ratio) - 1, Math.round(y * ratio) - 1, 3, 3);
       return Array.from({ length: 9 }, (_, i) => rgba.slice(i * 4, i * 4 + 4).join());
     };
     const pixel = (canvas: HTMLCanvasElement, x: number, y: number) => around(canvas, x, y)[4];
@@ -363,7 +372,8 @@ describe('createPriceChart', () => {
     // Nothing in the candles' colours.
     const { data: all } = main!.getContext('2d')!.getImageData(0, 0, main!.width, main!.height);
     let candleColoured = 0;
-    for (let i = 0; i < all.length; i += 4) if (all[i] === 0xc6 && all[i + 1] === 0x28 && all[i + 2] === 0x28) candleColoured++;
+    for (let i = 0; i < all.length; i += 4)
+      if (all[i] === 0xc6 && all[i + 1] === 0x28 && all[i + 2] === 0x28) candleColoured++;
     expect(candleColoured).toBe(0);
 
     const hovered = data[11]!;

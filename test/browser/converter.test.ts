@@ -52,7 +52,12 @@ describe('<price-converter>', () => {
   });
 
   it('divides toman into grams rounded half-up to 3 digits, and coins and currencies to 2', async () => {
-    await sandbox.market({ set: [{ symbol: 'gold_18', price: '30000000' }, { symbol: 'usd', price: '3000000' }] });
+    await sandbox.market({
+      set: [
+        { symbol: 'gold_18', price: '30000000' },
+        { symbol: 'usd', price: '3000000' },
+      ],
+    });
     const el = await converter();
     el.reverse = true;
     el.symbol = 'gold_18';
@@ -65,7 +70,12 @@ describe('<price-converter>', () => {
   });
 
   it('converts ons through usd and says so', async () => {
-    await sandbox.market({ set: [{ symbol: 'ons', price: '2000.5' }, { symbol: 'usd', price: '1000000' }] });
+    await sandbox.market({
+      set: [
+        { symbol: 'ons', price: '2000.5' },
+        { symbol: 'usd', price: '1000000' },
+      ],
+    });
     const el = await converter();
     el.symbol = 'ons';
     await type(el, '2');
@@ -117,7 +127,12 @@ describe('<price-converter>', () => {
 
   it('rounds a toman or rial result to whole units, half-up: 2 ounces through a fractional dollar', async () => {
     // 2 × 2000.37 dollars × 100,000.5 toman = 400,076,000.37 toman; × 1,000,005 rial = 4,000,760,003.7 rial
-    await sandbox.market({ set: [{ symbol: 'ons', price: '2000.37' }, { symbol: 'usd', price: '1000005' }] });
+    await sandbox.market({
+      set: [
+        { symbol: 'ons', price: '2000.37' },
+        { symbol: 'usd', price: '1000005' },
+      ],
+    });
     const el = await converter();
     el.symbol = 'ons';
     await type(el, '2');
@@ -129,7 +144,12 @@ describe('<price-converter>', () => {
 
   it('gives a small result enough digits not to be 0: a million toman in gold ounces', async () => {
     // 1,000,000 / (4012.35 × 105,000 = 421,296,750) = 0.00237…
-    await sandbox.market({ set: [{ symbol: 'ons', price: '4012.35' }, { symbol: 'usd', price: '1050000' }] });
+    await sandbox.market({
+      set: [
+        { symbol: 'ons', price: '4012.35' },
+        { symbol: 'usd', price: '1050000' },
+      ],
+    });
     const el = await converter();
     el.reverse = true;
     el.symbol = 'ons';
@@ -138,7 +158,12 @@ describe('<price-converter>', () => {
   });
 
   it('names the unit of the symbol side: گرم for gold, عدد for coins', async () => {
-    await sandbox.market({ set: [{ symbol: 'gold_18', price: '30000000' }, { symbol: 'coin_emami', price: '1000000000' }] });
+    await sandbox.market({
+      set: [
+        { symbol: 'gold_18', price: '30000000' },
+        { symbol: 'coin_emami', price: '1000000000' },
+      ],
+    });
     const el = await converter({ symbols: 'gold_18,coin_emami' });
     el.reverse = true;
     await type(el, '303000');

@@ -61,8 +61,13 @@ describe('a long unbreakable title', () => {
         const board = part(el, 'board')!;
         expect(board.scrollWidth).toBeLessThanOrEqual(board.clientWidth + 1);
         const r = row(el, 'usd')!;
-        const [titleBox, priceBox, changeBox] = ['title', 'price', 'change'].map((p) => rect(r.querySelector(`[part~="${p}"]`)!));
-        for (const [name, b] of [['price', priceBox!], ['change', changeBox!]] as const) {
+        const [titleBox, priceBox, changeBox] = ['title', 'price', 'change'].map((p) =>
+          rect(r.querySelector(`[part~="${p}"]`)!),
+        );
+        for (const [name, b] of [
+          ['price', priceBox!],
+          ['change', changeBox!],
+        ] as const) {
           expect(b.width, name).toBeGreaterThan(20);
           expect(b.left, name).toBeGreaterThanOrEqual(rect(r).left - 1);
           expect(b.right, name).toBeLessThanOrEqual(rect(r).right + 1);
@@ -102,7 +107,9 @@ describe('URL attributes with credentials', () => {
     const url = new URL(base());
     url.username = 'user';
     url.password = 'pw';
-    await fixture<PriceBoard>(html`<price-board base-url=${url.href} api-key=${key()} stream="off" chart="none" symbols="usd"></price-board>`);
+    await fixture<PriceBoard>(
+      html`<price-board base-url=${url.href} api-key=${key()} stream="off" chart="none" symbols="usd"></price-board>`,
+    );
     const invalid = errors.filter((e) => e.detail.code === 'invalid_attribute');
     expect(invalid.map((e) => e.detail.message).join()).toMatch(/base-url/);
   });
@@ -116,18 +123,27 @@ describe('waits', () => {
     );
     await until(() => el.status === 'polling', 'not polling');
     await until(() => /هر ۳۰ ثانیه/.test(part(el, 'status')!.textContent ?? ''), 'status text'); // with the board's extras
-    expect(errors.filter((e) => e.detail.code === 'invalid_attribute').map((e) => e.detail.message).join()).toMatch(/poll-interval/);
+    expect(
+      errors
+        .filter((e) => e.detail.code === 'invalid_attribute')
+        .map((e) => e.detail.message)
+        .join(),
+    ).toMatch(/poll-interval/);
   });
 });
 
 describe('a quote dated 2999', () => {
   it('does not freeze its row: the next quote is shown', async () => {
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key()} stream="sse" chart="none" symbols="usd"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${key()} stream="sse" chart="none" symbols="usd"></price-board>`,
+    );
     await untilLoaded(el);
     await until(() => el.status === 'live', 'not live');
     await sandbox.market({ set: [{ symbol: 'usd', price: '1000000', updated_at: '2999-01-01T00:00:00Z' }] });
     await until(() => el.quotes.get('usd')?.price === '1000000', 'the future quote was not shown');
-    await sandbox.market({ set: [{ symbol: 'usd', price: '1000010', updated_at: new Date(Date.now() + 1000).toISOString() }] });
+    await sandbox.market({
+      set: [{ symbol: 'usd', price: '1000010', updated_at: new Date(Date.now() + 1000).toISOString() }],
+    });
     await until(() => el.quotes.get('usd')?.price === '1000010', 'the row froze on the future quote');
     await until(() => /۱۰۰٬۰۰۱/.test(cell(el, 'usd', 'price')), 'the new price was not shown');
   });
@@ -140,9 +156,15 @@ describe('a huge history', () => {
     await sandbox.faults([{ kind: 'huge_history', path: '/v1/history', points: 1_000_000, spanDays: 347 }]);
     const before = await retainedMb();
     const tasks = watchLongTasks();
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key()} stream="off" days="7" symbols="usd"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${key()} stream="off" days="7" symbols="usd"></price-board>`,
+    );
     await untilLoaded(el);
-    await until(() => !!part(el, 'chart')?.querySelector('.chart-message[data-code="bad_response"]'), 'no chart error', 15_000);
+    await until(
+      () => !!part(el, 'chart')?.querySelector('.chart-message[data-code="bad_response"]'),
+      'no chart error',
+      15_000,
+    );
     tasks.stop();
     expect(tasks.max()).toBeLessThan(1_000);
     expect((await retainedMb()) - before).toBeLessThan(30);
@@ -152,7 +174,9 @@ describe('a huge history', () => {
     await sandbox.faults([{ kind: 'huge_history', path: '/v1/history', points: 300_000, spanDays: 347 }]);
     const before = await retainedMb();
     const tasks = watchLongTasks();
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key()} stream="off" days="7" symbols="usd"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${key()} stream="off" days="7" symbols="usd"></price-board>`,
+    );
     await until(() => part(el, 'chart')?.dataset.status === 'ready', 'the chart did not draw', 15_000);
     tasks.stop();
     expect(tasks.max()).toBeLessThan(3_000);
@@ -162,7 +186,9 @@ describe('a huge history', () => {
 
 describe('quotes for symbols nobody asked for', () => {
   it('100,000 of them are not kept: heap and long tasks stay bounded, the row still updates', async () => {
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key()} stream="sse" chart="none" symbols="usd"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${key()} stream="sse" chart="none" symbols="usd"></price-board>`,
+    );
     await untilLoaded(el);
     await until(() => el.status === 'live', 'not live');
     const before = await retainedMb();

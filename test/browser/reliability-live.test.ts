@@ -31,9 +31,14 @@ function sseResponse(script: Script, signal: AbortSignal | null | undefined): Re
     start(controller) {
       controller.enqueue(encoder.encode('retry: 20\n\n'));
       if (script !== 'eventless-drop') {
-        controller.enqueue(encoder.encode(`id: 1\nevent: quotes\ndata: ${JSON.stringify({ at: new Date().toISOString(), quotes: [quote('1000000')] })}\n\n`));
+        controller.enqueue(
+          encoder.encode(
+            `id: 1\nevent: quotes\ndata: ${JSON.stringify({ at: new Date().toISOString(), quotes: [quote('1000000')] })}\n\n`,
+          ),
+        );
       }
-      if (script === 'healthy') signal?.addEventListener('abort', () => controller.error(signal.reason), { once: true });
+      if (script === 'healthy')
+        signal?.addEventListener('abort', () => controller.error(signal.reason), { once: true });
       else setTimeout(() => controller.error(new TypeError('network error')), 5);
     },
   });
@@ -112,14 +117,22 @@ describe("stream='auto': falling back to polling", () => {
   // (a server restart answering 503 twice, or a 503 then a 429) gave up SSE for at least 5 minutes.
   it('a drop after events and then two failed reconnects: stays on SSE', async () => {
     const run = start(['drop-after-event', '503', '503', 'healthy']);
-    await until(() => run.connections() >= 4 && run.states.at(-1) === 'live', `did not come back live: ${run.states.join(' → ')}`, 10_000);
+    await until(
+      () => run.connections() >= 4 && run.states.at(-1) === 'live',
+      `did not come back live: ${run.states.join(' → ')}`,
+      10_000,
+    );
     expect(run.states).not.toContain('polling');
     expect(run.polls()).toBe(0);
   });
 
   it('a drop after events, a 503 and a 429: stays on SSE', async () => {
     const run = start(['drop-after-event', '503', '429', 'healthy']);
-    await until(() => run.connections() >= 4 && run.states.at(-1) === 'live', `did not come back live: ${run.states.join(' → ')}`, 10_000);
+    await until(
+      () => run.connections() >= 4 && run.states.at(-1) === 'live',
+      `did not come back live: ${run.states.join(' → ')}`,
+      10_000,
+    );
     expect(run.states).not.toContain('polling');
   });
 

@@ -21,23 +21,28 @@ describe('recovery of a board by itself', () => {
   // hub says the service answers again, not only when *changed* quotes arrive: with the market
   // closed (nights, Fridays) nothing changes, and the board would keep saying
   // "سرویس قیمت موقتاً در دسترس نیست؛ دوباره تلاش می‌شود." for ever.
-  it('a transient error is cleared once the service answers again, even if no price changed', { timeout: 30_000 }, async () => {
-    const key = `pro-key:recovery-stale-error-${RUN}`;
-    await sandbox.market({ open: false });
-    const el = await fixture<PriceBoard>(
-      html`<price-board base-url=${base()} api-key=${key} stream="poll" poll-interval="5" chart="none" symbols="usd,eur"></price-board>`,
-    );
-    await untilLoaded(el);
-    await sandbox.faults([{ path: '/v1/prices', kind: 'status', status: 500, key }]);
-    await until(() => part(el, 'error')?.dataset.code === 'server', 'no server error shown', 20_000);
-    await sandbox.faults([]);
-    const cleared = Date.now();
-    const ok = async () => (await sandbox.requests(key, '/v1/prices')).some((r) => r.status === 200 && Date.parse(r.at) > cleared);
-    await until(ok, 'no successful poll after the faults were cleared', 15_000);
-    // The answer of that poll clears the error, though no price changed.
-    await until(() => part(el, 'error') === null, `the ${part(el, 'error')?.dataset.code} error stayed`, 5_000);
-    expect(el.status).toBe('polling');
-  });
+  it(
+    'a transient error is cleared once the service answers again, even if no price changed',
+    { timeout: 30_000 },
+    async () => {
+      const key = `pro-key:recovery-stale-error-${RUN}`;
+      await sandbox.market({ open: false });
+      const el = await fixture<PriceBoard>(
+        html`<price-board base-url=${base()} api-key=${key} stream="poll" poll-interval="5" chart="none" symbols="usd,eur"></price-board>`,
+      );
+      await untilLoaded(el);
+      await sandbox.faults([{ path: '/v1/prices', kind: 'status', status: 500, key }]);
+      await until(() => part(el, 'error')?.dataset.code === 'server', 'no server error shown', 20_000);
+      await sandbox.faults([]);
+      const cleared = Date.now();
+      const ok = async () =>
+        (await sandbox.requests(key, '/v1/prices')).some((r) => r.status === 200 && Date.parse(r.at) > cleared);
+      await until(ok, 'no successful poll after the faults were cleared', 15_000);
+      // The answer of that poll clears the error, though no price changed.
+      await until(() => part(el, 'error') === null, `the ${part(el, 'error')?.dataset.code} error stayed`, 5_000);
+      expect(el.status).toBe('polling');
+    },
+  );
 
   // The client retries a 5xx twice within a second; after that the chart area shows the error
   // and tries again later (first after 1.25–2.5 s, doubling up to a minute), so a brief outage at
@@ -45,7 +50,9 @@ describe('recovery of a board by itself', () => {
   it('a chart whose history failed with a transient 5xx loads by itself later', { timeout: 40_000 }, async () => {
     const key = `pro-key:recovery-chart-${RUN}`;
     await sandbox.faults([{ path: '/v1/history', kind: 'status', status: 503, key, count: 3 }]);
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} symbols="usd,eur"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${key} symbols="usd,eur"></price-board>`,
+    );
     await untilLoaded(el);
     await until(() => part(el, 'chart')?.dataset.status === 'error', 'no chart error', 20_000);
     const tried = (await sandbox.stats()).requests.filter((r) => r.key === key && r.path === '/v1/history/usd');

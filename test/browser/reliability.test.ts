@@ -66,7 +66,13 @@ async function truth(): Promise<Map<string, Quote>> {
 
 /** A plausible new price near the symbol's level (string, in the service's unit). */
 function nextPrice(symbol: Sym): string {
-  const level: Record<Sym, number> = { usd: 1_050_000, eur: 1_220_000, gold_18: 100_000_000, coin_emami: 1_100_000_000, ons: 4_000 };
+  const level: Record<Sym, number> = {
+    usd: 1_050_000,
+    eur: 1_220_000,
+    gold_18: 100_000_000,
+    coin_emami: 1_100_000_000,
+    ons: 4_000,
+  };
   const value = level[symbol] * (1 + (random() - 0.5) * 0.02);
   return symbol === 'ons' ? value.toFixed(2) : String(Math.round(value / 10) * 10);
 }
@@ -84,7 +90,9 @@ function maxPerMinute(entries: readonly RequestEntry[]): number {
 }
 
 const textOf = (el: PriceBoard, symbol: string, name: string, selector = ''): string =>
-  row(el, symbol)?.querySelector(`[part~="${name}"]${selector ? ` ${selector}` : ''}`)?.textContent?.trim() ?? '';
+  row(el, symbol)
+    ?.querySelector(`[part~="${name}"]${selector ? ` ${selector}` : ''}`)
+    ?.textContent?.trim() ?? '';
 
 /** What differs between a board and the truth (empty when it shows exactly the truth). */
 function differences(el: PriceBoard, unit: DisplayUnit, quotes: Map<string, Quote>): string[] {
@@ -141,19 +149,30 @@ const onError = (event: ErrorEvent): void => {
 };
 
 function record(m: Mounted): void {
-  m.el.addEventListener('price-board-error', (e) => errors.push({ board: m.name, detail: (e as CustomEvent<ErrorDetail>).detail }));
+  m.el.addEventListener('price-board-error', (e) =>
+    errors.push({ board: m.name, detail: (e as CustomEvent<ErrorDetail>).detail }),
+  );
   m.el.addEventListener('price-board-status', (e) =>
     statuses.push({ board: m.name, status: (e as CustomEvent<{ status: ConnectionStatus }>).detail.status }),
   );
-  m.el.addEventListener('price-board-quotes', (e) => shownQuotes.push(...(e as CustomEvent<{ quotes: Quote[] }>).detail.quotes));
+  m.el.addEventListener('price-board-quotes', (e) =>
+    shownQuotes.push(...(e as CustomEvent<{ quotes: Quote[] }>).detail.quotes),
+  );
 }
 
 /** Checks, while faults run, that every board keeps showing what it knew and never a sentinel. */
 function startSampler(): () => void {
   const sentinelTexts = new Set<string>();
-  for (const p of SENTINEL_PRICES) for (const unit of ['toman', 'rial'] as const) {
-    sentinelTexts.add(formatQuoteValue({ symbol: 'usd', price: p, price_toman: String(Number(p) / 10), high: p, low: p } as Quote, 'price', unit));
-  }
+  for (const p of SENTINEL_PRICES)
+    for (const unit of ['toman', 'rial'] as const) {
+      sentinelTexts.add(
+        formatQuoteValue(
+          { symbol: 'usd', price: p, price_toman: String(Number(p) / 10), high: p, low: p } as Quote,
+          'price',
+          unit,
+        ),
+      );
+    }
   /** `board|symbol` of the rows that showed a price: from then on they must keep one. */
   const priced = new Set<string>();
   const timer = setInterval(() => {
@@ -163,9 +182,12 @@ function startSampler(): () => void {
         const price = r.querySelector('[part~="price"]')?.textContent?.trim() ?? '';
         const id = `${name}|${symbol}`;
         if (PERSIAN_DIGIT.test(price)) priced.add(id);
-        else if (priced.has(id)) violations.add(`${name} ${symbol}: lost its price during faults (${JSON.stringify(price)})`);
-        if (priced.has(id) && r.hasAttribute('data-missing')) violations.add(`${name} ${symbol}: marked missing during faults`);
-        if (symbol !== 'ons' && sentinelTexts.has(price)) violations.add(`${name} ${symbol}: shows a stale/duplicate price ${price}`);
+        else if (priced.has(id))
+          violations.add(`${name} ${symbol}: lost its price during faults (${JSON.stringify(price)})`);
+        if (priced.has(id) && r.hasAttribute('data-missing'))
+          violations.add(`${name} ${symbol}: marked missing during faults`);
+        if (symbol !== 'ons' && sentinelTexts.has(price))
+          violations.add(`${name} ${symbol}: shows a stale/duplicate price ${price}`);
       }
     }
   }, 100);
@@ -188,7 +210,9 @@ interface Phase {
  * Every stream connection dies after `after` events, so whatever else a phase does meets a
  * reconnect (a rule applies to the connections made under it, not to those already open).
  */
-const dropping = (after: number): FaultRule[] => [{ path: '/v1/stream', kind: 'drop_stream', afterEvents: after, key: KEY_A }];
+const dropping = (after: number): FaultRule[] => [
+  { path: '/v1/stream', kind: 'drop_stream', afterEvents: after, key: KEY_A },
+];
 
 /** Stream connections the bad events reached (the checks they feed must not be vacuous). */
 let badEventsReached = 0;
@@ -226,7 +250,10 @@ async function pushBadEvents(): Promise<void> {
   };
   // Out of order: an older updated_at with another price, as a `quote` and inside a `quotes` snapshot.
   await reached({ event: 'quote', data: older(usd, '1') });
-  await reached({ event: 'quotes', data: { at: new Date(Date.now() - 3_600_000).toISOString(), quotes: [older(eur, '2'), older(usd, '3')] } });
+  await reached({
+    event: 'quotes',
+    data: { at: new Date(Date.now() - 3_600_000).toISOString(), quotes: [older(eur, '2'), older(usd, '3')] },
+  });
   // A duplicate: the same quote as the one held. (The same updated_at with other content is a
   // correction, applied: DESIGN.md §7.1, §12.)
   await reached({ event: 'quote', data: { ...gold } });
@@ -272,14 +299,23 @@ const PHASES: Phase[] = [
     // No drop here: the bad events go to connections that stay. The runaway event at the end breaks them.
     rules: () => [
       { path: '/v1/prices', kind: 'malformed', key: KEY_A },
-      { path: '/v1/prices', kind: 'malformed', key: KEY_B, body: '{"data":{"at":"2026-11-22T10:00:00Z","delay_seconds":0,"quotes":[{"symbol":"usd"}]}}' },
+      {
+        path: '/v1/prices',
+        kind: 'malformed',
+        key: KEY_B,
+        body: '{"data":{"at":"2026-11-22T10:00:00Z","delay_seconds":0,"quotes":[{"symbol":"usd"}]}}',
+      },
     ],
     start: pushBadEvents,
     end: pushRunawayEvent,
   },
   {
     name: 'slow answers',
-    rules: () => [...dropping(2), { kind: 'slow', delayMs: 2_500, key: KEY_A }, { kind: 'slow', delayMs: 1_500, key: KEY_B }],
+    rules: () => [
+      ...dropping(2),
+      { kind: 'slow', delayMs: 2_500, key: KEY_A },
+      { kind: 'slow', delayMs: 1_500, key: KEY_B },
+    ],
   },
   {
     name: '5xx',
@@ -332,121 +368,149 @@ describe(`reliability under faults (${CHAOS ? 'full chaos' : 'short'} schedule)`
     await sandbox.reset();
   });
 
-  it('mounts two boards on one key (SSE) and one polling on another, all showing prices and a chart', { timeout: 60_000 }, async () => {
-    const mount = async (name: string, key: string, unit: DisplayUnit, symbols: string, stream: 'auto' | 'poll'): Promise<Mounted> => {
-      const el = await fixture<PriceBoard>(
-        html`<price-board base-url=${base()} api-key=${key} unit=${unit} symbols=${symbols} stream=${stream} chart="candles"></price-board>`,
-      );
-      const m = { name, el, key, unit };
-      record(m);
-      return m;
-    };
-    // Streams opened from now on drop every few events: a fault rule applies to the connections
-    // made under it, so every phase below meets connections being made.
-    await sandbox.faults(dropping(2));
-    boards = [
-      await mount('board 1 (key A)', KEY_A, 'toman', SYMBOLS.join(','), 'auto'),
-      await mount('board 2 (key A, rial)', KEY_A, 'rial', SYMBOLS.join(','), 'auto'),
-      // Without ons: it is added while the service answers 5xx.
-      await mount('board 3 (key B, polling)', KEY_B, 'toman', 'usd,eur,gold_18,coin_emami', 'poll'),
-    ];
-    for (const { el, key } of boards) {
-      await untilLoaded(el, 30_000);
-      const expected = key === KEY_A ? 'live' : 'polling';
-      await until(() => el.status === expected, `a board did not reach ${expected}`, 30_000);
-      expect(part(el, 'error')).toBeNull();
-      await until(() => part(el, 'chart')?.dataset.status === 'ready', 'a chart did not load', 30_000);
-    }
-    expect(hubCount()).toBe(2);
-  });
-
-  it('rides out the fault schedule showing what it knew, with Persian price-board-error events', { timeout: CYCLES * PHASES.length * PHASE_MS + 120_000 }, async () => {
-    expect(boards).toHaveLength(3);
-    const stopSampler = startSampler();
-    let marketBusy = true;
-    // Prices keep changing throughout (besides the sandbox's own source reads every 5 s).
-    const market = (async () => {
-      while (marketBusy) {
-        const symbol = pick(SYMBOLS);
-        if (!marketPaused) await sandbox.market({ set: [{ symbol, price: nextPrice(symbol) }] });
-        // Deliberate pacing (time is the subject): a market that changes every 0.4–1 s.
-        await pause(400 + random() * 600);
+  it(
+    'mounts two boards on one key (SSE) and one polling on another, all showing prices and a chart',
+    { timeout: 60_000 },
+    async () => {
+      const mount = async (
+        name: string,
+        key: string,
+        unit: DisplayUnit,
+        symbols: string,
+        stream: 'auto' | 'poll',
+      ): Promise<Mounted> => {
+        const el = await fixture<PriceBoard>(
+          html`<price-board base-url=${base()} api-key=${key} unit=${unit} symbols=${symbols} stream=${stream} chart="candles"></price-board>`,
+        );
+        const m = { name, el, key, unit };
+        record(m);
+        return m;
+      };
+      // Streams opened from now on drop every few events: a fault rule applies to the connections
+      // made under it, so every phase below meets connections being made.
+      await sandbox.faults(dropping(2));
+      boards = [
+        await mount('board 1 (key A)', KEY_A, 'toman', SYMBOLS.join(','), 'auto'),
+        await mount('board 2 (key A, rial)', KEY_A, 'rial', SYMBOLS.join(','), 'auto'),
+        // Without ons: it is added while the service answers 5xx.
+        await mount('board 3 (key B, polling)', KEY_B, 'toman', 'usd,eur,gold_18,coin_emami', 'poll'),
+      ];
+      for (const { el, key } of boards) {
+        await untilLoaded(el, 30_000);
+        const expected = key === KEY_A ? 'live' : 'polling';
+        await until(() => el.status === expected, `a board did not reach ${expected}`, 30_000);
+        expect(part(el, 'error')).toBeNull();
+        await until(() => part(el, 'chart')?.dataset.status === 'ready', 'a chart did not load', 30_000);
       }
-    })();
-    try {
-      for (let cycle = 0; cycle < CYCLES; cycle++) {
-        for (const phase of PHASES) {
-          await sandbox.faults(phase.rules());
-          await phase.start?.();
-          // Deliberate (time is the subject): the boards must ride out a fault for this long.
-          await pause(PHASE_MS);
-          await phase.end?.();
+      expect(hubCount()).toBe(2);
+    },
+  );
+
+  it(
+    'rides out the fault schedule showing what it knew, with Persian price-board-error events',
+    { timeout: CYCLES * PHASES.length * PHASE_MS + 120_000 },
+    async () => {
+      expect(boards).toHaveLength(3);
+      const stopSampler = startSampler();
+      let marketBusy = true;
+      // Prices keep changing throughout (besides the sandbox's own source reads every 5 s).
+      const market = (async () => {
+        while (marketBusy) {
+          const symbol = pick(SYMBOLS);
+          if (!marketPaused) await sandbox.market({ set: [{ symbol, price: nextPrice(symbol) }] });
+          // Deliberate pacing (time is the subject): a market that changes every 0.4–1 s.
+          await pause(400 + random() * 600);
         }
+      })();
+      try {
+        for (let cycle = 0; cycle < CYCLES; cycle++) {
+          for (const phase of PHASES) {
+            await sandbox.faults(phase.rules());
+            await phase.start?.();
+            // Deliberate (time is the subject): the boards must ride out a fault for this long.
+            await pause(PHASE_MS);
+            await phase.end?.();
+          }
+        }
+      } finally {
+        marketBusy = false;
+        await market;
+        stopSampler();
+        await clearFaults();
+        faultsEnd = Date.now();
       }
-    } finally {
-      marketBusy = false;
-      await market;
-      stopSampler();
-      await clearFaults();
-      faultsEnd = Date.now();
-    }
 
-    const tally = new Map<string, number>();
-    for (const e of errors) tally.set(e.detail.code, (tally.get(e.detail.code) ?? 0) + 1);
-    console.info(`reliability: bad events reached ${badEventsReached} connections; error events ${JSON.stringify(Object.fromEntries(tally))}`);
-    expect([...violations]).toEqual([]);
-    // The events told of the failures, in Persian, per failure kind the schedule caused.
-    const codes = new Set(errors.map((e) => e.detail.code));
-    expect([...codes]).toEqual(expect.arrayContaining(['server', 'rate_limited', 'bad_response']));
-    for (const { detail } of errors) {
-      expect(detail.message).toMatch(PERSIAN);
-      expect(Object.keys(detail).sort()).toEqual(detail.status === undefined ? ['code', 'message'] : ['code', 'message', 'status']);
-    }
-    expect(errors.filter((e) => ['unauthorized', 'forbidden', 'bad_request', 'unknown_symbol'].includes(e.detail.code))).toEqual([]);
-    // A stale, duplicate, unknown or malformed event never reached a board.
-    expect(badEventsReached).toBeGreaterThanOrEqual(2);
-    expect(shownQuotes.filter((q) => SENTINEL_PRICES.has(q.price))).toEqual([]);
-  });
-
-  it('comes back by itself to exactly the sandbox truth: live or polling, no error shown', { timeout: RECOVERY_MS + 30_000 }, async () => {
-    expect(boards).toHaveLength(3);
-    // Stop the market, then one last change of every symbol that each board must pick up on its own.
-    await sandbox.market({ open: false });
-    await sandbox.market({ set: SYMBOLS.map((symbol) => ({ symbol, price: nextPrice(symbol) })) });
-    let quotes = await truth();
-    let lastRead = Date.now();
-    let report: string[] = [];
-    try {
-      await until(
-        async () => {
-          if (Date.now() - lastRead > 1_000) {
-            quotes = await truth();
-            lastRead = Date.now();
-          }
-          report = [];
-          for (const b of boards) {
-            for (const d of differences(b.el, b.unit, quotes)) report.push(`${b.name}: ${d}`);
-            if (b.el.status !== 'live' && b.el.status !== 'polling') report.push(`${b.name}: status ${b.el.status}`);
-            const shown = part(b.el, 'error');
-            if (shown) report.push(`${b.name}: still shows error ${shown.dataset.code}`);
-          }
-          return report.length === 0;
-        },
-        'the boards did not recover',
-        RECOVERY_MS,
+      const tally = new Map<string, number>();
+      for (const e of errors) tally.set(e.detail.code, (tally.get(e.detail.code) ?? 0) + 1);
+      console.info(
+        `reliability: bad events reached ${badEventsReached} connections; error events ${JSON.stringify(Object.fromEntries(tally))}`,
       );
-    } catch (error) {
-      const history = statuses.map((x) => `${x.board}: ${x.status}`).join('\n');
-      throw new Error(`${(error as Error).message}:\n${report.join('\n')}\nstatus events:\n${history}`, { cause: error });
-    }
-    for (const b of boards) {
-      expect(differences(b.el, b.unit, await truth())).toEqual([]);
-      expect(['live', 'polling']).toContain(b.el.status);
-      expect(part(b.el, 'status')!.dataset.status).toBe(b.el.status);
-      expect(part(b.el, 'chart')!.dataset.status).toBe('ready');
-    }
-    console.info(`reliability: recovered ${((Date.now() - faultsEnd) / 1000).toFixed(1)} s after the faults ended; statuses ${boards.map((b) => b.el.status).join(', ')}`);
-  });
+      expect([...violations]).toEqual([]);
+      // The events told of the failures, in Persian, per failure kind the schedule caused.
+      const codes = new Set(errors.map((e) => e.detail.code));
+      expect([...codes]).toEqual(expect.arrayContaining(['server', 'rate_limited', 'bad_response']));
+      for (const { detail } of errors) {
+        expect(detail.message).toMatch(PERSIAN);
+        expect(Object.keys(detail).sort()).toEqual(
+          detail.status === undefined ? ['code', 'message'] : ['code', 'message', 'status'],
+        );
+      }
+      expect(
+        errors.filter((e) => ['unauthorized', 'forbidden', 'bad_request', 'unknown_symbol'].includes(e.detail.code)),
+      ).toEqual([]);
+      // A stale, duplicate, unknown or malformed event never reached a board.
+      expect(badEventsReached).toBeGreaterThanOrEqual(2);
+      expect(shownQuotes.filter((q) => SENTINEL_PRICES.has(q.price))).toEqual([]);
+    },
+  );
+
+  it(
+    'comes back by itself to exactly the sandbox truth: live or polling, no error shown',
+    { timeout: RECOVERY_MS + 30_000 },
+    async () => {
+      expect(boards).toHaveLength(3);
+      // Stop the market, then one last change of every symbol that each board must pick up on its own.
+      await sandbox.market({ open: false });
+      await sandbox.market({ set: SYMBOLS.map((symbol) => ({ symbol, price: nextPrice(symbol) })) });
+      let quotes = await truth();
+      let lastRead = Date.now();
+      let report: string[] = [];
+      try {
+        await until(
+          async () => {
+            if (Date.now() - lastRead > 1_000) {
+              quotes = await truth();
+              lastRead = Date.now();
+            }
+            report = [];
+            for (const b of boards) {
+              for (const d of differences(b.el, b.unit, quotes)) report.push(`${b.name}: ${d}`);
+              if (b.el.status !== 'live' && b.el.status !== 'polling') report.push(`${b.name}: status ${b.el.status}`);
+              const shown = part(b.el, 'error');
+              if (shown) report.push(`${b.name}: still shows error ${shown.dataset.code}`);
+            }
+            return report.length === 0;
+          },
+          'the boards did not recover',
+          RECOVERY_MS,
+        );
+      } catch (error) {
+        const history = statuses.map((x) => `${x.board}: ${x.status}`).join('\n');
+        throw new Error(`${(error as Error).message}:\n${report.join('\n')}\nstatus events:\n${history}`, {
+          cause: error,
+        });
+      }
+      for (const b of boards) {
+        expect(differences(b.el, b.unit, await truth())).toEqual([]);
+        expect(['live', 'polling']).toContain(b.el.status);
+        expect(part(b.el, 'status')!.dataset.status).toBe(b.el.status);
+        expect(part(b.el, 'chart')!.dataset.status).toBe('ready');
+      }
+      console.info(
+        `reliability: recovered ${((Date.now() - faultsEnd) / 1000).toFixed(1)} s after the faults ended; statuses ${boards.map((b) => b.el.status).join(', ')}`,
+      );
+    },
+  );
 
   it('stayed within each plan per-minute limit (every request counted, 429s included)', async () => {
     const { requests } = await sandbox.stats();
@@ -456,10 +520,16 @@ describe(`reliability under faults (${CHAOS ? 'full chaos' : 'short'} schedule)`
       const mine = requests.filter((r) => r.key === key);
       expect(mine.length).toBeGreaterThan(0);
       const peak = maxPerMinute(mine);
-      console.info(`reliability: ${key}: ${mine.length} requests, at most ${peak} in any 60 s (plan: ${PLAN_PER_MINUTE[key]})`);
+      console.info(
+        `reliability: ${key}: ${mine.length} requests, at most ${peak} in any 60 s (plan: ${PLAN_PER_MINUTE[key]})`,
+      );
       const t0 = Date.parse(mine[0]!.at);
-      const timeline = mine.map((r) => `${((Date.parse(r.at) - t0) / 1000).toFixed(1)} s ${r.url} ${r.status}`).join('\n');
-      expect(peak, `${key}: requests in one minute; all of them:\n${timeline}`).toBeLessThanOrEqual(PLAN_PER_MINUTE[key]!);
+      const timeline = mine
+        .map((r) => `${((Date.parse(r.at) - t0) / 1000).toFixed(1)} s ${r.url} ${r.status}`)
+        .join('\n');
+      expect(peak, `${key}: requests in one minute; all of them:\n${timeline}`).toBeLessThanOrEqual(
+        PLAN_PER_MINUTE[key]!,
+      );
     }
   });
 

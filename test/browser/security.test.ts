@@ -10,7 +10,18 @@ import type { ErrorDetail } from '../../src/shared/errors';
 import { ERROR_MESSAGES } from '../../src/shared/error-messages';
 import type { Quote } from '../../src/shared/types';
 import type { FaultRule } from '../../sandbox/faults';
-import { base, cell, collect, part, row, sandbox, stopCollecting, until, untilLoaded, watchFetch } from './helpers/board';
+import {
+  base,
+  cell,
+  collect,
+  part,
+  row,
+  sandbox,
+  stopCollecting,
+  until,
+  untilLoaded,
+  watchFetch,
+} from './helpers/board';
 import { pendingWork } from '../helpers/pending-work';
 
 const RUN = Date.now().toString(36);
@@ -86,9 +97,15 @@ describe('service text is rendered as text, never as HTML', () => {
     const eurTitle = `${SCRIPT}${SVG}یورو`;
     // The answer also carries a quote for an id nobody asked for, itself markup.
     await sandbox.faults([
-      pricesAnswer(key, [quote('usd', usdTitle, '1050000'), quote('eur', eurTitle, '1230000'), quote(`"><img src=x onerror="window.__pwned=4">`, IMG, '1')]),
+      pricesAnswer(key, [
+        quote('usd', usdTitle, '1050000'),
+        quote('eur', eurTitle, '1230000'),
+        quote(`"><img src=x onerror="window.__pwned=4">`, IMG, '1'),
+      ]),
     ]);
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} stream="poll" symbols="usd,eur"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${key} stream="poll" symbols="usd,eur"></price-board>`,
+    );
     await untilLoaded(el);
     await until(() => part(el, 'chart')?.dataset.status === 'ready', 'the chart did not load');
     expect(cell(el, 'usd', 'title')).toBe(usdTitle);
@@ -99,13 +116,21 @@ describe('service text is rendered as text, never as HTML', () => {
     expectNoInjectedElements(el);
     // Selecting the other row puts its title in the chart area: still text.
     row(el, 'eur')!.click();
-    await until(() => el.shadowRoot!.querySelector('.chart-title')?.textContent === eurTitle, 'the chart title did not follow');
+    await until(
+      () => el.shadowRoot!.querySelector('.chart-title')?.textContent === eurTitle,
+      'the chart title did not follow',
+    );
     expectNoInjectedElements(el);
   });
 
   it('a title with markup from the stream (quote and quotes events), announced politely as text', async () => {
     const key = `pro-key:security-stream-${RUN}`;
-    await sandbox.market({ set: [{ symbol: 'usd', price: '1000000' }, { symbol: 'eur', price: '1200000' }] });
+    await sandbox.market({
+      set: [
+        { symbol: 'usd', price: '1000000' },
+        { symbol: 'eur', price: '1200000' },
+      ],
+    });
     const el = await fixture<PriceBoard>(
       html`<price-board base-url=${base()} api-key=${key} stream="sse" chart="none" symbols="usd,eur"></price-board>`,
     );
@@ -115,8 +140,14 @@ describe('service text is rendered as text, never as HTML', () => {
     const usdTitle = `${IMG}دلار`;
     const eurTitle = `${STYLE}${SVG}یورو`;
     expect(await push({ event: 'quote', data: quote('usd', usdTitle, '1000010', later) })).toBeGreaterThan(0);
-    await push({ event: 'quotes', data: { at: later.toISOString(), quotes: [quote('eur', eurTitle, '1200010', later)] } });
-    await until(() => cell(el, 'usd', 'title') === usdTitle && cell(el, 'eur', 'title') === eurTitle, 'the pushed titles did not arrive');
+    await push({
+      event: 'quotes',
+      data: { at: later.toISOString(), quotes: [quote('eur', eurTitle, '1200010', later)] },
+    });
+    await until(
+      () => cell(el, 'usd', 'title') === usdTitle && cell(el, 'eur', 'title') === eurTitle,
+      'the pushed titles did not arrive',
+    );
     // The selected symbol's price changed: the live region says so, with the title as text.
     const region = el.shadowRoot!.querySelector('[aria-live="polite"]')!;
     await until(() => region.textContent!.includes(usdTitle), `not announced: ${region.textContent}`);
@@ -134,7 +165,9 @@ describe('service text is rendered as text, never as HTML', () => {
       { path: '/v1/prices', kind: 'status', status: 503, key, body },
       { path: '/v1/history', kind: 'status', status: 500, key, body },
     ]);
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} stream="poll" symbols="usd"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${key} stream="poll" symbols="usd"></price-board>`,
+    );
     await until(() => part(el, 'error')?.dataset.code === 'server', 'no server error shown');
     await until(() => el.shadowRoot!.querySelector('.chart-message[data-code]') !== null, 'no chart error shown');
     expect(part(el, 'error')!.textContent).toBe(ERROR_MESSAGES.server);
@@ -151,7 +184,12 @@ describe('service text is rendered as text, never as HTML', () => {
     const key401 = `pro-key:security-401-${RUN}`;
     const key404 = `pro-key:security-404-${RUN}`;
     await sandbox.faults([
-      { kind: 'status', status: 401, key: key401, body: JSON.stringify({ error: { code: 'unauthorized', message: IMG } }) },
+      {
+        kind: 'status',
+        status: 401,
+        key: key401,
+        body: JSON.stringify({ error: { code: 'unauthorized', message: IMG } }),
+      },
       {
         path: '/v1/prices',
         kind: 'status',
@@ -161,8 +199,12 @@ describe('service text is rendered as text, never as HTML', () => {
         body: JSON.stringify({ error: { code: 'unknown_symbol', message: IMG, symbols: [IMG, `${SVG}`, 'eur'] } }),
       },
     ]);
-    const a = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key401} chart="none" symbols="usd"></price-board>`);
-    const b = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key404} chart="none" stream="poll" symbols="usd,eur"></price-board>`);
+    const a = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${key401} chart="none" symbols="usd"></price-board>`,
+    );
+    const b = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${key404} chart="none" stream="poll" symbols="usd,eur"></price-board>`,
+    );
     await until(() => part(a, 'error')?.dataset.code === 'unauthorized', 'no 401 shown');
     // A visitor cannot fix a key: the visitor's words (DESIGN.md section 9).
     expect(part(a, 'error')!.textContent).toBe(ERROR_MESSAGES.visitor);
@@ -206,75 +248,85 @@ describe('the API key goes only into the X-API-Key header', () => {
 
   const EVENTS = ['price-board-quotes', 'price-board-status', 'price-board-error', 'price-board-select'];
 
-  it('never in a URL, a console line, an event detail or the shadow DOM, through a run full of failures', { timeout: 60_000 }, async () => {
-    // A key shaped like a secret, and one the service echoes back in its error bodies.
-    const key = `pro-key:security-secret-${RUN}-s3cr3t`;
-    const events = EVENTS.map((name) => ({ name, seen: collect<unknown>(document, name) }));
-    await sandbox.market({ set: [{ symbol: 'usd', price: '1010000' }] });
-    const el = await fixture<PriceBoard>(
-      html`<price-board base-url=${base()} api-key=${key} stream="auto" symbols="usd,eur,ons" days="7"></price-board>`,
-    );
-    await untilLoaded(el);
-    await until(() => el.status === 'live', 'not live');
-    await until(() => part(el, 'chart')?.dataset.status === 'ready', 'no chart');
+  it(
+    'never in a URL, a console line, an event detail or the shadow DOM, through a run full of failures',
+    { timeout: 60_000 },
+    async () => {
+      // A key shaped like a secret, and one the service echoes back in its error bodies.
+      const key = `pro-key:security-secret-${RUN}-s3cr3t`;
+      const events = EVENTS.map((name) => ({ name, seen: collect<unknown>(document, name) }));
+      await sandbox.market({ set: [{ symbol: 'usd', price: '1010000' }] });
+      const el = await fixture<PriceBoard>(
+        html`<price-board base-url=${base()} api-key=${key} stream="auto" symbols="usd,eur,ons" days="7"></price-board>`,
+      );
+      await untilLoaded(el);
+      await until(() => el.status === 'live', 'not live');
+      await until(() => part(el, 'chart')?.dataset.status === 'ready', 'no chart');
 
-    const echo = (code: string) =>
-      JSON.stringify({ error: { code, message: `key ${key} (${encodeURIComponent(key)}) rejected`, key } });
-    const phases: FaultRule[][] = [
-      [{ path: '/v1/stream', kind: 'drop_stream', afterEvents: 1, key }],
-      [{ kind: 'status', status: 500, key, body: echo('internal_error') }],
-      [{ kind: 'rate_limit', retryAfter: 1, key }],
-      [{ path: '/v1/prices', kind: 'malformed', key, body: `{"data": "${key}"` }],
-    ];
-    for (const rules of phases) {
-      await sandbox.faults([...rules, { path: '/v1/stream', kind: 'drop_stream', afterEvents: 1, key }]);
-      await sandbox.market({ set: [{ symbol: 'usd', price: String(1_010_000 + Math.floor(Math.random() * 1000) * 10) }] });
-      // The refresh meets the phase's fault on /v1/prices (with the client's own retries) and
-      // settles after its failure was reported.
-      await el.refresh().catch(() => {});
-    }
-    // Malformed stream data that contains the key.
-    await push({ event: 'quote', data: `{"symbol":"usd","key":"${key}"` });
-    // A user selects a row (price-board-select), and changes the chart span (history requests).
-    row(el, 'eur')!.click();
-    el.days = 30;
-    await until(
-      async () => (await sandbox.requests(key, '/v1/history/eur')).some((r) => r.url.includes('days=30')),
-      'no history of eur over 30 days asked for',
-    );
-    // Finally the service rejects the key, echoing it: 401 is final.
-    await sandbox.faults([{ kind: 'status', status: 401, key, body: echo('unauthorized') }]);
-    el.symbols = 'usd,eur,ons,gold_18'; // a new symbol: a new request meets the 401
-    await until(() => part(el, 'error')?.dataset.code === 'unauthorized', 'the 401 was not shown', 30_000);
+      const echo = (code: string) =>
+        JSON.stringify({ error: { code, message: `key ${key} (${encodeURIComponent(key)}) rejected`, key } });
+      const phases: FaultRule[][] = [
+        [{ path: '/v1/stream', kind: 'drop_stream', afterEvents: 1, key }],
+        [{ kind: 'status', status: 500, key, body: echo('internal_error') }],
+        [{ kind: 'rate_limit', retryAfter: 1, key }],
+        [{ path: '/v1/prices', kind: 'malformed', key, body: `{"data": "${key}"` }],
+      ];
+      for (const rules of phases) {
+        await sandbox.faults([...rules, { path: '/v1/stream', kind: 'drop_stream', afterEvents: 1, key }]);
+        await sandbox.market({
+          set: [{ symbol: 'usd', price: String(1_010_000 + Math.floor(Math.random() * 1000) * 10) }],
+        });
+        // The refresh meets the phase's fault on /v1/prices (with the client's own retries) and
+        // settles after its failure was reported.
+        await el.refresh().catch(() => {});
+      }
+      // Malformed stream data that contains the key.
+      await push({ event: 'quote', data: `{"symbol":"usd","key":"${key}"` });
+      // A user selects a row (price-board-select), and changes the chart span (history requests).
+      row(el, 'eur')!.click();
+      el.days = 30;
+      await until(
+        async () => (await sandbox.requests(key, '/v1/history/eur')).some((r) => r.url.includes('days=30')),
+        'no history of eur over 30 days asked for',
+      );
+      // Finally the service rejects the key, echoing it: 401 is final.
+      await sandbox.faults([{ kind: 'status', status: 401, key, body: echo('unauthorized') }]);
+      el.symbols = 'usd,eur,ons,gold_18'; // a new symbol: a new request meets the 401
+      await until(() => part(el, 'error')?.dataset.code === 'unauthorized', 'the 401 was not shown', 30_000);
 
-    const { requests, keyInUrl } = await sandbox.stats();
-    const mine = requests.filter((r) => r.key === key);
-    // Every request of the run (the sandbox was reset before it) carried the key, in the header.
-    expect(mine).toHaveLength(requests.length);
-    expect(mine.map((r) => r.path)).toEqual(expect.arrayContaining(['/v1/prices', '/v1/stream', '/v1/history/usd', '/v1/history/eur']));
-    expect(keyInUrl).toBe(0);
-    const secret = /s3cr3t|security-secret/i;
-    expect(requests.filter((r) => secret.test(decodeURIComponent(r.url)))).toEqual([]);
+      const { requests, keyInUrl } = await sandbox.stats();
+      const mine = requests.filter((r) => r.key === key);
+      // Every request of the run (the sandbox was reset before it) carried the key, in the header.
+      expect(mine).toHaveLength(requests.length);
+      expect(mine.map((r) => r.path)).toEqual(
+        expect.arrayContaining(['/v1/prices', '/v1/stream', '/v1/history/usd', '/v1/history/eur']),
+      );
+      expect(keyInUrl).toBe(0);
+      const secret = /s3cr3t|security-secret/i;
+      expect(requests.filter((r) => secret.test(decodeURIComponent(r.url)))).toEqual([]);
 
-    const output = consoleText();
-    expect(output).not.toMatch(secret);
+      const output = consoleText();
+      expect(output).not.toMatch(secret);
 
-    const details = events.flatMap(({ name, seen }) => seen.map((e) => `${name} ${JSON.stringify(e.detail)}`));
-    expect(details.some((d) => d.startsWith('price-board-error'))).toBe(true);
-    expect(details.some((d) => d.startsWith('price-board-select'))).toBe(true);
-    expect(details.filter((d) => secret.test(d))).toEqual([]);
+      const details = events.flatMap(({ name, seen }) => seen.map((e) => `${name} ${JSON.stringify(e.detail)}`));
+      expect(details.some((d) => d.startsWith('price-board-error'))).toBe(true);
+      expect(details.some((d) => d.startsWith('price-board-select'))).toBe(true);
+      expect(details.filter((d) => secret.test(d))).toEqual([]);
 
-    expect(el.shadowRoot!.innerHTML).not.toMatch(secret);
-    for (const attribute of el.getAttributeNames().filter((n: string) => n !== 'api-key')) {
-      expect(el.getAttribute(attribute), attribute).not.toMatch(secret);
-    }
-    // The property is there for the page that set it; the key is not copied anywhere else in the element.
-    expect(el.apiKey).toBe(key);
-  });
+      expect(el.shadowRoot!.innerHTML).not.toMatch(secret);
+      for (const attribute of el.getAttributeNames().filter((n: string) => n !== 'api-key')) {
+        expect(el.getAttribute(attribute), attribute).not.toMatch(secret);
+      }
+      // The property is there for the page that set it; the key is not copied anywhere else in the element.
+      expect(el.apiKey).toBe(key);
+    },
+  );
 
   it('a key set as a property is not copied into the shadow DOM or another attribute, nor into a URL', async () => {
     const key = `pro-key:security-property-${RUN}-s3cr3t`;
-    const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} chart="none" stream="poll" symbols="usd"></price-board>`);
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} chart="none" stream="poll" symbols="usd"></price-board>`,
+    );
     el.apiKey = key;
     await untilLoaded(el);
     const { requests, keyInUrl } = await sandbox.stats();
@@ -294,7 +346,9 @@ describe('the API key goes only into the X-API-Key header', () => {
     const errors = collect<ErrorDetail>(document, 'price-board-error');
     const attempts = watchFetch();
     try {
-      const el = await fixture<PriceBoard>(html`<price-board base-url=${base()} api-key=${key} symbols="usd"></price-board>`);
+      const el = await fixture<PriceBoard>(
+        html`<price-board base-url=${base()} api-key=${key} symbols="usd"></price-board>`,
+      );
       await until(() => el.status === 'error', `status ${el.status}, not error`, 15_000);
       expect(part(el, 'error')?.dataset.code).toBe('unauthorized');
       expect(part(el, 'error')!.textContent).toBe(ERROR_MESSAGES.visitor);
@@ -302,7 +356,10 @@ describe('the API key goes only into the X-API-Key header', () => {
       expect(errors.find((e) => e.detail.code === 'unauthorized')?.detail.message).toBe(ERROR_MESSAGES.unauthorized);
       expect(errors.map((e) => e.detail.code)).not.toContain('network');
       // No timer or request of the data layer is left (every retry is one): none can follow.
-      await until(() => pendingWork().timers === 0 && pendingWork().requests === 0, `work pending: ${JSON.stringify(pendingWork())}`);
+      await until(
+        () => pendingWork().timers === 0 && pendingWork().requests === 0,
+        `work pending: ${JSON.stringify(pendingWork())}`,
+      );
       const tried = attempts.map((u) => u.split('?')[0]);
       expect(tried, 'each endpoint tried once, no retry').toEqual([...new Set(tried)]);
       expect(JSON.stringify(errors.map((e) => e.detail))).not.toContain('s3cr3t');

@@ -17,7 +17,10 @@ async function ticker(attrs: { symbols?: string; speed?: number } = {}): Promise
   const el = await fixture<PriceTicker>(
     html`<price-ticker base-url=${base()} api-key=${KEY} symbols=${attrs.symbols ?? 'usd,eur,gold_18'} speed=${attrs.speed ?? 40}></price-ticker>`,
   );
-  await until(() => tickerItems(el).every((i) => /[۰-۹]/.test(i.querySelector('[part~="price"]')!.textContent!)), 'no prices');
+  await until(
+    () => tickerItems(el).every((i) => /[۰-۹]/.test(i.querySelector('[part~="price"]')!.textContent!)),
+    'no prices',
+  );
   return el;
 }
 
@@ -64,13 +67,20 @@ describe('<price-ticker>', () => {
     const width = cycle(el);
     const price = () => tickerItem(el, 'eur')!.querySelector('[part~="price"]')!.textContent;
     const before = price();
-    const sampling = sampleFrames(() => tickerItem(el, 'usd'), 30, () => price() !== before);
+    const sampling = sampleFrames(
+      () => tickerItem(el, 'usd'),
+      30,
+      () => price() !== before,
+    );
     await frames(5);
     await sandbox.market({ set: [{ symbol: 'eur', price: '111111111110' }] }); // wider: re-measured
     const samples = await sampling;
     expect(samples.length).toBeGreaterThan(35);
     const moves = steps(samples, width);
-    expect(moves.reduce((sum, m) => sum + m.dx, 0), 'the tape did not move right').toBeGreaterThan(0);
+    expect(
+      moves.reduce((sum, m) => sum + m.dx, 0),
+      'the tape did not move right',
+    ).toBeGreaterThan(0);
     for (const { dx, dt } of moves) {
       expect(dx, 'moved left').toBeGreaterThanOrEqual(-0.5);
       // Never further than the speed allows in the time between the two frames (plus rounding).
@@ -83,7 +93,10 @@ describe('<price-ticker>', () => {
     const el = await ticker({ speed: 50 });
     const duration = () => Number(q(el, '.track')!.getAnimations()[0]?.effect?.getTiming().duration);
     // The width settles once the items are laid out (a resize observer re-measures).
-    await until(() => Math.abs(duration() - (cycle(el) / 50) * 1000) < 1, 'the cycle does not follow the width at 50 px/s');
+    await until(
+      () => Math.abs(duration() - (cycle(el) / 50) * 1000) < 1,
+      'the cycle does not follow the width at 50 px/s',
+    );
     el.speed = 100;
     await until(() => Math.abs(duration() - (cycle(el) / 100) * 1000) < 1, 'speed not applied');
   });
@@ -142,7 +155,8 @@ describe('<price-ticker>', () => {
 
   it('says its unit after each price: تومان, ریال with unit="rial", دلار for the dollar-priced', async () => {
     const el = await ticker({ symbols: 'usd,gold_18,ons' });
-    const unitOf = (item: HTMLElement) => item.textContent!.replace(item.querySelector('[part~="title"]')!.textContent!, '');
+    const unitOf = (item: HTMLElement) =>
+      item.textContent!.replace(item.querySelector('[part~="title"]')!.textContent!, '');
     expect(unitOf(tickerItem(el, 'usd')!)).toContain('تومان');
     expect(unitOf(tickerItem(el, 'gold_18')!)).toContain('تومان');
     expect(unitOf(tickerItem(el, 'ons')!)).toContain('دلار');
@@ -184,7 +198,9 @@ describe('<price-ticker>', () => {
 
   it('shows a Persian error instead of an empty tape, and fires price-board-error', async () => {
     const errors = collect<{ code: string; message: string }>(document, 'price-board-error');
-    const el = await fixture<PriceTicker>(html`<price-ticker base-url=${base()} api-key="no-such-key" symbols="usd"></price-ticker>`);
+    const el = await fixture<PriceTicker>(
+      html`<price-ticker base-url=${base()} api-key="no-such-key" symbols="usd"></price-ticker>`,
+    );
     await until(() => q(el, '[part~="error"]')?.dataset.code === 'unauthorized', 'no error shown');
     expect(q(el, '[part~="error"]')!.textContent).toMatch(/[\u0600-\u06FF]/);
     expect(errors.some((e) => e.detail.code === 'unauthorized' && e.target === el)).toBe(true);

@@ -24,12 +24,19 @@ describe('widgets sharing the board’s data layer', () => {
     const widgets = [...page.children] as (HTMLElement & { quotes: ReadonlyMap<string, unknown> })[];
     await until(() => widgets.every((w) => w.quotes.size >= 2), 'not every widget got its quotes');
     await until(async () => (await sandbox.requests(KEY, '/v1/stream')).length > 0, 'no stream');
-    await until(() => new Set(statuses.filter((e) => e.detail.status === 'live').map((e) => e.target)).size === 3, 'not all live');
+    await until(
+      () => new Set(statuses.filter((e) => e.detail.status === 'live').map((e) => e.target)).size === 3,
+      'not all live',
+    );
     const prices = await sandbox.requests(KEY, '/v1/prices');
     expect(prices).toHaveLength(1);
-    expect(new URL(prices[0]!.url, 'http://x').searchParams.get('symbols')!.split(',').sort()).toEqual(
-      ['coin_emami', 'eur', 'gold_18', 'ons', 'usd'],
-    );
+    expect(new URL(prices[0]!.url, 'http://x').searchParams.get('symbols')!.split(',').sort()).toEqual([
+      'coin_emami',
+      'eur',
+      'gold_18',
+      'ons',
+      'usd',
+    ]);
     expect(await sandbox.requests(KEY, '/v1/stream')).toHaveLength(1);
     expect(board.quotes.size).toBe(2);
   });

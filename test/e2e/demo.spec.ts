@@ -7,7 +7,9 @@ import type { Page } from '@playwright/test';
 import { expect, htmlPage, rows, sandboxBase, test, type Servers } from './support/fixtures';
 
 async function openDemo(page: Page, servers: Servers, key: string, query = ''): Promise<void> {
-  await page.goto(`${servers.cdn.url}index.html?key=${encodeURIComponent(key)}&base-url=${sandboxBase(servers)}${query}`);
+  await page.goto(
+    `${servers.cdn.url}index.html?key=${encodeURIComponent(key)}&base-url=${sandboxBase(servers)}${query}`,
+  );
   // The symbol list has come from /v1/symbols.
   await expect(page.locator('#symbol-groups .symbol-option').first()).toBeVisible();
 }
@@ -37,7 +39,12 @@ test('looks like a product page and its boards come alive', async ({ page, serve
   expect(problems.all()).toEqual([]);
 });
 
-test('the configurator changes the preview and the code, without re-creating the board', async ({ page, servers, key, problems }) => {
+test('the configurator changes the preview and the code, without re-creating the board', async ({
+  page,
+  servers,
+  key,
+  problems,
+}) => {
   await openDemo(page, servers, key);
   const board = await preview(page).elementHandle();
   await expect(rows(page.locator('#preview-slot'))).toHaveCount(5);
@@ -76,7 +83,12 @@ test('the configurator changes the preview and the code, without re-creating the
   expect(problems.all()).toEqual([]);
 });
 
-test("the ticker and the converter show their own controls, and the ticker's speed reaches the preview and the code", async ({ page, servers, key, problems }) => {
+test("the ticker and the converter show their own controls, and the ticker's speed reaches the preview and the code", async ({
+  page,
+  servers,
+  key,
+  problems,
+}) => {
   await openDemo(page, servers, key);
   const control = (name: string) => page.locator(`#config-form [data-attribute="${name}"]`);
   for (const name of ['chart', 'days']) await expect(control(name)).toBeVisible();
@@ -119,7 +131,9 @@ test('the snippets switch to the relay form (no key) and back', async ({ page, s
   for (const widget of ['board', 'ticker', 'converter'] as const) {
     await page.locator(`label:has(input[name="widget"][value="${widget}"])`).click();
     await page.locator('label:has(input[name="connection"][value="relay"])').click();
-    await expect(code(page, 'script')).toContainText(`<script type="module" src="${relay}price-${widget}.js"></script>`);
+    await expect(code(page, 'script')).toContainText(
+      `<script type="module" src="${relay}price-${widget}.js"></script>`,
+    );
     await expect(code(page, 'iframe')).toContainText(`src="${relay}embed.html?`);
     await expect(code(page, 'loader')).toContainText(`<script async src="${relay}embed.js"></script>`);
     for (const id of ids) {
@@ -155,7 +169,9 @@ test('the copied snippets work when pasted into another site', async ({ page, co
   const iframeCode = (await code(page, 'iframe').textContent())!;
   const pasted = servers.site.page(
     '/pasted.html',
-    htmlPage(`<section id="s">${scriptCode}</section>\n<section id="l">${loaderCode}</section>\n<section id="i">${iframeCode}</section>`),
+    htmlPage(
+      `<section id="s">${scriptCode}</section>\n<section id="l">${loaderCode}</section>\n<section id="i">${iframeCode}</section>`,
+    ),
   );
   await page.goto(pasted);
   const script = page.locator('#s price-board');
@@ -167,7 +183,12 @@ test('the copied snippets work when pasted into another site', async ({ page, co
   expect(problems.all()).toEqual([]);
 });
 
-test('the iframe snippet is as tall as the widget it shows in its tallest layout, and never shorter at any width', async ({ page, servers, key, problems }) => {
+test('the iframe snippet is as tall as the widget it shows in its tallest layout, and never shorter at any width', async ({
+  page,
+  servers,
+  key,
+  problems,
+}) => {
   test.setTimeout(120_000);
   const configs = [
     '&symbols=usd,eur,gold_18&chart=none',
@@ -182,37 +203,62 @@ test('the iframe snippet is as tall as the widget it shows in its tallest layout
     await openDemo(page, servers, key, query);
     const snippet = (await code(page, 'iframe').textContent())!;
     const height = Number(/height="(\d+)"/.exec(snippet)![1]);
-    const pasted = servers.site.page(`/iframe-height-${n}.html`, htmlPage(`<div style="max-width:1000px">${snippet.replace('loading="lazy"', '')}</div>`));
+    const pasted = servers.site.page(
+      `/iframe-height-${n}.html`,
+      htmlPage(`<div style="max-width:1000px">${snippet.replace('loading="lazy"', '')}</div>`),
+    );
     const contents: number[] = [];
     for (const width of [390, 1280]) {
       await page.setViewportSize({ width, height: 900 });
       await page.goto(pasted);
       const frame = page.frameLocator('iframe');
-      await expect(frame.locator('price-board [part~="row"], price-ticker [part~="price"], price-converter [part~="result"][data-state="ok"]').first()).toBeVisible();
-      if (query.includes('candles') || query.includes('line')) await expect(frame.locator('price-board [part~="chart"] canvas').first()).toBeVisible();
+      await expect(
+        frame
+          .locator(
+            'price-board [part~="row"], price-ticker [part~="price"], price-converter [part~="result"][data-state="ok"]',
+          )
+          .first(),
+      ).toBeVisible();
+      if (query.includes('candles') || query.includes('line'))
+        await expect(frame.locator('price-board [part~="chart"] canvas').first()).toBeVisible();
       // The content's height once it has stopped changing.
       const content = () => frame.locator('html').evaluate((el) => Math.ceil(el.getBoundingClientRect().height));
       let last = -1;
-      await expect.poll(async () => {
-        const now = await content();
-        const settled = now === last;
-        last = now;
-        return settled;
-      }).toBe(true);
+      await expect
+        .poll(async () => {
+          const now = await content();
+          const settled = now === last;
+          last = now;
+          return settled;
+        })
+        .toBe(true);
       expect(last, `${query} at ${width}px: content ${last}, iframe ${height}`).toBeLessThanOrEqual(height + 2);
       contents.push(last);
     }
-    expect(Math.abs(Math.max(...contents) - height), `${query}: content ${contents.join(', ')}, iframe ${height}`).toBeLessThanOrEqual(6);
+    expect(
+      Math.abs(Math.max(...contents) - height),
+      `${query}: content ${contents.join(', ')}, iframe ${height}`,
+    ).toBeLessThanOrEqual(6);
   }
   expect(problems.all()).toEqual([]);
 });
 
-test('the symbol search matches words in any order, any digits, Arabic ي/ك and ZWNJ; names are whole', async ({ page, servers, key, problems }) => {
+test('the symbol search matches words in any order, any digits, Arabic ي/ك and ZWNJ; names are whole', async ({
+  page,
+  servers,
+  key,
+  problems,
+}) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await openDemo(page, servers, key);
-  const cut = await page.locator('.symbol-option__title').evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent));
+  const cut = await page
+    .locator('.symbol-option__title')
+    .evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent));
   expect(cut).toEqual([]);
-  const visible = () => page.locator('#symbol-groups .symbol-option:visible input').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
+  const visible = () =>
+    page
+      .locator('#symbol-groups .symbol-option:visible input')
+      .evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
   for (const [query, symbol] of [
     ['طلا ۱۸', 'gold_18'],
     ['18 طلا', 'gold_18'],
@@ -229,16 +275,30 @@ test('the symbol search matches words in any order, any digits, Arabic ي/ك and
   expect(problems.all()).toEqual([]);
 });
 
-test('on a phone (390 px): names whole, selects whole, navigation there, and the ticker leaves «مبدل» tappable', async ({ browser, servers, key }) => {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, locale: 'fa-IR', timezoneId: 'Asia/Tehran' });
+test('on a phone (390 px): names whole, selects whole, navigation there, and the ticker leaves «مبدل» tappable', async ({
+  browser,
+  servers,
+  key,
+}) => {
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    hasTouch: true,
+    isMobile: true,
+    locale: 'fa-IR',
+    timezoneId: 'Asia/Tehran',
+  });
   const page = await context.newPage();
   await openDemo(page, servers, key);
   const width = () => page.evaluate(() => document.documentElement.scrollWidth);
   expect(await width()).toBeLessThanOrEqual(390);
   // Every symbol's Persian name is shown whole.
-  const cut = await page.locator('.symbol-option__title').evaluateAll((els) =>
-    els.filter((e) => e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().width === 0).map((e) => e.textContent),
-  );
+  const cut = await page
+    .locator('.symbol-option__title')
+    .evaluateAll((els) =>
+      els
+        .filter((e) => e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().width === 0)
+        .map((e) => e.textContent),
+    );
   expect(cut).toEqual([]);
   // The update-mode select shows its whole choice: the option's text fits the box.
   const select = page.locator('select[name="stream"]');
@@ -281,9 +341,12 @@ test('printed: light colours and no «زنده»', async ({ page, servers, key, 
   const shown = await page.evaluate(() => {
     const boards = [...document.querySelectorAll('price-board')];
     return {
-      status: boards.filter((b) => b.shadowRoot?.querySelector<HTMLElement>('[part~="status"]')?.checkVisibility()).length,
+      status: boards.filter((b) => b.shadowRoot?.querySelector<HTMLElement>('[part~="status"]')?.checkVisibility())
+        .length,
       badge: document.querySelector<HTMLElement>('#preview-status')!.checkVisibility(),
-      darkBoard: getComputedStyle(document.querySelector('#example-dark price-board')!.shadowRoot!.querySelector('[part~="board"]')!).backgroundColor,
+      darkBoard: getComputedStyle(
+        document.querySelector('#example-dark price-board')!.shadowRoot!.querySelector('[part~="board"]')!,
+      ).backgroundColor,
       darkCard: getComputedStyle(document.querySelector('.example--dark')!).backgroundColor,
     };
   });

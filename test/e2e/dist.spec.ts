@@ -45,25 +45,38 @@ test.describe('dist/', () => {
     const staticImports = [...source.matchAll(/(?:\bfrom|\bimport)\s*["']([^"']+)["']/g)].map((m) => m[1]);
     expect(staticImports).toEqual([]);
     const js = scriptTagFiles().filter((f) => f.endsWith('.js'));
-    expect(js.filter((f) => readFileSync(f, 'utf8').includes('customElements')).map((f) => relative(DIST_DIR, f))).toEqual([
-      'price-board.js',
-    ]);
+    expect(
+      js.filter((f) => readFileSync(f, 'utf8').includes('customElements')).map((f) => relative(DIST_DIR, f)),
+    ).toEqual(['price-board.js']);
     // The demo's and embed.html's scripts import it (same URL, same module instance).
     const pages = js.filter((f) => /[\\/]assets[\\/](index|embed-page)-[\w-]+\.js$/.test(f));
     expect(pages).toHaveLength(2);
-    for (const page of pages) expect(readFileSync(page, 'utf8'), relative(DIST_DIR, page)).toMatch(/["']\.\.\/price-board\.js["']/);
+    for (const page of pages)
+      expect(readFileSync(page, 'utf8'), relative(DIST_DIR, page)).toMatch(/["']\.\.\/price-board\.js["']/);
   });
 
   test('price-board.js holds what the first rows need; the live hubs, the stream and the board extras are lazy', () => {
     const source = read('price-board.js');
     // Each of these is asked for at start beside the first prices request, never before the rows.
-    const lazy = [...source.matchAll(/\bimport\(\s*["'`]([^"'`]+)["'`]\s*\)/g)].map((m) => m[1]!.replace(/-[\w-]{8}\.js$/, ''));
-    expect(lazy).toEqual(expect.arrayContaining(['./assets/hubs', './assets/board-extras', './assets/transport', './assets/chart-area']));
+    const lazy = [...source.matchAll(/\bimport\(\s*["'`]([^"'`]+)["'`]\s*\)/g)].map((m) =>
+      m[1]!.replace(/-[\w-]{8}\.js$/, ''),
+    );
+    expect(lazy).toEqual(
+      expect.arrayContaining(['./assets/hubs', './assets/board-extras', './assets/transport', './assets/chart-area']),
+    );
     // Code of each of them, by a text only it holds: the hub's, the chart section's (its bar; the board keeps its room by
     // name, `.chart-pending`), the stream's; the errors' Persian messages (with the hubs); the status line's text but
     // while loading, and the live statuses' colours (with the board's extras); the converter's arithmetic (its own script).
     // (The selected row's style and the focus ring stay: a row takes focus and clicks before the extras are there.)
-    const markers = ['Unknown symbols: ', 'chart-bar', 'Last-Event-ID', 'سرویس قیمت', 'بدون به‌روزرسانی خودکار', '[data-status=live]', 'Division by zero'];
+    const markers = [
+      'Unknown symbols: ',
+      'chart-bar',
+      'Last-Event-ID',
+      'سرویس قیمت',
+      'بدون به‌روزرسانی خودکار',
+      '[data-status=live]',
+      'Division by zero',
+    ];
     for (const marker of markers) expect(source, marker).not.toContain(marker);
     // A ratchet on the whole (DESIGN.md §6 targets 14 KB; `npm run bench`, size, measures and
     // explains it): this fails when the initial module grows back. 16.7 KB when it was set; 17,720 B since a
@@ -126,7 +139,9 @@ test.describe('dist/', () => {
   test('Vazirmatn is bundled for the pages, not for the element', () => {
     const fonts = files(DIST_DIR).filter((f) => f.endsWith('.woff2'));
     expect(fonts.length).toBeGreaterThan(0);
-    const css = files(DIST_DIR).filter((f) => f.endsWith('.css')).map((f) => readFileSync(f, 'utf8'));
+    const css = files(DIST_DIR)
+      .filter((f) => f.endsWith('.css'))
+      .map((f) => readFileSync(f, 'utf8'));
     expect(css.some((text) => text.includes('Vazirmatn') && /url\(["']?\.\/?[^)]*\.woff2/.test(text))).toBe(true);
     expect(read('price-board.js')).not.toMatch(/woff2|@font-face/);
   });

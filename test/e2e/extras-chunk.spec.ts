@@ -18,11 +18,19 @@ async function holdExtras(page: Page): Promise<() => void> {
   return release;
 }
 
-test('the rows do not wait for the extras chunk, and the board does not change height when it arrives', async ({ page, servers, key, problems }) => {
+test('the rows do not wait for the extras chunk, and the board does not change height when it arrives', async ({
+  page,
+  servers,
+  key,
+  problems,
+}) => {
   const release = await holdExtras(page);
   const url = servers.site.page(
     '/extras-chunk.html',
-    htmlPageFor(servers, `<price-board api-key="${key}" base-url="${sandboxBase(servers)}" symbols="usd,eur" stream="off"></price-board><p id="below">below</p>`),
+    htmlPageFor(
+      servers,
+      `<price-board api-key="${key}" base-url="${sandboxBase(servers)}" symbols="usd,eur" stream="off"></price-board><p id="below">below</p>`,
+    ),
   );
   await page.goto(url);
   await expect(rows(page)).toHaveCount(2);
@@ -41,16 +49,28 @@ test('the rows do not wait for the extras chunk, and the board does not change h
   expect(problems.all()).toEqual([]);
 });
 
-test('before the extras chunk arrives, a focused row shows its focus ring and a click selects its row for the chart', async ({ page, servers, key, problems }) => {
+test('before the extras chunk arrives, a focused row shows its focus ring and a click selects its row for the chart', async ({
+  page,
+  servers,
+  key,
+  problems,
+}) => {
   const release = await holdExtras(page);
   await page.addInitScript(() => {
     const w = window as unknown as { __selected: string[] };
     w.__selected = [];
-    document.addEventListener('price-board-select', (e) => w.__selected.push((e as CustomEvent<{ symbol: string }>).detail.symbol), true);
+    document.addEventListener(
+      'price-board-select',
+      (e) => w.__selected.push((e as CustomEvent<{ symbol: string }>).detail.symbol),
+      true,
+    );
   });
   const url = servers.site.page(
     '/extras-chunk-select.html',
-    htmlPageFor(servers, `<price-board api-key="${key}" base-url="${sandboxBase(servers)}" symbols="usd,eur" stream="off"></price-board>`),
+    htmlPageFor(
+      servers,
+      `<price-board api-key="${key}" base-url="${sandboxBase(servers)}" symbols="usd,eur" stream="off"></price-board>`,
+    ),
   );
   await page.goto(url);
   await expect(priceCell(page, 'eur')).toHaveText(/[۰-۹]/);
@@ -66,14 +86,20 @@ test('before the extras chunk arrives, a focused row shows its focus ring and a 
   await page.locator('price-board [part~="row"][data-symbol="eur"]').click();
   await expect(page.locator('price-board [part~="row"][data-symbol="eur"]')).toHaveAttribute('aria-current', 'true');
   expect(await page.evaluate(() => (window as unknown as { __selected: string[] }).__selected)).toEqual(['eur']);
-  const eurTitle = (await page.locator('price-board [part~="row"][data-symbol="eur"] [part~="title"]').textContent())!.trim();
+  const eurTitle = (await page
+    .locator('price-board [part~="row"][data-symbol="eur"] [part~="title"]')
+    .textContent())!.trim();
 
   release();
   await expect(page.locator('price-board .chart-section')).toHaveAttribute('aria-label', `نمودار ${eurTitle}`);
   expect(problems.all()).toEqual([]);
 });
 
-test('when the extras chunk fails to load, the board says so where the chart goes, fires the error and loads it on a later try', async ({ page, servers, key }) => {
+test('when the extras chunk fails to load, the board says so where the chart goes, fires the error and loads it on a later try', async ({
+  page,
+  servers,
+  key,
+}) => {
   let failures = 0;
   await page.route(/\/assets\/board-extras-[\w-]+\.js$/, async (route) => {
     if (failures < 2) {
@@ -83,7 +109,10 @@ test('when the extras chunk fails to load, the board says so where the chart goe
   });
   const url = servers.site.page(
     '/extras-chunk-fails.html',
-    htmlPageFor(servers, `<price-board api-key="${key}" base-url="${sandboxBase(servers)}" symbols="usd,eur" stream="off"></price-board>`),
+    htmlPageFor(
+      servers,
+      `<price-board api-key="${key}" base-url="${sandboxBase(servers)}" symbols="usd,eur" stream="off"></price-board>`,
+    ),
   );
   await page.addInitScript(() => {
     const w = window as unknown as { __errors: unknown[] };
@@ -96,7 +125,9 @@ test('when the extras chunk fails to load, the board says so where the chart goe
   const alert = page.locator('price-board .chart-pending [role="alert"]');
   await expect(alert).toHaveAttribute('data-code', 'network');
   await expect(alert).toHaveText('بخشی از تابلو (نمودار و کلیدها) بارگیری نشد؛ دوباره تلاش می‌شود.');
-  expect(await page.evaluate(() => (window as unknown as { __errors: { code: string }[] }).__errors.map((e) => e.code))).toEqual(['network']);
+  expect(
+    await page.evaluate(() => (window as unknown as { __errors: { code: string }[] }).__errors.map((e) => e.code)),
+  ).toEqual(['network']);
 
   // Tried again by itself (after a capped backoff): the chart section replaces the message, one event in all.
   await expect(page.locator('price-board [part~="chart"]')).toHaveCount(1, { timeout: 15_000 });
@@ -105,10 +136,17 @@ test('when the extras chunk fails to load, the board says so where the chart goe
   expect(await page.evaluate(() => (window as unknown as { __errors: unknown[] }).__errors.length)).toBe(1);
 });
 
-test('a board waiting to retry its extras gets them as soon as another board of the page has loaded the chunk', async ({ page, servers, key }) => {
+test('a board waiting to retry its extras gets them as soon as another board of the page has loaded the chunk', async ({
+  page,
+  servers,
+  key,
+}) => {
   let blocked = true;
-  await page.route(/\/assets\/board-extras-[\w-]+\.js$/, (route) => (blocked ? route.abort('connectionreset') : route.continue()));
-  const board = (id: string) => `<price-board id="${id}" api-key="${key}" base-url="${sandboxBase(servers)}" symbols="usd,eur" stream="off"></price-board>`;
+  await page.route(/\/assets\/board-extras-[\w-]+\.js$/, (route) =>
+    blocked ? route.abort('connectionreset') : route.continue(),
+  );
+  const board = (id: string) =>
+    `<price-board id="${id}" api-key="${key}" base-url="${sandboxBase(servers)}" symbols="usd,eur" stream="off"></price-board>`;
   const url = servers.site.page('/extras-chunk-wake.html', htmlPageFor(servers, board('first')));
   // Time flows until the clock is paused below; then the first board's own retry timer cannot fire.
   await page.clock.install();

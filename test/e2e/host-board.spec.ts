@@ -35,7 +35,10 @@ async function market(servers: Servers, body: unknown): Promise<void> {
 
 /** A page on the site with `body` under hostile inherited text styles. */
 function hostilePage(servers: Servers, path: string, body: string): string {
-  return servers.site.page(path, htmlPageFor(servers, `<div style="${HOSTILE_TEXT}">${body}</div>`, `<style>${SITE_TEXT}</style>`));
+  return servers.site.page(
+    path,
+    htmlPageFor(servers, `<div style="${HOSTILE_TEXT}">${body}</div>`, `<style>${SITE_TEXT}</style>`),
+  );
 }
 
 test.afterEach(async ({ servers }) => {
@@ -43,14 +46,29 @@ test.afterEach(async ({ servers }) => {
 });
 
 for (const width of WIDTHS) {
-  test(`at ${width}px, in a flex header, grid column, table cell, 300px sidebar, inline-block and columns: the page keeps its width, each board a usable box, every cell whole`, async ({ page, servers, key, problems }) => {
-    const attrs = { 'api-key': key, 'base-url': sandboxBase(servers), symbols: 'usd,gold_18,coin_emami,ons', chart: 'none' };
+  test(`at ${width}px, in a flex header, grid column, table cell, 300px sidebar, inline-block and columns: the page keeps its width, each board a usable box, every cell whole`, async ({
+    page,
+    servers,
+    key,
+    problems,
+  }) => {
+    const attrs = {
+      'api-key': key,
+      'base-url': sandboxBase(servers),
+      symbols: 'usd,gold_18,coin_emami,ons',
+      chart: 'none',
+    };
     // The sidebar's board and the columns' have a chart.
-    const chart = (id: string): Record<string, string> => (id === 'sidebar' || id === 'columns' ? { chart: 'candles', days: '7' } : {});
-    const body = HOST_LAYOUTS.map((l) => `<section>${l.html(boardTag({ ...attrs, id: l.id, ...chart(l.id) }))}</section>`).join('\n');
+    const chart = (id: string): Record<string, string> =>
+      id === 'sidebar' || id === 'columns' ? { chart: 'candles', days: '7' } : {};
+    const body = HOST_LAYOUTS.map(
+      (l) => `<section>${l.html(boardTag({ ...attrs, id: l.id, ...chart(l.id) }))}</section>`,
+    ).join('\n');
     await page.setViewportSize({ width, height: 900 });
     await page.goto(hostilePage(servers, `/layouts-${width}.html`, body));
-    await expect(page.locator('price-board').locator('[part~="row"][data-symbol="ons"] [part~="price"]')).toHaveText(Array(HOST_LAYOUTS.length).fill(/[۰-۹]/));
+    await expect(page.locator('price-board').locator('[part~="row"][data-symbol="ons"] [part~="price"]')).toHaveText(
+      Array(HOST_LAYOUTS.length).fill(/[۰-۹]/),
+    );
     await expect(page.locator('price-board').locator('[part~="time"]').first()).toHaveText(/[۰-۹]/);
 
     for (const id of ['sidebar', 'columns']) {
@@ -62,7 +80,12 @@ for (const width of WIDTHS) {
         const board = root.querySelector('[part~="board"]')!.getBoundingClientRect();
         const canvas = root.querySelector('[part~="chart"] canvas')!.getBoundingClientRect();
         const bar = root.querySelector<HTMLElement>('.chart-bar')!;
-        return canvas.left >= board.left && canvas.right <= board.right && canvas.width > 100 && bar.scrollWidth <= bar.clientWidth + 1;
+        return (
+          canvas.left >= board.left &&
+          canvas.right <= board.right &&
+          canvas.width > 100 &&
+          bar.scrollWidth <= bar.clientWidth + 1
+        );
       });
       expect(fits, id).toBe(true);
     }
@@ -78,16 +101,34 @@ for (const width of WIDTHS) {
     const price = page.locator('#grid [part~="row"][data-symbol="usd"] [part~="price"]');
     const style = await price.evaluate((el) => {
       const s = getComputedStyle(el);
-      return [s.letterSpacing, s.wordSpacing, s.textTransform, s.whiteSpace, s.fontStyle, s.fontSize, s.lineHeight, s.direction].join(' ');
+      return [
+        s.letterSpacing,
+        s.wordSpacing,
+        s.textTransform,
+        s.whiteSpace,
+        s.fontStyle,
+        s.fontSize,
+        s.lineHeight,
+        s.direction,
+      ].join(' ');
     });
     expect(style).toBe('normal 0px none nowrap normal 15px 22.5px rtl');
     expect(problems.all()).toEqual([]);
   });
 }
 
-test('as a flex item beside a paragraph (no width given), the board takes the width there is down to 280px, never collapsing', async ({ page, servers, key }) => {
+test('as a flex item beside a paragraph (no width given), the board takes the width there is down to 280px, never collapsing', async ({
+  page,
+  servers,
+  key,
+}) => {
   const tag = boardTag({ 'api-key': key, 'base-url': sandboxBase(servers), symbols: 'usd,eur', chart: 'none' });
-  await page.goto(servers.site.page('/flex.html', htmlPageFor(servers, `<div id="row" style="display:flex">${tag}<p>Text beside it.</p></div>`)));
+  await page.goto(
+    servers.site.page(
+      '/flex.html',
+      htmlPageFor(servers, `<div id="row" style="display:flex">${tag}<p>Text beside it.</p></div>`),
+    ),
+  );
   await expect(inBoard(page, '[part~="row"][data-symbol="eur"] [part~="price"]')).toHaveText(/[۰-۹]/);
   for (const width of [1280, 768, 390]) {
     await page.setViewportSize({ width, height: 800 });
@@ -106,10 +147,18 @@ test('as a flex item beside a paragraph (no width given), the board takes the wi
 for (const [name, rule, code] of [
   ['429', { kind: 'rate_limit', retryAfter: 60 }, 'rate_limited'],
   ['500', { kind: 'status', status: 500 }, 'server'],
-  ['401', { kind: 'status', status: 401, body: JSON.stringify({ error: { code: 'unauthorized', message: 'bad key' } }) }, 'unauthorized'],
+  [
+    '401',
+    { kind: 'status', status: 401, body: JSON.stringify({ error: { code: 'unauthorized', message: 'bad key' } }) },
+    'unauthorized',
+  ],
   ['a slow answer', { kind: 'slow', delayMs: 60_000 }, undefined],
 ] as const) {
-  test(`history failing with ${name}: the chart's message is drawn above the canvas`, async ({ page, servers, key }) => {
+  test(`history failing with ${name}: the chart's message is drawn above the canvas`, async ({
+    page,
+    servers,
+    key,
+  }) => {
     await fault(servers, [{ path: '/v1/history', key, ...rule }]);
     const tag = boardTag({ 'api-key': key, 'base-url': sandboxBase(servers), symbols: 'usd,eur', days: '7' });
     await page.goto(servers.site.page(`/chart-${code ?? 'slow'}.html`, htmlPageFor(servers, tag)));
@@ -129,7 +178,11 @@ for (const [name, rule, code] of [
   });
 }
 
-test('when the board narrows from 1280 to 320px, and widens again (a phone rotating), the chart refits: its last candle stays in view', async ({ page, servers, key }) => {
+test('when the board narrows from 1280 to 320px, and widens again (a phone rotating), the chart refits: its last candle stays in view', async ({
+  page,
+  servers,
+  key,
+}) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   const tag = boardTag({ 'api-key': key, 'base-url': sandboxBase(servers), symbols: 'usd', days: '30' });
   await page.goto(servers.site.page('/resize.html', htmlPageFor(servers, tag)));
@@ -141,15 +194,25 @@ test('when the board narrows from 1280 to 320px, and widens again (a phone rotat
     const caption = (await inBoard(page, '[part~="chart"] figcaption').textContent()) ?? '';
     return /^آخرین شمع (.+?): باز/.exec(caption)?.[1];
   };
-  for (const [width, height] of [[320, 700], [844, 390]] as const) {
+  for (const [width, height] of [
+    [320, 700],
+    [844, 390],
+  ] as const) {
     await page.setViewportSize({ width, height });
     await expect
       .poll(async () => {
         const plot = await page.evaluate(() => {
-          const canvases = [...document.querySelector('price-board')!.shadowRoot!.querySelectorAll('[part~="chart"] canvas')];
+          const canvases = [
+            ...document.querySelector('price-board')!.shadowRoot!.querySelectorAll('[part~="chart"] canvas'),
+          ];
           const boxes = canvases.map((c) => c.getBoundingClientRect()).filter((b) => b.width > 0);
           const pane = boxes.sort((a, b) => b.width * b.height - a.width * a.height)[0]!;
-          return { right: pane.right, top: pane.top, height: pane.height, width: document.querySelector('price-board')!.getBoundingClientRect().width };
+          return {
+            right: pane.right,
+            top: pane.top,
+            height: pane.height,
+            width: document.querySelector('price-board')!.getBoundingClientRect().width,
+          };
         });
         if (Math.abs(plot.width - (width - 16)) > 1) return 'not resized yet'; // (the body's 8px margins)
         await page.mouse.move(plot.right - 2, plot.top + plot.height / 2);
@@ -160,8 +223,16 @@ test('when the board narrows from 1280 to 320px, and widens again (a phone rotat
   }
 });
 
-for (const [width, days] of [[390, 7], [390, 30], [1280, 365]] as const) {
-  test(`at ${width}px the ${days}-day chart's time axis dates its candles: the leftmost label is a whole date, days are named, nothing is cut`, async ({ page, servers, key }) => {
+for (const [width, days] of [
+  [390, 7],
+  [390, 30],
+  [1280, 365],
+] as const) {
+  test(`at ${width}px the ${days}-day chart's time axis dates its candles: the leftmost label is a whole date, days are named, nothing is cut`, async ({
+    page,
+    servers,
+    key,
+  }) => {
     await page.addInitScript(recordAxisLabels);
     await page.setViewportSize({ width, height: 800 });
     const tag = boardTag({ 'api-key': key, 'base-url': sandboxBase(servers), symbols: 'usd', days: String(days) });
@@ -178,17 +249,32 @@ for (const [width, days] of [[390, 7], [390, 30], [1280, 365]] as const) {
   });
 }
 
-test('a closed market: every row stale → status data-market="closed", «بازار بسته» and the last change, never «زنده»; a fresh quote opens it', async ({ page, servers, key }) => {
+test('a closed market: every row stale → status data-market="closed", «بازار بسته» and the last change, never «زنده»; a fresh quote opens it', async ({
+  page,
+  servers,
+  key,
+}) => {
   const symbols = ['coin_half', 'coin_quarter'];
   const now = Date.now();
   const at = (minutesAgo: number) => new Date(now - minutesAgo * 60_000).toISOString();
-  await market(servers, { set: [{ symbol: 'coin_half', price: '6000000000', updated_at: at(180) }, { symbol: 'coin_quarter', price: '3800000000', updated_at: at(120) }] });
+  await market(servers, {
+    set: [
+      { symbol: 'coin_half', price: '6000000000', updated_at: at(180) },
+      { symbol: 'coin_quarter', price: '3800000000', updated_at: at(120) },
+    ],
+  });
   const tag = boardTag({ 'api-key': key, 'base-url': sandboxBase(servers), symbols: symbols.join(','), chart: 'none' });
   await page.goto(servers.site.page('/closed.html', htmlPageFor(servers, tag)));
   const status = inBoard(page, '[part~="status"]');
   await expect(status).toHaveAttribute('data-market', 'closed');
   const lastChange = await page.evaluate(
-    (t) => new Intl.DateTimeFormat('fa-IR', { timeZone: 'Asia/Tehran', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(t)),
+    (t) =>
+      new Intl.DateTimeFormat('fa-IR', {
+        timeZone: 'Asia/Tehran',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      }).format(new Date(t)),
     now - 120 * 60_000,
   );
   await expect(status).toContainText('بازار بسته');
@@ -202,8 +288,19 @@ test('a closed market: every row stale → status data-market="closed", «باز
   await market(servers, { set: [{ symbol: 'coin_quarter', price: '3800000000' }] });
 });
 
-test('a bad key: visitors read «قیمت‌ها فعلاً در دسترس نیست», the developer gets the detail in the event and one console.warn', async ({ page, servers, key }) => {
-  await fault(servers, [{ key, kind: 'status', status: 401, body: JSON.stringify({ error: { code: 'unauthorized', message: 'invalid key' } }) }]);
+test('a bad key: visitors read «قیمت‌ها فعلاً در دسترس نیست», the developer gets the detail in the event and one console.warn', async ({
+  page,
+  servers,
+  key,
+}) => {
+  await fault(servers, [
+    {
+      key,
+      kind: 'status',
+      status: 401,
+      body: JSON.stringify({ error: { code: 'unauthorized', message: 'invalid key' } }),
+    },
+  ]);
   const warnings: string[] = [];
   page.on('console', (m) => {
     if (m.type() === 'warning') warnings.push(m.text());
@@ -220,7 +317,11 @@ test('a bad key: visitors read «قیمت‌ها فعلاً در دسترس نی
   await expect(error).toHaveText('قیمت‌ها فعلاً در دسترس نیست.');
   // The chart's history fails the same way: the same words there.
   await expect(inBoard(page, '.chart-message')).toHaveText('قیمت‌ها فعلاً در دسترس نیست.');
-  const errors = (await page.evaluate(() => (window as unknown as { errors: { code: string; message: string; status?: number }[] }).errors)).filter((e) => e.code === 'unauthorized');
+  const errors = (
+    await page.evaluate(
+      () => (window as unknown as { errors: { code: string; message: string; status?: number }[] }).errors,
+    )
+  ).filter((e) => e.code === 'unauthorized');
   expect(errors.length).toBeGreaterThan(0);
   for (const detail of errors) {
     expect(detail.status).toBe(401);
@@ -231,7 +332,12 @@ test('a bad key: visitors read «قیمت‌ها فعلاً در دسترس نی
 });
 
 test('unknown symbols: named in their order in RTL (bidi-isolated), plural for two', async ({ page, servers, key }) => {
-  const tag = boardTag({ 'api-key': key, 'base-url': sandboxBase(servers), symbols: 'foo_bar,gold_19,usd', chart: 'none' });
+  const tag = boardTag({
+    'api-key': key,
+    'base-url': sandboxBase(servers),
+    symbols: 'foo_bar,gold_19,usd',
+    chart: 'none',
+  });
   await page.goto(servers.site.page('/unknown.html', htmlPageFor(servers, tag)));
   const error = inBoard(page, '[part~="error"]');
   await expect(error).toHaveAttribute('data-code', 'unknown_symbol');
@@ -250,7 +356,12 @@ test('unknown symbols: named in their order in RTL (bidi-isolated), plural for t
       const first = document.createRange();
       first.setStart(node, start);
       first.setEnd(node, start + 1);
-      return { left: range.getBoundingClientRect().left, right: range.getBoundingClientRect().right, pieces: rects.length, firstLetter: first.getBoundingClientRect().left };
+      return {
+        left: range.getBoundingClientRect().left,
+        right: range.getBoundingClientRect().right,
+        pieces: rects.length,
+        firstLetter: first.getBoundingClientRect().left,
+      };
     };
     return { foo: box('foo_bar'), gold: box('gold_19') };
   });
@@ -266,7 +377,9 @@ test('with an unknown first symbol the chart shows the first known one', async (
   await expect(inBoard(page, '[part~="row"][data-symbol="foo_bar"]')).toHaveAttribute('data-missing', '');
   await expect(inBoard(page, '[part~="chart"]')).toHaveAttribute('data-status', 'ready');
   await expect(inBoard(page, '[part~="chart"] canvas').first()).toBeVisible();
-  await expect(inBoard(page, '.chart-title')).toHaveText(await inBoard(page, '[part~="row"][data-symbol="eur"] [part~="title"]').innerText());
+  await expect(inBoard(page, '.chart-title')).toHaveText(
+    await inBoard(page, '[part~="row"][data-symbol="eur"] [part~="title"]').innerText(),
+  );
   await expect(inBoard(page, '[part~="row"][data-symbol="eur"]')).toHaveAttribute('aria-current', 'true');
 });
 
@@ -279,7 +392,11 @@ test('one unknown symbol: the singular, with the id isolated', async ({ page, se
 /** The commonest colour of the chart plot's top-left corner (its background: grid lines are thin), as `r,g,b`. */
 const plotBackground = (page: Page) =>
   page.evaluate(() => {
-    const canvases = [...document.querySelector('price-board')!.shadowRoot!.querySelectorAll<HTMLCanvasElement>('[part~="chart"] canvas')];
+    const canvases = [
+      ...document
+        .querySelector('price-board')!
+        .shadowRoot!.querySelectorAll<HTMLCanvasElement>('[part~="chart"] canvas'),
+    ];
     const pane = canvases.sort((a, b) => b.width * b.height - a.width * a.height)[0]!;
     const data = pane.getContext('2d')!.getImageData(0, 0, 30, 30).data;
     const counts = new Map<string, number>();
@@ -290,8 +407,18 @@ const plotBackground = (page: Page) =>
     return [...counts].sort((a, b) => b[1] - a[1])[0]![0];
   });
 
-test('printing: a dark board prints light, chart included, and the status line claims nothing live', async ({ page, servers, key }) => {
-  const tag = boardTag({ 'api-key': key, 'base-url': sandboxBase(servers), symbols: 'usd,eur', theme: 'dark', days: '7' });
+test('printing: a dark board prints light, chart included, and the status line claims nothing live', async ({
+  page,
+  servers,
+  key,
+}) => {
+  const tag = boardTag({
+    'api-key': key,
+    'base-url': sandboxBase(servers),
+    symbols: 'usd,eur',
+    theme: 'dark',
+    days: '7',
+  });
   await page.goto(servers.site.page('/print.html', htmlPageFor(servers, tag)));
   await expect(inBoard(page, '[part~="status"]')).toHaveAttribute('data-status', 'live');
   await expect(inBoard(page, '[part~="row"][data-symbol="eur"] [part~="price"]')).toHaveText(/[۰-۹]/);

@@ -38,14 +38,18 @@ function openLayouts(page: Page, servers: Servers, key: string, hostile: boolean
   const head =
     `<script type="module" src="${servers.cdn.url}price-ticker.js"></script><script type="module" src="${servers.cdn.url}price-converter.js"></script>` +
     (hostile ? `<style>${HOSTILE}</style>` : '');
-  return page.goto(servers.site.page(`/host-widgets-${hostile ? 'hostile' : 'plain'}.html`, htmlPage(layouts(attrs), head)));
+  return page.goto(
+    servers.site.page(`/host-widgets-${hostile ? 'hostile' : 'plain'}.html`, htmlPage(layouts(attrs), head)),
+  );
 }
 
 async function ready(page: Page): Promise<void> {
   const tickers = page.locator('price-ticker');
-  for (let i = 0; i < (await tickers.count()); i++) await expect(tickers.nth(i).locator('[part~="price"]').first()).toHaveText(/[۰-۹]/);
+  for (let i = 0; i < (await tickers.count()); i++)
+    await expect(tickers.nth(i).locator('[part~="price"]').first()).toHaveText(/[۰-۹]/);
   const converters = page.locator('price-converter');
-  for (let i = 0; i < (await converters.count()); i++) await expect(converters.nth(i).locator('[part~="result"]')).toHaveAttribute('data-state', 'ok');
+  for (let i = 0; i < (await converters.count()); i++)
+    await expect(converters.nth(i).locator('[part~="result"]')).toHaveAttribute('data-state', 'ok');
 }
 
 interface Measured {
@@ -72,12 +76,17 @@ function measure(page: Page): Promise<Measured[]> {
       const b = box.getBoundingClientRect();
       const root = el.shadowRoot!;
       const ticker = el.localName === 'price-ticker';
-      const card = root.querySelector<HTMLElement>(ticker ? '[part~="ticker"]' : '[part~="converter"]')!.getBoundingClientRect();
+      const card = root
+        .querySelector<HTMLElement>(ticker ? '[part~="ticker"]' : '[part~="converter"]')!
+        .getBoundingClientRect();
       const outside: string[] = [];
       if (!ticker) {
         for (const part of root.querySelectorAll<HTMLElement>('[part], button, label, .value')) {
           const p = part.getBoundingClientRect();
-          if (p.left < card.left - 1 || p.right > card.right + 1) outside.push(`${part.getAttribute('part') ?? part.className}: ${p.left}–${p.right} of ${card.left}–${card.right}`);
+          if (p.left < card.left - 1 || p.right > card.right + 1)
+            outside.push(
+              `${part.getAttribute('part') ?? part.className}: ${p.left}–${p.right} of ${card.left}–${card.right}`,
+            );
         }
       }
       const probe = root.querySelector<HTMLElement>(ticker ? '[part~="price"]' : '[part~="result"]')!;
@@ -93,13 +102,29 @@ function measure(page: Page): Promise<Measured[]> {
         parseFloat(cs.fontSize) > 24 && `font-size ${cs.fontSize}`,
       ].filter((x): x is string => typeof x === 'string');
       const line = (ticker ? root.querySelector<HTMLElement>('[part~="item"]') : probe)!.getBoundingClientRect().height;
-      return { box: box.dataset.box!, tag: el.localName, left: r.left, right: r.right, width: r.width, boxLeft: b.left, boxRight: b.right, outside, leaked, lineHeight: line };
+      return {
+        box: box.dataset.box!,
+        tag: el.localName,
+        left: r.left,
+        right: r.right,
+        width: r.width,
+        boxLeft: b.left,
+        boxRight: b.right,
+        outside,
+        leaked,
+        lineHeight: line,
+      };
     }),
   );
 }
 
 for (const hostile of [false, true]) {
-  test(`ticker and converter in flex, grid, table, sidebar, inline-block and columns at 320–1280 px${hostile ? ', hostile inherited text styles' : ''}`, async ({ page, servers, key, problems }) => {
+  test(`ticker and converter in flex, grid, table, sidebar, inline-block and columns at 320–1280 px${hostile ? ', hostile inherited text styles' : ''}`, async ({
+    page,
+    servers,
+    key,
+    problems,
+  }) => {
     test.setTimeout(120_000);
     await page.setViewportSize({ width: WIDTHS[0]!, height: 900 });
     await openLayouts(page, servers, key, hostile);
@@ -107,7 +132,9 @@ for (const hostile of [false, true]) {
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 900 });
       // Layout settles on the next frame.
-      await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth), { message: `page width at ${width}px` }).toBeLessThanOrEqual(width);
+      await expect
+        .poll(() => page.evaluate(() => document.documentElement.scrollWidth), { message: `page width at ${width}px` })
+        .toBeLessThanOrEqual(width);
       for (const m of await measure(page)) {
         const where = `${m.tag} in ${m.box} at ${width}px`;
         expect(m.left, where).toBeGreaterThanOrEqual(m.boxLeft - 1);
@@ -125,9 +152,15 @@ for (const hostile of [false, true]) {
   });
 }
 
-test('a ticker in a flex header leaves the page as wide as the viewport and the sidebar board in view', async ({ page, servers, key, problems }) => {
+test('a ticker in a flex header leaves the page as wide as the viewport and the sidebar board in view', async ({
+  page,
+  servers,
+  key,
+  problems,
+}) => {
   const attrs = `api-key="${key}" base-url="${sandboxBase(servers)}"`;
-  const symbols = 'usd,eur,gbp,aed,try,cny,chf,cad,aud,gold_18,gold_24,coin_emami,coin_bahar,coin_half,coin_quarter,ons,silver_ounce,silver_999';
+  const symbols =
+    'usd,eur,gbp,aed,try,cny,chf,cad,aud,gold_18,gold_24,coin_emami,coin_bahar,coin_half,coin_quarter,ons,silver_ounce,silver_999';
   const html = htmlPage(
     `<header style="display:flex"><price-ticker ${attrs} symbols="${symbols}"></price-ticker></header>
 <div style="display:flex"><main style="flex:1">متن</main><aside id="side" style="width:200px">ستون کناری</aside></div>`,

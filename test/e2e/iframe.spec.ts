@@ -6,7 +6,17 @@
  */
 import type { Page } from '@playwright/test';
 import { axisLabels, cutLabels, recordAxisLabels } from '../support/axis-labels';
-import { expect, htmlPage, persianGrouped, priceCell, rows, sandboxBase, setPrices, test, type Servers } from './support/fixtures';
+import {
+  expect,
+  htmlPage,
+  persianGrouped,
+  priceCell,
+  rows,
+  sandboxBase,
+  setPrices,
+  test,
+  type Servers,
+} from './support/fixtures';
 
 function embedUrl(servers: Servers, params: Record<string, string>): string {
   return `${servers.cdn.url}embed.html?${new URLSearchParams(params).toString()}`;
@@ -21,7 +31,12 @@ async function recordBoardErrors(page: Page): Promise<void> {
   });
 }
 
-test('renders in a frame on another site and posts its height to the parent', async ({ page, servers, key, problems }) => {
+test('renders in a frame on another site and posts its height to the parent', async ({
+  page,
+  servers,
+  key,
+  problems,
+}) => {
   const src = embedUrl(servers, { symbols: 'usd,eur,gold_18', key, 'base-url': sandboxBase(servers), chart: 'none' });
   const url = servers.site.page(
     '/iframe.html',
@@ -42,13 +57,17 @@ test('renders in a frame on another site and posts its height to the parent', as
   await setPrices(servers, [{ symbol: 'usd', price: '98765430' }]);
   await expect(priceCell(frame, 'usd')).toContainText(persianGrouped('9876543'));
 
-  const resizes = await page.evaluate(() => (window as unknown as { resizes: Array<{ origin: string; data: { type: string; height: number } }> }).resizes);
+  const resizes = await page.evaluate(
+    () => (window as unknown as { resizes: Array<{ origin: string; data: { type: string; height: number } }> }).resizes,
+  );
   expect(resizes.length).toBeGreaterThan(0);
   const last = resizes.at(-1)!;
   expect(last.origin).toBe(servers.cdn.origin);
   expect(last.data.type).toBe('price-board:resize');
   // The reported height is the board's: the frame's own document, measured from inside.
-  const inner = await page.frame({ url: /embed\.html/ })!.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+  const inner = await page
+    .frame({ url: /embed\.html/ })!
+    .evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
   expect(last.data.height).toBe(inner);
   expect(last.data.height).toBeGreaterThan(100);
 
@@ -83,12 +102,20 @@ test('takes every attribute as a parameter, `api-key` as well as `key`', async (
   expect(problems.all()).toEqual([]);
 });
 
-test('a bad value is left to the element, which reports invalid_attribute in Persian', async ({ page, servers, key }) => {
+test('a bad value is left to the element, which reports invalid_attribute in Persian', async ({
+  page,
+  servers,
+  key,
+}) => {
   await recordBoardErrors(page);
-  await page.goto(embedUrl(servers, { symbols: 'usd', key, 'base-url': sandboxBase(servers), chart: 'pie', theme: 'purple' }));
+  await page.goto(
+    embedUrl(servers, { symbols: 'usd', key, 'base-url': sandboxBase(servers), chart: 'pie', theme: 'purple' }),
+  );
   await expect(rows(page)).toHaveCount(1);
   await expect(page.locator('price-board')).toHaveAttribute('chart', 'pie');
-  const errors = await page.evaluate(() => (window as unknown as { __boardErrors: Array<{ code: string; message: string }> }).__boardErrors);
+  const errors = await page.evaluate(
+    () => (window as unknown as { __boardErrors: Array<{ code: string; message: string }> }).__boardErrors,
+  );
   const invalid = errors.filter((e) => e.code === 'invalid_attribute');
   expect(invalid.length).toBeGreaterThan(0);
   expect(invalid[0]!.message).toMatch(/[\u0600-\u06ff]/);
@@ -116,7 +143,19 @@ test('ignores unknown parameters and never parses a value as HTML', async ({ pag
   }));
   expect(body.children).toEqual(['price-board']);
   // What was set, plus whatever the element reflects itself: attribute names only.
-  const known = ['symbols', 'api-key', 'base-url', 'stream', 'stream-url', 'poll-interval', 'unit', 'theme', 'chart', 'chart-symbol', 'days'];
+  const known = [
+    'symbols',
+    'api-key',
+    'base-url',
+    'stream',
+    'stream-url',
+    'poll-interval',
+    'unit',
+    'theme',
+    'chart',
+    'chart-symbol',
+    'days',
+  ];
   expect(body.attributes.filter((name) => !known.includes(name))).toEqual([]);
   expect(body.attributes).toEqual(expect.arrayContaining(['api-key', 'base-url', 'chart', 'chart-symbol', 'symbols']));
   expect(body.images).toBe(0);
@@ -126,7 +165,9 @@ test('ignores unknown parameters and never parses a value as HTML', async ({ pag
 });
 
 test('transparent=1 removes the backgrounds', async ({ page, servers, key }) => {
-  await page.goto(embedUrl(servers, { symbols: 'usd', key, 'base-url': sandboxBase(servers), chart: 'none', transparent: '1' }));
+  await page.goto(
+    embedUrl(servers, { symbols: 'usd', key, 'base-url': sandboxBase(servers), chart: 'none', transparent: '1' }),
+  );
   await expect(rows(page)).toHaveCount(1);
   const styles = await page.evaluate(() => ({
     flag: document.documentElement.hasAttribute('data-transparent'),
@@ -137,7 +178,12 @@ test('transparent=1 removes the backgrounds', async ({ page, servers, key }) => 
   expect(styles).toEqual({ flag: true, page: 'rgba(0, 0, 0, 0)', body: 'rgba(0, 0, 0, 0)', board: 'transparent' });
 });
 
-test('a 360 px frame draws its time-axis labels whole, in the web font too', async ({ page, servers, key, problems }) => {
+test('a 360 px frame draws its time-axis labels whole, in the web font too', async ({
+  page,
+  servers,
+  key,
+  problems,
+}) => {
   await page.addInitScript(recordAxisLabels);
   await page.setViewportSize({ width: 360, height: 800 });
   const src = embedUrl(servers, { symbols: 'usd', key, 'base-url': sandboxBase(servers), days: '30', stream: 'off' });

@@ -37,7 +37,10 @@ test('the transport chunk loads with the first prices request, and the stream op
 
   const url = servers.site.page(
     '/live-chunk.html',
-    htmlPageFor(servers, `<price-board api-key="${key}" base-url="${sandboxBase(servers)}" symbols="usd,eur" stream="sse" chart="none"></price-board>`),
+    htmlPageFor(
+      servers,
+      `<price-board api-key="${key}" base-url="${sandboxBase(servers)}" symbols="usd,eur" stream="sse" chart="none"></price-board>`,
+    ),
   );
   await page.goto(url);
   await expect(rows(page)).toHaveCount(2);
@@ -49,7 +52,11 @@ test('the transport chunk loads with the first prices request, and the stream op
   const prices = started.get('prices');
   const chunk = started.get('chunk');
   const stream = started.get('stream');
-  expect({ prices, chunk, stream }).toEqual({ prices: expect.any(Number), chunk: expect.any(Number), stream: expect.any(Number) });
+  expect({ prices, chunk, stream }).toEqual({
+    prices: expect.any(Number),
+    chunk: expect.any(Number),
+    stream: expect.any(Number),
+  });
   // Started together: the chunk's request goes out in the same moment as the prices request...
   expect(Math.abs(chunk! - prices!)).toBeLessThan(500);
   // ...and the stream is open long before the (slow) prices answer.

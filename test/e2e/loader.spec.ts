@@ -29,7 +29,12 @@ async function expectSizedToContent(page: Page, id: string): Promise<void> {
     .toBe('sized');
 }
 
-test('turns placeholders before, after and added after the script into sized iframes, once', async ({ page, servers, key, problems }) => {
+test('turns placeholders before, after and added after the script into sized iframes, once', async ({
+  page,
+  servers,
+  key,
+  problems,
+}) => {
   const loader = `${servers.cdn.url}embed.js`;
   const url = servers.site.page(
     '/loader.html',
@@ -54,7 +59,10 @@ ${placeholder(servers, key, 'after', 'gold_18,coin_emami,ons,eur')}
   // Four rows are taller than two.
   expect((await heights(page, 'after')).outer).toBeGreaterThan((await heights(page, 'before')).outer);
 
-  await page.evaluate((html) => document.body.insertAdjacentHTML('beforeend', html), placeholder(servers, key, 'later', 'usd'));
+  await page.evaluate(
+    (html) => document.body.insertAdjacentHTML('beforeend', html),
+    placeholder(servers, key, 'later', 'usd'),
+  );
   await expect(page.locator('#later > iframe')).toHaveCount(1);
   await expectSizedToContent(page, 'later');
 

@@ -32,22 +32,40 @@ test.beforeAll(() => {
       stdio: 'pipe', // npm's notices stay out of the report; a failure's stderr is in the error
     }),
   ) as Array<{ filename: string }>;
-  execFileSync('tar', ['-xzf', join(app, packed!.filename), '-C', installed, '--strip-components=1'], { stdio: 'pipe' });
+  execFileSync('tar', ['-xzf', join(app, packed!.filename), '-C', installed, '--strip-components=1'], {
+    stdio: 'pipe',
+  });
 });
 
 test('the package holds every file its package.json names', () => {
   const installed = join(app, 'node_modules', 'price-board');
   const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as Record<string, unknown>;
-  const named = JSON.stringify([manifest.main, manifest.types, manifest.customElements, manifest.exports]).match(/\.?\/?dist\/[^"*]+/g)!;
+  const named = JSON.stringify([manifest.main, manifest.types, manifest.customElements, manifest.exports]).match(
+    /\.?\/?dist\/[^"*]+/g,
+  )!;
   expect(named).toContain('./dist/lib/price-board.js');
   for (const file of named) expect(existsSync(join(installed, file)), file).toBe(true);
 });
 
-test('an app that uses lit and installs the package bundles one lit and shows prices', async ({ page, servers, key, problems }) => {
-  await build({ root: app, configFile: false, logLevel: 'silent', base: './', build: { outDir: 'dist', target: 'es2022' } });
+test('an app that uses lit and installs the package bundles one lit and shows prices', async ({
+  page,
+  servers,
+  key,
+  problems,
+}) => {
+  await build({
+    root: app,
+    configFile: false,
+    logLevel: 'silent',
+    base: './',
+    build: { outDir: 'dist', target: 'es2022' },
+  });
 
   const assets = join(app, 'dist', 'assets');
-  const js = readdirSync(assets).filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(assets, f), 'utf8')).join('\n');
+  const js = readdirSync(assets)
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => readFileSync(join(assets, f), 'utf8'))
+    .join('\n');
   // lit-html registers its version once per copy.
   expect(js.match(/litHtmlVersions/g)).toHaveLength(1);
 

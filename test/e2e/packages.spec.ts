@@ -30,13 +30,21 @@ function packAndInstall(dir: string): { app: string; files: string[]; name: stri
   const app = mkdtempSync(join(tmpdir(), 'price-board-app-'));
   folders.push(app);
   const [packed] = JSON.parse(
-    execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', app], { cwd: dir, encoding: 'utf8', stdio: 'pipe' }),
+    execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', app], {
+      cwd: dir,
+      encoding: 'utf8',
+      stdio: 'pipe',
+    }),
   ) as Array<{ filename: string; name: string; files: Array<{ path: string }> }>;
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'an-app', private: true, type: 'module' }));
-  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', join(app, packed!.filename)], {
-    cwd: app,
-    stdio: 'pipe',
-  });
+  execFileSync(
+    'npm',
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', join(app, packed!.filename)],
+    {
+      cwd: app,
+      stdio: 'pipe',
+    },
+  );
   return { app, files: packed!.files.map((f) => f.path), name: packed!.name };
 }
 
@@ -57,12 +65,25 @@ test('price-board installs as built files, types and the manifest, with the widg
   const outside = files.filter((f) => !f.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE'].includes(f));
   expect(outside).toEqual([]);
   expect(files.filter((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
-  for (const f of ['dist/lib/price-board.js', 'dist/types/price-board.d.ts', 'dist/custom-elements.json', 'dist/price-board.js', 'dist/embed.js']) {
+  for (const f of [
+    'dist/lib/price-board.js',
+    'dist/types/price-board.d.ts',
+    'dist/custom-elements.json',
+    'dist/price-board.js',
+    'dist/embed.js',
+  ]) {
     expect(files).toContain(f);
   }
 
-  const manifest = JSON.parse(readFileSync(join(app, 'node_modules/price-board/package.json'), 'utf8')) as Record<string, unknown>;
-  expect(Object.keys(manifest.dependencies as object).sort()).toEqual(['eventsource-parser', 'lightweight-charts', 'lit']);
+  const manifest = JSON.parse(readFileSync(join(app, 'node_modules/price-board/package.json'), 'utf8')) as Record<
+    string,
+    unknown
+  >;
+  expect(Object.keys(manifest.dependencies as object).sort()).toEqual([
+    'eventsource-parser',
+    'lightweight-charts',
+    'lit',
+  ]);
   expect(manifest.bin).toBeUndefined();
 
   const all = installed(app);

@@ -13,7 +13,12 @@ let relay: Relay;
 
 test.beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, market: 'open', tickMs: 0 });
-  const config = readConfig({ UPSTREAM_URL: sandbox.url, UPSTREAM_KEY: 'basic-key:e2e-relay', PLAN: 'basic', PORT: '0' });
+  const config = readConfig({
+    UPSTREAM_URL: sandbox.url,
+    UPSTREAM_KEY: 'basic-key:e2e-relay',
+    PLAN: 'basic',
+    PORT: '0',
+  });
   relay = await startRelay({ ...config, upstreamUrl: sandbox.url }, { logSink: () => {} });
 });
 test.afterAll(async () => {
@@ -29,14 +34,20 @@ test('a keyless board loaded from the relay renders and follows a live change', 
   });
   const url = servers.site.page(
     '/relay.html',
-    htmlPage('<price-board symbols="usd,eur,gold_18" chart="none"></price-board>', `<script type="module" src="${relay.url}/price-board.js"></script>`),
+    htmlPage(
+      '<price-board symbols="usd,eur,gold_18" chart="none"></price-board>',
+      `<script type="module" src="${relay.url}/price-board.js"></script>`,
+    ),
   );
   await page.goto(url);
   await expect(rows(page)).toHaveCount(3);
   await expect(priceCell(page, 'eur')).toHaveText(/[۰-۹]/);
   await expect(page.locator('price-board [part~="status"]')).toHaveAttribute('data-status', 'live');
 
-  await fetch(`${sandbox.url}/__sandbox/market`, { method: 'POST', body: JSON.stringify({ set: [{ symbol: 'usd', price: '12345670' }] }) });
+  await fetch(`${sandbox.url}/__sandbox/market`, {
+    method: 'POST',
+    body: JSON.stringify({ set: [{ symbol: 'usd', price: '12345670' }] }),
+  });
   await expect(priceCell(page, 'usd')).toContainText(persianGrouped('1234567'));
   expect(keys).toEqual([]);
   expect(problems.all()).toEqual([]);

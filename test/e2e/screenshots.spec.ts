@@ -32,7 +32,9 @@ for (const theme of ['light', 'dark'] as const) {
     await page.evaluate(async () => {
       await document.fonts.load('16px Vazirmatn', 'قیمت');
       await document.fonts.ready;
-      const loaded = [...document.fonts].some((f) => f.family.replace(/["']/g, '') === 'Vazirmatn' && f.status === 'loaded');
+      const loaded = [...document.fonts].some(
+        (f) => f.family.replace(/["']/g, '') === 'Vazirmatn' && f.status === 'loaded',
+      );
       if (!loaded) throw new Error('Vazirmatn did not load');
     });
     // The chart paints on the next animation frames; flashes are off (reduced motion, and
@@ -67,8 +69,12 @@ for (const theme of ['light', 'dark'] as const) {
         await document.fonts.load('16px Vazirmatn', 'قیمت');
         await document.fonts.ready;
       });
-      await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
-      await page.locator(`price-${widget}`).screenshot({ path: `${DOCS}screenshot-${widget}-${theme}.png`, animations: 'disabled' });
+      await page.evaluate(
+        () => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))),
+      );
+      await page
+        .locator(`price-${widget}`)
+        .screenshot({ path: `${DOCS}screenshot-${widget}-${theme}.png`, animations: 'disabled' });
       expect(problems.all()).toEqual([]);
     });
   }
@@ -78,7 +84,13 @@ test.describe('the ticker and converter on host pages', () => {
   for (const theme of ['light', 'dark'] as const) {
     test(`screenshot of the ticker and converter at phone width, ${theme}`, async ({ browser, servers, key }) => {
       servers.sandbox.sandbox.reset();
-      const context = await browser.newContext({ viewport: { width: 390, height: 700 }, isMobile: true, hasTouch: true, reducedMotion: 'reduce', colorScheme: theme });
+      const context = await browser.newContext({
+        viewport: { width: 390, height: 700 },
+        isMobile: true,
+        hasTouch: true,
+        reducedMotion: 'reduce',
+        colorScheme: theme,
+      });
       const page = await context.newPage();
       const attrs = `api-key="${key}" base-url="${sandboxBase(servers)}" theme="${theme}"`;
       const url = servers.site.page(
@@ -96,13 +108,23 @@ test.describe('the ticker and converter on host pages', () => {
       await expect(page.locator('price-converter [part~="result"]')).toHaveAttribute('data-state', 'ok');
       await settle(page);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-      await page.locator('#shot').screenshot({ path: `${DOCS}screenshot-ticker-phone-${theme}.png`, animations: 'disabled' });
+      await page
+        .locator('#shot')
+        .screenshot({ path: `${DOCS}screenshot-ticker-phone-${theme}.png`, animations: 'disabled' });
       await context.close();
     });
 
-    test(`screenshot of the ticker in a flex header beside a converter sidebar, ${theme}`, async ({ browser, servers, key }) => {
+    test(`screenshot of the ticker in a flex header beside a converter sidebar, ${theme}`, async ({
+      browser,
+      servers,
+      key,
+    }) => {
       servers.sandbox.sandbox.reset();
-      const context = await browser.newContext({ viewport: { width: 1000, height: 600 }, reducedMotion: 'reduce', colorScheme: theme });
+      const context = await browser.newContext({
+        viewport: { width: 1000, height: 600 },
+        reducedMotion: 'reduce',
+        colorScheme: theme,
+      });
       const page = await context.newPage();
       const attrs = `api-key="${key}" base-url="${sandboxBase(servers)}" theme="${theme}"`;
       const ink = theme === 'dark' ? 'color:#e2e8f0;background:#0b1220' : 'color:#0f172a;background:#ffffff';
@@ -121,7 +143,9 @@ test.describe('the ticker and converter on host pages', () => {
       await expect(page.locator('price-ticker [part~="price"]').first()).toHaveText(/[۰-۹]/);
       await expect(page.locator('price-converter [part~="result"]')).toHaveAttribute('data-state', 'ok');
       await settle(page);
-      await page.locator('#shot').screenshot({ path: `${DOCS}screenshot-widgets-flex-${theme}.png`, animations: 'disabled' });
+      await page
+        .locator('#shot')
+        .screenshot({ path: `${DOCS}screenshot-widgets-flex-${theme}.png`, animations: 'disabled' });
       await context.close();
     });
   }
@@ -143,7 +167,12 @@ async function settle(page: import('@playwright/test').Page): Promise<void> {
 /** The board on host pages (DESIGN.md section 9): a phone's width, and a flex header of a site. */
 test.describe('the board on host pages', () => {
   for (const theme of ['light', 'dark'] as const) {
-    test(`screenshot of the board on a phone (360px) and in a flex header, ${theme}`, async ({ page, servers, key, problems }) => {
+    test(`screenshot of the board on a phone (360px) and in a flex header, ${theme}`, async ({
+      page,
+      servers,
+      key,
+      problems,
+    }) => {
       servers.sandbox.sandbox.reset();
       await page.emulateMedia({ reducedMotion: 'reduce', colorScheme: theme });
       const font = readdirSync(`${DIST_DIR}/assets`).find((f) => /^Vazirmatn.*\.woff2$/.test(f))!;
@@ -153,20 +182,36 @@ header { display: flex; flex-wrap: wrap; align-items: center; gap: 16px; }</styl
       const board = (symbols: string, chart: string) =>
         `<price-board api-key="${key}" base-url="${sandboxBase(servers)}" symbols="${symbols}" theme="${theme}" days="7" chart="${chart}"></price-board>`;
       const shots = [
-        { name: 'phone', width: 360, body: board('usd,eur,gold_18,coin_emami,ons', 'candles'), selector: 'price-board' },
-        { name: 'flex', width: 1024, body: `<header><strong>سایت خبری</strong>${board('usd,eur,gold_18', 'none')}<nav>خانه · اخبار · تماس</nav></header><p>متن صفحه</p>`, selector: 'header' },
+        {
+          name: 'phone',
+          width: 360,
+          body: board('usd,eur,gold_18,coin_emami,ons', 'candles'),
+          selector: 'price-board',
+        },
+        {
+          name: 'flex',
+          width: 1024,
+          body: `<header><strong>سایت خبری</strong>${board('usd,eur,gold_18', 'none')}<nav>خانه · اخبار · تماس</nav></header><p>متن صفحه</p>`,
+          selector: 'header',
+        },
       ];
       for (const shot of shots) {
         await page.setViewportSize({ width: shot.width, height: 900 });
         await page.goto(servers.site.page(`/shot-${shot.name}-${theme}.html`, htmlPageFor(servers, shot.body, head)));
         await expect(page.locator('price-board [part~="row"] [part~="time"]').first()).toHaveText(/[۰-۹]/);
-        if (shot.name === 'phone') await expect(page.locator('price-board [part~="chart"]')).toHaveAttribute('data-status', 'ready');
+        if (shot.name === 'phone')
+          await expect(page.locator('price-board [part~="chart"]')).toHaveAttribute('data-status', 'ready');
         await page.evaluate(async () => {
           await document.fonts.load('16px Vazirmatn', 'قیمت');
           await document.fonts.ready;
         });
-        await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
-        await page.locator(shot.selector).first().screenshot({ path: `${DOCS}screenshot-board-${shot.name}-${theme}.png`, animations: 'disabled' });
+        await page.evaluate(
+          () => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))),
+        );
+        await page
+          .locator(shot.selector)
+          .first()
+          .screenshot({ path: `${DOCS}screenshot-board-${shot.name}-${theme}.png`, animations: 'disabled' });
       }
       expect(problems.all()).toEqual([]);
     });

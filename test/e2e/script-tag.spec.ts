@@ -4,10 +4,18 @@
  */
 import { expect, htmlPageFor, persianGrouped, priceCell, rows, sandboxBase, setPrices, test } from './support/fixtures';
 
-test('renders the board from the CDN and a live price change reaches the row', async ({ page, servers, key, problems }) => {
+test('renders the board from the CDN and a live price change reaches the row', async ({
+  page,
+  servers,
+  key,
+  problems,
+}) => {
   const url = servers.site.page(
     '/script-tag.html',
-    htmlPageFor(servers, `<price-board api-key="${key}" base-url="${sandboxBase(servers)}" symbols="usd,eur,gold_18" chart="none"></price-board>`),
+    htmlPageFor(
+      servers,
+      `<price-board api-key="${key}" base-url="${sandboxBase(servers)}" symbols="usd,eur,gold_18" chart="none"></price-board>`,
+    ),
   );
   await page.goto(url);
 
@@ -26,7 +34,10 @@ test('renders the board from the CDN and a live price change reaches the row', a
 test('with the chart, the chart chunk loads from the same CDN folder', async ({ page, servers, key, problems }) => {
   const url = servers.site.page(
     '/script-tag-chart.html',
-    htmlPageFor(servers, `<price-board api-key="${key}" base-url="${sandboxBase(servers)}" symbols="usd,eur" days="7"></price-board>`),
+    htmlPageFor(
+      servers,
+      `<price-board api-key="${key}" base-url="${sandboxBase(servers)}" symbols="usd,eur" days="7"></price-board>`,
+    ),
   );
   const requestedBefore = servers.cdn.requests.length;
   await page.goto(url);

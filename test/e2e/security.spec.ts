@@ -104,14 +104,17 @@ ${placeholder(servers, key, 'hijacked')}
 
     // 3. A frame of the CDN's origin nested in the real frame posts to the top (right origin, wrong source).
     const realFrame = await frameOf(page, '#real > iframe');
-    await realFrame.evaluate((src) => {
-      const nested = document.createElement('iframe');
-      nested.id = 'nested';
-      nested.src = src;
-      // Out of the flow: the real frame's own height must not change because of it.
-      Object.assign(nested.style, { position: 'absolute', width: '1px', height: '1px', border: '0', top: '0' });
-      document.body.append(nested);
-    }, `${servers.cdn.url}embed.html?symbols=usd&chart=none&key=${encodeURIComponent(key)}&base-url=${encodeURIComponent(sandboxBase(servers))}`);
+    await realFrame.evaluate(
+      (src) => {
+        const nested = document.createElement('iframe');
+        nested.id = 'nested';
+        nested.src = src;
+        // Out of the flow: the real frame's own height must not change because of it.
+        Object.assign(nested.style, { position: 'absolute', width: '1px', height: '1px', border: '0', top: '0' });
+        document.body.append(nested);
+      },
+      `${servers.cdn.url}embed.html?symbols=usd&chart=none&key=${encodeURIComponent(key)}&base-url=${encodeURIComponent(sandboxBase(servers))}`,
+    );
     await expect.poll(() => realFrame.childFrames().length).toBe(1);
     const nested = realFrame.childFrames()[0]!;
     await nested.waitForLoadState();
@@ -126,7 +129,9 @@ ${placeholder(servers, key, 'hijacked')}
     await expect.poll(async () => (await messages()).filter((d) => hasHeight(d, 9999)).length).toBe(2);
     const height = (id: string) => page.locator(`#${id} > iframe`).evaluate((el) => el.getBoundingClientRect().height);
     expect(await height('real')).toBe(real);
-    expect(await realFrame.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height))).toBe(real);
+    expect(await realFrame.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height))).toBe(
+      real,
+    );
     expect(await height('hijacked')).toBe(hijacked);
 
     // Not vacuous: the real frame's own message is obeyed.
@@ -136,14 +141,21 @@ ${placeholder(servers, key, 'hijacked')}
     expect(problems.pageErrors).toEqual([]);
   });
 
-  test('ignores a page on the embed page’s own origin posting to itself (right origin, wrong source)', async ({ page, servers, key, problems }) => {
+  test('ignores a page on the embed page’s own origin posting to itself (right origin, wrong source)', async ({
+    page,
+    servers,
+    key,
+    problems,
+  }) => {
     // The embedding page itself is served from the CDN's origin: its own messages carry the very
     // origin the loader accepts, so only the source check stands between them and the iframe.
     const url = `${servers.cdn.url}security-same-origin-host.html`;
     await page.route(url, (route) =>
       route.fulfill({
         contentType: 'text/html; charset=utf-8',
-        body: htmlPage(`${placeholder(servers, key, 'p')}<script type="module" src="${servers.cdn.url}embed.js"></script>`),
+        body: htmlPage(
+          `${placeholder(servers, key, 'p')}<script type="module" src="${servers.cdn.url}embed.js"></script>`,
+        ),
       }),
     );
     await page.goto(url);
@@ -182,7 +194,12 @@ test.describe('embed.html with markup in its URL parameters', () => {
     transparent: '"><img src=x onerror=alert(9)>',
   } satisfies Record<string, string>;
 
-  test('injects no element, runs no script, and the element reports invalid_attribute in Persian', async ({ page, servers, key, problems }) => {
+  test('injects no element, runs no script, and the element reports invalid_attribute in Persian', async ({
+    page,
+    servers,
+    key,
+    problems,
+  }) => {
     const { dialogs } = await watch(page);
     const params = new URLSearchParams({ ...MARKUP, key, 'base-url': sandboxBase(servers) });
     await page.goto(`${servers.cdn.url}embed.html?${params.toString()}`);
@@ -195,7 +212,8 @@ test.describe('embed.html with markup in its URL parameters', () => {
     const found = await page.evaluate(() => {
       const board = document.querySelector('price-board')!;
       const root = board.shadowRoot!;
-      const count = (selector: string) => document.querySelectorAll(selector).length + root.querySelectorAll(selector).length;
+      const count = (selector: string) =>
+        document.querySelectorAll(selector).length + root.querySelectorAll(selector).length;
       const handlers = [...document.querySelectorAll('*'), ...root.querySelectorAll('*')].filter((el) =>
         [...el.attributes].some((a) => /^on/i.test(a.name)),
       );
@@ -232,7 +250,13 @@ test.describe('embed.html with markup in its URL parameters', () => {
   // In an iframe embed nobody outside can hear the price-board-error event; docs/embedding.md
   // promises "a bad value shows the element's own Persian invalid_attribute message" in the frame.
   test('shows the invalid_attribute message inside the frame', async ({ page, servers, key }) => {
-    const params = new URLSearchParams({ symbols: MARKUP.symbols, theme: MARKUP.theme, key, 'base-url': sandboxBase(servers), chart: 'none' });
+    const params = new URLSearchParams({
+      symbols: MARKUP.symbols,
+      theme: MARKUP.theme,
+      key,
+      'base-url': sandboxBase(servers),
+      chart: 'none',
+    });
     await page.goto(`${servers.cdn.url}embed.html?${params.toString()}`);
     await expect(rows(page)).toHaveCount(5);
     const message = page.locator('price-board [part~="error"][data-code="invalid_attribute"]');
@@ -241,7 +265,12 @@ test.describe('embed.html with markup in its URL parameters', () => {
     await expect(message).not.toContainText('<');
   });
 
-  test('the loader passes markup in data-* attributes as URL parameters only', async ({ page, servers, key, problems }) => {
+  test('the loader passes markup in data-* attributes as URL parameters only', async ({
+    page,
+    servers,
+    key,
+    problems,
+  }) => {
     const { dialogs } = await watch(page);
     const attr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
     const url = servers.site.page(
@@ -273,7 +302,13 @@ test.describe('embed.html with markup in its URL parameters', () => {
     }));
     expect(top).toEqual({ injected: 0, iframes: 1, pwned: undefined });
     const frame = await frameOf(page, '#p > iframe');
-    expect(await frame.evaluate(() => document.querySelectorAll('img, svg').length + document.querySelector('price-board')!.shadowRoot!.querySelectorAll('img, svg').length)).toBe(0);
+    expect(
+      await frame.evaluate(
+        () =>
+          document.querySelectorAll('img, svg').length +
+          document.querySelector('price-board')!.shadowRoot!.querySelectorAll('img, svg').length,
+      ),
+    ).toBe(0);
     expect(dialogs).toEqual([]);
     expect(problems.pageErrors).toEqual([]);
     expect(problems.cspViolations).toEqual([]);

@@ -27,7 +27,8 @@ test.beforeAll(async () => {
     env: { ...process.env, PORT: '0', PATH: `${root}node_modules/.bin:${process.env.PATH}` },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  for (const stream of [child.stdout!, child.stderr!]) stream.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  for (const stream of [child.stdout!, child.stderr!])
+    stream.on('data', (chunk: Buffer) => (output += chunk.toString()));
   address = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', () => {
       const found = /http:\/\/127\.0\.0\.1:\d+\//.exec(output);
@@ -44,7 +45,10 @@ test.afterAll(async () => {
   await exited;
 });
 
-test('npm start prints its address and the sandbox keys, and its demo snippets name the built files', async ({ page, problems }) => {
+test('npm start prints its address and the sandbox keys, and its demo snippets name the built files', async ({
+  page,
+  problems,
+}) => {
   await page.goto(address);
   const snippets = page.locator('pre code');
   await expect(snippets).toHaveCount(6);
@@ -61,7 +65,10 @@ test('npm start prints its address and the sandbox keys, and its demo snippets n
   );
 });
 
-test('the demo can be reloaded many times in a row: no rate-limit error, rows and charts every time', async ({ page, problems }) => {
+test('the demo can be reloaded many times in a row: no rate-limit error, rows and charts every time', async ({
+  page,
+  problems,
+}) => {
   test.setTimeout(180_000);
   const errors: string[] = [];
   page.on('response', (response) => {

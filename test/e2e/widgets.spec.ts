@@ -10,13 +10,22 @@ const ticker = (scope: Pick<Page, 'locator'>) => scope.locator('price-ticker .gr
 const result = (scope: Pick<Page, 'locator'>) => scope.locator('price-converter [part~="result"]');
 
 async function sandboxRequests(servers: Servers, key: string, path: string): Promise<number> {
-  const stats = (await (await fetch(`${sandboxBase(servers)}/__sandbox/stats`)).json()) as { requests: { key: string; path: string }[] };
+  const stats = (await (await fetch(`${sandboxBase(servers)}/__sandbox/stats`)).json()) as {
+    requests: { key: string; path: string }[];
+  };
   return stats.requests.filter((r) => r.key === key && r.path === path).length;
 }
 
-test('script tags: a board, a ticker and a converter share one /v1/prices request and one stream', async ({ page, servers, key, problems }) => {
+test('script tags: a board, a ticker and a converter share one /v1/prices request and one stream', async ({
+  page,
+  servers,
+  key,
+  problems,
+}) => {
   const base = sandboxBase(servers);
-  const scripts = ['price-board', 'price-ticker', 'price-converter'].map((name) => `<script type="module" src="${servers.cdn.url}${name}.js"></script>`).join('');
+  const scripts = ['price-board', 'price-ticker', 'price-converter']
+    .map((name) => `<script type="module" src="${servers.cdn.url}${name}.js"></script>`)
+    .join('');
   const url = servers.site.page(
     '/widgets.html',
     htmlPage(
@@ -36,16 +45,26 @@ test('script tags: a board, a ticker and a converter share one /v1/prices reques
   expect(await sandboxRequests(servers, key, '/v1/prices')).toBe(1);
   // The page loaded the shared price-board.js once, beside the ticker's and the converter's files.
   const scriptsLoaded = await page.evaluate(() =>
-    performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname.split('/').pop()!).filter((f) => f.endsWith('.js')),
+    performance
+      .getEntriesByType('resource')
+      .map((e) => new URL(e.name).pathname.split('/').pop()!)
+      .filter((f) => f.endsWith('.js')),
   );
   expect(scriptsLoaded.filter((f) => f === 'price-board.js')).toHaveLength(1);
   expect(scriptsLoaded).toEqual(expect.arrayContaining(['price-ticker.js', 'price-converter.js']));
   expect(problems.all()).toEqual([]);
 });
 
-test('embed.html?widget=ticker and ?widget=converter show that element with its own parameters', async ({ page, servers, key, problems }) => {
+test('embed.html?widget=ticker and ?widget=converter show that element with its own parameters', async ({
+  page,
+  servers,
+  key,
+  problems,
+}) => {
   const base = sandboxBase(servers);
-  await page.goto(`${servers.cdn.url}embed.html?widget=ticker&symbols=usd,eur&key=${key}&base-url=${base}&speed=80&chart=none`);
+  await page.goto(
+    `${servers.cdn.url}embed.html?widget=ticker&symbols=usd,eur&key=${key}&base-url=${base}&speed=80&chart=none`,
+  );
   await expect(ticker(page)).toHaveCount(2);
   await expect(page.locator('price-ticker')).toHaveAttribute('speed', '80');
   await expect(page.locator('price-board')).toHaveCount(0);
@@ -53,12 +72,19 @@ test('embed.html?widget=ticker and ?widget=converter show that element with its 
   expect(await page.locator('price-ticker').getAttribute('chart')).toBeNull();
 
   await setPrices(servers, [{ symbol: 'gold_18', price: '30000000' }]);
-  await page.goto(`${servers.cdn.url}embed.html?widget=converter&symbols=usd,gold_18&symbol=gold_18&amount=2000000&reverse&key=${key}&base-url=${base}`);
+  await page.goto(
+    `${servers.cdn.url}embed.html?widget=converter&symbols=usd,gold_18&symbol=gold_18&amount=2000000&reverse&key=${key}&base-url=${base}`,
+  );
   await expect(result(page)).toContainText('۰٫۶۶۷');
   expect(problems.all()).toEqual([]);
 });
 
-test('the loader turns data-widget placeholders into sized iframes of that widget', async ({ page, servers, key, problems }) => {
+test('the loader turns data-widget placeholders into sized iframes of that widget', async ({
+  page,
+  servers,
+  key,
+  problems,
+}) => {
   const base = sandboxBase(servers);
   const url = servers.site.page(
     '/loader-widgets.html',
@@ -67,7 +93,10 @@ test('the loader turns data-widget placeholders into sized iframes of that widge
 <script type="module" src="${servers.cdn.url}embed.js"></script>`),
   );
   await page.goto(url);
-  for (const [id, widget] of [['t', 'ticker'], ['c', 'converter']] as const) {
+  for (const [id, widget] of [
+    ['t', 'ticker'],
+    ['c', 'converter'],
+  ] as const) {
     const iframe = page.locator(`#${id} > iframe`);
     await expect(iframe).toHaveCount(1);
     expect(new URL((await iframe.getAttribute('src'))!).searchParams.get('widget')).toBe(widget);
@@ -86,8 +115,15 @@ test('the loader turns data-widget placeholders into sized iframes of that widge
   expect(problems.all()).toEqual([]);
 });
 
-test('the demo configurator previews each widget type and its pasted code works', async ({ page, servers, key, problems }) => {
-  await page.goto(`${servers.cdn.url}index.html?key=${encodeURIComponent(key)}&base-url=${sandboxBase(servers)}&symbols=usd,eur`);
+test('the demo configurator previews each widget type and its pasted code works', async ({
+  page,
+  servers,
+  key,
+  problems,
+}) => {
+  await page.goto(
+    `${servers.cdn.url}index.html?key=${encodeURIComponent(key)}&base-url=${sandboxBase(servers)}&symbols=usd,eur`,
+  );
   await expect(page.locator('#symbol-groups .symbol-option').first()).toBeVisible();
   const snippets: Record<string, string> = {};
   for (const widget of ['ticker', 'converter'] as const) {
@@ -98,12 +134,16 @@ test('the demo configurator previews each widget type and its pasted code works'
     await expect(page.locator('#code-script')).not.toContainText('chart=');
     await expect(page.locator('#code-loader')).toContainText(`data-widget="${widget}"`);
     expect(new URL(page.url()).searchParams.get('widget')).toBe(widget);
-    snippets[widget] = (await page.locator('#code-script').textContent())! + (await page.locator('#code-loader').textContent())!;
+    snippets[widget] =
+      (await page.locator('#code-script').textContent())! + (await page.locator('#code-loader').textContent())!;
   }
   await expect(ticker(page.locator('#preview-slot'))).toHaveCount(0); // the converter replaced it
   await expect(result(page.locator('#preview-slot'))).toContainText('تومان');
 
-  const pasted = servers.site.page('/pasted-widgets.html', htmlPage(`<section id="t">${snippets.ticker}</section><section id="c">${snippets.converter}</section>`));
+  const pasted = servers.site.page(
+    '/pasted-widgets.html',
+    htmlPage(`<section id="t">${snippets.ticker}</section><section id="c">${snippets.converter}</section>`),
+  );
   await page.goto(pasted);
   await expect(ticker(page.locator('#t'))).toHaveCount(2);
   await expect(result(page.locator('#c'))).toContainText('تومان');

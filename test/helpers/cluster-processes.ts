@@ -6,7 +6,11 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 /** The relay command from source (tsx, a dev dependency): the built package's command is tested in test/e2e/packages.spec.ts. */
-export const RELAY_COMMAND: readonly string[] = ['--import', 'tsx', fileURLToPath(new URL('../../relay/cli.ts', import.meta.url))];
+export const RELAY_COMMAND: readonly string[] = [
+  '--import',
+  'tsx',
+  fileURLToPath(new URL('../../relay/cli.ts', import.meta.url)),
+];
 const started = new Set<ChildProcess>();
 
 function freePort(): Promise<number> {
@@ -41,8 +45,12 @@ function launch(command: string, args: string[], env: Record<string, string> = {
         const match = pattern.exec(out);
         if (match) done(() => resolve(match));
       };
-      const failed = (): void => done(() => reject(new Error(`${command} exited before ${pattern}: ${out.slice(-500)}`)));
-      const timer = setTimeout(() => done(() => reject(new Error(`${command}: no ${pattern} in ${timeoutMs} ms: ${out.slice(-500)}`))), timeoutMs);
+      const failed = (): void =>
+        done(() => reject(new Error(`${command} exited before ${pattern}: ${out.slice(-500)}`)));
+      const timer = setTimeout(
+        () => done(() => reject(new Error(`${command}: no ${pattern} in ${timeoutMs} ms: ${out.slice(-500)}`))),
+        timeoutMs,
+      );
       const done = (then: () => void): void => {
         clearTimeout(timer);
         child.stdout!.off('data', check);
@@ -58,7 +66,9 @@ function launch(command: string, args: string[], env: Record<string, string> = {
 
 /** Resolves once `child` has exited. */
 export function exited(child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
+  return child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
 export interface RedisServer {
@@ -75,7 +85,16 @@ export async function startRedisServer(): Promise<RedisServer> {
   const port = await freePort();
   let current: ChildProcess;
   const boot = async (): Promise<void> => {
-    const redis = launch('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']);
+    const redis = launch('redis-server', [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+    ]);
     current = redis.child;
     await redis.waitFor(/Ready to accept connections/, 15_000);
   };

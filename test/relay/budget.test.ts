@@ -10,7 +10,8 @@ const PAGE_SYMBOLS = 'usd,eur,gold_18,coin_emami,ons';
 /** Runs `task` for visitors 0..n-1, `width` at a time. */
 async function inWaves<T>(n: number, width: number, task: (i: number) => Promise<T>): Promise<T[]> {
   const out: T[] = [];
-  for (let i = 0; i < n; i += width) out.push(...(await Promise.all(Array.from({ length: Math.min(width, n - i) }, (_, j) => task(i + j)))));
+  for (let i = 0; i < n; i += width)
+    out.push(...(await Promise.all(Array.from({ length: Math.min(width, n - i) }, (_, j) => task(i + j)))));
   return out;
 }
 
@@ -65,7 +66,9 @@ describe('many visitors on a basic key', () => {
 
   it('puts quotes before history when the budget is short, and never passes it', async () => {
     pair = await startPair({ PLAN: 'basic' });
-    const symbols = JSON.parse((await get(pair.relay.url, '/v1/symbols')).body).data.symbols.map((s: { symbol: string }) => s.symbol) as string[];
+    const symbols = JSON.parse((await get(pair.relay.url, '/v1/symbols')).body).data.symbols.map(
+      (s: { symbol: string }) => s.symbol,
+    ) as string[];
     // 60 visitors each ask for the chart of another symbol: more histories than the budget holds.
     const answers = await inWaves(60, 20, async (i) => {
       const from = visitorAddress(i);
@@ -93,7 +96,9 @@ describe('upstream failures', () => {
     await control(pair.sandbox.url, 'faults', { rules: [{ path: '/v1/history', kind: 'rate_limit', retryAfter: 30 }] });
     const first = await get(pair.relay.url, '/v1/history/usd?days=7');
     expect(first.status).toBe(429);
-    const more = await Promise.all(['eur', 'aed', 'gbp', 'try'].map((s) => get(pair.relay.url, `/v1/history/${s}?days=7`)));
+    const more = await Promise.all(
+      ['eur', 'aed', 'gbp', 'try'].map((s) => get(pair.relay.url, `/v1/history/${s}?days=7`)),
+    );
     expect(more.map((a) => a.status)).toEqual([429, 429, 429, 429]);
     expect(Number(more[0]!.headers['retry-after'])).toBeGreaterThanOrEqual(25);
     const histories = (await upstreamRequests(pair.sandbox)).filter((r) => r.path.startsWith('/v1/history'));
@@ -111,7 +116,9 @@ describe('upstream failures', () => {
     expect(stale.status).toBe(200);
     expect(Number(stale.headers.age)).toBeGreaterThanOrEqual(360);
     expect(stale.headers.warning).toMatch(/^110 /);
-    const failed = await inWaves(20, 5, (i) => get(pair.relay.url, `/v1/history/${['eur', 'aed', 'gbp', 'try'][i % 4]}?days=7`));
+    const failed = await inWaves(20, 5, (i) =>
+      get(pair.relay.url, `/v1/history/${['eur', 'aed', 'gbp', 'try'][i % 4]}?days=7`),
+    );
     expect(failed.every((a) => a.status === 503 || a.status === 429)).toBe(true);
     // The one that failed, then nothing while backing off.
     const histories = (await upstreamRequests(pair.sandbox)).filter((r) => r.path.startsWith('/v1/history'));
@@ -146,7 +153,10 @@ describe('when upstream goes away', () => {
     expect((await get(pair.relay.url, '/v1/prices?symbols=usd')).status).toBe(200);
     await control(pair.sandbox.url, 'faults', { rules: [{ path: '/v1/stream', kind: 'status', status: 503 }] });
     pair.sandbox.sandbox.streams.closeAll();
-    await until(async () => (await upstreamRequests(pair.sandbox)).some((r) => r.path === '/v1/stream' && r.status === 503), 10_000);
+    await until(
+      async () => (await upstreamRequests(pair.sandbox)).some((r) => r.path === '/v1/stream' && r.status === 503),
+      10_000,
+    );
     skew = 2 * 60_000;
     const stale = await get(pair.relay.url, '/v1/prices?symbols=usd');
     expect(stale.status).toBe(200);
@@ -162,7 +172,9 @@ describe('without an upstream stream', () => {
   afterEach(() => pair.close());
 
   it('falls back to one batched /v1/prices poll, and changes still reach the streams', async () => {
-    pair = await startPair({}, {}, (sandbox) => control(sandbox.url, 'faults', { rules: [{ path: '/v1/stream', kind: 'status', status: 404 }] }));
+    pair = await startPair({}, {}, (sandbox) =>
+      control(sandbox.url, 'faults', { rules: [{ path: '/v1/stream', kind: 'status', status: 404 }] }),
+    );
     const stream = new Stream(pair.relay.url, 'usd,eur');
     await stream.event((e) => e.event === 'quotes', 0, 20_000);
     // The first quotes may come from the poll that runs while the stream still retries, before it gives up.
@@ -184,7 +196,9 @@ describe('SYMBOLS', () => {
 
   it('serves only the allowed symbols and lists only them', async () => {
     pair = await startPair({ SYMBOLS: 'usd,eur' });
-    const list = JSON.parse((await get(pair.relay.url, '/v1/symbols')).body).data.symbols.map((s: { symbol: string }) => s.symbol);
+    const list = JSON.parse((await get(pair.relay.url, '/v1/symbols')).body).data.symbols.map(
+      (s: { symbol: string }) => s.symbol,
+    );
     expect(list).toEqual(['usd', 'eur']);
     const other = await get(pair.relay.url, '/v1/prices?symbols=usd,gbp');
     expect([other.status, JSON.parse(other.body).error.symbols]).toEqual([404, ['gbp']]);

@@ -6,9 +6,16 @@ import { readConfig } from '../../relay/config';
 import { RELAY_COMMAND } from '../helpers/cluster-processes';
 import { get, Stream, until } from './helpers';
 
-
-function run(env: Record<string, string>): { child: ChildProcess; out: () => string; err: () => string; exit: Promise<number | null> } {
-  const child = spawn(process.execPath, [...RELAY_COMMAND], { env: { PATH: process.env.PATH, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function run(env: Record<string, string>): {
+  child: ChildProcess;
+  out: () => string;
+  err: () => string;
+  exit: Promise<number | null>;
+} {
+  const child = spawn(process.execPath, [...RELAY_COMMAND], {
+    env: { PATH: process.env.PATH, PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
@@ -36,13 +43,23 @@ describe('configuration', () => {
 
   it('needs UPSTREAM_KEY with UPSTREAM_URL, and never prints the key', () => {
     expect(() => readConfig({ UPSTREAM_URL: 'https://prices.example' })).toThrow(/^UPSTREAM_KEY: required/);
-    expect(() => readConfig({ UPSTREAM_URL: 'https://prices.example', UPSTREAM_KEY: 'kéy' })).toThrow(/^UPSTREAM_KEY: has characters/);
+    expect(() => readConfig({ UPSTREAM_URL: 'https://prices.example', UPSTREAM_KEY: 'kéy' })).toThrow(
+      /^UPSTREAM_KEY: has characters/,
+    );
   });
 
   it('takes the budget from PLAN unless given', () => {
     expect(readConfig({ PLAN: 'basic' })).toMatchObject({ perMinute: 30, perDay: 20_000, budgetShare: 0.8 });
-    expect(readConfig({ PLAN: 'basic', UPSTREAM_RPM: '50', UPSTREAM_RPD: '0' })).toMatchObject({ perMinute: 50, perDay: null });
-    expect(readConfig({})).toMatchObject({ plan: 'enterprise', upstreamKey: 'enterprise-key', port: 8788, host: '127.0.0.1' });
+    expect(readConfig({ PLAN: 'basic', UPSTREAM_RPM: '50', UPSTREAM_RPD: '0' })).toMatchObject({
+      perMinute: 50,
+      perDay: null,
+    });
+    expect(readConfig({})).toMatchObject({
+      plan: 'enterprise',
+      upstreamKey: 'enterprise-key',
+      port: 8788,
+      host: '127.0.0.1',
+    });
   });
 
   it('stops the command with exit code 2 and a message naming the bad variable', async () => {

@@ -26,7 +26,6 @@ async function member(options: { bufferSize?: number; lockTtlMs?: number } = {})
   return engine;
 }
 
-
 describe('the Redis engine', () => {
   it('numbers only real changes cluster-wide, and resumes on any member only from ids still held', async () => {
     prefix += 1;
@@ -41,7 +40,10 @@ describe('the Redis engine', () => {
     expect((await b.state.since(1, new Set(['usd'])))!.map((e) => e.id)).toEqual([3, 4]);
     expect(await b.state.since(0, new Set(['usd']))).toBeUndefined();
     expect(await b.state.since(9, new Set(['usd']))).toBeUndefined();
-    expect(await b.state.snapshot(['eur', 'usd', 'gbp'])).toMatchObject({ id: 4, quotes: [{ symbol: 'eur' }, { symbol: 'usd', price: '1003' }] });
+    expect(await b.state.snapshot(['eur', 'usd', 'gbp'])).toMatchObject({
+      id: 4,
+      quotes: [{ symbol: 'eur' }, { symbol: 'usd', price: '1003' }],
+    });
     // A follower numbers nothing.
     await expect(b.state.apply([quote('usd', 9)], 0)).rejects.toThrow(/leader/);
   });
@@ -69,7 +71,10 @@ describe('the Redis engine', () => {
     await until(() => next.leader.isLeader);
     expect(stale.leader.isLeader).toBe(true);
 
-    expect(await stale.budget.take(1_000, 'd', { perMinute: 10, perDay: null })).toMatchObject({ ok: false, fenced: true });
+    expect(await stale.budget.take(1_000, 'd', { perMinute: 10, perDay: null })).toMatchObject({
+      ok: false,
+      fenced: true,
+    });
     expect(stale.leader.isLeader).toBe(false);
     expect(await next.budget.spent(1_000, 'd')).toEqual({ minute: 0, day: 0 });
     expect(await next.budget.take(1_000, 'd', { perMinute: 10, perDay: null })).toEqual({ ok: true });

@@ -36,7 +36,14 @@ export async function startRelayProcess(env: Record<string, string>): Promise<Re
 /** The one process whose /healthz says it leads, once exactly one of `relays` does. */
 export async function leaderOf(relays: RelayProcess[], timeoutMs = 10_000): Promise<RelayProcess> {
   return until(async () => {
-    const roles = await Promise.all(relays.map((r) => r.health().then((h) => h.role).catch(() => undefined)));
+    const roles = await Promise.all(
+      relays.map((r) =>
+        r
+          .health()
+          .then((h) => h.role)
+          .catch(() => undefined),
+      ),
+    );
     const leaders = relays.filter((_, i) => roles[i] === 'leader');
     return leaders.length === 1 && leaders[0];
   }, timeoutMs);

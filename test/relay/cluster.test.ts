@@ -4,7 +4,14 @@
 import { createClient } from '@redis/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { start, type StartedSandbox } from '../sandbox/helpers';
-import { startRedis, startRelayProcess, leaderOf, stopAll, type RedisServer, type RelayProcess } from './cluster-helpers';
+import {
+  startRedis,
+  startRelayProcess,
+  leaderOf,
+  stopAll,
+  type RedisServer,
+  type RelayProcess,
+} from './cluster-helpers';
 import { control, get, Stream, until, upstreamRequests, visitorAddress } from './helpers';
 import type { RequestEntry } from '../../sandbox/stats';
 
@@ -27,7 +34,16 @@ afterEach(async () => {
 
 /** Starts the three relays (`env` adds to their configuration). */
 async function cluster(env: Record<string, string> = {}): Promise<void> {
-  relays = await Promise.all(['a', 'b', 'c'].map((name) => startRelayProcess({ REDIS_URL: redis.url, UPSTREAM_URL: sandbox.url, UPSTREAM_KEY: `enterprise-key:${name}`, ...env })));
+  relays = await Promise.all(
+    ['a', 'b', 'c'].map((name) =>
+      startRelayProcess({
+        REDIS_URL: redis.url,
+        UPSTREAM_URL: sandbox.url,
+        UPSTREAM_KEY: `enterprise-key:${name}`,
+        ...env,
+      }),
+    ),
+  );
 }
 
 const keyOf = (relay: RelayProcess): string => `enterprise-key:${'abc'[relays.indexOf(relay)]}`;
@@ -99,7 +115,9 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
       expect(answer.status).toBe(200);
       expect(JSON.parse(answer.body)).toEqual(body);
     }
-    const asked = (await upstreamRequests(sandbox)).filter((r) => r.path === '/v1/history/eur' && r.key !== 'enterprise-key:direct');
+    const asked = (await upstreamRequests(sandbox)).filter(
+      (r) => r.path === '/v1/history/eur' && r.key !== 'enterprise-key:direct',
+    );
     expect(asked.map((r) => r.key)).toEqual([keyOf(leader)]);
     // Later askers are answered from the shared cache.
     expect((await get(followers[1]!.url, path)).status).toBe(200);
@@ -148,7 +166,10 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     const leader = await settled();
     const others = relays.filter((r) => r !== leader);
     // It has spent (its upstream stream is open) when it is paused.
-    await until(async () => (await upstreamRequests(sandbox)).some((r) => r.key === keyOf(leader) && r.path === '/v1/stream'), 10_000);
+    await until(
+      async () => (await upstreamRequests(sandbox)).some((r) => r.key === keyOf(leader) && r.path === '/v1/stream'),
+      10_000,
+    );
     leader.kill('SIGSTOP');
     const next = await leaderOf(others, 10_000);
     const clients = await Promise.all(others.map((r) => openOn(r)));
@@ -171,7 +192,11 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     await settled();
     const clients = await Promise.all(relays.map((r) => openOn(r)));
     await redis.stop();
-    await until(async () => (await Promise.all(relays.map((r) => r.health()))).every((h) => h.status === 503 && h.redis === 'away'), 10_000);
+    await until(
+      async () =>
+        (await Promise.all(relays.map((r) => r.health()))).every((h) => h.status === 503 && h.redis === 'away'),
+      10_000,
+    );
     for (const r of relays) {
       expect((await get(r.url, '/v1/prices?symbols=usd')).status).toBe(200);
       expect(await r.metric('relay_redis_connected')).toBe(0);
@@ -216,7 +241,10 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     expect(spentBefore).toBe(7);
 
     await redis.stop();
-    await until(async () => (await Promise.all(relays.map((r) => r.health()))).every((h) => h.redis === 'away'), 10_000);
+    await until(
+      async () => (await Promise.all(relays.map((r) => r.health()))).every((h) => h.redis === 'away'),
+      10_000,
+    );
     await redis.restart();
     const next = await leaderOf(relays, 15_000);
     await until(async () => (await Promise.all(relays.map((r) => r.health()))).every((h) => h.status === 200), 15_000);
@@ -225,7 +253,12 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     await until(async () => {
       const log = await upstreamRequests(sandbox);
       const minute = log.filter((r) => Date.parse(r.at) > Date.now() - 60_000).length;
-      const reported = await Promise.all(relays.map(async (r) => [await r.metric('relay_budget_spent_minute'), await r.metric('relay_budget_spent_day')]));
+      const reported = await Promise.all(
+        relays.map(async (r) => [
+          await r.metric('relay_budget_spent_minute'),
+          await r.metric('relay_budget_spent_day'),
+        ]),
+      );
       return reported.every(([m, d]) => m === minute && d === log.length);
     }, 15_000);
     // So the minute's history budget is still spent: a new span is refused, not fetched.
@@ -245,7 +278,11 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     // The leader's upstream request hangs, so the visitor is still waiting when the leader dies.
     await control(sandbox.url, 'faults', { rules: [{ path: '/v1/history', key: keyOf(leader), kind: 'hang' }] });
     const answer = get(follower.url, path);
-    await until(async () => (await upstreamRequests(sandbox)).some((r) => r.path === '/v1/history/eur' && r.key === keyOf(leader)), 10_000);
+    await until(
+      async () =>
+        (await upstreamRequests(sandbox)).some((r) => r.path === '/v1/history/eur' && r.key === keyOf(leader)),
+      10_000,
+    );
     leader.kill('SIGKILL');
 
     const served = await answer;
@@ -253,7 +290,9 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     expect(served.headers.warning).toBeUndefined();
     expect(JSON.parse(served.body)).toEqual(await upstreamBody(path));
     const next = await leaderOf(relays.filter((r) => r !== leader));
-    const fetched = (await upstreamRequests(sandbox)).filter((r) => r.path === '/v1/history/eur' && r.key !== 'enterprise-key:direct');
+    const fetched = (await upstreamRequests(sandbox)).filter(
+      (r) => r.path === '/v1/history/eur' && r.key !== 'enterprise-key:direct',
+    );
     expect(fetched.map((r) => r.key)).toEqual([keyOf(leader), keyOf(next)]);
   });
 
@@ -262,15 +301,26 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     const leader = await settled();
     const follower = relays.find((r) => r !== leader)!;
     // Redis holds a copy of one span from 10 minutes ago (stale: refetched after 5), none of the other.
-    const old = { body: JSON.stringify(await upstreamBody('/v1/history/eur?days=7')), storedAt: Date.now() - 10 * 60_000 };
+    const old = {
+      body: JSON.stringify(await upstreamBody('/v1/history/eur?days=7')),
+      storedAt: Date.now() - 10 * 60_000,
+    };
     const client = createClient({ url: redis.url });
     await client.connect();
     await client.set('price-relay:cache:history:eur:7', JSON.stringify(old));
     await client.close();
     // Every leader's upstream requests hang: the old one's, and its successor's.
     await control(sandbox.url, 'faults', { rules: [{ path: '/v1/history', kind: 'hang' }] });
-    const answers = Promise.all([get(follower.url, '/v1/history/eur?days=7'), get(follower.url, '/v1/history/usd?days=7')]);
-    await until(async () => (await upstreamRequests(sandbox)).filter((r) => r.path.startsWith('/v1/history') && r.key === keyOf(leader)).length === 2, 10_000);
+    const answers = Promise.all([
+      get(follower.url, '/v1/history/eur?days=7'),
+      get(follower.url, '/v1/history/usd?days=7'),
+    ]);
+    await until(
+      async () =>
+        (await upstreamRequests(sandbox)).filter((r) => r.path.startsWith('/v1/history') && r.key === keyOf(leader))
+          .length === 2,
+      10_000,
+    );
     leader.kill('SIGSTOP');
 
     const [stale, none] = await answers;
@@ -284,13 +334,20 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
 
     // The upstream answers again: the same requests are served by the new leader.
     await control(sandbox.url, 'faults', {}, 'DELETE');
-    await leaderOf(relays.filter((r) => r !== leader), 10_000);
+    await leaderOf(
+      relays.filter((r) => r !== leader),
+      10_000,
+    );
     for (const s of ['usd', 'eur']) {
       const path = `/v1/history/${s}?days=7`;
       const body = await upstreamBody(path);
       await until(async () => {
         const answer = await get(follower.url, path);
-        return answer.status === 200 && answer.headers.warning === undefined && JSON.stringify(JSON.parse(answer.body)) === JSON.stringify(body);
+        return (
+          answer.status === 200 &&
+          answer.headers.warning === undefined &&
+          JSON.stringify(JSON.parse(answer.body)) === JSON.stringify(body)
+        );
       }, 40_000);
     }
   });

@@ -13,7 +13,9 @@ describe('relay REST endpoints', () => {
   it('answers /v1/prices in the service envelope, in request order, with no key', async () => {
     const answer = await get(pair.relay.url, '/v1/prices?symbols=eur,usd');
     expect(answer.status).toBe(200);
-    const body = JSON.parse(answer.body) as { data: { at: string; delay_seconds: number; quotes: { symbol: string; price: string }[] } };
+    const body = JSON.parse(answer.body) as {
+      data: { at: string; delay_seconds: number; quotes: { symbol: string; price: string }[] };
+    };
     expect(body.data.quotes.map((q) => q.symbol)).toEqual(['eur', 'usd']);
     expect(body.data.delay_seconds).toBe(0);
     expect(typeof body.data.quotes[0]!.price).toBe('string');
@@ -35,11 +37,14 @@ describe('relay REST endpoints', () => {
   });
 
   it('answers history once from upstream for many askers, cached with an ETag', async () => {
-    const answers = await Promise.all(Array.from({ length: 20 }, () => get(pair.relay.url, '/v1/history/gold_18?days=7')));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => get(pair.relay.url, '/v1/history/gold_18?days=7')),
+    );
     expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
     const body = JSON.parse(answers[0]!.body) as { data: { points: unknown[] } };
     expect(body.data.points.length).toBeGreaterThan(100);
-    const stats = (await control<{ requests: { path: string }[] }>(pair.sandbox.url, 'stats', undefined, 'GET')).requests;
+    const stats = (await control<{ requests: { path: string }[] }>(pair.sandbox.url, 'stats', undefined, 'GET'))
+      .requests;
     expect(stats.filter((r) => r.path === '/v1/history/gold_18')).toHaveLength(1);
     expect(answers[0]!.headers['cache-control']).toMatch(/max-age=300/);
   });
@@ -52,7 +57,10 @@ describe('relay REST endpoints', () => {
     expect(unknown.status).toBe(404);
     // basic gives 30 days of history: answered by the relay, not spent upstream.
     const span = await get(pair.relay.url, '/v1/history/usd?days=365');
-    expect([span.status, JSON.parse(span.body).error]).toEqual([403, expect.objectContaining({ code: 'plan_limit', max_days: 30 })]);
+    expect([span.status, JSON.parse(span.body).error]).toEqual([
+      403,
+      expect.objectContaining({ code: 'plan_limit', max_days: 30 }),
+    ]);
     const post = await get(pair.relay.url, '/v1/prices?symbols=usd', { method: 'POST' });
     expect(post.status).toBe(405);
     const missing = await get(pair.relay.url, '/v1/nothing');
@@ -62,12 +70,21 @@ describe('relay REST endpoints', () => {
   it('answers a history symbol outside [a-z0-9_] as the service does: 404 unknown_symbol', async () => {
     // Its own visitor address: the requests above used most of the default one's burst.
     const from = '127.0.9.1';
-    for (const path of ['/v1/history/US$D?days=7', '/v1/history/%F0%9F%92%B0?days=7', '/v1/history/USD?days=7', '/v1/history/a%2Fb?days=7']) {
+    for (const path of [
+      '/v1/history/US$D?days=7',
+      '/v1/history/%F0%9F%92%B0?days=7',
+      '/v1/history/USD?days=7',
+      '/v1/history/a%2Fb?days=7',
+    ]) {
       const relayed = await get(pair.relay.url, path, { from });
       const direct = await get(pair.sandbox.url, path, { headers: { 'X-API-Key': 'enterprise-key' } });
       const answer = (a: typeof relayed) => [a.status, JSON.parse(a.body).error.code, JSON.parse(a.body).error.symbols];
       expect(answer(relayed), path).toEqual(answer(direct));
-      expect(answer(relayed), path).toEqual([404, 'unknown_symbol', [decodeURIComponent(path.slice('/v1/history/'.length, path.indexOf('?')))]]);
+      expect(answer(relayed), path).toEqual([
+        404,
+        'unknown_symbol',
+        [decodeURIComponent(path.slice('/v1/history/'.length, path.indexOf('?')))],
+      ]);
     }
     // Not decodable, or not one segment: no such endpoint, as upstream.
     for (const path of ['/v1/history/%ZZ', '/v1/history/usd/x']) {
@@ -96,7 +113,12 @@ describe('relay stream', () => {
     const first = new Stream(pair.relay.url, 'eur');
     const snapshot = await first.event((e) => e.event === 'quotes');
     first.close();
-    await control(pair.sandbox.url, 'market', { set: [{ symbol: 'eur', price: '1300000' }, { symbol: 'usd', price: '1100000' }] });
+    await control(pair.sandbox.url, 'market', {
+      set: [
+        { symbol: 'eur', price: '1300000' },
+        { symbol: 'usd', price: '1100000' },
+      ],
+    });
     await control(pair.sandbox.url, 'market', { set: [{ symbol: 'eur', price: '1300100' }] });
     const resumed = new Stream(pair.relay.url, 'eur', { lastEventId: snapshot.id! });
     await resumed.event((e) => JSON.parse(e.data).price === '1300100');

@@ -52,7 +52,18 @@ describe('HEAD', () => {
     cleanups.push(() => rm(dist, { recursive: true }));
     await writeFile(join(dist, 'price-board.js'), 'export {};');
     const pair = await pairOf({}, { distDir: dist });
-    const paths = ['/v1/stream?symbols=usd,eur', '/v1/stream?symbols=nope', '/v1/prices?symbols=usd', '/v1/history/usd?days=7', '/v1/symbols', '/price-board.js', '/healthz', '/metrics', '/v1/nothing', '/missing.js'];
+    const paths = [
+      '/v1/stream?symbols=usd,eur',
+      '/v1/stream?symbols=nope',
+      '/v1/prices?symbols=usd',
+      '/v1/history/usd?days=7',
+      '/v1/symbols',
+      '/price-board.js',
+      '/healthz',
+      '/metrics',
+      '/v1/nothing',
+      '/missing.js',
+    ];
     for (const path of paths) {
       const get = await pipelined(pair.relay.url, [request('GET', path, true)], true);
       const text = await pipelined(pair.relay.url, [request('HEAD', path), request('GET', '/v1/symbols', true)]);
@@ -98,7 +109,11 @@ describe('per-address limits', () => {
     // The next /64 is another visitor.
     expect((await from('2001:db8:a:c::1')).status).toBe(200);
     // Every spelling of one /64 is one key; a dotted-quad tail is two groups.
-    expect(new Set(['2001:db8:a:b::1', '2001:DB8:A:B:ffff:1:2:3', '2001:db8:a:b:0:0:0:0', '2001:db8:a:b::1.2.3.4'].map(visitorKey)).size).toBe(1);
+    expect(
+      new Set(
+        ['2001:db8:a:b::1', '2001:DB8:A:B:ffff:1:2:3', '2001:db8:a:b:0:0:0:0', '2001:db8:a:b::1.2.3.4'].map(visitorKey),
+      ).size,
+    ).toBe(1);
     expect(visitorKey('::1')).toBe('0:0:0:0::/64');
     expect(visitorKey('2001:db8::')).toBe('2001:db8:0:0::/64');
     expect(visitorKey('64:ff9b::1.2.3.4')).toBe('64:ff9b:0:0::/64');
@@ -144,14 +159,25 @@ describe('per-address limits', () => {
     const relays: Relay[] = [];
     for (let i = 0; i < 2; i++) {
       const engine = await connectCluster(redis.url, () => {});
-      const config = readConfig({ UPSTREAM_URL: sandboxPair.sandbox.url, UPSTREAM_KEY: 'enterprise-key', PORT: '0', CLIENT_RPM: '60', REDIS_URL: redis.url, TRUST_PROXY: '127.0.0.1' });
-      const relay = await startRelay({ ...config, upstreamUrl: sandboxPair.sandbox.url }, { engine, logSink: () => {} });
+      const config = readConfig({
+        UPSTREAM_URL: sandboxPair.sandbox.url,
+        UPSTREAM_KEY: 'enterprise-key',
+        PORT: '0',
+        CLIENT_RPM: '60',
+        REDIS_URL: redis.url,
+        TRUST_PROXY: '127.0.0.1',
+      });
+      const relay = await startRelay(
+        { ...config, upstreamUrl: sandboxPair.sandbox.url },
+        { engine, logSink: () => {} },
+      );
       relays.push(relay);
       cleanups.push(() => relay.close());
     }
     const statuses: number[] = [];
     // The visitor alternates between the two processes (a round-robin load balancer).
-    for (let i = 0; i < 16; i++) statuses.push((await get(relays[i % 2]!.url, '/v1/symbols', { from: '127.0.41.1' })).status);
+    for (let i = 0; i < 16; i++)
+      statuses.push((await get(relays[i % 2]!.url, '/v1/symbols', { from: '127.0.41.1' })).status);
     expect(statuses.slice(0, 15)).toEqual(Array(15).fill(200));
     expect(statuses[15]).toBe(429);
     expect((await get(relays[0]!.url, '/v1/symbols', { from: '127.0.41.2' })).status).toBe(200);
@@ -189,7 +215,11 @@ describe('/healthz and /metrics', () => {
   it('are rate-limited per visitor (not for this machine itself)', async () => {
     const pair = await pairOf({ CLIENT_RPM: '60', TRUST_PROXY: 'loopback' });
     const statuses: number[] = [];
-    for (let i = 0; i < 16; i++) statuses.push((await get(pair.relay.url, i % 2 ? '/healthz' : '/metrics', { headers: { 'X-Forwarded-For': '203.0.113.9' } })).status);
+    for (let i = 0; i < 16; i++)
+      statuses.push(
+        (await get(pair.relay.url, i % 2 ? '/healthz' : '/metrics', { headers: { 'X-Forwarded-For': '203.0.113.9' } }))
+          .status,
+      );
     expect(statuses.at(-1)).toBe(429);
     expect(statuses.slice(0, 15).every((s) => s !== 429)).toBe(true);
     expect((await get(pair.relay.url, '/metrics')).status).toBe(200);
@@ -200,7 +230,9 @@ describe('/healthz and /metrics', () => {
     expect((await get(pair.relay.url, '/metrics', { from: '127.0.42.9' })).status).toBe(200);
     const refused = await get(pair.relay.url, '/metrics', { from: '127.0.43.9' });
     expect([refused.status, JSON.parse(refused.body).error.code]).toEqual([403, 'forbidden']);
-    expect((await get(pair.relay.url, '/metrics', { headers: { 'X-Forwarded-For': '2001:db8:1::1' } })).status).toBe(200);
+    expect((await get(pair.relay.url, '/metrics', { headers: { 'X-Forwarded-For': '2001:db8:1::1' } })).status).toBe(
+      200,
+    );
     expect((await get(pair.relay.url, '/metrics', { headers: { 'X-Forwarded-For': '2001:db9::1' } })).status).toBe(403);
     // /healthz stays open to anyone.
     expect((await get(pair.relay.url, '/healthz', { from: '127.0.43.9' })).status).not.toBe(403);
@@ -214,7 +246,21 @@ describe('/healthz and /metrics', () => {
     const stream = new Stream(a.relay.url, 'usd');
     await stream.event();
     const text = (await get(a.relay.url, '/metrics')).body;
-    for (const name of ['relay_requests_total', 'relay_stream_clients', 'relay_connections', 'relay_budget_minute_limit', 'relay_budget_spent_minute', 'relay_budget_spent_day', 'relay_data_age_seconds', 'relay_upstream_requests_total', 'relay_fanout_lag_seconds_bucket', 'process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_eventloop_lag_p99_seconds']) {
+    for (const name of [
+      'relay_requests_total',
+      'relay_stream_clients',
+      'relay_connections',
+      'relay_budget_minute_limit',
+      'relay_budget_spent_minute',
+      'relay_budget_spent_day',
+      'relay_data_age_seconds',
+      'relay_upstream_requests_total',
+      'relay_fanout_lag_seconds_bucket',
+      'process_cpu_user_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_eventloop_lag_seconds',
+      'nodejs_eventloop_lag_p99_seconds',
+    ]) {
       expect(text, name).toMatch(new RegExp(`^${name}(\\{[^}]*\\})? `, 'm'));
     }
     expect(text).toMatch(/^relay_stream_clients 1$/m);

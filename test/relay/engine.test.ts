@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { MemoryCache, MemoryQuoteState } from '../../relay/engine/memory';
 import { quote } from './helpers';
 
-
 describe('MemoryQuoteState', () => {
   it('numbers only real changes, and resumes only from ids still held', async () => {
     const state = new MemoryQuoteState(3);
@@ -15,7 +14,10 @@ describe('MemoryQuoteState', () => {
     expect((await state.since(1, new Set(['usd'])))!.map((e) => e.id)).toEqual([3, 4]);
     expect(await state.since(0, new Set(['usd']))).toBeUndefined();
     expect(await state.since(9, new Set(['usd']))).toBeUndefined();
-    expect(await state.snapshot(['eur', 'usd', 'gbp'])).toMatchObject({ id: 4, quotes: [{ symbol: 'eur' }, { symbol: 'usd', price: '1003' }] });
+    expect(await state.snapshot(['eur', 'usd', 'gbp'])).toMatchObject({
+      id: 4,
+      quotes: [{ symbol: 'eur' }, { symbol: 'usd', price: '1003' }],
+    });
   });
 });
 

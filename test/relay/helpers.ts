@@ -22,12 +22,19 @@ export interface Pair {
  * A frozen sandbox (no market timer) and a relay on it, configured as by environment variables;
  * `beforeRelay` prepares the sandbox (e.g. faults) before the relay first calls it.
  */
-export async function startPair(env: Record<string, string> = {}, options: RelayOptions = {}, beforeRelay?: (sandbox: StartedSandbox) => Promise<unknown>): Promise<Pair> {
+export async function startPair(
+  env: Record<string, string> = {},
+  options: RelayOptions = {},
+  beforeRelay?: (sandbox: StartedSandbox) => Promise<unknown>,
+): Promise<Pair> {
   const sandbox = await start();
   await beforeRelay?.(sandbox);
   const logs: string[] = [];
   const config = readConfig({ UPSTREAM_URL: sandbox.url, UPSTREAM_KEY: 'enterprise-key', PORT: '0', ...env });
-  const relay = await startRelay({ ...config, upstreamUrl: sandbox.url }, { logSink: (line) => logs.push(line), ...options });
+  const relay = await startRelay(
+    { ...config, upstreamUrl: sandbox.url },
+    { logSink: (line) => logs.push(line), ...options },
+  );
   return {
     sandbox,
     relay,
@@ -55,12 +62,18 @@ export interface Visit {
 /** A GET (by default) to the relay from `from`, read to the end. */
 export function get(base: string, path: string, visit: Visit = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request(base + path, { method: visit.method ?? 'GET', headers: visit.headers, localAddress: visit.from, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = request(
+      base + path,
+      { method: visit.method ?? 'GET', headers: visit.headers, localAddress: visit.from, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -85,16 +98,20 @@ export class Stream {
       onRetry: (ms) => (this.retry = ms),
       onComment: (c) => this.comments.push(c),
     });
-    this.req = request(`${base}/v1/stream?symbols=${symbols}`, { headers, localAddress: visit.from, agent: false }, (res) => {
-      this.res = res;
-      this.status = res.statusCode ?? 0;
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        this.raw += chunk;
-        parser.feed(chunk);
-      });
-      res.on('close', () => (this.ended = true));
-    });
+    this.req = request(
+      `${base}/v1/stream?symbols=${symbols}`,
+      { headers, localAddress: visit.from, agent: false },
+      (res) => {
+        this.res = res;
+        this.status = res.statusCode ?? 0;
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          this.raw += chunk;
+          parser.feed(chunk);
+        });
+        res.on('close', () => (this.ended = true));
+      },
+    );
     this.req.on('error', () => (this.ended = true));
     this.req.end();
   }
@@ -105,7 +122,11 @@ export class Stream {
   }
 
   /** The first event at or after `from` matching `match`. */
-  async event(match: (e: EventSourceMessage) => boolean = () => true, from = 0, timeoutMs = 10_000): Promise<EventSourceMessage> {
+  async event(
+    match: (e: EventSourceMessage) => boolean = () => true,
+    from = 0,
+    timeoutMs = 10_000,
+  ): Promise<EventSourceMessage> {
     return until(() => this.events.slice(from).find(match), timeoutMs);
   }
 

@@ -24,13 +24,25 @@ const VISITOR = '127.0.0.9';
 let clock = T0;
 const opened: { close(): Promise<void> }[] = [];
 
-async function start(env: Record<string, string>, options: { engine?: Engine; symbols?: string[] } = {}): Promise<{ relay: Relay; upstream: UpstreamDouble }> {
+async function start(
+  env: Record<string, string>,
+  options: { engine?: Engine; symbols?: string[] } = {},
+): Promise<{ relay: Relay; upstream: UpstreamDouble }> {
   clock = T0;
   const now = (): number => clock;
   const upstream = await startUpstream({ symbols: options.symbols ?? CATALOG, now });
   opened.push(upstream);
-  const config = readConfig({ UPSTREAM_URL: upstream.url, UPSTREAM_KEY: 'k-history-test-0123456789', PORT: '0', CLIENT_RPM: '100000', ...env });
-  const relay = await startRelay({ ...config, upstreamUrl: upstream.url }, { logSink: () => {}, now, engine: options.engine });
+  const config = readConfig({
+    UPSTREAM_URL: upstream.url,
+    UPSTREAM_KEY: 'k-history-test-0123456789',
+    PORT: '0',
+    CLIENT_RPM: '100000',
+    ...env,
+  });
+  const relay = await startRelay(
+    { ...config, upstreamUrl: upstream.url },
+    { logSink: () => {}, now, engine: options.engine },
+  );
   opened.unshift(relay);
   return { relay, upstream };
 }
@@ -42,7 +54,8 @@ afterEach(async () => {
 /** Runs `task` for 0..n-1, `width` at a time. */
 async function inWaves<T>(n: number, width: number, task: (i: number) => Promise<T>): Promise<T[]> {
   const out: T[] = [];
-  for (let i = 0; i < n; i += width) out.push(...(await Promise.all(Array.from({ length: Math.min(width, n - i) }, (_, j) => task(i + j)))));
+  for (let i = 0; i < n; i += width)
+    out.push(...(await Promise.all(Array.from({ length: Math.min(width, n - i) }, (_, j) => task(i + j)))));
   return out;
 }
 
@@ -52,7 +65,11 @@ describe('history spans and symbols', () => {
     const spans = ['1', '2', '8', '14', '29', '31', '90', '364', '0', '366', '7.5', '-7', '07', 'abc', ''];
     for (const [i, days] of spans.entries()) {
       const answer = await get(relay.url, `/v1/history/usd?days=${days}`, { from: bot(i) });
-      expect({ days, status: answer.status, code: JSON.parse(answer.body).error?.code }).toEqual({ days, status: 400, code: 'bad_request' });
+      expect({ days, status: answer.status, code: JSON.parse(answer.body).error?.code }).toEqual({
+        days,
+        status: 400,
+        code: 'bad_request',
+      });
     }
     const year = await get(relay.url, '/v1/history/usd?days=365', { from: bot(100) });
     expect([year.status, JSON.parse(year.body).error.code]).toEqual([403, 'plan_limit']);
@@ -62,7 +79,8 @@ describe('history spans and symbols', () => {
     }
     expect(upstream.histories()).toEqual([]);
     // The spans the board offers are served, once each from upstream.
-    for (const days of ['7', '30', '7', '30']) expect((await get(relay.url, `/v1/history/eur?days=${days}`, { from: VISITOR })).status).toBe(200);
+    for (const days of ['7', '30', '7', '30'])
+      expect((await get(relay.url, `/v1/history/eur?days=${days}`, { from: VISITOR })).status).toBe(200);
     expect(upstream.histories()).toEqual(['eur:7', 'eur:30']);
   });
 });
@@ -71,7 +89,8 @@ describe('history under a botnet', () => {
   it('a botnet asking every span of every symbol cannot keep the budget spent: a visitor then gets all 18 of its spans', async () => {
     const { relay, upstream } = await start({ PLAN: 'basic' });
     // Bot i asks symbol i % 9 over 1..30 days, each symbol's days in turn: 270 distinct asks.
-    const botAsk = (i: number) => get(relay.url, `/v1/history/${CATALOG[i % 9]}?days=${1 + ((Math.floor(i / 9) * 7) % 30)}`, { from: bot(i) });
+    const botAsk = (i: number) =>
+      get(relay.url, `/v1/history/${CATALOG[i % 9]}?days=${1 + ((Math.floor(i / 9) * 7) % 30)}`, { from: bot(i) });
     let sent = 0;
     // Four minutes of 600 asks a minute from 2,400 distinct addresses.
     for (let step = 0; step < 120; step++) {
@@ -84,7 +103,10 @@ describe('history under a botnet', () => {
     for (const [i, symbol] of CATALOG.entries()) {
       for (const days of [7, 30]) {
         clock += 500;
-        const [answer] = await Promise.all([get(relay.url, `/v1/history/${symbol}?days=${days}`, { from: VISITOR }), inWaves(5, 5, (j) => botAsk(sent + j))]);
+        const [answer] = await Promise.all([
+          get(relay.url, `/v1/history/${symbol}?days=${days}`, { from: VISITOR }),
+          inWaves(5, 5, (j) => botAsk(sent + j)),
+        ]);
         sent += 5;
         answers.push(`${symbol}:${days} ${answer.status}`);
         expect(JSON.parse(answer.body).data?.points?.length, `${symbol}:${days} #${i}`).toBe(days);
@@ -95,11 +117,16 @@ describe('history under a botnet', () => {
     expect(upstream.histories().sort()).toEqual(CATALOG.flatMap((s) => [`${s}:7`, `${s}:30`]).sort());
   });
 
-  it('2,500 distinct spans from distinct addresses do not evict a visitor\'s usd 30 days', async () => {
-    const { relay, upstream } = await start({ PLAN: 'enterprise', UPSTREAM_RPM: '1000000' }, { symbols: ['usd', 'eur', 'aed', 'gbp', 'try', 'cny', 'ons'] });
+  it("2,500 distinct spans from distinct addresses do not evict a visitor's usd 30 days", async () => {
+    const { relay, upstream } = await start(
+      { PLAN: 'enterprise', UPSTREAM_RPM: '1000000' },
+      { symbols: ['usd', 'eur', 'aed', 'gbp', 'try', 'cny', 'ons'] },
+    );
     expect((await get(relay.url, '/v1/history/usd?days=30', { from: VISITOR })).status).toBe(200);
     const symbols = ['eur', 'aed', 'gbp', 'try', 'cny', 'ons', 'usd'];
-    await inWaves(2_555, 50, (i) => get(relay.url, `/v1/history/${symbols[i % 7]}?days=${1 + Math.floor(i / 7)}`, { from: bot(i) }));
+    await inWaves(2_555, 50, (i) =>
+      get(relay.url, `/v1/history/${symbols[i % 7]}?days=${1 + Math.floor(i / 7)}`, { from: bot(i) }),
+    );
     clock += 60_000;
     const again = await get(relay.url, '/v1/history/usd?days=30', { from: VISITOR });
     expect(again.status).toBe(200);
@@ -111,13 +138,21 @@ describe('history under a botnet', () => {
     // A 30-day body here is about 1.6 KB: room for about 20 entries.
     const bytes = 20 * (historyBody(30, T0).length + 130);
     const cache = new MemoryCache(bytes);
-    const { relay, upstream } = await start({ PLAN: 'enterprise', UPSTREAM_RPM: '1000000' }, { symbols, engine: { ...createMemoryEngine(), cache } });
+    const { relay, upstream } = await start(
+      { PLAN: 'enterprise', UPSTREAM_RPM: '1000000' },
+      { symbols, engine: { ...createMemoryEngine(), cache } },
+    );
     // The visitor's spans, each hit again (as a board's visitors do).
-    for (let k = 0; k < 2; k++) for (const s of ['s0', 's1']) expect((await get(relay.url, `/v1/history/${s}?days=30`, { from: VISITOR })).status).toBe(200);
+    for (let k = 0; k < 2; k++)
+      for (const s of ['s0', 's1'])
+        expect((await get(relay.url, `/v1/history/${s}?days=30`, { from: VISITOR })).status).toBe(200);
     // Every span of every other symbol, once each, from distinct addresses.
-    await inWaves(174, 29, (i) => get(relay.url, `/v1/history/${symbols[2 + (i % 58)]}?days=${[7, 30, 365][Math.floor(i / 58)]}`, { from: bot(i) }));
+    await inWaves(174, 29, (i) =>
+      get(relay.url, `/v1/history/${symbols[2 + (i % 58)]}?days=${[7, 30, 365][Math.floor(i / 58)]}`, { from: bot(i) }),
+    );
     expect(cache.bytes).toBeLessThanOrEqual(bytes);
-    for (const s of ['s0', 's1']) expect((await get(relay.url, `/v1/history/${s}?days=30`, { from: VISITOR })).status).toBe(200);
+    for (const s of ['s0', 's1'])
+      expect((await get(relay.url, `/v1/history/${s}?days=30`, { from: VISITOR })).status).toBe(200);
     expect(upstream.histories().filter((h) => h === 's0:30' || h === 's1:30')).toEqual(['s0:30', 's1:30']);
   });
 
@@ -125,7 +160,8 @@ describe('history under a botnet', () => {
     // basic: 24 a minute for the relay, 18 of them for history; one address may start 5 a minute.
     const { relay, upstream } = await start({ PLAN: 'basic' });
     const greedy = [];
-    for (const symbol of CATALOG) greedy.push((await get(relay.url, `/v1/history/${symbol}?days=7`, { from: bot(0) })).status);
+    for (const symbol of CATALOG)
+      greedy.push((await get(relay.url, `/v1/history/${symbol}?days=7`, { from: bot(0) })).status);
     expect(greedy).toEqual([200, 200, 200, 200, 200, 429, 429, 429, 429]);
     const refused = await get(relay.url, '/v1/history/gbp?days=30', { from: bot(0) });
     expect(refused.status).toBe(429);
@@ -136,7 +172,8 @@ describe('history under a botnet', () => {
     // Ten minutes on, the greedy address has a share again; its cached spans, now stale, are served
     // stale rather than refused once the share is spent again.
     clock += 10 * 60_000;
-    for (const symbol of CATALOG.slice(0, 5)) expect((await get(relay.url, `/v1/history/${symbol}?days=30`, { from: bot(0) })).status).toBe(200);
+    for (const symbol of CATALOG.slice(0, 5))
+      expect((await get(relay.url, `/v1/history/${symbol}?days=30`, { from: bot(0) })).status).toBe(200);
     const stale = await get(relay.url, '/v1/history/usd?days=7', { from: bot(0) });
     expect(stale.status).toBe(200);
     expect(stale.headers.warning).toContain('110');
@@ -154,7 +191,13 @@ describe('history under a botnet', () => {
     // span; then the visitor asks its span.
     for (let step = 0; step < 60; step++) {
       clock = T0 + step * 2_000;
-      await inWaves(20, 20, (j) => get(relay.url, `/v1/history/${symbols[1 + ((sent + j) % 299)]}?days=${[7, 30][Math.floor((sent + j) / 299) % 2]}`, { from: bot(sent + j) }));
+      await inWaves(20, 20, (j) =>
+        get(
+          relay.url,
+          `/v1/history/${symbols[1 + ((sent + j) % 299)]}?days=${[7, 30][Math.floor((sent + j) / 299) % 2]}`,
+          { from: bot(sent + j) },
+        ),
+      );
       await inWaves(20, 20, (j) => get(relay.url, '/v1/history/popular?days=30', { from: `127.4.${step}.${1 + j}` }));
       sent += 20;
       const visitor = await get(relay.url, `/v1/history/s0?days=${step < 30 ? 30 : 7}`, { from: VISITOR });
@@ -184,8 +227,12 @@ describe('history cache in Redis (cluster mode)', () => {
     const engine = await RedisEngine.connect({ url: redis.url, prefix: 'abuse:', cacheBytes: bytes });
     const { relay, upstream } = await start({ PLAN: 'enterprise', UPSTREAM_RPM: '1000000' }, { symbols, engine });
     await until(() => engine.leader.isLeader, 10_000);
-    for (let k = 0; k < 2; k++) for (const s of ['s0', 's1']) expect((await get(relay.url, `/v1/history/${s}?days=30`, { from: VISITOR })).status).toBe(200);
-    await inWaves(174, 29, (i) => get(relay.url, `/v1/history/${symbols[2 + (i % 58)]}?days=${[7, 30, 365][Math.floor(i / 58)]}`, { from: bot(i) }));
+    for (let k = 0; k < 2; k++)
+      for (const s of ['s0', 's1'])
+        expect((await get(relay.url, `/v1/history/${s}?days=30`, { from: VISITOR })).status).toBe(200);
+    await inWaves(174, 29, (i) =>
+      get(relay.url, `/v1/history/${symbols[2 + (i % 58)]}?days=${[7, 30, 365][Math.floor(i / 58)]}`, { from: bot(i) }),
+    );
     const client = createClient({ url: redis.url });
     await client.connect();
     try {
@@ -198,7 +245,8 @@ describe('history cache in Redis (cluster mode)', () => {
     } finally {
       await client.close();
     }
-    for (const s of ['s0', 's1']) expect((await get(relay.url, `/v1/history/${s}?days=30`, { from: VISITOR })).status).toBe(200);
+    for (const s of ['s0', 's1'])
+      expect((await get(relay.url, `/v1/history/${s}?days=30`, { from: VISITOR })).status).toBe(200);
     expect(upstream.histories().filter((h) => h === 's0:30' || h === 's1:30')).toEqual(['s0:30', 's1:30']);
   });
 });

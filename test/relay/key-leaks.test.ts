@@ -13,13 +13,24 @@ const KEY = 'sk-live-9f8e7d6c5b4a39281706f5e4d3c2b1a0';
 const SYMBOLS = Array.from({ length: 40 }, (_, i) => `s${i}`);
 const opened: { close(): Promise<void> }[] = [];
 
-async function start(prepare?: (upstream: UpstreamDouble) => void): Promise<{ relay: Relay; upstream: UpstreamDouble; logs: string[] }> {
+async function start(
+  prepare?: (upstream: UpstreamDouble) => void,
+): Promise<{ relay: Relay; upstream: UpstreamDouble; logs: string[] }> {
   const upstream = await startUpstream({ symbols: SYMBOLS });
   prepare?.(upstream);
   opened.push(upstream);
   const logs: string[] = [];
-  const config = readConfig({ UPSTREAM_URL: upstream.url, UPSTREAM_KEY: KEY, PORT: '0', CLIENT_RPM: '100000', PLAN: 'enterprise' });
-  const relay = await startRelay({ ...config, upstreamUrl: upstream.url }, { logSink: (line) => logs.push(line), now: Date.now });
+  const config = readConfig({
+    UPSTREAM_URL: upstream.url,
+    UPSTREAM_KEY: KEY,
+    PORT: '0',
+    CLIENT_RPM: '100000',
+    PLAN: 'enterprise',
+  });
+  const relay = await startRelay(
+    { ...config, upstreamUrl: upstream.url },
+    { logSink: (line) => logs.push(line), now: Date.now },
+  );
   opened.unshift(relay);
   return { relay, upstream, logs };
 }
@@ -39,14 +50,24 @@ describe('upstream error text', () => {
     // Each symbol fails with the key at another place in a long message, under each status.
     const cases = SYMBOLS.map((symbol, i) => {
       const status = [404, 500, 429, 403, 502][i % 5]!;
-      const code = { 404: 'unknown_symbol', 500: 'internal', 429: 'rate_limited', 403: 'plan_limit', 502: 'bad_gateway' }[status]!;
+      const code = {
+        404: 'unknown_symbol',
+        500: 'internal',
+        429: 'rate_limited',
+        403: 'plan_limit',
+        502: 'bad_gateway',
+      }[status]!;
       const message = `${'.'.repeat(40 + i * 5)}${KEY} and more text after it ${'!'.repeat(200)}`;
       return { symbol, status, code, message };
     });
     const { relay } = await start((upstream) => {
       upstream.history = (symbol) => {
         const c = cases.find((x) => x.symbol === symbol)!;
-        return { status: c.status, body: JSON.stringify({ error: { code: c.code, message: c.message } }), headers: { 'Retry-After': '1' } };
+        return {
+          status: c.status,
+          body: JSON.stringify({ error: { code: c.code, message: c.message } }),
+          headers: { 'Retry-After': '1' },
+        };
       };
     });
     for (const [i, c] of cases.entries()) {
@@ -89,7 +110,9 @@ describe('bodies passed through', () => {
     upstream.history = undefined;
     const clean = await get(relay.url, '/v1/history/s9?days=7', { from: '127.2.1.2' });
     expect(clean.status).toBe(200);
-    expect(JSON.parse(clean.body)).toEqual(JSON.parse(historyBody(7, Number(JSON.parse(clean.body).data.points[6].t) * 1000)));
+    expect(JSON.parse(clean.body)).toEqual(
+      JSON.parse(historyBody(7, Number(JSON.parse(clean.body).data.points[6].t) * 1000)),
+    );
   });
 
   it('a history body the board cannot draw is refused, not cached', async () => {
@@ -111,7 +134,17 @@ describe('bodies passed through', () => {
 
   it('a symbols list holding the key is not served', async () => {
     const { relay } = await start((u) => {
-      u.symbols = () => ({ status: 200, body: JSON.stringify({ data: { symbols: [{ symbol: 's0', title: `USD ${KEY}` }, { symbol: 's1', title: 'EUR' }] } }) });
+      u.symbols = () => ({
+        status: 200,
+        body: JSON.stringify({
+          data: {
+            symbols: [
+              { symbol: 's0', title: `USD ${KEY}` },
+              { symbol: 's1', title: 'EUR' },
+            ],
+          },
+        }),
+      });
     });
     const answer = await get(relay.url, '/v1/symbols', { from: '127.2.3.1' });
     expect(answer.status).toBe(502);
@@ -122,8 +155,13 @@ describe('bodies passed through', () => {
 describe('error text that may reach a log', () => {
   it('holds no fragment of the key wherever the key sits in a long upstream message', async () => {
     for (let at = 0; at <= 260; at++) {
-      const body = JSON.stringify({ error: { code: 'internal', message: `${'.'.repeat(at)}${KEY}${'!'.repeat(300)}` } });
-      const error = await errorFromResponse(new Response(body, { status: 500 }), { what: 'history of usd', apiKey: KEY });
+      const body = JSON.stringify({
+        error: { code: 'internal', message: `${'.'.repeat(at)}${KEY}${'!'.repeat(300)}` },
+      });
+      const error = await errorFromResponse(new Response(body, { status: 500 }), {
+        what: 'history of usd',
+        apiKey: KEY,
+      });
       expect(fragmentOf(error.message), `key at ${at}`).toBeUndefined();
       expect(error.message.length).toBeLessThanOrEqual(201);
     }

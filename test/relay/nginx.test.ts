@@ -41,7 +41,9 @@ let nginxLog = '';
 
 beforeAll(async () => {
   // The relay as the page runs it, with a low request rate so the test can reach the limit.
-  const env = Object.fromEntries([...(await documented('Deploy behind nginx', 'sh')).matchAll(/\b([A-Z_]+)=(\S+)/g)].map((m) => [m[1]!, m[2]!]));
+  const env = Object.fromEntries(
+    [...(await documented('Deploy behind nginx', 'sh')).matchAll(/\b([A-Z_]+)=(\S+)/g)].map((m) => [m[1]!, m[2]!]),
+  );
   pair = await startPair({ ...env, PORT: '0', CLIENT_RPM: '60' });
   dir = await mkdtemp(join(tmpdir(), 'relay-nginx-'));
   // Run as root, nginx's workers run as nobody: they must be able to write the cache.
@@ -52,7 +54,9 @@ beforeAll(async () => {
     .replace('listen 80;', `listen 127.0.0.1:${port};`)
     .replace('/var/cache/nginx/price-relay', join(dir, 'cache'));
   expect(site).toContain(`127.0.0.1:${pair.relay.port}`);
-  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `    ${t}_temp_path ${join(dir, t)};`).join('\n');
+  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
+    .map((t) => `    ${t}_temp_path ${join(dir, t)};`)
+    .join('\n');
   const conf = `daemon off;
 worker_processes 1;
 pid ${join(dir, 'nginx.pid')};
@@ -65,7 +69,9 @@ ${site}
 }
 `;
   await writeFile(join(dir, 'nginx.conf'), conf);
-  nginx = spawn(NGINX, ['-p', dir, '-e', join(dir, 'error.log'), '-c', join(dir, 'nginx.conf')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  nginx = spawn(NGINX, ['-p', dir, '-e', join(dir, 'error.log'), '-c', join(dir, 'nginx.conf')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   nginx.stderr!.on('data', (c: Buffer) => (nginxLog += c.toString()));
   nginx.on('exit', (code) => (nginxLog += `\nnginx exited ${code}`));
   base = `http://127.0.0.1:${port}`;
@@ -107,11 +113,15 @@ it('passes the stream through unbuffered: an event arrives while the stream is o
 it("limits the visitor's address (X-Forwarded-For from nginx), not nginx's", async () => {
   const statuses: number[] = [];
   // Distinct query strings: each one a cache miss that reaches the relay.
-  for (let i = 0; i < 16; i++) statuses.push((await get(base, `/v1/prices?symbols=usd&n=${i}`, { from: '127.0.61.1' })).status);
+  for (let i = 0; i < 16; i++)
+    statuses.push((await get(base, `/v1/prices?symbols=usd&n=${i}`, { from: '127.0.61.1' })).status);
   expect(statuses.slice(0, 15)).toEqual(Array(15).fill(200));
   expect(statuses[15]).toBe(429);
   // A visitor forging X-Forwarded-For is still counted by the address nginx saw.
-  const forged = await get(base, '/v1/prices?symbols=usd&n=forged', { from: '127.0.61.1', headers: { 'X-Forwarded-For': '198.51.100.1' } });
+  const forged = await get(base, '/v1/prices?symbols=usd&n=forged', {
+    from: '127.0.61.1',
+    headers: { 'X-Forwarded-For': '198.51.100.1' },
+  });
   expect(forged.status).toBe(429);
   // Another visitor behind the same nginx is served.
   expect((await get(base, '/v1/prices?symbols=usd&n=other', { from: '127.0.61.2' })).status).toBe(200);
@@ -119,9 +129,17 @@ it("limits the visitor's address (X-Forwarded-For from nginx), not nginx's", asy
 
 it('answers HEAD with headers only, through nginx', async () => {
   const stream = await get(base, '/v1/stream?symbols=usd', { method: 'HEAD', from: '127.0.60.4' });
-  expect([stream.status, stream.headers['content-type'], stream.body]).toEqual([200, 'text/event-stream; charset=utf-8', '']);
+  expect([stream.status, stream.headers['content-type'], stream.body]).toEqual([
+    200,
+    'text/event-stream; charset=utf-8',
+    '',
+  ]);
   const symbols = await get(base, '/v1/symbols', { method: 'HEAD', from: '127.0.60.4' });
-  expect([symbols.status, symbols.headers['content-type'], symbols.body]).toEqual([200, 'application/json; charset=utf-8', '']);
+  expect([symbols.status, symbols.headers['content-type'], symbols.body]).toEqual([
+    200,
+    'application/json; charset=utf-8',
+    '',
+  ]);
   const missing = await get(base, '/v1/history/nope?days=7', { method: 'HEAD', from: '127.0.60.4' });
   expect([missing.status, missing.body]).toEqual([404, '']);
   // /metrics is closed at the edge to anyone but this machine's 127.0.0.1.

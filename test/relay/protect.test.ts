@@ -43,7 +43,10 @@ describe('per-address limits', () => {
 
   it('believes X-Forwarded-For only from a trusted proxy', () => {
     const req = (remote: string, xff?: string) =>
-      ({ socket: { remoteAddress: remote }, headers: xff ? { 'x-forwarded-for': xff } : {} }) as unknown as IncomingMessage;
+      ({
+        socket: { remoteAddress: remote },
+        headers: xff ? { 'x-forwarded-for': xff } : {},
+      }) as unknown as IncomingMessage;
     expect(clientAddress(req('10.0.0.9', '1.2.3.4'), [])).toBe('10.0.0.9');
     expect(clientAddress(req('127.0.0.1', '9.9.9.9, 1.2.3.4'), ['loopback'])).toBe('1.2.3.4');
     expect(clientAddress(req('::ffff:10.0.0.2', '5.6.7.8, 10.0.0.3'), ['10.0.0.2', '10.0.0.3'])).toBe('5.6.7.8');
@@ -71,7 +74,10 @@ describe('CORS allowlist', () => {
     const other = await get(pair.relay.url, '/v1/prices?symbols=usd', { headers: { Origin: 'https://evil.example' } });
     expect(other.status).toBe(403);
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
-    const preflight = await get(pair.relay.url, '/v1/stream?symbols=usd', { method: 'OPTIONS', headers: { Origin: 'https://news.example' } });
+    const preflight = await get(pair.relay.url, '/v1/stream?symbols=usd', {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://news.example' },
+    });
     expect([preflight.status, preflight.headers['access-control-allow-origin']]).toEqual([204, 'https://news.example']);
     expect(preflight.headers['access-control-allow-headers']).toMatch(/Last-Event-ID/);
   });
@@ -85,14 +91,26 @@ describe('the upstream key', () => {
     const stream = new Stream(pair.relay.url, 'usd,eur');
     await stream.event();
     seen.push(JSON.stringify((await get(pair.relay.url, '/v1/prices?symbols=usd')).headers));
-    for (const path of ['/v1/prices?symbols=usd,eur', '/v1/symbols', '/v1/history/usd?days=7', '/healthz', '/metrics', '/v1/nothing', '/v1/prices?symbols=zzz']) {
+    for (const path of [
+      '/v1/prices?symbols=usd,eur',
+      '/v1/symbols',
+      '/v1/history/usd?days=7',
+      '/healthz',
+      '/metrics',
+      '/v1/nothing',
+      '/v1/prices?symbols=zzz',
+    ]) {
       const answer = await get(pair.relay.url, path);
       seen.push(answer.body, JSON.stringify(answer.headers));
     }
     // An upstream that answers with the key in its error body, and then refuses it.
-    await control(pair.sandbox.url, 'faults', { rules: [{ path: '/v1/history', kind: 'status', status: 500, body: `bad key ${key}`, count: 1 }] });
+    await control(pair.sandbox.url, 'faults', {
+      rules: [{ path: '/v1/history', kind: 'status', status: 500, body: `bad key ${key}`, count: 1 }],
+    });
     seen.push((await get(pair.relay.url, '/v1/history/eur?days=7')).body);
-    await control(pair.sandbox.url, 'faults', { rules: [{ kind: 'status', status: 401, body: `{"error":{"code":"unauthorized","message":"${key}"}}` }] });
+    await control(pair.sandbox.url, 'faults', {
+      rules: [{ kind: 'status', status: 401, body: `{"error":{"code":"unauthorized","message":"${key}"}}` }],
+    });
     seen.push((await get(pair.relay.url, '/v1/history/aed?days=7')).body);
     seen.push((await get(pair.relay.url, '/metrics')).body);
     stream.close();

@@ -22,7 +22,11 @@ afterAll(async () => {
 
 it('serves entry files with short caching and hashed chunks as immutable', async () => {
   const entry = await get(pair.relay.url, '/price-board.js');
-  expect([entry.status, entry.headers['content-type'], entry.body]).toEqual([200, 'text/javascript; charset=utf-8', 'export {};']);
+  expect([entry.status, entry.headers['content-type'], entry.body]).toEqual([
+    200,
+    'text/javascript; charset=utf-8',
+    'export {};',
+  ]);
   expect(entry.headers['cache-control']).toMatch(/max-age=300/);
   const chunk = await get(pair.relay.url, '/assets/chart-area-EL_FZJuW.js');
   expect(chunk.headers['cache-control']).toBe('public, max-age=31536000, immutable');

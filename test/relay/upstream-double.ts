@@ -31,7 +31,10 @@ export interface UpstreamDouble {
 
 /** Daily points over `days` up to `now`: `{"data":{"points":[{"t","price"}]}}`, prices as strings. */
 export function historyBody(days: number, now: number, price = '1234567.5'): string {
-  const points = Array.from({ length: days }, (_, i) => ({ t: Math.floor(now / 1000) - (days - 1 - i) * 86_400, price }));
+  const points = Array.from({ length: days }, (_, i) => ({
+    t: Math.floor(now / 1000) - (days - 1 - i) * 86_400,
+    price,
+  }));
   return JSON.stringify({ data: { points } });
 }
 
@@ -41,7 +44,10 @@ export async function startUpstream(options: { symbols: string[]; now?: () => nu
   const double: UpstreamDouble = {
     url: '',
     requests: [],
-    histories: () => double.requests.filter((r) => r.path.startsWith('/v1/history/')).map((r) => `${r.path.slice('/v1/history/'.length)}:${r.days}`),
+    histories: () =>
+      double.requests
+        .filter((r) => r.path.startsWith('/v1/history/'))
+        .map((r) => `${r.path.slice('/v1/history/'.length)}:${r.days}`),
     history: undefined,
     symbols: undefined,
     close: async () => {
@@ -65,7 +71,11 @@ export async function startUpstream(options: { symbols: string[]; now?: () => nu
     if (history) {
       const symbol = decodeURIComponent(history[1]!);
       const days = Number(url.searchParams.get('days'));
-      if (!options.symbols.includes(symbol)) return send(res, { status: 404, body: JSON.stringify({ error: { code: 'unknown_symbol', message: `no ${symbol}` } }) });
+      if (!options.symbols.includes(symbol))
+        return send(res, {
+          status: 404,
+          body: JSON.stringify({ error: { code: 'unknown_symbol', message: `no ${symbol}` } }),
+        });
       return send(res, double.history?.(symbol, days) ?? { status: 200, body: historyBody(days, now()) });
     }
     if (url.pathname === '/v1/stream') {

@@ -41,7 +41,9 @@ async function otherSymbols(): Promise<string[]> {
 
 /** The symbols of the upstream stream requests, in order. */
 function streamRequests(): string[][] {
-  return setup!.upstream.seen.filter((s) => s.path === '/v1/stream').map((s) => new URLSearchParams(s.search).get('symbols')!.split(','));
+  return setup!.upstream.seen
+    .filter((s) => s.path === '/v1/stream')
+    .map((s) => new URLSearchParams(s.search).get('symbols')!.split(','));
 }
 
 describe('a failure stays where it happened', () => {
@@ -49,20 +51,23 @@ describe('a failure stays where it happened', () => {
     [403, 'plan_limit'],
     [403, 'forbidden'],
     [404, 'not_found'],
-  ])('an upstream %i (%s) on one symbol history is remembered for it only: health, prices and other history stay', async (status, code) => {
-    setup = await startBehind({}, {}, (up) => up.fail(/^\/v1\/history\/eur/, status, code));
-    await until(async () => (await health()).status === 200);
+  ])(
+    'an upstream %i (%s) on one symbol history is remembered for it only: health, prices and other history stay',
+    async (status, code) => {
+      setup = await startBehind({}, {}, (up) => up.fail(/^\/v1\/history\/eur/, status, code));
+      await until(async () => (await health()).status === 200);
 
-    const refused = await get(setup.relay.url, '/v1/history/eur?days=7');
-    expect(refused.status).not.toBe(200);
-    expect(await health()).toEqual({ status: 200, upstream: 'stream' });
-    expect((await get(setup.relay.url, '/v1/history/usd?days=7')).status).toBe(200);
-    const [other] = await otherSymbols();
-    expect((await get(setup.relay.url, `/v1/prices?symbols=${other}`)).status).toBe(200);
-    // Asked again: answered alike, without another upstream request for it.
-    expect((await get(setup.relay.url, '/v1/history/eur?days=7')).status).toBe(refused.status);
-    expect(setup.upstream.count(/^\/v1\/history\/eur/)).toBe(1);
-  });
+      const refused = await get(setup.relay.url, '/v1/history/eur?days=7');
+      expect(refused.status).not.toBe(200);
+      expect(await health()).toEqual({ status: 200, upstream: 'stream' });
+      expect((await get(setup.relay.url, '/v1/history/usd?days=7')).status).toBe(200);
+      const [other] = await otherSymbols();
+      expect((await get(setup.relay.url, `/v1/prices?symbols=${other}`)).status).toBe(200);
+      // Asked again: answered alike, without another upstream request for it.
+      expect((await get(setup.relay.url, '/v1/history/eur?days=7')).status).toBe(refused.status);
+      expect(setup.upstream.count(/^\/v1\/history\/eur/)).toBe(1);
+    },
+  );
 
   it('a refused key (401 anywhere) stops upstream requests but a rare probe, and the relay recovers by itself', async () => {
     let refuse = false;
@@ -101,24 +106,27 @@ describe('a pause never tears down what works', () => {
   it.each([
     ['a 429 (Retry-After: 300) on history', {}, true],
     ['the budget spent (3 requests a minute: the stream, the catalog, one more symbol)', { UPSTREAM_RPM: '4' }, false],
-  ])('during %s the open upstream stream stays open and changes keep reaching visitors', async (_name, env, historyFails) => {
-    setup = await startBehind(env);
-    const stream = open('usd');
-    await stream.event((e) => e.event === 'quotes');
-    const others = await otherSymbols();
-    if (historyFails) {
-      setup.upstream.fail(/^\/v1\/history/, 429, 'rate_limited', { 'Retry-After': '300' });
-      expect((await get(setup.relay.url, `/v1/history/${others[0]}?days=7`)).status).toBe(429);
-    } else {
-      expect((await get(setup.relay.url, `/v1/prices?symbols=${others[0]}`)).status).toBe(200);
-    }
-    // A visitor asks for a symbol not streamed yet: whatever the relay does for it, it is done
-    // when the answer comes (a new stream beside the old, or a poll, or nothing it may spend).
-    await get(setup.relay.url, `/v1/prices?symbols=${others[1]}`);
-    await control(setup.sandbox.url, 'market', { set: [{ symbol: 'usd', price: '7654321' }] });
-    expect(priceOf(await stream.event((e) => e.event === 'quote', 0, 10_000))).toBe('7654321');
-    expect(streamRequests().length).toBeLessThanOrEqual(2);
-  });
+  ])(
+    'during %s the open upstream stream stays open and changes keep reaching visitors',
+    async (_name, env, historyFails) => {
+      setup = await startBehind(env);
+      const stream = open('usd');
+      await stream.event((e) => e.event === 'quotes');
+      const others = await otherSymbols();
+      if (historyFails) {
+        setup.upstream.fail(/^\/v1\/history/, 429, 'rate_limited', { 'Retry-After': '300' });
+        expect((await get(setup.relay.url, `/v1/history/${others[0]}?days=7`)).status).toBe(429);
+      } else {
+        expect((await get(setup.relay.url, `/v1/prices?symbols=${others[0]}`)).status).toBe(200);
+      }
+      // A visitor asks for a symbol not streamed yet: whatever the relay does for it, it is done
+      // when the answer comes (a new stream beside the old, or a poll, or nothing it may spend).
+      await get(setup.relay.url, `/v1/prices?symbols=${others[1]}`);
+      await control(setup.sandbox.url, 'market', { set: [{ symbol: 'usd', price: '7654321' }] });
+      expect(priceOf(await stream.event((e) => e.event === 'quote', 0, 10_000))).toBe('7654321');
+      expect(streamRequests().length).toBeLessThanOrEqual(2);
+    },
+  );
 
   it('a symbol asked for during a pause of the quotes is served by a poll once the pause ends', async () => {
     setup = await startBehind();
@@ -147,7 +155,8 @@ describe('adding symbols to the upstream stream', () => {
       const answer = await get(setup.relay.url, `/v1/prices?symbols=${s}`);
       expect(answer.status).toBe(200);
     }
-    for (const id of ['nope', 'usd_x', 'zzz']) expect((await get(setup.relay.url, `/v1/prices?symbols=${id}`)).status).toBe(404);
+    for (const id of ['nope', 'usd_x', 'zzz'])
+      expect((await get(setup.relay.url, `/v1/prices?symbols=${id}`)).status).toBe(404);
     // Ten symbols in turn: the first starts the debounce, the rest wait for the next window (30 s).
     expect(streamRequests().length).toBeLessThanOrEqual(2);
     expect(streamRequests().flat()).not.toContain('nope');
@@ -177,10 +186,17 @@ describe('a service that allows one stream per key', () => {
     await visitor.event((e) => e.event === 'quotes');
     const others = (await otherSymbols()).slice(0, 3);
     for (const s of others) expect((await get(setup.relay.url, `/v1/prices?symbols=${s}`)).status).toBe(200);
-    await until(() => others.every((s) => streamRequests().at(-1)!.includes(s)) && setup!.logs.some((l) => l.includes('upstream_one_stream_only')), 10_000);
+    await until(
+      () =>
+        others.every((s) => streamRequests().at(-1)!.includes(s)) &&
+        setup!.logs.some((l) => l.includes('upstream_one_stream_only')),
+      10_000,
+    );
     expect(setup.logs.filter((l) => l.includes('upstream_backoff'))).toEqual([]);
     await control(setup.sandbox.url, 'market', { set: [{ symbol: 'usd', price: '8080808' }] });
-    expect(priceOf(await visitor.event((e) => e.event === 'quote' && priceOf(e) === '8080808', 0, 10_000))).toBe('8080808');
+    expect(priceOf(await visitor.event((e) => e.event === 'quote' && priceOf(e) === '8080808', 0, 10_000))).toBe(
+      '8080808',
+    );
   });
 });
 
@@ -219,7 +235,10 @@ describe('polling is a fallback, not a state', () => {
     expect(priceOf(await visitor.event((e) => e.event === 'quote', 0, 15_000))).toBe('3131313');
     expect(setup.upstream.count(/^\/v1\/prices/)).toBeGreaterThan(polls);
     remove();
-    await until(async () => (await health()).upstream === 'stream' && setup!.upstream.count(/^\/v1\/stream/) > 0, 20_000);
+    await until(
+      async () => (await health()).upstream === 'stream' && setup!.upstream.count(/^\/v1\/stream/) > 0,
+      20_000,
+    );
     const from = visitor.events.length;
     await until(async () => {
       // The stream is open again once a change arrives with no poll in between.
@@ -231,13 +250,16 @@ describe('polling is a fallback, not a state', () => {
     }, 25_000);
   }, 60_000);
 
-  it.each(Object.entries(PLAN_BUDGETS))('polls on the %s plan at an interval the minute and the day allow', (_plan, limits) => {
-    const budget = new Budget(new MemoryBudget(), limits, 0.8);
-    const perDay = Math.floor(86_400_000 / budget.pollIntervalMs());
-    const perMinute = 60_000 / budget.pollIntervalMs();
-    expect(perMinute).toBeLessThan(budget.perMinute);
-    if (budget.perDay !== null) expect(perDay).toBeLessThanOrEqual(budget.perDay * POLL_DAY_SHARE);
-  });
+  it.each(Object.entries(PLAN_BUDGETS))(
+    'polls on the %s plan at an interval the minute and the day allow',
+    (_plan, limits) => {
+      const budget = new Budget(new MemoryBudget(), limits, 0.8);
+      const perDay = Math.floor(86_400_000 / budget.pollIntervalMs());
+      const perMinute = 60_000 / budget.pollIntervalMs();
+      expect(perMinute).toBeLessThan(budget.perMinute);
+      if (budget.perDay !== null) expect(perDay).toBeLessThanOrEqual(budget.perDay * POLL_DAY_SHARE);
+    },
+  );
 });
 
 describe('bounded reading', () => {

@@ -123,13 +123,21 @@ export interface Setup {
 }
 
 /** A frozen sandbox, the controlled upstream in front of it, and a relay on that. */
-export async function startBehind(env: Record<string, string> = {}, options: RelayOptions = {}, prepare?: (upstream: ControlledUpstream) => void, sandboxOptions: SandboxOptions = {}): Promise<Setup> {
+export async function startBehind(
+  env: Record<string, string> = {},
+  options: RelayOptions = {},
+  prepare?: (upstream: ControlledUpstream) => void,
+  sandboxOptions: SandboxOptions = {},
+): Promise<Setup> {
   const sandbox = await start(sandboxOptions);
   const upstream = await new ControlledUpstream(sandbox.url).start();
   prepare?.(upstream);
   const logs: string[] = [];
   const config = readConfig({ UPSTREAM_URL: upstream.url, UPSTREAM_KEY: 'enterprise-key', PORT: '0', ...env });
-  const relay = await startRelay({ ...config, upstreamUrl: upstream.url }, { logSink: (line) => logs.push(line), ...options });
+  const relay = await startRelay(
+    { ...config, upstreamUrl: upstream.url },
+    { logSink: (line) => logs.push(line), ...options },
+  );
   return {
     sandbox,
     upstream,

@@ -45,7 +45,8 @@ describe.each(Object.keys(engines))('quotes from upstream, %s state', (name) => 
   }
 
   const at = (ms: number): string => new Date(ms).toISOString();
-  const prices = (s: Stream): string[] => s.events.filter((e) => e.event === 'quote').map((e) => (JSON.parse(e.data) as { price: string }).price);
+  const prices = (s: Stream): string[] =>
+    s.events.filter((e) => e.event === 'quote').map((e) => (JSON.parse(e.data) as { price: string }).price);
 
   it('applies a correction (same updated_at, other content), never lets a date from the future block later quotes, and drops an unreadable date', async () => {
     const { upstream, relay } = await relayOnOwnStream();
@@ -66,11 +67,17 @@ describe.each(Object.keys(engines))('quotes from upstream, %s state', (name) => 
     const future = visitor.events.filter((e) => e.event === 'quote').at(-1)!;
     expect(Date.parse((JSON.parse(future.data) as { updated_at: string }).updated_at)).toBeLessThanOrEqual(Date.now());
     // A date Date.parse reads but that is no RFC 3339 date-time, and newer than anything held: dropped.
-    upstream.send('quote', { ...quote('usd', 1), price: '6666', updated_at: new Date(Date.now() + 2_000).toUTCString() });
+    upstream.send('quote', {
+      ...quote('usd', 1),
+      price: '6666',
+      updated_at: new Date(Date.now() + 2_000).toUTCString(),
+    });
     upstream.send('quote', { ...quote('usd', 1), price: '1002', updated_at: at(Date.now() + 1_000) });
     await until(() => prices(visitor).includes('1002'));
     expect(prices(visitor)).toEqual(['1001', '2999', '1002']);
-    const held = JSON.parse((await get(relay.url, '/v1/prices?symbols=usd')).body) as { data: { quotes: { price: string }[] } };
+    const held = JSON.parse((await get(relay.url, '/v1/prices?symbols=usd')).body) as {
+      data: { quotes: { price: string }[] };
+    };
     expect(held.data.quotes[0]!.price).toBe('1002');
   });
 
@@ -80,14 +87,19 @@ describe.each(Object.keys(engines))('quotes from upstream, %s state', (name) => 
     const visitor = new Stream(relay.url, 'usd');
     streams.push(visitor);
     await visitor.event((e) => e.event === 'quotes');
-    const junk = Array.from({ length: 5_000 }, (_, i) => ({ ...quote(`zz_${i}`, 1), updated_at: at(Date.now() - 1_000) }));
+    const junk = Array.from({ length: 5_000 }, (_, i) => ({
+      ...quote(`zz_${i}`, 1),
+      updated_at: at(Date.now() - 1_000),
+    }));
     upstream.send('quotes', { at: at(Date.now()), quotes: junk });
     upstream.send('quote', { ...quote('usd', 1), price: '4242', updated_at: at(Date.now()) });
     await visitor.event((e) => e.event === 'quote');
     const metrics = (await get(relay.url, '/metrics')).body;
     expect(metrics).toMatch(/^relay_upstream_quotes_dropped_total 5000$/m);
     expect((await get(relay.url, '/v1/prices?symbols=zz_1')).status).toBe(404);
-    expect(visitor.events.filter((e) => e.event === 'quote').map((e) => (JSON.parse(e.data) as { symbol: string }).symbol)).toEqual(['usd']);
+    expect(
+      visitor.events.filter((e) => e.event === 'quote').map((e) => (JSON.parse(e.data) as { symbol: string }).symbol),
+    ).toEqual(['usd']);
   });
 
   it('drops a stream event larger than its cap: the connection is reset, quotes flow on the next one', async () => {

@@ -109,7 +109,11 @@ describe('CORS', () => {
   it('answers preflights for the service', async () => {
     const res = await fetch(`${s.url}/v1/prices?symbols=usd`, {
       method: 'OPTIONS',
-      headers: { Origin: 'https://site.example', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'x-api-key' },
+      headers: {
+        Origin: 'https://site.example',
+        'Access-Control-Request-Method': 'GET',
+        'Access-Control-Request-Headers': 'x-api-key',
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('https://site.example');
@@ -174,7 +178,14 @@ describe('routing', () => {
     await fetch(`${s.url}/v1/prices`, { method: 'OPTIONS' });
     const stats = await control<SandboxStats>(s.url, 'stats', undefined, 'GET');
     expect(stats.requests).toMatchObject([
-      { method: 'GET', path: '/v1/prices', url: '/v1/prices?symbols=usd', key: 'pro-key:log', origin: 'https://site.example', status: 200 },
+      {
+        method: 'GET',
+        path: '/v1/prices',
+        url: '/v1/prices?symbols=usd',
+        key: 'pro-key:log',
+        origin: 'https://site.example',
+        status: 200,
+      },
       { method: 'GET', path: '/v1/prices', key: 'pro-key:log', origin: null, status: 404 },
     ]);
     expect(stats.requests[0]!.at).toBe(new Date(clock).toISOString());

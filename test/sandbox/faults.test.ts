@@ -1,6 +1,16 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FaultRule } from '../../sandbox/server';
-import { call, control, SseClient, start, until, type ErrorBody, type PricesBody, type StartedSandbox, type SandboxStats } from './helpers';
+import {
+  call,
+  control,
+  SseClient,
+  start,
+  until,
+  type ErrorBody,
+  type PricesBody,
+  type StartedSandbox,
+  type SandboxStats,
+} from './helpers';
 
 let s: StartedSandbox;
 beforeAll(async () => {
@@ -78,7 +88,9 @@ describe('fault injection', () => {
 
   it('hangs until the client gives up', async () => {
     await faults({ kind: 'hang', count: 1 });
-    await expect(call(s.url, '/v1/prices?symbols=usd', { key: 'pro-key', signal: AbortSignal.timeout(200) })).rejects.toThrow();
+    await expect(
+      call(s.url, '/v1/prices?symbols=usd', { key: 'pro-key', signal: AbortSignal.timeout(200) }),
+    ).rejects.toThrow();
     const log = (await stats()).requests;
     expect(log.at(-1)).toMatchObject({ path: '/v1/prices', status: null });
     expect((await prices()).status).toBe(200);
@@ -123,7 +135,12 @@ describe('fault injection', () => {
     const c = await SseClient.open(s.url, 'usd,eur');
     const snapshot = JSON.parse((await c.event()).data) as PricesBody['data'];
     expect(snapshot.quotes.map((q) => q.symbol)).toEqual(['usd']);
-    await control(s.url, 'market', { set: [{ symbol: 'eur', price: '1240000' }, { symbol: 'usd', price: '1068000' }] });
+    await control(s.url, 'market', {
+      set: [
+        { symbol: 'eur', price: '1240000' },
+        { symbol: 'usd', price: '1068000' },
+      ],
+    });
     // Events on a stream arrive in order: once a marker pushed after the change is in, so is any eur quote.
     await control(s.url, 'push', { event: 'marker', data: 'm' });
     await c.event((e) => e.event === 'marker');
@@ -155,7 +172,12 @@ describe('fault injection', () => {
   });
 
   it('rejects invalid rules with 400', async () => {
-    for (const body of [{}, { rules: [{ kind: 'explode' }] }, { rules: [{ kind: 'status', status: '500' }] }, { rules: [{ kind: 'omit_symbol' }] }]) {
+    for (const body of [
+      {},
+      { rules: [{ kind: 'explode' }] },
+      { rules: [{ kind: 'status', status: '500' }] },
+      { rules: [{ kind: 'omit_symbol' }] },
+    ]) {
       const res = await fetch(`${s.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(body) });
       expect(res.status).toBe(400);
       expect(((await res.json()) as ErrorBody).error.code).toBe('bad_request');
@@ -169,7 +191,12 @@ describe('market control', () => {
   it('validates its body and reports the state', async () => {
     expect(await control(s.url, 'market', { open: false })).toMatchObject({ open: false, mode: 'closed', changed: [] });
     expect(await control(s.url, 'market', { mode: 'open' })).toMatchObject({ open: true, mode: 'open' });
-    for (const body of [{ open: 'yes' }, { set: [{ symbol: 'zzz', price: '1' }] }, { set: [{ symbol: 'usd', price: '-1' }] }, { set: [{ symbol: 'usd', price: '1e9' }] }]) {
+    for (const body of [
+      { open: 'yes' },
+      { set: [{ symbol: 'zzz', price: '1' }] },
+      { set: [{ symbol: 'usd', price: '-1' }] },
+      { set: [{ symbol: 'usd', price: '1e9' }] },
+    ]) {
       const res = await fetch(`${s.url}/__sandbox/market`, { method: 'POST', body: JSON.stringify(body) });
       expect(res.status, JSON.stringify(body)).toBe(400);
     }

@@ -1,7 +1,13 @@
 // Shared helpers of the sandbox tests: a started sandbox, requests over real HTTP, an SSE reader.
 import { vi } from 'vitest';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { startSandbox, type Quote, type SandboxOptions, type SandboxStats, type StartedSandbox } from '../../sandbox/server';
+import {
+  startSandbox,
+  type Quote,
+  type SandboxOptions,
+  type SandboxStats,
+  type StartedSandbox,
+} from '../../sandbox/server';
 
 export type { Quote, SandboxStats, StartedSandbox };
 
@@ -47,7 +53,12 @@ export async function getJson<T>(base: string, path: string, key = 'enterprise-k
 }
 
 /** A test control request. */
-export async function control<T = Record<string, unknown>>(base: string, path: string, body?: unknown, method = 'POST'): Promise<T> {
+export async function control<T = Record<string, unknown>>(
+  base: string,
+  path: string,
+  body?: unknown,
+  method = 'POST',
+): Promise<T> {
   const init: RequestInit = { method, headers: { 'Content-Type': 'application/json' } };
   if (body !== undefined) init.body = JSON.stringify(body);
   const res = await fetch(`${base}/__sandbox/${path}`, init);
@@ -56,7 +67,10 @@ export async function control<T = Record<string, unknown>>(base: string, path: s
 }
 
 /** Polls until `check` returns a value other than undefined/false. */
-export function until<T>(check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 5000): Promise<T> {
+export function until<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 5000,
+): Promise<T> {
   return vi.waitUntil(check, { timeout: timeoutMs, interval: 10 }) as Promise<T>;
 }
 
@@ -77,7 +91,11 @@ export class SseClient {
     void this.pump();
   }
 
-  static async open(base: string, symbols: string, options: CallOptions & { lastEventId?: string } = {}): Promise<SseClient> {
+  static async open(
+    base: string,
+    symbols: string,
+    options: CallOptions & { lastEventId?: string } = {},
+  ): Promise<SseClient> {
     const controller = new AbortController();
     const headers: Record<string, string> = { Accept: 'text/event-stream', ...options.headers };
     if (options.lastEventId !== undefined) headers['Last-Event-ID'] = options.lastEventId;
@@ -91,7 +109,11 @@ export class SseClient {
   }
 
   /** The first event at or after index `from` that satisfies `match`. */
-  async event(match: (e: EventSourceMessage) => boolean = () => true, from = 0, timeoutMs = 3000): Promise<EventSourceMessage> {
+  async event(
+    match: (e: EventSourceMessage) => boolean = () => true,
+    from = 0,
+    timeoutMs = 3000,
+  ): Promise<EventSourceMessage> {
     return until(() => this.events.slice(from).find(match), timeoutMs);
   }
 

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, getJson, start, type ErrorBody, type HistoryBody, type PricesBody, type StartedSandbox } from './helpers';
+import {
+  call,
+  getJson,
+  start,
+  type ErrorBody,
+  type HistoryBody,
+  type PricesBody,
+  type StartedSandbox,
+} from './helpers';
 
 // Saturday 2026-11-21, 14:07 in Tehran.
 const NOW = Date.parse('2026-11-21T10:37:12Z');
@@ -9,7 +17,8 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-const history = (symbol: string, days: number, key = 'pro-key') => getJson<HistoryBody>(s.url, `/v1/history/${symbol}?days=${days}`, key);
+const history = (symbol: string, days: number, key = 'pro-key') =>
+  getJson<HistoryBody>(s.url, `/v1/history/${symbol}?days=${days}`, key);
 const MIN = 60_000;
 
 describe('GET /v1/history/{symbol}', () => {

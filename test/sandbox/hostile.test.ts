@@ -46,16 +46,25 @@ describe('stream cap', () => {
 describe('hostile faults', () => {
   it('redirect: answers 307 with the Location given', async () => {
     s = await start();
-    await control(s.url, 'faults', { rules: [{ kind: 'redirect', path: '/v1/prices', location: 'http://127.0.0.2:9/v1/prices' }] });
-    const res = await fetch(`${s.url}/v1/prices?symbols=usd`, { headers: { 'X-API-Key': 'pro-key' }, redirect: 'manual' });
+    await control(s.url, 'faults', {
+      rules: [{ kind: 'redirect', path: '/v1/prices', location: 'http://127.0.0.2:9/v1/prices' }],
+    });
+    const res = await fetch(`${s.url}/v1/prices?symbols=usd`, {
+      headers: { 'X-API-Key': 'pro-key' },
+      redirect: 'manual',
+    });
     expect(res.status).toBe(307);
     expect(res.headers.get('location')).toBe('http://127.0.0.2:9/v1/prices');
   });
 
   it('huge_history: serves N [t, v] points spread over spanDays up to now', async () => {
     s = await start();
-    await control(s.url, 'faults', { rules: [{ kind: 'huge_history', path: '/v1/history', points: 1000, spanDays: 347 }] });
-    const body = (await (await call(s.url, '/v1/history/usd?days=7', { key: 'pro-key' })).json()) as { data: { points: number[][] } };
+    await control(s.url, 'faults', {
+      rules: [{ kind: 'huge_history', path: '/v1/history', points: 1000, spanDays: 347 }],
+    });
+    const body = (await (await call(s.url, '/v1/history/usd?days=7', { key: 'pro-key' })).json()) as {
+      data: { points: number[][] };
+    };
     const points = body.data.points;
     expect(points).toHaveLength(1000);
     expect((points[999]![0]! - points[0]![0]!) / 86_400).toBeCloseTo(347, 0);

@@ -103,7 +103,8 @@ describe('the simulated market', () => {
     for (let i = 0; i < 20; i++) expect(friday.m.tick()).toEqual([]);
     expect(all(friday.m)).toEqual(before);
     // The last change was before Thursday 23:00, when the market closed.
-    for (const q of before) expect(Date.parse(q.updated_at)).toBeLessThanOrEqual(Date.parse('2026-11-19T23:00:00+03:30'));
+    for (const q of before)
+      expect(Date.parse(q.updated_at)).toBeLessThanOrEqual(Date.parse('2026-11-19T23:00:00+03:30'));
 
     const closed = market('closed', SATURDAY_NOON);
     expect(closed.m.tick()).toEqual([]);
@@ -150,7 +151,10 @@ describe('the simulated market', () => {
 describe('plans and limits', () => {
   it('resolves the fixed keys and their suffixed forms', () => {
     expect(resolveKey('pro-key:x')).toMatchObject({ key: 'pro-key:x', plan: PLANS.professional });
-    expect(resolveKey('restricted-key')).toMatchObject({ plan: PLANS.enterprise, origins: ['https://allowed.example'] });
+    expect(resolveKey('restricted-key')).toMatchObject({
+      plan: PLANS.enterprise,
+      origins: ['https://allowed.example'],
+    });
     expect(resolveKey('toString')).toBeUndefined();
     expect(resolveKey(undefined)).toBeUndefined();
   });

@@ -39,7 +39,8 @@ describe('GET /v1/prices', () => {
     expect(body.data.quotes).toHaveLength(ALL.length);
     const usd = body.data.quotes.find((q) => q.symbol === 'usd')!;
     for (const q of body.data.quotes) {
-      for (const field of ['price', 'price_toman', 'high', 'low'] as const) expect(q[field], `${q.symbol}.${field}`).toMatch(DECIMAL);
+      for (const field of ['price', 'price_toman', 'high', 'low'] as const)
+        expect(q[field], `${q.symbol}.${field}`).toMatch(DECIMAL);
       expect(q.change_pct).toMatch(/^-?\d+\.\d\d$/);
       expect(q.change_pct).not.toBe('-0.00');
       expect(q.updated_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+03:30$/);
@@ -57,7 +58,10 @@ describe('GET /v1/prices', () => {
   });
 
   it('quotes plausible free-market levels', async () => {
-    const body = await getJson<PricesBody>(s.url, '/v1/prices?symbols=usd,eur,gold_18,coin_emami,ons,silver_ounce,iqd,jod');
+    const body = await getJson<PricesBody>(
+      s.url,
+      '/v1/prices?symbols=usd,eur,gold_18,coin_emami,ons,silver_ounce,iqd,jod',
+    );
     const price = (id: string) => Number(body.data.quotes.find((q) => q.symbol === id)!.price);
     expect(price('usd')).toBeGreaterThan(950_000);
     expect(price('usd')).toBeLessThan(1_150_000);
@@ -124,7 +128,10 @@ describe('GET /v1/symbols', () => {
     const body = await getJson<SymbolsBody>(s.url, '/v1/symbols');
     const byId = new Map(body.data.symbols.map((x) => [x.symbol, x]));
     expect(body.data.symbols).toHaveLength(SPEC_OTHERS.length + SPEC_CURRENCIES.length);
-    for (const [id, category, unit] of [...SPEC_OTHERS, ...SPEC_CURRENCIES.map((c) => [c, 'currency', 'unit'] as const)]) {
+    for (const [id, category, unit] of [
+      ...SPEC_OTHERS,
+      ...SPEC_CURRENCIES.map((c) => [c, 'currency', 'unit'] as const),
+    ]) {
       const entry = byId.get(id);
       expect(entry, id).toBeDefined();
       expect(entry!.title, id).toMatch(/[\u0600-\u06FF]/);

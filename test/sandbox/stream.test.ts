@@ -1,5 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { call, control, SseClient, start, until, type ErrorBody, type Quote, type StartedSandbox, type SandboxStats } from './helpers';
+import {
+  call,
+  control,
+  SseClient,
+  start,
+  until,
+  type ErrorBody,
+  type Quote,
+  type StartedSandbox,
+  type SandboxStats,
+} from './helpers';
 
 let s: StartedSandbox;
 const open: SseClient[] = [];
@@ -106,7 +116,8 @@ describe('GET /v1/stream', () => {
       const c = await SseClient.open(small.url, 'usd');
       const last = (await c.event()).id!;
       c.close();
-      for (const price of ['1061000', '1062000', '1063000']) await control(small.url, 'market', { set: [{ symbol: 'usd', price }] });
+      for (const price of ['1061000', '1062000', '1063000'])
+        await control(small.url, 'market', { set: [{ symbol: 'usd', price }] });
       const old = await SseClient.open(small.url, 'usd', { lastEventId: last });
       const snapshot = await old.event();
       expect(snapshot.event).toBe('quotes');
@@ -122,7 +133,8 @@ describe('GET /v1/stream', () => {
     const snapshot = await c.event();
     const result = await control<{ open: boolean; changed: string[] }>(s.url, 'market', { open: false, tick: true });
     expect(result).toMatchObject({ open: false, changed: [] });
-    for (let i = 0; i < 5; i++) expect((await control<{ changed: string[] }>(s.url, 'market', { tick: true })).changed).toEqual([]);
+    for (let i = 0; i < 5; i++)
+      expect((await control<{ changed: string[] }>(s.url, 'market', { tick: true })).changed).toEqual([]);
     // Events on a stream arrive in order: once a marker pushed after the ticks is in, so is any change.
     await control(s.url, 'push', { event: 'marker', data: 'm' });
     await c.event((e) => e.event === 'marker');
@@ -183,7 +195,10 @@ describe('GET /v1/stream', () => {
     expect(unknown.status).toBe(404);
     expect(((await unknown.json()) as ErrorBody).error).toMatchObject({ code: 'unknown_symbol', symbols: ['zzz'] });
     expect((await call(s.url, '/v1/stream', { key: 'pro-key' })).status).toBe(400);
-    const wrongOrigin = await call(s.url, '/v1/stream?symbols=usd', { key: 'restricted-key', origin: 'https://x.example' });
+    const wrongOrigin = await call(s.url, '/v1/stream?symbols=usd', {
+      key: 'restricted-key',
+      origin: 'https://x.example',
+    });
     expect(wrongOrigin.status).toBe(403);
     const ok = await stream('usd', { key: 'restricted-key', origin: 'https://allowed.example' });
     expect(ok.response.status).toBe(200);

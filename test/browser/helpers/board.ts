@@ -29,7 +29,8 @@ export const sandbox = {
   faults: (rules: FaultRule[]) => control('faults', 'POST', { rules }),
   clearFaults: () => control('faults', 'DELETE'),
   /** Pushes an event (or raw bytes) to every open stream. */
-  push: (body: { event?: string; data?: unknown; raw?: string; id?: string; times?: number }) => control('push', 'POST', body),
+  push: (body: { event?: string; data?: unknown; raw?: string; id?: string; times?: number }) =>
+    control('push', 'POST', body),
   market: (body: { open?: boolean; tick?: true; set?: PriceSetting[] }) => control('market', 'POST', body),
   stats: async () => (await control('stats', 'GET')) as SandboxStats,
   /** The /v1 requests made with `key`, optionally under a path prefix. */
@@ -53,7 +54,11 @@ export const symbolsShown = (el: PriceBoard): string[] => rows(el).map((r) => r.
  * Polls `predicate` (sync or async) until it holds, failing with `message` after `timeout` ms.
  * (@open-wc/testing's `waitUntil` takes no async predicate.)
  */
-export async function until(predicate: () => boolean | Promise<boolean>, message: string, timeout = 8000): Promise<void> {
+export async function until(
+  predicate: () => boolean | Promise<boolean>,
+  message: string,
+  timeout = 8000,
+): Promise<void> {
   try {
     await vi.waitUntil(predicate, { timeout, interval: 30 });
   } catch (error) {
@@ -67,7 +72,11 @@ export function untilLoaded(el: PriceBoard, timeout = 8000): Promise<void> {
     () =>
       rows(el).length > 0 &&
       // Prices first, then the times (their formatters are built after the first rows are painted).
-      rows(el).every((r) => r.hasAttribute('data-missing') || ['price', 'time'].every((name) => /[۰-۹]/.test(r.querySelector(`[part~="${name}"]`)?.textContent ?? ''))),
+      rows(el).every(
+        (r) =>
+          r.hasAttribute('data-missing') ||
+          ['price', 'time'].every((name) => /[۰-۹]/.test(r.querySelector(`[part~="${name}"]`)?.textContent ?? '')),
+      ),
     'the board did not load',
     timeout,
   );

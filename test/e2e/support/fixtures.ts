@@ -58,7 +58,8 @@ export const test = base.extend<{ key: string; problems: Problems }, { servers: 
     };
     page.on('pageerror', (error) => problems.pageErrors.push(`pageerror: ${error.message}`));
     page.on('console', (message) => {
-      if (message.type() === 'error') problems.consoleErrors.push(`console: ${message.text()} (${message.location().url})`);
+      if (message.type() === 'error')
+        problems.consoleErrors.push(`console: ${message.text()} (${message.location().url})`);
     });
     await page.exposeBinding('__reportCspViolation', ({ frame }, text: string) => {
       problems.cspViolations.push(`csp (${frame.url()}): ${text}`);
@@ -66,7 +67,9 @@ export const test = base.extend<{ key: string; problems: Problems }, { servers: 
     await page.addInitScript(() => {
       document.addEventListener('securitypolicyviolation', (event) => {
         const report = (window as unknown as { __reportCspViolation?: (text: string) => void }).__reportCspViolation;
-        report?.(`${event.violatedDirective} blocked ${event.blockedURI || '(inline)'} at ${event.sourceFile}:${event.lineNumber}`);
+        report?.(
+          `${event.violatedDirective} blocked ${event.blockedURI || '(inline)'} at ${event.sourceFile}:${event.lineNumber}`,
+        );
       });
     });
     await use(problems);

@@ -20,12 +20,28 @@ export interface HostLayout {
 }
 
 export const HOST_LAYOUTS: readonly HostLayout[] = [
-  { id: 'flex', html: (b) => `<header style="display:flex;flex-wrap:wrap;align-items:center;gap:12px"><strong class="site">LOGO</strong>${b}<p class="site">A paragraph of the site, longer than one line at most widths of a page.</p></header>` },
-  { id: 'grid', html: (b) => `<div style="display:grid;grid-template-columns:1fr 2fr;gap:12px"><aside>${b}</aside><main>Main column of the page, with text.</main></div>` },
+  {
+    id: 'flex',
+    html: (b) =>
+      `<header style="display:flex;flex-wrap:wrap;align-items:center;gap:12px"><strong class="site">LOGO</strong>${b}<p class="site">A paragraph of the site, longer than one line at most widths of a page.</p></header>`,
+  },
+  {
+    id: 'grid',
+    html: (b) =>
+      `<div style="display:grid;grid-template-columns:1fr 2fr;gap:12px"><aside>${b}</aside><main>Main column of the page, with text.</main></div>`,
+  },
   { id: 'table', html: (b) => `<table><tr><td>${b}</td><td>A second cell of the table.</td></tr></table>` },
-  { id: 'sidebar', html: (b) => `<div style="display:flex;gap:12px"><aside style="width:300px;flex:none;max-width:100%">${b}</aside><main style="min-width:0">Main</main></div>` },
+  {
+    id: 'sidebar',
+    html: (b) =>
+      `<div style="display:flex;gap:12px"><aside style="width:300px;flex:none;max-width:100%">${b}</aside><main style="min-width:0">Main</main></div>`,
+  },
   { id: 'inline-block', html: (b) => `<div style="display:inline-block">${b}</div>` },
-  { id: 'columns', html: (b) => `<div style="columns:2 200px"><p class="site">Text before the board.</p>${b}<p class="site">Text after it.</p></div>` },
+  {
+    id: 'columns',
+    html: (b) =>
+      `<div style="columns:2 200px"><p class="site">Text before the board.</p>${b}<p class="site">Text after it.</p></div>`,
+  },
 ];
 
 /** `<price-board>` markup with these attributes (values are the tests' own, never user input). */
@@ -61,23 +77,34 @@ export function measureBoards(page: Page): Promise<BoardBox[]> {
       const problems: string[] = [];
       const frame = root.querySelector('[part~="board"]')!.getBoundingClientRect();
       for (const row of root.querySelectorAll<HTMLElement>('[part~="row"]')) {
-        const cells = [...row.querySelectorAll<HTMLElement>('[part]')].filter((c) => c.getClientRects().length > 0 && getComputedStyle(c).display !== 'none');
+        const cells = [...row.querySelectorAll<HTMLElement>('[part]')].filter(
+          (c) => c.getClientRects().length > 0 && getComputedStyle(c).display !== 'none',
+        );
         const rects = cells.map((c) => {
           const range = document.createRange();
           range.selectNodeContents(c);
-          return { name: c.getAttribute('part')!, cell: c.getBoundingClientRect(), text: range.getBoundingClientRect(), content: c.textContent ?? '' };
+          return {
+            name: c.getAttribute('part')!,
+            cell: c.getBoundingClientRect(),
+            text: range.getBoundingClientRect(),
+            content: c.textContent ?? '',
+          };
         });
         for (const r of rects) {
           const where = `${row.dataset.symbol} ${r.name} «${r.content}»`;
           if (r.content.trim() === '') problems.push(`${where}: empty`);
-          if (r.text.left < frame.left - 0.5 || r.text.right > frame.right + 0.5) problems.push(`${where}: outside the board`);
-          if (r.name !== 'title' && (r.text.left < r.cell.left - 0.5 || r.text.right > r.cell.right + 0.5)) problems.push(`${where}: clipped by its cell`);
+          if (r.text.left < frame.left - 0.5 || r.text.right > frame.right + 0.5)
+            problems.push(`${where}: outside the board`);
+          if (r.name !== 'title' && (r.text.left < r.cell.left - 0.5 || r.text.right > r.cell.right + 0.5))
+            problems.push(`${where}: clipped by its cell`);
         }
         for (let i = 0; i < rects.length; i++) {
           for (let j = i + 1; j < rects.length; j++) {
             const a = rects[i]!.text;
             const b = rects[j]!.text;
-            const overlap = Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
+            const overlap =
+              Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 &&
+              Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
             if (overlap) problems.push(`${row.dataset.symbol}: ${rects[i]!.name} overlaps ${rects[j]!.name}`);
           }
         }

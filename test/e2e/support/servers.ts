@@ -67,7 +67,7 @@ export function widgetPagePolicy(sandboxOrigin: string): string {
     `connect-src 'self' ${sandboxOrigin}`,
     "object-src 'none'",
     "base-uri 'none'",
-    "frame-ancestors *",
+    'frame-ancestors *',
   ].join('; ');
 }
 
@@ -88,7 +88,12 @@ export async function startCdn(options: CdnOptions = {}): Promise<RunningServer 
   return { url: `${origin}${CDN_PREFIX}`, origin, requests, close: closer(server) };
 }
 
-async function serveDist(req: IncomingMessage, res: ServerResponse, options: CdnOptions, requests: string[]): Promise<void> {
+async function serveDist(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: CdnOptions,
+  requests: string[],
+): Promise<void> {
   const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
   requests.push(path);
   res.setHeader('Access-Control-Allow-Origin', '*');
@@ -108,7 +113,8 @@ async function serveDist(req: IncomingMessage, res: ServerResponse, options: Cdn
     const body = await readFile(file);
     const type = TYPES[extname(file)] ?? 'application/octet-stream';
     res.setHeader('Content-Type', type);
-    if (type.startsWith('text/html') && options.htmlPolicy) res.setHeader('Content-Security-Policy', options.htmlPolicy);
+    if (type.startsWith('text/html') && options.htmlPolicy)
+      res.setHeader('Content-Security-Policy', options.htmlPolicy);
     res.end(req.method === 'HEAD' ? undefined : body);
   } catch {
     notFound(res);
@@ -127,7 +133,9 @@ export interface SitePage {
 }
 
 /** A third-party site: tests put pages on it, then open them. */
-export async function startSite(): Promise<RunningServer & { page(path: string, html: string, headers?: Record<string, string>): string }> {
+export async function startSite(): Promise<
+  RunningServer & { page(path: string, html: string, headers?: Record<string, string>): string }
+> {
   const pages = new Map<string, SitePage>();
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;

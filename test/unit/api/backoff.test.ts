@@ -6,7 +6,9 @@ describe('backoffDelay', () => {
   const opts = { baseMs: 500, maxMs: 5_000 };
   it('doubles per attempt up to the cap (full jitter at its maximum)', () => {
     const top = (): number => 1;
-    expect([0, 1, 2, 3, 4, 10].map((a) => backoffDelay(a, opts, 'full', top))).toEqual([500, 1000, 2000, 4000, 5000, 5000]);
+    expect([0, 1, 2, 3, 4, 10].map((a) => backoffDelay(a, opts, 'full', top))).toEqual([
+      500, 1000, 2000, 4000, 5000, 5000,
+    ]);
   });
   it('full jitter can go down to zero; equal jitter keeps half', () => {
     const bottom = (): number => 0;

@@ -159,8 +159,13 @@ describe('PriceClient errors', () => {
   });
 
   it('reads a {"error","message"} body and a non-JSON error body by status', async () => {
-    await sb.faults([{ path: '/v1/prices', kind: 'status', status: 400, body: '{"error":"bad_request","message":"no"}', count: 1 }]);
-    expect(await failure(client().prices(['usd']))).toMatchObject({ code: 'bad_request', data: { serviceCode: 'bad_request' } });
+    await sb.faults([
+      { path: '/v1/prices', kind: 'status', status: 400, body: '{"error":"bad_request","message":"no"}', count: 1 },
+    ]);
+    expect(await failure(client().prices(['usd']))).toMatchObject({
+      code: 'bad_request',
+      data: { serviceCode: 'bad_request' },
+    });
     await sb.faults([{ path: '/v1/prices', kind: 'status', status: 502, body: '<html>bad gateway</html>' }]);
     expect(await failure(client({ retry: { ...quick, retries: 0 } }).prices(['usd']))).toMatchObject({
       code: 'server',

@@ -58,7 +58,10 @@ describe('history from a service whose market closes (the sandbox: 09:00–23:00
       expect(hours.filter((h) => h < 9)).toEqual([]);
       candles.forEach((c, i) => {
         const before = candles[i - 1]?.close;
-        expect([c.open, c.high, c.low, c.close].every((v) => v === before), `candle ${i} is flat at the close before it`).toBe(false);
+        expect(
+          [c.open, c.high, c.low, c.close].every((v) => v === before),
+          `candle ${i} is flat at the close before it`,
+        ).toBe(false);
       });
     } finally {
       await sandbox.close();

@@ -31,7 +31,10 @@ describe('convert', () => {
     const dollar = quote({ price_toman: '105000' });
     // 1,000,000 / (4012.35 × 105000 = 421296750) = 0.0023736…
     expect(convert('۱۰۰۰۰۰۰', 'from-money', ounce, dollar, 'toman')).toMatchObject({ ok: true, value: '0.0024' });
-    expect(convert('1', 'from-money', quote({ price_toman: '3000000000' }), usd, 'toman')).toMatchObject({ ok: true, value: '0.00000000033' });
+    expect(convert('1', 'from-money', quote({ price_toman: '3000000000' }), usd, 'toman')).toMatchObject({
+      ok: true,
+      value: '0.00000000033',
+    });
     expect(convert('5', 'from-money', gold, usd, 'toman')).toMatchObject({ ok: true, value: '0.0000017' });
     // At one or more, the fixed digits; zero stays zero.
     expect(convert('3100000', 'from-money', gold, usd, 'toman')).toMatchObject({ ok: true, value: '1.033' });
@@ -48,7 +51,10 @@ describe('convert', () => {
     expect(convert('2', 'to-money', usd, usd, 'rial')).toEqual({ ok: true, value: '2000000' });
   });
   it('divides rounding half up to 2 digits for currencies and 3 for grams', () => {
-    expect(convert('100000', 'from-money', quote({ price_toman: '300000' }), usd, 'toman')).toEqual({ ok: true, value: '0.33' });
+    expect(convert('100000', 'from-money', quote({ price_toman: '300000' }), usd, 'toman')).toEqual({
+      ok: true,
+      value: '0.33',
+    });
     expect(convert('1000000', 'from-money', gold, usd, 'toman')).toEqual({ ok: true, value: '0.333' });
     expect(convert('۲۰۰۰۰۰۰', 'from-money', gold, usd, 'toman')).toEqual({ ok: true, value: '0.667' });
   });

@@ -8,7 +8,8 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
 const page = readFileSync(`${root}docs/ARCHITECTURE.md`, 'utf8');
 // A variable specifier: eslint.config.js is plain JavaScript with no types.
 const configFile = `${root}eslint.config.js`;
-const config = ((await import(configFile)) as { default: { files?: string[]; rules?: Record<string, unknown> }[] }).default;
+const config = ((await import(configFile)) as { default: { files?: string[]; rules?: Record<string, unknown> }[] })
+  .default;
 
 /** The folders named in the code block under "## Layers". */
 function documentedLayers(): string[] {
@@ -47,7 +48,8 @@ describe('docs/ARCHITECTURE.md', () => {
 
   it('names only files and folders that exist', () => {
     // Every code span that is a file with its folder (`src/live/hub.ts`, or `live/hub.ts` inside src/) or a folder (`relay/`).
-    const paths = [...page.matchAll(/`((?:[\w.-]+\/)+(?:[\w-]+\.\w+)?)`/g)].map((m) => m[1]!)
+    const paths = [...page.matchAll(/`((?:[\w.-]+\/)+(?:[\w-]+\.\w+)?)`/g)]
+      .map((m) => m[1]!)
       .filter((p) => !p.startsWith('dist/')); // built files
     expect(paths.length).toBeGreaterThan(20);
     for (const path of paths) expect(existsSync(`${root}${path}`) || existsSync(`${root}src/${path}`), path).toBe(true);

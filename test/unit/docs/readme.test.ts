@@ -29,9 +29,23 @@ describe('element pages', () => {
 
   it('document every attribute, event, part and CSS property of the contract', () => {
     const names = [
-      ...['symbols', 'api-key', 'base-url', 'stream', 'stream-url', 'poll-interval', 'unit', 'theme', 'chart', 'chart-symbol', 'days'],
+      ...[
+        'symbols',
+        'api-key',
+        'base-url',
+        'stream',
+        'stream-url',
+        'poll-interval',
+        'unit',
+        'theme',
+        'chart',
+        'chart-symbol',
+        'days',
+      ],
       ...['price-board-quotes', 'price-board-status', 'price-board-error', 'price-board-select'],
-      ...['board', 'row', 'title', 'price', 'change', 'high', 'low', 'time', 'status', 'chart', 'error'].map((p) => `| \`${p}\` |`),
+      ...['board', 'row', 'title', 'price', 'change', 'high', 'low', 'time', 'status', 'chart', 'error'].map(
+        (p) => `| \`${p}\` |`,
+      ),
       ...['font', 'bg', 'fg', 'muted', 'border', 'up', 'down', 'accent', 'radius'].map((p) => `--price-board-${p}`),
     ];
     for (const name of names) expect(board, name).toContain(name);
@@ -47,7 +61,13 @@ describe('README.md', () => {
 
   it('stays within 12 KB and links to the pages by reader', () => {
     expect(Buffer.byteLength(readme)).toBeLessThanOrEqual(12 * 1024);
-    for (const page of [...Object.values(PAGES), 'docs/relay.md', 'docs/embedding.md', 'docs/bench.md', 'docs/ARCHITECTURE.md']) {
+    for (const page of [
+      ...Object.values(PAGES),
+      'docs/relay.md',
+      'docs/embedding.md',
+      'docs/bench.md',
+      'docs/ARCHITECTURE.md',
+    ]) {
       expect(readme, page).toContain(`](${page})`);
     }
   });
@@ -63,7 +83,14 @@ describe('README.md', () => {
 
 describe('links between the docs', () => {
   it('point to files that exist, and to headings that exist', () => {
-    const docs = ['README.md', ...Object.values(PAGES), 'docs/relay.md', 'docs/ARCHITECTURE.md', 'docs/development.md', 'docs/service.md'];
+    const docs = [
+      'README.md',
+      ...Object.values(PAGES),
+      'docs/relay.md',
+      'docs/ARCHITECTURE.md',
+      'docs/development.md',
+      'docs/service.md',
+    ];
     const slug = (heading: string): string =>
       heading
         .toLowerCase()

@@ -16,7 +16,12 @@ const MIDNIGHT = new Date('2026-03-20T20:30:00Z');
 describe('tehranParts', () => {
   it('gives the Jalali date and Tehran time as numbers', () => {
     expect(tehranParts(new Date('2026-11-22T10:35:00Z'))).toEqual({
-      year: 1405, month: 9, day: 1, hour: 14, minute: 5, weekday: 0,
+      year: 1405,
+      month: 9,
+      day: 1,
+      hour: 14,
+      minute: 5,
+      weekday: 0,
     });
   });
 
@@ -27,7 +32,10 @@ describe('tehranParts', () => {
 
   it('agrees with Intl on Nowruz 1405 being 21 March 2026 in Tehran', () => {
     const gregorian = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Tehran' }).format(MIDNIGHT);
-    const persian = new Intl.DateTimeFormat('en-US-u-ca-persian-nu-latn', { timeZone: 'Asia/Tehran', dateStyle: 'short' });
+    const persian = new Intl.DateTimeFormat('en-US-u-ca-persian-nu-latn', {
+      timeZone: 'Asia/Tehran',
+      dateStyle: 'short',
+    });
     expect(gregorian).toBe('2026-03-21');
     expect(persian.format(MIDNIGHT)).toMatch(/^1\/1\/1405/);
   });
@@ -124,7 +132,13 @@ describe('Latin digits', () => {
     const now = new Date('2026-03-21T12:00:00Z');
     for (let i = 0; i < 48; i++) {
       const d = new Date(now.getTime() - i * 7_777_777);
-      for (const s of [formatTime(d), formatJalaliDate(d), formatJalaliDate(d, 'long'), formatUpdated(d, now), formatRelative(d, now)]) {
+      for (const s of [
+        formatTime(d),
+        formatJalaliDate(d),
+        formatJalaliDate(d, 'long'),
+        formatUpdated(d, now),
+        formatRelative(d, now),
+      ]) {
         expect(s).not.toMatch(LATIN_DIGIT);
       }
     }

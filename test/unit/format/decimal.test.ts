@@ -3,12 +3,15 @@ import { decimalToString, parseDecimal } from '../../../src/format/decimal';
 import { divideDecimal, multiplyDecimal, readAmount, toLatinDigits } from '../../../src/format/amount';
 
 const mul = (a: string, b: string) => decimalToString(multiplyDecimal(parseDecimal(a), parseDecimal(b)));
-const div = (a: string, b: string, digits: number) => decimalToString(divideDecimal(parseDecimal(a), parseDecimal(b), digits));
+const div = (a: string, b: string, digits: number) =>
+  decimalToString(divideDecimal(parseDecimal(a), parseDecimal(b), digits));
 
 describe('multiplyDecimal', () => {
   it('is exact for a 20-digit price', () => {
     expect(mul('1.5', '12345678901234567891')).toBe('18518518351851851836.5');
-    expect(mul('99999999999999999999.99', '99999999999999999999.99')).toBe('9999999999999999999998000000000000000000.0001');
+    expect(mul('99999999999999999999.99', '99999999999999999999.99')).toBe(
+      '9999999999999999999998000000000000000000.0001',
+    );
   });
   it('keeps signs and drops trailing zeros', () => {
     expect(mul('-2.50', '4')).toBe('-10');

@@ -1,9 +1,20 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatJalaliDate, formatRelative, formatTime, formatUpdated, tehranOffsetSeconds, tehranParts } from '../../../src/format/date';
+import {
+  formatJalaliDate,
+  formatRelative,
+  formatTime,
+  formatUpdated,
+  tehranOffsetSeconds,
+  tehranParts,
+} from '../../../src/format/date';
 import { formatAxisNumber, formatDecimal } from '../../../src/format/number';
 import { formatPercent } from '../../../src/format/percent';
 
-const originals = { DateTimeFormat: Intl.DateTimeFormat, NumberFormat: Intl.NumberFormat, RelativeTimeFormat: Intl.RelativeTimeFormat };
+const originals = {
+  DateTimeFormat: Intl.DateTimeFormat,
+  NumberFormat: Intl.NumberFormat,
+  RelativeTimeFormat: Intl.RelativeTimeFormat,
+};
 let made = 0;
 
 /** Replaces the Intl constructors with subclasses that count how often they are built. */

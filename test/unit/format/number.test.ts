@@ -60,7 +60,9 @@ describe('formatDecimal', () => {
   });
 
   it('signs positives with LRM and plus under exceptZero, never zero', () => {
-    expect(formatDecimal('1234567.5', { signDisplay: 'exceptZero' })).toBe(fa(1234567.5, { signDisplay: 'exceptZero' }));
+    expect(formatDecimal('1234567.5', { signDisplay: 'exceptZero' })).toBe(
+      fa(1234567.5, { signDisplay: 'exceptZero' }),
+    );
     expect(formatDecimal('0.00', { signDisplay: 'exceptZero' })).toBe('۰');
   });
 

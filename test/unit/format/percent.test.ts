@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { PriceBoardError } from '../../../src/shared/errors';
 import { formatPercent } from '../../../src/format/percent';
 
-const intlPercent = new Intl.NumberFormat('fa-IR', { style: 'percent', signDisplay: 'exceptZero', minimumFractionDigits: 2 });
+const intlPercent = new Intl.NumberFormat('fa-IR', {
+  style: 'percent',
+  signDisplay: 'exceptZero',
+  minimumFractionDigits: 2,
+});
 
 describe('formatPercent', () => {
   it('shows a rise with LRM and plus, as Intl fa-IR does', () => {

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { decimalToString, divideRatio, multiplyRatio, parseDecimal, roundRatio, subtractRatio, toRatio } from '../../../src/format/decimal';
+import {
+  decimalToString,
+  divideRatio,
+  multiplyRatio,
+  parseDecimal,
+  roundRatio,
+  subtractRatio,
+  toRatio,
+} from '../../../src/format/decimal';
 
 const r = (s: string) => toRatio(parseDecimal(s));
 const round = (num: bigint, den: bigint, digits: number) => decimalToString(roundRatio({ num, den }, digits));

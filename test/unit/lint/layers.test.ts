@@ -21,10 +21,9 @@ async function lintAs(fixture: string, asFile: string): Promise<{ ruleId: string
 describe('eslint rules that keep the structure', () => {
   it('reports format/ importing live/ or lit', async () => {
     const messages = await lintAs('format-imports-live.txt', 'src/format/fixture.ts');
-    expect(messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports').map((m) => m.message)).toEqual([
-      expect.stringContaining("'../live/hub'"),
-      expect.stringContaining("'lit'"),
-    ]);
+    expect(
+      messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports').map((m) => m.message),
+    ).toEqual([expect.stringContaining("'../live/hub'"), expect.stringContaining("'lit'")]);
   });
 
   it('lets chart/ import the shared types and the formatters', async () => {
@@ -49,19 +48,30 @@ describe('eslint rules that keep the structure', () => {
   /** The imports of `fixture`, linted as `asFile`, that the layer rules report. */
   async function refused(fixture: string, asFile: string): Promise<string[]> {
     const messages = await lintAs(fixture, asFile);
-    return messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports').map((m) => /'([^']+)'/.exec(m.message)![1]!);
+    return messages
+      .filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports')
+      .map((m) => /'([^']+)'/.exec(m.message)![1]!);
   }
 
   it('reports the relay reaching into src/ past relay/from-src.ts, or into the sandbox but for types', async () => {
-    expect(await refused('relay-imports-src.txt', 'relay/fixture.ts')).toEqual(['../src/model/quote-store', '../sandbox/server']);
+    expect(await refused('relay-imports-src.txt', 'relay/fixture.ts')).toEqual([
+      '../src/model/quote-store',
+      '../sandbox/server',
+    ]);
   });
 
   it('reports the sandbox importing the relay beyond its HTTP writing, or src/ beyond shared/', async () => {
-    expect(await refused('sandbox-imports-relay.txt', 'sandbox/fixture.ts')).toEqual(['../relay/server', '../src/api/client']);
+    expect(await refused('sandbox-imports-relay.txt', 'sandbox/fixture.ts')).toEqual([
+      '../relay/server',
+      '../src/api/client',
+    ]);
   });
 
   it('reports a widget importing another widget or the chart (the ticker, the converter)', async () => {
-    expect(await refused('widget-imports-widget.txt', 'src/ticker/fixture.ts')).toEqual(['../converter/price-converter', '../chart/price-chart']);
+    expect(await refused('widget-imports-widget.txt', 'src/ticker/fixture.ts')).toEqual([
+      '../converter/price-converter',
+      '../chart/price-chart',
+    ]);
     expect(await refused('widget-imports-widget.txt', 'src/converter/fixture.ts')).toEqual(['../chart/price-chart']);
   });
 

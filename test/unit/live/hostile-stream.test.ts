@@ -27,7 +27,13 @@ afterEach(async () => {
 });
 
 function stream() {
-  const rec = { states: [] as StreamState[], errors: [] as PriceBoardError[], stops: [] as PriceBoardError[], headers: [] as Record<string, string>[], batches: 0 };
+  const rec = {
+    states: [] as StreamState[],
+    errors: [] as PriceBoardError[],
+    stops: [] as PriceBoardError[],
+    headers: [] as Record<string, string>[],
+    batches: 0,
+  };
   const live = new LiveStream({
     url: `${sb.url}/v1/stream`,
     symbols: ['usd'],
@@ -113,7 +119,18 @@ describe('quotes for symbols nobody asked for', () => {
     closers.push(() => sub.close());
     await expect.poll(async () => (await sb.stats()).openStreams).toBe(1);
     const at = new Date().toISOString();
-    const junk = (i: number): Quote => ({ symbol: `x${i}`, title: 't', category: 'currency', unit: 'rial', price: '1', price_toman: '0.1', change_pct: '0', high: '1', low: '1', updated_at: at });
+    const junk = (i: number): Quote => ({
+      symbol: `x${i}`,
+      title: 't',
+      category: 'currency',
+      unit: 'rial',
+      price: '1',
+      price_toman: '0.1',
+      change_pct: '0',
+      high: '1',
+      low: '1',
+      updated_at: at,
+    });
     const quotes = [...Array.from({ length: 5_000 }, (_, i) => junk(i)), { ...junk(0), symbol: 'eur' }];
     await sb.push({ event: 'quotes', data: { at, quotes } });
     await sb.market({ set: [{ symbol: 'usd', price: '1234560' }] });

@@ -43,11 +43,12 @@ afterEach(async () => {
 describe('waits from the service or an attribute are clamped', () => {
   it('poll-interval 1e9 s polls at most once an hour, not in a loop', async () => {
     let status = '';
-    const sub: Subscription = subscribe(
-      { baseUrl: sb.url, apiKey: key, stream: 'poll', pollInterval: 1e9 },
-      ['usd'],
-      { quotes: () => {}, status: (s) => (status = s), error: () => {}, missing: () => {} },
-    );
+    const sub: Subscription = subscribe({ baseUrl: sb.url, apiKey: key, stream: 'poll', pollInterval: 1e9 }, ['usd'], {
+      quotes: () => {},
+      status: (s) => (status = s),
+      error: () => {},
+      missing: () => {},
+    });
     closers.push(() => sub.close());
     await ioUntil(async () => (await count('/v1/prices')) >= 1);
     // The hub (a lazy chunk) has taken the first request over and is polling: its timer is set
@@ -65,7 +66,13 @@ describe('waits from the service or an attribute are clamped', () => {
   it('a stream answered 429 with Retry-After: 3000000 reconnects after an hour, not at once', async () => {
     await sb.faults([{ kind: 'rate_limit', path: '/v1/stream', key, retryAfter: 3_000_000 }]);
     const errors: PriceBoardError[] = [];
-    const stream = new LiveStream({ url: `${sb.url}/v1/stream`, symbols: ['usd'], apiKey: key, onQuotes: () => {}, onError: (e) => errors.push(e) });
+    const stream = new LiveStream({
+      url: `${sb.url}/v1/stream`,
+      symbols: ['usd'],
+      apiKey: key,
+      onQuotes: () => {},
+      onError: (e) => errors.push(e),
+    });
     closers.push(() => stream.close());
     stream.start();
     await ioUntil(async () => errors.length === 1);
@@ -76,5 +83,4 @@ describe('waits from the service or an attribute are clamped', () => {
     await vi.advanceTimersByTimeAsync(20_000);
     await ioUntil(async () => (await count('/v1/stream')) === 2);
   });
-
 });

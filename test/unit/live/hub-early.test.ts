@@ -91,10 +91,12 @@ describe('hub before its chunk has loaded', () => {
     hub.flushSubscriptions();
     // The chunk's import started beside the request, and is held.
     await expect.poll(() => chunk.loads).toBe(1);
-    await expect.poll(() => [a.symbols, b.symbols]).toEqual([
-      ['usd', 'eur'],
-      ['eur', 'gold_18'],
-    ]);
+    await expect
+      .poll(() => [a.symbols, b.symbols])
+      .toEqual([
+        ['usd', 'eur'],
+        ['eur', 'gold_18'],
+      ]);
     expect(await prices()).toEqual(['/v1/prices?symbols=usd,eur,gold_18']);
     // Nothing of the hub runs yet: no status beyond the first, no stream.
     expect(a.statuses).toEqual([]);
@@ -111,7 +113,15 @@ describe('hub before its chunk has loaded', () => {
     ]);
     expect((await sb.stats()).streamsOpened).toBe(1);
     await sb.market({ set: [{ symbol: 'eur', price: '1300000' }] });
-    await expect.poll(() => b.batches.flat().filter((q) => q.symbol === 'eur').at(-1)?.price).toBe('1300000');
+    await expect
+      .poll(
+        () =>
+          b.batches
+            .flat()
+            .filter((q) => q.symbol === 'eur')
+            .at(-1)?.price,
+      )
+      .toBe('1300000');
     expect(a.errors).toEqual([]);
   });
 

@@ -2,7 +2,15 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { PriceBoardError } from '../../../src/shared/errors';
 import { pendingWork } from '../../helpers/pending-work';
 import type { ConnectionStatus, Quote } from '../../../src/shared/types';
-import { flushSubscriptions, hubCount, subscribe, type HubListener, type HubOptions, type QuotesMeta, type Subscription } from '../../../src/live/hub';
+import {
+  flushSubscriptions,
+  hubCount,
+  subscribe,
+  type HubListener,
+  type HubOptions,
+  type QuotesMeta,
+  type Subscription,
+} from '../../../src/live/hub';
 import { ManualOnline, ManualVisibility } from '../../helpers/manual-sources';
 import { startTestSandbox, type TestSandbox } from '../api/sandbox-control';
 
@@ -45,7 +53,10 @@ class Recorder implements HubListener {
     return this.statuses.at(-1);
   }
   price(symbol: string): string | undefined {
-    return this.batches.flat().filter((q) => q.symbol === symbol).at(-1)?.price;
+    return this.batches
+      .flat()
+      .filter((q) => q.symbol === symbol)
+      .at(-1)?.price;
   }
 }
 
@@ -60,10 +71,16 @@ function sub(symbols: string[], rec: Recorder, extra: Partial<HubOptions> = {}):
 }
 
 /** Quick retries, so that no test waits out the production backoff (2 retries, 0.5 s base; 2 s base for the fetcher's). */
-const QUICK = { retry: { retries: 2, baseMs: 1, maxMs: 1 }, fetchRetry: { baseMs: 1, maxMs: 1 } } satisfies Partial<HubOptions>;
+const QUICK = {
+  retry: { retries: 2, baseMs: 1, maxMs: 1 },
+  fetchRetry: { baseMs: 1, maxMs: 1 },
+} satisfies Partial<HubOptions>;
 
 /** A `fetch` that records each request (URL and signal) the moment it is sent. */
-function recordingFetch(): { fetch: NonNullable<HubOptions['fetch']>; sent: { url: string; signal: AbortSignal | null | undefined }[] } {
+function recordingFetch(): {
+  fetch: NonNullable<HubOptions['fetch']>;
+  sent: { url: string; signal: AbortSignal | null | undefined }[];
+} {
   const sent: { url: string; signal: AbortSignal | null | undefined }[] = [];
   return {
     sent,
@@ -89,7 +106,8 @@ function holding(path: string): { fetch: NonNullable<HubOptions['fetch']>; relea
 }
 
 /** Resolves once no timer or request of the data layer is pending: from then on nothing more can happen. */
-const settled = (): Promise<void> => expect.poll(() => pendingWork(), { timeout: 5_000 }).toEqual({ timers: 0, requests: 0 });
+const settled = (): Promise<void> =>
+  expect.poll(() => pendingWork(), { timeout: 5_000 }).toEqual({ timers: 0, requests: 0 });
 const prices = async (): Promise<string[]> => (await sb.requests('/v1/prices', key)).map((r) => r.url);
 const streamUrls = async (): Promise<string[]> => (await sb.requests('/v1/stream', key)).map((r) => r.url);
 
@@ -256,7 +274,10 @@ describe('hub live updates', () => {
     await expect.poll(() => a.price('usd')).toBe('1200000');
     const seen = a.batches.length;
     const current = a.batches.at(-1)![0]!;
-    await sb.push({ event: 'quote', data: { ...current, price: '900000', updated_at: new Date(Date.now() - 60_000).toISOString() } });
+    await sb.push({
+      event: 'quote',
+      data: { ...current, price: '900000', updated_at: new Date(Date.now() - 60_000).toISOString() },
+    });
     await sb.push({ event: 'quotes', data: { at: newer, quotes: [current] } });
     await sb.push({ event: 'mystery', data: { symbol: 'usd' } });
     await sb.market({ set: [{ symbol: 'eur', price: '1300000' }] });
@@ -437,7 +458,8 @@ describe('hub errors and missing symbols', () => {
     await expect.poll(() => a.errors.map((e) => e.code), { timeout: 5_000 }).toEqual(['server']);
     // One fetch of eur (the client's own quick retries: 3 requests), then only the stream's reconnects:
     // wait for two of those, each after the moment a retry of the fetch would have gone out.
-    const failedStreams = async (): Promise<number> => (await sb.requests('/v1/stream', key)).filter((r) => r.status === 500).length;
+    const failedStreams = async (): Promise<number> =>
+      (await sb.requests('/v1/stream', key)).filter((r) => r.status === 500).length;
     await expect.poll(failedStreams, { timeout: 8_000 }).toBeGreaterThanOrEqual(2);
     expect(await prices()).toEqual(['/v1/prices?symbols=usd', ...Array<string>(3).fill('/v1/prices?symbols=eur')]);
     await sb.faults([]);

@@ -26,7 +26,17 @@ interface Recorder {
 }
 
 function record(): Recorder {
-  return { quotes: [], batches: 0, states: [], errors: [], stops: [], headers: [], connectedAt: [], signals: [], heartbeats: 0 };
+  return {
+    quotes: [],
+    batches: 0,
+    states: [],
+    errors: [],
+    stops: [],
+    headers: [],
+    connectedAt: [],
+    signals: [],
+    heartbeats: 0,
+  };
 }
 
 function live(rec: Recorder, options: Partial<LiveStreamOptions> = {}, fetchHook?: FetchLike): LiveStream {

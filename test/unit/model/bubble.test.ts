@@ -45,7 +45,10 @@ describe('coinBubble', () => {
 
   it('is negative when the coin sells below its gold', () => {
     // 600,000,000 ÷ 652,373,568.88 = 0.919718… → −8.03 %
-    expect(coinBubble(quote('coin_emami', '600000000'), ONS, USD)).toMatchObject({ percent: '-8.03', direction: 'down' });
+    expect(coinBubble(quote('coin_emami', '600000000'), ONS, USD)).toMatchObject({
+      percent: '-8.03',
+      direction: 'down',
+    });
   });
 
   it('is computed in rial from price fields, whatever price_toman says', () => {
@@ -59,7 +62,10 @@ describe('coinBubble', () => {
     const usd = quote('usd', '10000');
     // 73,224 × 1.00005 = 73,227.6612: +0.005 % exactly → +0.01; 73,224 × 0.99995 = 73,220.3388: −0.005 % → −0.01.
     expect(coinBubble(quote('coin_bahar', '73227.6612'), ons, usd)).toMatchObject({ percent: '0.01', direction: 'up' });
-    expect(coinBubble(quote('coin_bahar', '73220.3388'), ons, usd)).toMatchObject({ percent: '-0.01', direction: 'down' });
+    expect(coinBubble(quote('coin_bahar', '73220.3388'), ons, usd)).toMatchObject({
+      percent: '-0.01',
+      direction: 'down',
+    });
     // One ten-thousandth of a rial below the tie: 0.0049998… % → 0, flat.
     expect(coinBubble(quote('coin_bahar', '73227.6611'), ons, usd)).toMatchObject({ percent: '0', direction: 'flat' });
     expect(coinBubble(quote('coin_bahar', '73224'), ons, usd)).toMatchObject({ percent: '0', direction: 'flat' });
@@ -121,7 +127,10 @@ describe('bubbleTitle', () => {
 describe('COINS', () => {
   it('has pure gold = gross weight × fineness, exactly, for every coin', () => {
     for (const spec of Object.values(COINS)) {
-      const pure = roundRatio(multiplyRatio(toRatio(parseDecimal(spec.grossGrams)), toRatio(parseDecimal(spec.fineness))), 12);
+      const pure = roundRatio(
+        multiplyRatio(toRatio(parseDecimal(spec.grossGrams)), toRatio(parseDecimal(spec.fineness))),
+        12,
+      );
       expect(decimalToString(pure)).toBe(spec.pureGrams);
     }
   });

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { changeAmount } from '../../../src/model/change-amount';
 
 // A quote's fields that the change amount reads; `price_toman` is `price` ÷ 10 unless a test says otherwise.
-const q = (symbol: string, price: string, change_pct: string, price_toman = price.length > 1 ? price.slice(0, -1) : '0') => ({
+const q = (
+  symbol: string,
+  price: string,
+  change_pct: string,
+  price_toman = price.length > 1 ? price.slice(0, -1) : '0',
+) => ({
   symbol,
   price,
   price_toman,
@@ -12,12 +17,22 @@ const q = (symbol: string, price: string, change_pct: string, price_toman = pric
 describe('changeAmount', () => {
   it('is the change in toman from price_toman, rounded to a whole toman', () => {
     // 1234567 × 1.23 ÷ 101.23 = 1518517.41 ÷ 101.23 = 15000.6659… → 15001
-    expect(changeAmount(q('usd', '12345670', '1.23'), 'toman')).toEqual({ ok: true, value: '15001', direction: 'up', unit: 'toman' });
+    expect(changeAmount(q('usd', '12345670', '1.23'), 'toman')).toEqual({
+      ok: true,
+      value: '15001',
+      direction: 'up',
+      unit: 'toman',
+    });
   });
 
   it('is the change in rial from price, rounded to a whole rial', () => {
     // 12345670 × 1.23 ÷ 101.23 = 15185174.1 ÷ 101.23 = 150006.659… → 150007 (not 10 × the toman figure)
-    expect(changeAmount(q('usd', '12345670', '1.23'), 'rial')).toEqual({ ok: true, value: '150007', direction: 'up', unit: 'rial' });
+    expect(changeAmount(q('usd', '12345670', '1.23'), 'rial')).toEqual({
+      ok: true,
+      value: '150007',
+      direction: 'up',
+      unit: 'rial',
+    });
   });
 
   it('reads the field of the unit, not the other one', () => {
@@ -32,7 +47,9 @@ describe('changeAmount', () => {
     expect(changeAmount(ons, 'toman')).toEqual({ ok: true, value: '-14.39', direction: 'down', unit: 'dollar' });
     expect(changeAmount(ons, 'rial')).toEqual({ ok: true, value: '-14.39', direction: 'down', unit: 'dollar' });
     // 31.2 × 4 ÷ 104 = 1.2
-    expect(changeAmount({ symbol: 'silver_ounce', price: '31.2', price_toman: '0', change_pct: '+4' }, 'toman')).toEqual({
+    expect(
+      changeAmount({ symbol: 'silver_ounce', price: '31.2', price_toman: '0', change_pct: '+4' }, 'toman'),
+    ).toEqual({
       ok: true,
       value: '1.2',
       direction: 'up',
@@ -42,15 +59,27 @@ describe('changeAmount', () => {
 
   it('is negative for a fall', () => {
     // 98765432 × −2.5 ÷ 97.5 = −2532446.974… → −2532447 toman
-    expect(changeAmount(q('coin_emami', '987654320', '-2.5'), 'toman')).toEqual({ ok: true, value: '-2532447', direction: 'down', unit: 'toman' });
+    expect(changeAmount(q('coin_emami', '987654320', '-2.5'), 'toman')).toEqual({
+      ok: true,
+      value: '-2532447',
+      direction: 'down',
+      unit: 'toman',
+    });
   });
 
   it('is zero and flat for a zero change, and flat when the change rounds to zero', () => {
     for (const pct of ['0', '0.00', '-0', '+0']) {
-      expect(changeAmount(q('usd', '12345670', pct), 'toman')).toEqual({ ok: true, value: '0', direction: 'flat', unit: 'toman' });
+      expect(changeAmount(q('usd', '12345670', pct), 'toman')).toEqual({
+        ok: true,
+        value: '0',
+        direction: 'flat',
+        unit: 'toman',
+      });
     }
     // 31.25 × 0.01 ÷ 100.01 = 0.0031… → 0.00
-    expect(changeAmount({ symbol: 'ons', price: '31.25', price_toman: '0', change_pct: '0.01' }, 'toman')).toMatchObject({ value: '0', direction: 'flat' });
+    expect(
+      changeAmount({ symbol: 'ons', price: '31.25', price_toman: '0', change_pct: '0.01' }, 'toman'),
+    ).toMatchObject({ value: '0', direction: 'flat' });
   });
 
   it('accepts a leading plus on the percent', () => {
@@ -61,9 +90,13 @@ describe('changeAmount', () => {
   it('is exact for 20-digit prices, where a float is wrong', () => {
     // 12345678901234567890 × 2 ÷ 102 = 242072135318324860.588… → 242072135318324861
     // (in floats, 12345678901234567890 * 2 / 102 is 242072135318324832)
-    expect(changeAmount(q('usd', '1', '2', '12345678901234567890'), 'toman')).toMatchObject({ value: '242072135318324861' });
+    expect(changeAmount(q('usd', '1', '2', '12345678901234567890'), 'toman')).toMatchObject({
+      value: '242072135318324861',
+    });
     // 12345678901234567891 × 100 ÷ 200 = 6172839450617283945.5 → …946 (a tie, exactly)
-    expect(changeAmount(q('usd', '12345678901234567891', '100'), 'rial')).toMatchObject({ value: '6172839450617283946' });
+    expect(changeAmount(q('usd', '12345678901234567891', '100'), 'rial')).toMatchObject({
+      value: '6172839450617283946',
+    });
     // 99999999999999999999 × 0.000001 ÷ 100.000001 = 999999990000.0001 → 999999990000
     expect(changeAmount(q('usd', '99999999999999999999', '0.000001'), 'rial')).toMatchObject({ value: '999999990000' });
   });
@@ -75,8 +108,12 @@ describe('changeAmount', () => {
     expect(changeAmount(q('usd', '1', '-20', '10'), 'toman')).toMatchObject({ value: '-3', direction: 'down' });
     expect(changeAmount(q('usd', '2', '-20'), 'rial')).toMatchObject({ value: '-1', direction: 'down' });
     // Cents: 0.05 × 100 ÷ 200 = 0.025 → 0.03; 0.1 × −20 ÷ 80 = −0.025 → −0.03
-    expect(changeAmount({ symbol: 'ons', price: '0.05', price_toman: '0', change_pct: '100' }, 'toman')).toMatchObject({ value: '0.03' });
-    expect(changeAmount({ symbol: 'ons', price: '0.1', price_toman: '0', change_pct: '-20' }, 'toman')).toMatchObject({ value: '-0.03' });
+    expect(changeAmount({ symbol: 'ons', price: '0.05', price_toman: '0', change_pct: '100' }, 'toman')).toMatchObject({
+      value: '0.03',
+    });
+    expect(changeAmount({ symbol: 'ons', price: '0.1', price_toman: '0', change_pct: '-20' }, 'toman')).toMatchObject({
+      value: '-0.03',
+    });
   });
 
   it('has no previous price at −100% or below: an error value, not a number', () => {

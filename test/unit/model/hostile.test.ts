@@ -38,7 +38,10 @@ describe('a huge history', () => {
 
   it('over 8 MB (1,000,000 points) is bad_response, its reading cut off at the cap', async () => {
     await sb.faults([{ kind: 'huge_history', path: '/v1/history', points: 1_000_000, spanDays: 347 }]);
-    await expect(client().history('usd', 7)).rejects.toMatchObject({ code: 'bad_response', message: expect.stringMatching(/larger than/) });
+    await expect(client().history('usd', 7)).rejects.toMatchObject({
+      code: 'bad_response',
+      message: expect.stringMatching(/larger than/),
+    });
   });
 
   it('drops a point dated 1e20 (or in the future) instead of failing the chart', async () => {
@@ -76,7 +79,14 @@ describe('a price beyond 2^53 sent as a JSON number', () => {
   it('is refused as bad_response rather than shown rounded', async () => {
     const at = new Date().toISOString();
     const quote = `{"symbol":"usd","title":"دلار","category":"currency","unit":"rial","price":12345678901234567890,"price_toman":"1","change_pct":"0","high":"1","low":"1","updated_at":"${at}"}`;
-    await sb.faults([{ kind: 'status', path: '/v1/prices', status: 200, body: `{"data":{"at":"${at}","delay_seconds":0,"quotes":[${quote}]}}` }]);
+    await sb.faults([
+      {
+        kind: 'status',
+        path: '/v1/prices',
+        status: 200,
+        body: `{"data":{"at":"${at}","delay_seconds":0,"quotes":[${quote}]}}`,
+      },
+    ]);
     await expect(client().prices(['usd'])).rejects.toMatchObject({ code: 'bad_response' });
   });
 });

@@ -56,7 +56,8 @@ describe('QuoteStore', () => {
     const store = new QuoteStore();
     expect(store.apply([quote('usd', 'yesterday')])).toEqual([]);
     // Dates Date.parse reads but the service never writes are dropped too, not passed on.
-    for (const odd of ['Thu, 01 Jan 2026 10:00:00 GMT', '2026', '2026-01-01', '01/01/2026 10:00']) expect(store.apply([quote('usd', odd)])).toEqual([]);
+    for (const odd of ['Thu, 01 Jan 2026 10:00:00 GMT', '2026', '2026-01-01', '01/01/2026 10:00'])
+      expect(store.apply([quote('usd', odd)])).toEqual([]);
     expect(store.has('usd')).toBe(false);
   });
 
