@@ -9,7 +9,9 @@ import { hostStyles, lightDefaults, themed } from './theme.styles';
  */
 
 /** 100 em spaces (U+2003): a line break may follow each. */
-const EM_SPACES = unsafeCSS(`'${'\u2003'.repeat(100)}'`);
+// Em spaces do not break between one another in Chromium: a zero-width space after each is the
+// break opportunity (min-content one em, not 100: a page sizing a grid track by it stayed 1,600 px wide).
+const EM_SPACES = unsafeCSS(`'${'\u2003\u200b'.repeat(100)}'`);
 
 export const styles = css`
   ${hostStyles}
@@ -17,10 +19,11 @@ export const styles = css`
   /*
    * Any host page (DESIGN.md section 9). The board's box: a flex, grid or table item that is given
    * no width takes the width there is, like a block, but never asks for more than its container
-   * (min-content about one em, see ::before) nor, in a flex or grid track, for less than the
-   * narrowest layout (280 px) where that fits. \`.board\` is a size container, so its own intrinsic
-   * width is nothing: the hidden ::before gives the host its intrinsic widths, a row of em spaces
-   * (each a break opportunity): 100 em wide on one line, one em when wrapped.
+   * nor, in a flex or grid track, for less than the narrowest layout (280 px) where that fits.
+   * \`.board\` is a size container, so its own intrinsic width is nothing: the hidden ::before and
+   * ::after give the host its intrinsic widths: a row of em spaces, each a break opportunity, 100 em
+   * wide on one line (its max-content), and a 280 px line that yields to its container (its
+   * min-content, where a page sizes a track by it).
    */
   :host {
     min-inline-size: min(280px, 100%);
@@ -38,6 +41,15 @@ export const styles = css`
     letter-spacing: 0;
     word-spacing: 0;
     white-space: normal;
+  }
+  /* The narrowest layout as the least the host asks for (its min-content), where a page sizes a track by it. */
+  :host::after {
+    content: '';
+    display: block;
+    inline-size: 280px;
+    max-inline-size: 100%;
+    block-size: 0;
+    visibility: hidden;
   }
   .board {
     container: price-board / inline-size;

@@ -83,8 +83,10 @@ test.describe('dist/', () => {
     // board's extras retry uses the shared backoff and is woken by another board's import; 18,285 B
     // since the board holds its own on any host page (DESIGN.md §9: the :host box and text reset and
     // print styles +168 B, the market-closed status and the first known chart symbol +167 B, the
-    // visitor/developer error policy and its one console.warn +182 B).
-    expect(gzipSync(source, { level: 9 }).length).toBeLessThanOrEqual(17.9 * 1024);
+    // visitor/developer error policy and its one console.warn +182 B); 18,378 B since bodies are read
+    // with a cap while they arrive (DESIGN.md §7.1, +44 B) and the host's min-content is the narrowest
+    // layout with break opportunities beyond it (a page sizing a grid track by it stayed 1,600 px wide).
+    expect(gzipSync(source, { level: 9 }).length).toBeLessThanOrEqual(18.0 * 1024);
   });
 
   test('the chart chunk stays within its budget, without lightweight-charts’ own logo code', () => {

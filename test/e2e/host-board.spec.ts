@@ -46,7 +46,7 @@ test.afterEach(async ({ servers }) => {
 });
 
 for (const width of WIDTHS) {
-  test(`at ${width}px, in a flex header, grid column, table cell, 300px sidebar, inline-block and columns: the page keeps its width, each board a usable box, every cell whole`, async ({
+  test(`at ${width}px, in a flex header, grid column, auto-sized grid track, table cell, 300px sidebar, inline-block and columns: the page keeps its width, each board a usable box, every cell whole`, async ({
     page,
     servers,
     key,

@@ -30,6 +30,8 @@ export const HOST_LAYOUTS: readonly HostLayout[] = [
     html: (b) =>
       `<div style="display:grid;grid-template-columns:1fr 2fr;gap:12px"><aside>${b}</aside><main>Main column of the page, with text.</main></div>`,
   },
+  // A grid whose one track is sized by its items (no template): the item's min-content counts.
+  { id: 'grid-auto', html: (b) => `<div style="display:grid;gap:12px"><div class="panel"><div>${b}</div></div></div>` },
   { id: 'table', html: (b) => `<table><tr><td>${b}</td><td>A second cell of the table.</td></tr></table>` },
   {
     id: 'sidebar',
