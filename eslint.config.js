@@ -128,14 +128,16 @@ export default tseslint.config(
   },
   ...layerRules,
   {
-    // One private-member style: ECMAScript `#private`, as most of src/ (truly private at run time).
-    files: ['src/**/*.ts'],
+    // One private-member style: ECMAScript `#private` (truly private at run time). A `private constructor` stays:
+    // JavaScript has no private constructor, and it keeps callers on a static factory.
+    files: ['src/**/*.ts', 'relay/**/*.ts', 'sandbox/**/*.ts', 'bench/**/*.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
         {
-          selector: ":matches(PropertyDefinition, MethodDefinition, TSParameterProperty)[accessibility='private']",
-          message: 'Use a #private member (one private-member style in src/).',
+          selector:
+            ":matches(PropertyDefinition, MethodDefinition[kind!='constructor'], TSParameterProperty)[accessibility='private']",
+          message: 'Use a #private member (one private-member style).',
         },
       ],
     },

@@ -39,59 +39,59 @@ class Heap {
   readonly ef: number;
   readonly count: number;
   readonly firstEdge: Uint32Array;
-  private readonly iType: number;
-  private readonly iName: number;
-  private readonly iId: number;
-  private readonly iSize: number;
-  private readonly iEdges: number;
-  private readonly eType: number;
-  private readonly eName: number;
-  private readonly eTo: number;
-  private retainers?: { first: Uint32Array; list: Uint32Array; edge: Uint32Array };
-  private dist?: Int32Array;
+  readonly #iType: number;
+  readonly #iName: number;
+  readonly #iId: number;
+  readonly #iSize: number;
+  readonly #iEdges: number;
+  readonly #eType: number;
+  readonly #eName: number;
+  readonly #eTo: number;
+  #retainers?: { first: Uint32Array; list: Uint32Array; edge: Uint32Array };
+  #dist?: Int32Array;
 
   constructor(readonly s: Snap) {
     this.nf = s.nodeFields.length;
     this.ef = s.edgeFields.length;
-    this.iType = s.nodeFields.indexOf('type');
-    this.iName = s.nodeFields.indexOf('name');
-    this.iId = s.nodeFields.indexOf('id');
-    this.iSize = s.nodeFields.indexOf('self_size');
-    this.iEdges = s.nodeFields.indexOf('edge_count');
-    this.eType = s.edgeFields.indexOf('type');
-    this.eName = s.edgeFields.indexOf('name_or_index');
-    this.eTo = s.edgeFields.indexOf('to_node');
+    this.#iType = s.nodeFields.indexOf('type');
+    this.#iName = s.nodeFields.indexOf('name');
+    this.#iId = s.nodeFields.indexOf('id');
+    this.#iSize = s.nodeFields.indexOf('self_size');
+    this.#iEdges = s.nodeFields.indexOf('edge_count');
+    this.#eType = s.edgeFields.indexOf('type');
+    this.#eName = s.edgeFields.indexOf('name_or_index');
+    this.#eTo = s.edgeFields.indexOf('to_node');
     this.count = s.nodes.length / this.nf;
     this.firstEdge = new Uint32Array(this.count + 1);
     let e = 0;
     for (let i = 0; i < this.count; i++) {
       this.firstEdge[i] = e;
-      e += s.nodes[i * this.nf + this.iEdges]! * this.ef;
+      e += s.nodes[i * this.nf + this.#iEdges]! * this.ef;
     }
     this.firstEdge[this.count] = e;
   }
   type(i: number) {
-    return this.s.nodeTypes[this.s.nodes[i * this.nf + this.iType]!]!;
+    return this.s.nodeTypes[this.s.nodes[i * this.nf + this.#iType]!]!;
   }
   name(i: number) {
-    return this.s.strings[this.s.nodes[i * this.nf + this.iName]!]!;
+    return this.s.strings[this.s.nodes[i * this.nf + this.#iName]!]!;
   }
   id(i: number) {
-    return this.s.nodes[i * this.nf + this.iId]!;
+    return this.s.nodes[i * this.nf + this.#iId]!;
   }
   size(i: number) {
-    return this.s.nodes[i * this.nf + this.iSize]!;
+    return this.s.nodes[i * this.nf + this.#iSize]!;
   }
   edgeType(e: number) {
-    return this.s.edgeTypes[this.s.edges[e + this.eType]!]!;
+    return this.s.edgeTypes[this.s.edges[e + this.#eType]!]!;
   }
   edgeName(e: number) {
     const t = this.edgeType(e);
-    const v = this.s.edges[e + this.eName]!;
+    const v = this.s.edges[e + this.#eName]!;
     return t === 'element' || t === 'hidden' ? `[${v}]` : this.s.strings[v]!;
   }
   edgeTo(e: number) {
-    return this.s.edges[e + this.eTo]! / this.nf;
+    return this.s.edges[e + this.#eTo]! / this.nf;
   }
   label(i: number) {
     const t = this.type(i);
@@ -101,7 +101,7 @@ class Heap {
 
   /** Shortest distance from the root (node 0) along strong edges. */
   distances(): Int32Array {
-    if (this.dist) return this.dist;
+    if (this.#dist) return this.#dist;
     const d = new Int32Array(this.count).fill(-1);
     d[0] = 0;
     let q = [0];
@@ -118,11 +118,11 @@ class Heap {
         }
       q = next;
     }
-    return (this.dist = d);
+    return (this.#dist = d);
   }
 
-  private buildRetainers() {
-    if (this.retainers) return this.retainers;
+  #buildRetainers() {
+    if (this.#retainers) return this.#retainers;
     const counts = new Uint32Array(this.count + 1);
     for (let i = 0; i < this.count; i++)
       for (let e = this.firstEdge[i]!; e < this.firstEdge[i + 1]!; e += this.ef) counts[this.edgeTo(e)]!++;
@@ -137,7 +137,7 @@ class Heap {
         list[fill[to]!] = i;
         edge[fill[to]!++] = e;
       }
-    return (this.retainers = { first, list, edge });
+    return (this.#retainers = { first, list, edge });
   }
 
   /** Out-edges of `i` as [edge name, target]. */
@@ -146,7 +146,7 @@ class Heap {
   }
   /** Retainers of `i`. */
   *retainersOf(i: number): Generator<number> {
-    const r = this.buildRetainers();
+    const r = this.#buildRetainers();
     for (let k = r.first[i]!; k < r.first[i + 1]!; k++) if (this.edgeType(r.edge[k]!) !== 'weak') yield r.list[k]!;
   }
   /** The function (shared function info) a code object belongs to, and its script: nearest by retainers. */
@@ -181,7 +181,7 @@ class Heap {
   /** The path from the root to `i`, each step through the retainer nearest to the root. */
   path(i: number): string[] {
     const d = this.distances();
-    const r = this.buildRetainers();
+    const r = this.#buildRetainers();
     const out: string[] = [];
     let cur = i;
     for (let guard = 0; cur !== 0 && guard < 40; guard++) {

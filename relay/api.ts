@@ -61,31 +61,34 @@ export interface ApiDeps {
  * holds more addresses than the budget allows requests in a minute (plus those in flight).
  */
 class AddressShares {
-  private readonly counts = new Map<string, number>();
-  private windowStart = 0;
+  readonly #counts = new Map<string, number>();
+  #windowStart = 0;
 
-  constructor(
-    private readonly share: number,
-    private readonly now: () => number,
-  ) {}
+  readonly #share: number;
+  readonly #now: () => number;
+
+  constructor(share: number, now: () => number) {
+    this.#share = share;
+    this.#now = now;
+  }
 
   /** Counts one request of `address`, or returns the ms until it may start one again. */
   take(address: string): number {
-    const now = this.now();
-    if (now - this.windowStart >= SHARE_WINDOW_MS) {
-      this.counts.clear();
-      this.windowStart = now;
+    const now = this.#now();
+    if (now - this.#windowStart >= SHARE_WINDOW_MS) {
+      this.#counts.clear();
+      this.#windowStart = now;
     }
-    const count = this.counts.get(address) ?? 0;
-    if (count >= this.share) return Math.max(1, this.windowStart + SHARE_WINDOW_MS - now);
-    this.counts.set(address, count + 1);
+    const count = this.#counts.get(address) ?? 0;
+    if (count >= this.#share) return Math.max(1, this.#windowStart + SHARE_WINDOW_MS - now);
+    this.#counts.set(address, count + 1);
     return 0;
   }
 
   giveBack(address: string): void {
-    const count = this.counts.get(address) ?? 0;
-    if (count <= 1) this.counts.delete(address);
-    else this.counts.set(address, count - 1);
+    const count = this.#counts.get(address) ?? 0;
+    if (count <= 1) this.#counts.delete(address);
+    else this.#counts.set(address, count - 1);
   }
 }
 
@@ -96,38 +99,42 @@ const BAD_RESPONSE = 'the price service sent an answer the relay will not pass o
  * the last. Keys are (catalog symbol, span) pairs only, so both maps are bounded by the catalog.
  */
 class Demand {
-  private current = new Map<string, number>();
-  private previous = new Map<string, number>();
-  private currentAsks = 0;
-  private previousAsks = 0;
-  private windowStart = 0;
+  #current = new Map<string, number>();
+  #previous = new Map<string, number>();
+  #currentAsks = 0;
+  #previousAsks = 0;
+  #windowStart = 0;
 
-  constructor(private readonly now: () => number) {}
+  readonly #now: () => number;
+
+  constructor(now: () => number) {
+    this.#now = now;
+  }
 
   count(key: string): void {
-    this.roll();
-    this.current.set(key, (this.current.get(key) ?? 0) + 1);
-    this.currentAsks += 1;
+    this.#roll();
+    this.#current.set(key, (this.#current.get(key) ?? 0) + 1);
+    this.#currentAsks += 1;
   }
 
   /** Whether `key` was missed at least `DEMAND_FACTOR` times as often as the average missed key. */
   inDemand(key: string): boolean {
-    this.roll();
-    const asks = (this.current.get(key) ?? 0) + (this.previous.get(key) ?? 0);
-    const mean = (this.currentAsks + this.previousAsks) / Math.max(1, this.current.size, this.previous.size);
+    this.#roll();
+    const asks = (this.#current.get(key) ?? 0) + (this.#previous.get(key) ?? 0);
+    const mean = (this.#currentAsks + this.#previousAsks) / Math.max(1, this.#current.size, this.#previous.size);
     return asks >= DEMAND_FACTOR * mean;
   }
 
-  private roll(): void {
-    const now = this.now();
-    if (now - this.windowStart < SHARE_WINDOW_MS) return;
+  #roll(): void {
+    const now = this.#now();
+    if (now - this.#windowStart < SHARE_WINDOW_MS) return;
     // A whole window passed without asks: the last one is empty too.
-    const gap = now - this.windowStart >= 2 * SHARE_WINDOW_MS;
-    this.previous = gap ? new Map() : this.current;
-    this.previousAsks = gap ? 0 : this.currentAsks;
-    this.current = new Map();
-    this.currentAsks = 0;
-    this.windowStart = now;
+    const gap = now - this.#windowStart >= 2 * SHARE_WINDOW_MS;
+    this.#previous = gap ? new Map() : this.#current;
+    this.#previousAsks = gap ? 0 : this.#currentAsks;
+    this.#current = new Map();
+    this.#currentAsks = 0;
+    this.#windowStart = now;
   }
 }
 
@@ -197,18 +204,21 @@ function sendUpstreamError(res: ServerResponse, error: unknown, symbol?: string)
 }
 
 export class RelayApi {
-  private readonly history: PriceClient;
-  private readonly historyRequests = new Map<string, Promise<string>>();
-  private readonly shares: AddressShares;
-  private readonly demand: Demand;
+  readonly #history: PriceClient;
+  readonly #historyRequests = new Map<string, Promise<string>>();
+  readonly #shares: AddressShares;
+  readonly #demand: Demand;
   /** When this process's history requests of the last minute started (those the budget refused left out). */
-  private readonly starts: number[] = [];
+  readonly #starts: number[] = [];
 
-  constructor(private readonly deps: ApiDeps) {
+  readonly #deps: ApiDeps;
+
+  constructor(deps: ApiDeps) {
+    this.#deps = deps;
     const historyPerMinute = deps.budget ? deps.budget.perMinute - deps.budget.reserve : Infinity;
-    this.shares = new AddressShares(Math.max(1, Math.ceil(historyPerMinute * ADDRESS_SHARE)), deps.now);
-    this.demand = new Demand(deps.now);
-    this.history = new PriceClient({
+    this.#shares = new AddressShares(Math.max(1, Math.ceil(historyPerMinute * ADDRESS_SHARE)), deps.now);
+    this.#demand = new Demand(deps.now);
+    this.#history = new PriceClient({
       baseUrl: deps.baseUrl,
       apiKey: deps.apiKey,
       fetch: deps.gate.fetchFor('other'),
@@ -217,55 +227,55 @@ export class RelayApi {
   }
 
   /** The served symbols as a lookup, or undefined (and a 503 sent) when not even a stale list exists. */
-  private async known(res: ServerResponse): Promise<Set<string> | undefined> {
+  async #known(res: ServerResponse): Promise<Set<string> | undefined> {
     try {
-      return new Set((await this.deps.feed.catalog()).map((s) => s.symbol));
+      return new Set((await this.#deps.feed.catalog()).map((s) => s.symbol));
     } catch (error) {
       return void sendUpstreamError(res, error);
     }
   }
 
   async prices(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    const known = await this.known(res);
+    const known = await this.#known(res);
     const ids = known && requestedSymbols(res, url, (id) => known.has(id));
     if (!ids) return;
-    this.deps.feed.use(ids);
-    const snap = await this.deps.feed.ready(ids, READY_TIMEOUT_MS);
+    this.#deps.feed.use(ids);
+    const snap = await this.#deps.feed.ready(ids, READY_TIMEOUT_MS);
     if (snap.quotes.length === 0)
       return sendUpstreamError(
         res,
-        this.deps.gate.halted ? new PriceBoardError('server', 'halted') : new PriceBoardError('server', 'no data yet'),
+        this.#deps.gate.halted ? new PriceBoardError('server', 'halted') : new PriceBoardError('server', 'no data yet'),
       );
     const body = JSON.stringify({
-      data: { at: new Date(this.deps.now()).toISOString(), delay_seconds: 0, quotes: snap.quotes },
+      data: { at: new Date(this.#deps.now()).toISOString(), delay_seconds: 0, quotes: snap.quotes },
     });
-    if (this.refuseKey(res, body, 'prices')) return;
-    sendCacheable(req, res, body, CACHING.prices, this.deps.feed.fresh ? undefined : this.deps.feed.ageSeconds);
+    if (this.#refuseKey(res, body, 'prices')) return;
+    sendCacheable(req, res, body, CACHING.prices, this.#deps.feed.fresh ? undefined : this.#deps.feed.ageSeconds);
   }
 
   async symbols(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let list;
     try {
-      list = await this.deps.feed.catalog();
+      list = await this.#deps.feed.catalog();
     } catch (error) {
       return sendUpstreamError(res, error);
     }
     const body = JSON.stringify({ data: { symbols: list } });
-    if (this.refuseKey(res, body, 'symbols')) return;
+    if (this.#refuseKey(res, body, 'symbols')) return;
     sendCacheable(req, res, body, CACHING.symbols);
   }
 
   /** A body holding the key is never sent: 502 and one log line (the key itself masked there). */
-  private refuseKey(res: ServerResponse, body: string, what: string): boolean {
-    if (!holdsKey(body, this.deps.apiKey)) return false;
-    this.deps.log?.('upstream_body_refused', { what, reason: 'holds UPSTREAM_KEY' });
+  #refuseKey(res: ServerResponse, body: string, what: string): boolean {
+    if (!holdsKey(body, this.#deps.apiKey)) return false;
+    this.#deps.log?.('upstream_body_refused', { what, reason: 'holds UPSTREAM_KEY' });
     sendError(res, 502, 'bad_response', BAD_RESPONSE, {}, { 'Retry-After': '5' });
     return true;
   }
 
   /** `address`: the visitor's, as the per-address limits count it (its share of the history budget). */
   async historyOf(req: IncomingMessage, res: ServerResponse, url: URL, symbol: string, address = ''): Promise<void> {
-    const known = await this.known(res);
+    const known = await this.#known(res);
     if (!known) return;
     if (!known.has(symbol)) {
       // Bounded, and cut between characters (code points), not inside one.
@@ -280,24 +290,24 @@ export class RelayApi {
         spans: HISTORY_SPANS,
       });
     // Known from the plan: answered here rather than spending a request on it.
-    if (days > this.deps.spanDays) {
-      return sendError(res, 403, 'plan_limit', `the plan gives at most ${this.deps.spanDays} days of history`, {
-        max_days: this.deps.spanDays,
+    if (days > this.#deps.spanDays) {
+      return sendError(res, 403, 'plan_limit', `the plan gives at most ${this.#deps.spanDays} days of history`, {
+        max_days: this.#deps.spanDays,
       });
     }
 
     const key = `history:${symbol}:${days}`;
-    const { cache, leader, asks } = this.deps.engine;
+    const { cache, leader, asks } = this.#deps.engine;
     const cached = await cache.get(key);
-    if (cached && this.deps.now() - cached.storedAt < HISTORY_TTL_MS)
+    if (cached && this.#deps.now() - cached.storedAt < HISTORY_TTL_MS)
       return sendCacheable(req, res, cached.body, CACHING.history);
     // Only misses count: a popular span served from the cache must not raise the bar for the others.
-    this.demand.count(key);
+    this.#demand.count(key);
     const stale = (): void =>
-      sendCacheable(req, res, cached!.body, CACHING.history, Math.round((this.deps.now() - cached!.storedAt) / 1000));
+      sendCacheable(req, res, cached!.body, CACHING.history, Math.round((this.#deps.now() - cached!.storedAt) / 1000));
     // A miss spends upstream: each address may start only its share (joining a request in flight is free).
-    const joins = leader.isLeader && this.historyRequests.has(key);
-    const wait = joins ? 0 : this.shares.take(address);
+    const joins = leader.isLeader && this.#historyRequests.has(key);
+    const wait = joins ? 0 : this.#shares.take(address);
     if (wait > 0) {
       if (cached) return stale();
       const seconds = String(Math.ceil(wait / 1000));
@@ -311,7 +321,7 @@ export class RelayApi {
       );
     }
     const giveBack = (error: unknown): void => {
-      if (!joins && error instanceof PriceBoardError && error.code === 'rate_limited') this.shares.giveBack(address);
+      if (!joins && error instanceof PriceBoardError && error.code === 'rate_limited') this.#shares.giveBack(address);
     };
     // A follower spends nothing upstream: it asks the leader to fill the key and answers from the cache.
     if (!leader.isLeader) {
@@ -323,7 +333,7 @@ export class RelayApi {
       return sendUpstreamError(res, errorOf(outcome), symbol);
     }
     try {
-      sendCacheable(req, res, await this.fetchHistory(key, symbol, days), CACHING.history);
+      sendCacheable(req, res, await this.#fetchHistory(key, symbol, days), CACHING.history);
     } catch (error) {
       giveBack(error);
       if (cached) return stale();
@@ -335,30 +345,30 @@ export class RelayApi {
    * Whether a history request may start now: while this leader's history requests of the last
    * minute are below the open part of the history budget, or when the span is in demand.
    */
-  private mayStart(key: string): boolean {
-    const budget = this.deps.budget;
+  #mayStart(key: string): boolean {
+    const budget = this.#deps.budget;
     if (!budget) return true;
-    const now = this.deps.now();
-    while (this.starts.length > 0 && this.starts[0]! <= now - SHARE_WINDOW_MS) this.starts.shift();
+    const now = this.#deps.now();
+    while (this.#starts.length > 0 && this.#starts[0]! <= now - SHARE_WINDOW_MS) this.#starts.shift();
     const history = budget.perMinute - budget.reserve;
-    return this.starts.length < history - Math.floor(history * DEMAND_SHARE) || this.demand.inDemand(key);
+    return this.#starts.length < history - Math.floor(history * DEMAND_SHARE) || this.#demand.inDemand(key);
   }
 
   /** On the leader: fills a cache key a follower asked for (history, symbols), with the usual budget rules. */
   async fill(key: string): Promise<AskOutcome> {
     try {
       if (key === 'symbols') {
-        await this.deps.feed.catalog();
+        await this.#deps.feed.catalog();
         return { filled: true };
       }
       const m = /^history:([a-z0-9_]{1,64}):(\d{1,3})$/.exec(key);
       if (!m) return { filled: false, error: { code: 'bad_request', status: 400 } };
       // A follower's miss: counted where the spending is decided.
-      this.demand.count(key);
-      const cached = await this.deps.engine.cache.peek(key);
+      this.#demand.count(key);
+      const cached = await this.#deps.engine.cache.peek(key);
       // Another asker's request may have filled it meanwhile.
-      if (!cached || this.deps.now() - cached.storedAt >= HISTORY_TTL_MS)
-        await this.fetchHistory(key, m[1]!, Number(m[2]));
+      if (!cached || this.#deps.now() - cached.storedAt >= HISTORY_TTL_MS)
+        await this.#fetchHistory(key, m[1]!, Number(m[2]));
       return { filled: true };
     } catch (error) {
       return outcomeOf(error);
@@ -370,30 +380,30 @@ export class RelayApi {
    * checked before it is cached: parsed and re-serialised (nothing but JSON passes), holding a
    * point the board can draw (DESIGN.md §4), and never holding the key.
    */
-  private fetchHistory(key: string, symbol: string, days: number): Promise<string> {
-    let pending = this.historyRequests.get(key);
+  #fetchHistory(key: string, symbol: string, days: number): Promise<string> {
+    let pending = this.#historyRequests.get(key);
     if (!pending) {
-      if (!this.mayStart(key))
+      if (!this.#mayStart(key))
         return Promise.reject(
           new PriceBoardError('rate_limited', 'the rest of the history budget is kept for spans in demand', {
             retryAfterMs: 5_000,
             data: { reason: 'demand' },
           }),
         );
-      const started = this.deps.now();
-      this.starts.push(started);
-      pending = this.history
+      const started = this.#deps.now();
+      this.#starts.push(started);
+      pending = this.#history
         .history(symbol, days)
         .then(async (body) => {
           const text = JSON.stringify(body);
-          if (holdsKey(text, this.deps.apiKey)) {
-            this.deps.log?.('upstream_body_refused', { what: 'history', symbol, days, reason: 'holds UPSTREAM_KEY' });
+          if (holdsKey(text, this.#deps.apiKey)) {
+            this.#deps.log?.('upstream_body_refused', { what: 'history', symbol, days, reason: 'holds UPSTREAM_KEY' });
             throw new PriceBoardError('bad_response', 'history body refused');
           }
           try {
-            normalizeHistory(body, { days, now: this.deps.now() });
+            normalizeHistory(body, { days, now: this.#deps.now() });
           } catch (error) {
-            this.deps.log?.('upstream_body_refused', {
+            this.#deps.log?.('upstream_body_refused', {
               what: 'history',
               symbol,
               days,
@@ -401,37 +411,37 @@ export class RelayApi {
             });
             throw error;
           }
-          await this.deps.engine.cache.set(key, { body: text, storedAt: this.deps.now() });
+          await this.#deps.engine.cache.set(key, { body: text, storedAt: this.#deps.now() });
           return text;
         })
         .catch((error: unknown) => {
           // Refused before it was sent (the budget, a pause): it spent nothing.
           if (error instanceof PriceBoardError && error.code === 'rate_limited') {
-            const i = this.starts.indexOf(started);
-            if (i >= 0) this.starts.splice(i, 1);
+            const i = this.#starts.indexOf(started);
+            if (i >= 0) this.#starts.splice(i, 1);
           }
           throw error;
         })
-        .finally(() => this.historyRequests.delete(key));
-      this.historyRequests.set(key, pending);
+        .finally(() => this.#historyRequests.delete(key));
+      this.#historyRequests.set(key, pending);
     }
     return pending;
   }
 
   /** Opens a downstream stream (resuming after `Last-Event-ID` when the buffer still holds it). */
   async stream(req: IncomingMessage, res: ServerResponse, url: URL, release: () => void): Promise<void> {
-    const known = await this.known(res);
+    const known = await this.#known(res);
     const ids = known && requestedSymbols(res, url, (id) => known.has(id));
     if (!ids) return release();
-    this.deps.feed.use(ids);
+    this.#deps.feed.use(ids);
     // Registered before its first events are read, so no change falls in between.
-    const start = this.deps.fanout.open(res, ids, release);
+    const start = this.#deps.fanout.open(res, ids, release);
     const lastId = req.headers['last-event-id'];
     let missed: RelayEvent[] | undefined;
     if (typeof lastId === 'string' && /^\d{1,15}$/.test(lastId))
-      missed = await this.deps.engine.state.since(Number(lastId), new Set(ids));
+      missed = await this.#deps.engine.state.since(Number(lastId), new Set(ids));
     if (missed) return start({ missed });
-    const snap = await this.deps.feed.ready(ids, READY_TIMEOUT_MS);
-    start({ snapshot: { ...snap, at: new Date(this.deps.now()).toISOString() } });
+    const snap = await this.#deps.feed.ready(ids, READY_TIMEOUT_MS);
+    start({ snapshot: { ...snap, at: new Date(this.#deps.now()).toISOString() } });
   }
 }

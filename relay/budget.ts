@@ -24,19 +24,19 @@ export class Budget {
   /** Slots per minute kept for quotes. */
   readonly reserve: number;
 
-  constructor(
-    private readonly store: BudgetStore,
-    plan: Limits,
-    share: number,
-    private readonly now: () => number = Date.now,
-  ) {
+  readonly #store: BudgetStore;
+  readonly #now: () => number;
+
+  constructor(store: BudgetStore, plan: Limits, share: number, now: () => number = Date.now) {
+    this.#store = store;
+    this.#now = now;
     this.perMinute = Math.max(1, Math.floor(plan.perMinute * share));
     this.perDay = plan.perDay === null ? null : Math.max(1, Math.floor(plan.perDay * share));
     this.reserve = Math.min(this.perMinute - 1, Math.max(1, Math.floor(this.perMinute / 4)));
   }
 
   take(priority: Priority): Promise<Take> {
-    const now = this.now();
+    const now = this.#now();
     const limits: Limits =
       priority === 'quotes'
         ? { perMinute: this.perMinute, perDay: this.perDay }
@@ -44,12 +44,12 @@ export class Budget {
             perMinute: Math.max(1, this.perMinute - this.reserve),
             perDay: this.perDay === null ? null : Math.max(1, this.perDay - this.reserve * 60),
           };
-    return this.store.take(now, tehranDay(now), limits);
+    return this.#store.take(now, tehranDay(now), limits);
   }
 
   spent(): Promise<{ minute: number; day: number }> {
-    const now = this.now();
-    return this.store.spent(now, tehranDay(now));
+    const now = this.#now();
+    return this.#store.spent(now, tehranDay(now));
   }
 
   /**

@@ -64,38 +64,41 @@ const PING = Buffer.from(SSE_PING);
 export type FirstEvents = { snapshot: { id: number; at: string; quotes: Quote[] } } | { missed: RelayEvent[] };
 
 export class FanOut {
-  private readonly bySymbol = new Map<string, Set<Client>>();
-  private readonly clients = new Set<Client>();
-  private readonly heartbeat: NodeJS.Timeout;
+  readonly #bySymbol = new Map<string, Set<Client>>();
+  readonly #clients = new Set<Client>();
+  readonly #heartbeat: NodeJS.Timeout;
   /** Heartbeat half-periods since start. */
-  private period = 0;
-  private readonly unsubscribe: () => void;
+  #period = 0;
+  readonly #unsubscribe: () => void;
   /** Events not yet written to every client, in id order, each with its frame. */
-  private recent: { event: RelayEvent; frame: Buffer }[] = [];
+  #recent: { event: RelayEvent; frame: Buffer }[] = [];
   /** The pass under way: the clients it visits, the next one, the newest event id when it began. */
-  private pass: { clients: Client[]; next: number; upTo: number; timer: NodeJS.Immediate } | undefined;
+  #pass: { clients: Client[]; next: number; upTo: number; timer: NodeJS.Immediate } | undefined;
   /** The bytes of the events a client lacks, by its place in `recent` and its symbols (valid until `recent` changes). */
-  private readonly shares = new Map<string, { chunk: Buffer; count: number }>();
+  readonly #shares = new Map<string, { chunk: Buffer; count: number }>();
   /** Observes the events once written to every client (the bench times the fan-out with it). */
   onDelivered?: (events: readonly RelayEvent[]) => void;
-  private readonly softBuffer: number;
-  private readonly maxBuffered: number;
-  private readonly stallMs: number;
-  private readonly now: () => number;
+  readonly #softBuffer: number;
+  readonly #maxBuffered: number;
+  readonly #stallMs: number;
+  readonly #now: () => number;
 
-  constructor(private readonly options: FanOutOptions) {
-    this.softBuffer = options.softBufferBytes ?? 16 * 1024;
-    this.maxBuffered = options.maxBufferedBytes ?? 256 * 1024;
-    this.stallMs = options.stallMs ?? 30_000;
-    this.now = options.now ?? Date.now;
-    this.unsubscribe = options.broker.subscribe((events) => this.deliver(events));
-    this.heartbeat = setInterval(() => this.ping(), (options.heartbeatMs ?? 15_000) / 2);
-    this.heartbeat.unref();
-    options.metrics.gauge('relay_stream_clients', 'Open downstream streams.', () => this.clients.size);
+  readonly #options: FanOutOptions;
+
+  constructor(options: FanOutOptions) {
+    this.#options = options;
+    this.#softBuffer = options.softBufferBytes ?? 16 * 1024;
+    this.#maxBuffered = options.maxBufferedBytes ?? 256 * 1024;
+    this.#stallMs = options.stallMs ?? 30_000;
+    this.#now = options.now ?? Date.now;
+    this.#unsubscribe = options.broker.subscribe((events) => this.#deliver(events));
+    this.#heartbeat = setInterval(() => this.#ping(), (options.heartbeatMs ?? 15_000) / 2);
+    this.#heartbeat.unref();
+    options.metrics.gauge('relay_stream_clients', 'Open downstream streams.', () => this.#clients.size);
   }
 
   get size(): number {
-    return this.clients.size;
+    return this.#clients.size;
   }
 
   /**
@@ -110,7 +113,7 @@ export class FanOut {
     if (res.req.method === 'HEAD') {
       res.once('close', release);
       return () => {
-        openEventStream(res, this.options.retryMs ?? 3_000);
+        openEventStream(res, this.#options.retryMs ?? 3_000);
         res.end();
       };
     }
@@ -121,18 +124,18 @@ export class FanOut {
       release,
       holding: new Map(),
       lastId: -1,
-      wroteIn: this.period,
+      wroteIn: this.#period,
     };
-    this.clients.add(client);
+    this.#clients.add(client);
     for (const s of client.symbols) {
-      let set = this.bySymbol.get(s);
-      if (!set) this.bySymbol.set(s, (set = new Set()));
+      let set = this.#bySymbol.get(s);
+      if (!set) this.#bySymbol.set(s, (set = new Set()));
       set.add(client);
     }
-    res.on('close', () => this.forget(client));
+    res.on('close', () => this.#forget(client));
     return (first) => {
-      if (!this.clients.has(client)) return;
-      openEventStream(res, this.options.retryMs ?? 3_000, true);
+      if (!this.#clients.has(client)) return;
+      openEventStream(res, this.#options.retryMs ?? 3_000, true);
       // Headers and `retry:` went through `res`; from here on the socket carries the bytes, once
       // `res` holds none of its own. (Those bytes are already the socket's: http corks it until
       // the next tick, so `res.writableLength` is not 0 here, and later socket writes queue behind them.)
@@ -142,23 +145,23 @@ export class FanOut {
       client.holding = undefined;
       if ('snapshot' in first) {
         const { id, at, quotes } = first.snapshot;
-        this.write(client, sseFrame('quotes', id, JSON.stringify({ at, quotes })), undefined, id);
+        this.#write(client, sseFrame('quotes', id, JSON.stringify({ at, quotes })), undefined, id);
       } else {
         for (const e of first.missed)
-          this.write(client, sseFrame('quote', e.id, JSON.stringify(e.quote)), e.quote.symbol, e.id);
+          this.#write(client, sseFrame('quote', e.id, JSON.stringify(e.quote)), e.quote.symbol, e.id);
       }
-      for (const [symbol, e] of held) if (e.id > client.lastId) this.write(client, e.frame, symbol, e.id);
+      for (const [symbol, e] of held) if (e.id > client.lastId) this.#write(client, e.frame, symbol, e.id);
     };
   }
 
   /** Shutdown: every client is told to come back soon (elsewhere) and closed. */
   closeAll(retryMs = 1_000): void {
-    clearInterval(this.heartbeat);
-    if (this.pass) clearImmediate(this.pass.timer);
-    this.unsubscribe();
-    for (const client of [...this.clients]) {
+    clearInterval(this.#heartbeat);
+    if (this.#pass) clearImmediate(this.#pass.timer);
+    this.#unsubscribe();
+    for (const client of [...this.#clients]) {
       client.res.end(`retry: ${retryMs}\n\n`);
-      this.forget(client);
+      this.#forget(client);
     }
   }
 
@@ -166,20 +169,20 @@ export class FanOut {
    * Appends the events to those not yet written to every client, and starts a pass over the
    * clients unless one is under way: that one brings them to the clients it has not reached yet.
    */
-  private deliver(events: readonly RelayEvent[]): void {
+  #deliver(events: readonly RelayEvent[]): void {
     // Encoded once: 10,000 writes of one Buffer, not 10,000 UTF-8 encodings of one string.
     for (const event of events)
-      this.recent.push({ event, frame: Buffer.from(sseFrame('quote', event.id, JSON.stringify(event.quote))) });
-    this.shares.clear();
-    if (!this.pass && this.recent.length > 0) this.startPass();
+      this.#recent.push({ event, frame: Buffer.from(sseFrame('quote', event.id, JSON.stringify(event.quote))) });
+    this.#shares.clear();
+    if (!this.#pass && this.#recent.length > 0) this.#startPass();
   }
 
-  private startPass(): void {
-    this.pass = {
-      clients: [...this.clients],
+  #startPass(): void {
+    this.#pass = {
+      clients: [...this.#clients],
       next: 0,
-      upTo: this.recent.at(-1)!.event.id,
-      timer: setImmediate(() => this.continuePass()),
+      upTo: this.#recent.at(-1)!.event.id,
+      timer: setImmediate(() => this.#continuePass()),
     };
   }
 
@@ -188,34 +191,34 @@ export class FanOut {
    * upstream before the next slice: events that arrive meanwhile reach the rest of this pass's
    * clients in the same write as the others, and the clients already passed in the next pass.
    */
-  private continuePass(): void {
-    const pass = this.pass!;
+  #continuePass(): void {
+    const pass = this.#pass!;
     const end = Math.min(pass.clients.length, pass.next + PASS_SLICE);
     let writes = 0;
-    for (; pass.next < end; pass.next++) writes += this.catchUp(pass.clients[pass.next]!);
-    this.options.metrics.inc('relay_events_fanned_out_total', 'Event writes to downstream streams.', {}, writes);
+    for (; pass.next < end; pass.next++) writes += this.#catchUp(pass.clients[pass.next]!);
+    this.#options.metrics.inc('relay_events_fanned_out_total', 'Event writes to downstream streams.', {}, writes);
     if (pass.next < pass.clients.length) {
-      pass.timer = setImmediate(() => this.continuePass());
+      pass.timer = setImmediate(() => this.#continuePass());
       return;
     }
     // Every client has the events up to where the pass began; later ones need another pass.
-    const done = this.recent.filter((r) => r.event.id <= pass.upTo).map((r) => r.event);
-    this.recent = this.recent.filter((r) => r.event.id > pass.upTo);
-    this.shares.clear();
-    this.pass = undefined;
-    const now = this.now();
-    for (const e of done) this.options.metrics.observeLag((now - e.receivedAt) / 1000);
+    const done = this.#recent.filter((r) => r.event.id <= pass.upTo).map((r) => r.event);
+    this.#recent = this.#recent.filter((r) => r.event.id > pass.upTo);
+    this.#shares.clear();
+    this.#pass = undefined;
+    const now = this.#now();
+    for (const e of done) this.#options.metrics.observeLag((now - e.receivedAt) / 1000);
     this.onDelivered?.(done);
-    if (this.recent.length > 0) this.startPass();
+    if (this.#recent.length > 0) this.#startPass();
   }
 
   /**
    * Writes to `client` the events it lacks (after its last id, of its symbols) in one write: the
    * bytes are made once per pass state and set of symbols, and shared. Returns the events written.
    */
-  private catchUp(client: Client): number {
-    if (!this.clients.has(client)) return 0;
-    const recent = this.recent;
+  #catchUp(client: Client): number {
+    if (!this.#clients.has(client)) return 0;
+    const recent = this.#recent;
     let first = recent.length;
     // A resumed client may already have some: the buffer it resumed from can be ahead of the
     // broker (in a cluster the leader stores an event before its publish arrives here).
@@ -226,25 +229,25 @@ export class FanOut {
       let n = 0;
       for (const { event, frame } of recent.slice(first)) {
         if (client.symbols.has(event.quote.symbol)) {
-          this.write(client, frame, event.quote.symbol, event.id);
+          this.#write(client, frame, event.quote.symbol, event.id);
           n += 1;
         }
       }
       return n;
     }
     const key = `${first}|${client.symbolsKey}`;
-    let share = this.shares.get(key);
+    let share = this.#shares.get(key);
     if (!share) {
       const mine = recent.slice(first).filter((r) => client.symbols.has(r.event.quote.symbol));
       share = {
         chunk: mine.length === 1 ? mine[0]!.frame : Buffer.concat(mine.map((r) => r.frame)),
         count: mine.length,
       };
-      this.shares.set(key, share);
+      this.#shares.set(key, share);
     }
     const newest = recent.at(-1)!.event.id;
     if (share.count === 0) client.lastId = newest;
-    else this.write(client, share.chunk, undefined, newest);
+    else this.#write(client, share.chunk, undefined, newest);
     return share.count;
   }
 
@@ -253,24 +256,24 @@ export class FanOut {
    * stream is silent longer than a heartbeat, and while the market moves (any bytes keep a stream
    * alive) the relay spends no burst of 10,000 writes on pings that would delay a change.
    */
-  private ping(): void {
-    this.period += 1;
-    for (const client of this.clients) if (this.period - client.wroteIn >= 2) this.write(client, PING);
+  #ping(): void {
+    this.#period += 1;
+    for (const client of this.#clients) if (this.#period - client.wroteIn >= 2) this.#write(client, PING);
   }
 
   /**
    * Writes now, or keeps the latest frame of `symbol` until the stream starts or (backed up)
    * drains; heartbeats are skipped meanwhile.
    */
-  private write(client: Client, chunk: Chunk, symbol?: string, id?: number): void {
-    if (!this.clients.has(client)) return;
+  #write(client: Client, chunk: Chunk, symbol?: string, id?: number): void {
+    if (!this.#clients.has(client)) return;
     if (client.holding) {
       if (symbol !== undefined && id !== undefined) client.holding.set(symbol, { id, frame: chunk });
       return;
     }
     if (id !== undefined) client.lastId = Math.max(client.lastId, id);
     if (client.pending) {
-      if (this.now() - client.stalledSince! > this.stallMs) return this.drop(client);
+      if (this.#now() - client.stalledSince! > this.#stallMs) return this.#drop(client);
       if (symbol !== undefined) {
         client.pending.delete(symbol);
         client.pending.set(symbol, chunk);
@@ -279,37 +282,37 @@ export class FanOut {
     }
     const out = client.socket ?? client.res;
     out.write(chunk);
-    client.wroteIn = this.period;
+    client.wroteIn = this.#period;
     const buffered = out.writableLength;
-    if (buffered > this.maxBuffered) return this.drop(client);
-    if (buffered > this.softBuffer) {
+    if (buffered > this.#maxBuffered) return this.#drop(client);
+    if (buffered > this.#softBuffer) {
       client.pending = new Map();
-      client.stalledSince = this.now();
-      out.once('drain', () => this.flush(client));
+      client.stalledSince = this.#now();
+      out.once('drain', () => this.#flush(client));
     }
   }
 
-  private flush(client: Client): void {
+  #flush(client: Client): void {
     const frames = client.pending;
     client.pending = undefined;
     client.stalledSince = undefined;
     if (frames && frames.size > 0)
-      this.write(client, Buffer.concat([...frames.values()].map((f) => (typeof f === 'string' ? Buffer.from(f) : f))));
+      this.#write(client, Buffer.concat([...frames.values()].map((f) => (typeof f === 'string' ? Buffer.from(f) : f))));
   }
 
-  private drop(client: Client): void {
-    this.options.metrics.inc('relay_slow_clients_dropped_total', 'Streams closed because the client did not read.');
-    this.options.log('slow_client_dropped', { buffered: (client.socket ?? client.res).writableLength });
-    this.forget(client);
+  #drop(client: Client): void {
+    this.#options.metrics.inc('relay_slow_clients_dropped_total', 'Streams closed because the client did not read.');
+    this.#options.log('slow_client_dropped', { buffered: (client.socket ?? client.res).writableLength });
+    this.#forget(client);
     client.res.destroy();
   }
 
-  private forget(client: Client): void {
-    if (!this.clients.delete(client)) return;
+  #forget(client: Client): void {
+    if (!this.#clients.delete(client)) return;
     for (const s of client.symbols) {
-      const set = this.bySymbol.get(s);
+      const set = this.#bySymbol.get(s);
       set?.delete(client);
-      if (set?.size === 0) this.bySymbol.delete(s);
+      if (set?.size === 0) this.#bySymbol.delete(s);
     }
     client.release();
   }

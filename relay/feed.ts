@@ -58,90 +58,93 @@ export class Feed {
   /** Epoch ms of the last quote data from upstream. */
   lastDataAt = 0;
   mode: 'stream' | 'poll' = 'stream';
-  private readonly inUse = new Set<string>();
+  readonly #inUse = new Set<string>();
   /** The served ids of the last catalog: quotes of any other id are dropped. */
-  private known: Set<string> | undefined;
+  #known: Set<string> | undefined;
   /** The working stream and the symbols it was opened for. */
-  private stream: LiveStream | undefined;
-  private streamed = new Set<string>();
+  #stream: LiveStream | undefined;
+  #streamed = new Set<string>();
   /** A stream being opened beside it (more symbols, or back from polling). */
-  private candidate: LiveStream | undefined;
-  private pollTimer: NodeJS.Timeout | undefined;
-  private polling = false;
-  private lastPollAt = -Infinity;
-  private resubscribeTimer: NodeJS.Timeout | undefined;
-  private lastResubscribeAt = -Infinity;
-  private resubscribeDue = 0;
+  #candidate: LiveStream | undefined;
+  #pollTimer: NodeJS.Timeout | undefined;
+  #polling = false;
+  #lastPollAt = -Infinity;
+  #resubscribeTimer: NodeJS.Timeout | undefined;
+  #lastResubscribeAt = -Infinity;
+  #resubscribeDue = 0;
   /** The service refused a second stream beside the first (a per-key cap). */
-  private oneStreamOnly = false;
-  private streamRetryTimer: NodeJS.Timeout | undefined;
-  private streamRetries = 0;
-  private catalogRequest: Promise<SymbolInfo[]> | undefined;
-  private catalogRetryAt = 0;
-  private catalogFailures = 0;
-  private catalogError: unknown;
-  private readonly waiters = new Set<() => void>();
-  private readonly unsubscribe: Array<() => void> = [];
-  private readonly now: () => number;
-  private readonly client: PriceClient;
-  private closed = false;
+  #oneStreamOnly = false;
+  #streamRetryTimer: NodeJS.Timeout | undefined;
+  #streamRetries = 0;
+  #catalogRequest: Promise<SymbolInfo[]> | undefined;
+  #catalogRetryAt = 0;
+  #catalogFailures = 0;
+  #catalogError: unknown;
+  readonly #waiters = new Set<() => void>();
+  readonly #unsubscribe: Array<() => void> = [];
+  readonly #now: () => number;
+  readonly #client: PriceClient;
+  #closed = false;
 
-  constructor(private readonly options: FeedOptions) {
-    this.now = options.now ?? Date.now;
-    this.client = new PriceClient({
+  readonly #options: FeedOptions;
+
+  constructor(options: FeedOptions) {
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+    this.#client = new PriceClient({
       baseUrl: options.baseUrl,
       apiKey: options.apiKey,
       fetch: options.gate.fetchFor('quotes'),
       // The gate decides when to try again; the client's own retries would spend the budget.
       retry: { retries: 0, baseMs: 0, maxMs: 0 },
     });
-    for (const s of options.allow ?? DEFAULT_SYMBOLS) this.inUse.add(s);
+    for (const s of options.allow ?? DEFAULT_SYMBOLS) this.#inUse.add(s);
   }
 
   start(): void {
-    const { leader, broker } = this.options.engine;
-    this.unsubscribe.push(
+    const { leader, broker } = this.#options.engine;
+    this.#unsubscribe.push(
       broker.subscribe(() => {
         // A follower's data is as recent as the leader's last change it received.
-        if (!leader.isLeader) this.lastDataAt = this.now();
-        this.wakeWaiters();
+        if (!leader.isLeader) this.lastDataAt = this.#now();
+        this.#wakeWaiters();
       }),
     );
     // Leadership changes only in a cluster: a new leader fills the shared catalog at once, so that
     // followers (which never ask upstream) can answer.
-    this.unsubscribe.push(leader.onChange((isLeader) => (isLeader ? this.lead() : this.stopUpstream())));
+    this.#unsubscribe.push(leader.onChange((isLeader) => (isLeader ? this.#lead() : this.#stopUpstream())));
     // The key works again after a refusal: start over.
-    this.unsubscribe.push(
-      this.options.gate.onReopen(() => {
-        if (!leader.isLeader || this.closed) return;
+    this.#unsubscribe.push(
+      this.#options.gate.onReopen(() => {
+        if (!leader.isLeader || this.#closed) return;
         // A stream that stayed open carries on; otherwise the stream is tried first.
-        if (!this.stream) {
+        if (!this.#stream) {
           this.mode = 'stream';
-          this.startUpstream();
+          this.#startUpstream();
         }
-        if (this.uncovered().length > 0) this.pollSoon();
+        if (this.#uncovered().length > 0) this.#pollSoon();
       }),
     );
     // A cluster member may have won the lock before this subscribed: it leads as if it just had.
-    if (leader.isLeader && this.options.engine.cluster) this.lead();
-    else if (leader.isLeader) this.startUpstream();
+    if (leader.isLeader && this.#options.engine.cluster) this.#lead();
+    else if (leader.isLeader) this.#startUpstream();
   }
 
   /** Whether the data is current: the stream is open, or quotes came recently (a follower: as the leader says). */
   get fresh(): boolean {
-    const { leader, cluster } = this.options.engine;
+    const { leader, cluster } = this.#options.engine;
     if (cluster && !leader.isLeader) return cluster.connected && cluster.leaderFresh;
     return this.upstreamFresh;
   }
 
   /** This process's own upstream data is current. */
   get upstreamFresh(): boolean {
-    return this.stream?.state === 'open' || this.now() - this.lastDataAt < STALE_AFTER_MS;
+    return this.#stream?.state === 'open' || this.#now() - this.lastDataAt < STALE_AFTER_MS;
   }
 
   /** Seconds since the last quote data (Infinity before any). */
   get ageSeconds(): number {
-    return this.lastDataAt === 0 ? Infinity : Math.max(0, Math.round((this.now() - this.lastDataAt) / 1000));
+    return this.lastDataAt === 0 ? Infinity : Math.max(0, Math.round((this.#now() - this.lastDataAt) / 1000));
   }
 
   /**
@@ -149,11 +152,11 @@ export class Feed {
    * a failure is remembered (capped backoff) and the stale list, if any, served meanwhile.
    */
   async catalog(): Promise<SymbolInfo[]> {
-    const { cache, leader, asks } = this.options.engine;
+    const { cache, leader, asks } = this.#options.engine;
     let cached = await cache.get('symbols');
     // A follower never asks upstream: it asks the leader to fill the shared catalog (and waits for
     // it when it has none; a stale one is served meanwhile).
-    if (!leader.isLeader && !this.closed && (!cached || this.now() - cached.storedAt >= CATALOG_TTL_MS)) {
+    if (!leader.isLeader && !this.#closed && (!cached || this.#now() - cached.storedAt >= CATALOG_TTL_MS)) {
       const asked = asks.ask('symbols', ASK_TIMEOUT_MS, cached?.storedAt);
       if (!cached) {
         const outcome = await asked;
@@ -161,43 +164,43 @@ export class Feed {
         if (!cached) throw errorOf(outcome);
       }
     }
-    const stale = (): SymbolInfo[] => this.allowed(parseSymbolsBody(JSON.parse(cached!.body)));
-    if (cached && (this.now() - cached.storedAt < CATALOG_TTL_MS || !leader.isLeader)) return stale();
-    if (this.now() < this.catalogRetryAt) {
+    const stale = (): SymbolInfo[] => this.#allowed(parseSymbolsBody(JSON.parse(cached!.body)));
+    if (cached && (this.#now() - cached.storedAt < CATALOG_TTL_MS || !leader.isLeader)) return stale();
+    if (this.#now() < this.#catalogRetryAt) {
       if (cached) return stale();
-      throw this.catalogError;
+      throw this.#catalogError;
     }
     // Not the quotes' priority: the catalog never spends the slots kept for quotes.
-    this.catalogRequest ??= fetchSymbols({
-      baseUrl: this.options.baseUrl,
-      apiKey: this.options.apiKey,
-      fetch: this.options.gate.fetchFor('other'),
+    this.#catalogRequest ??= fetchSymbols({
+      baseUrl: this.#options.baseUrl,
+      apiKey: this.#options.apiKey,
+      fetch: this.#options.gate.fetchFor('other'),
     })
       .then(async (list) => {
-        await this.options.engine.cache.set('symbols', {
+        await this.#options.engine.cache.set('symbols', {
           body: JSON.stringify({ data: { symbols: list } }),
-          storedAt: this.now(),
+          storedAt: this.#now(),
         });
-        this.catalogFailures = 0;
-        this.catalogRetryAt = 0;
+        this.#catalogFailures = 0;
+        this.#catalogRetryAt = 0;
         return list;
       })
       .catch((error: unknown) => {
-        this.catalogFailures += 1;
+        this.#catalogFailures += 1;
         const retryAfter = error instanceof PriceBoardError ? (error.retryAfterMs ?? 0) : 0;
         const wait = Math.max(
           retryAfter,
-          Math.min(CATALOG_RETRY_MAX_MS, CATALOG_RETRY_MS * 2 ** Math.min(this.catalogFailures - 1, 20)),
+          Math.min(CATALOG_RETRY_MAX_MS, CATALOG_RETRY_MS * 2 ** Math.min(this.#catalogFailures - 1, 20)),
         );
-        this.catalogRetryAt = this.now() + wait;
-        this.catalogError = error;
+        this.#catalogRetryAt = this.#now() + wait;
+        this.#catalogError = error;
         const { code, status } = error instanceof PriceBoardError ? error : { code: 'internal', status: undefined };
-        this.options.log('catalog_failed', { code, status, retry_in_ms: wait, stale_served: Boolean(cached) });
+        this.#options.log('catalog_failed', { code, status, retry_in_ms: wait, stale_served: Boolean(cached) });
         throw error;
       })
-      .finally(() => (this.catalogRequest = undefined));
+      .finally(() => (this.#catalogRequest = undefined));
     try {
-      return this.allowed(await this.catalogRequest);
+      return this.#allowed(await this.#catalogRequest);
     } catch (error) {
       // An old list beats no list.
       if (cached) return stale();
@@ -213,299 +216,300 @@ export class Feed {
   use(symbols: readonly string[]): void {
     let added = false;
     for (const s of symbols) {
-      if (this.inUse.has(s)) continue;
-      this.inUse.add(s);
+      if (this.#inUse.has(s)) continue;
+      this.#inUse.add(s);
       added = true;
     }
-    if (!added || this.closed || !this.options.engine.leader.isLeader || this.uncovered().length === 0) return;
-    if (this.mode === 'stream') this.scheduleResubscribe();
+    if (!added || this.#closed || !this.#options.engine.leader.isLeader || this.#uncovered().length === 0) return;
+    if (this.mode === 'stream') this.#scheduleResubscribe();
     // A stream opening for them within the debounce brings their snapshot; otherwise a poll does.
     const streamSoon =
-      this.resubscribeTimer !== undefined &&
-      this.resubscribeDue - this.now() <= RESUBSCRIBE_DEBOUNCE_MS &&
-      this.options.gate.pausedFor('stream') === 0;
-    if (!streamSoon) this.pollSoon();
+      this.#resubscribeTimer !== undefined &&
+      this.#resubscribeDue - this.#now() <= RESUBSCRIBE_DEBOUNCE_MS &&
+      this.#options.gate.pausedFor('stream') === 0;
+    if (!streamSoon) this.#pollSoon();
   }
 
   /** A poll for the uncovered symbols as soon as the last one allows. */
-  private pollSoon(): void {
-    if (this.polling) return;
-    clearTimeout(this.pollTimer);
-    this.pollTimer = undefined;
-    this.schedulePoll(Math.max(0, this.lastPollAt + MIN_POLL_GAP_MS - this.now()));
+  #pollSoon(): void {
+    if (this.#polling) return;
+    clearTimeout(this.#pollTimer);
+    this.#pollTimer = undefined;
+    this.#schedulePoll(Math.max(0, this.#lastPollAt + MIN_POLL_GAP_MS - this.#now()));
   }
 
   /** Resolves with the held quotes of `symbols` once all are held, or with what is held after `timeoutMs`. */
   async ready(symbols: readonly string[], timeoutMs: number): Promise<{ id: number; quotes: Quote[] }> {
-    const deadline = this.now() + timeoutMs;
+    const deadline = this.#now() + timeoutMs;
     for (;;) {
-      const snap = await this.options.engine.state.snapshot(symbols);
-      const left = deadline - this.now();
-      if (snap.quotes.length === symbols.length || left <= 0 || this.closed) return snap;
+      const snap = await this.#options.engine.state.snapshot(symbols);
+      const left = deadline - this.#now();
+      if (snap.quotes.length === symbols.length || left <= 0 || this.#closed) return snap;
       await new Promise<void>((resolve) => {
         const done = (): void => {
           clearTimeout(timer);
-          this.waiters.delete(done);
+          this.#waiters.delete(done);
           resolve();
         };
         const timer = setTimeout(done, left);
-        this.waiters.add(done);
+        this.#waiters.add(done);
       });
     }
   }
 
   close(): void {
-    this.closed = true;
-    for (const off of this.unsubscribe) off();
-    this.stopUpstream();
-    this.options.gate.close();
-    this.wakeWaiters();
+    this.#closed = true;
+    for (const off of this.#unsubscribe) off();
+    this.#stopUpstream();
+    this.#options.gate.close();
+    this.#wakeWaiters();
   }
 
-  private allowed(list: SymbolInfo[]): SymbolInfo[] {
-    const allow = this.options.allow;
+  #allowed(list: SymbolInfo[]): SymbolInfo[] {
+    const allow = this.#options.allow;
     const served = allow ? list.filter((s) => allow.includes(s.symbol)) : list;
-    this.known = new Set(served.map((s) => s.symbol));
+    this.#known = new Set(served.map((s) => s.symbol));
     return served;
   }
 
-  private wakeWaiters(): void {
-    for (const wake of [...this.waiters]) wake();
+  #wakeWaiters(): void {
+    for (const wake of [...this.#waiters]) wake();
   }
 
-  private lead(): void {
-    this.startUpstream();
+  #lead(): void {
+    this.#startUpstream();
     this.catalog().catch(() => {}); // logged as catalog_failed
   }
 
   /** The symbols in use that the stream does not carry (all while it is down): what the poll asks for. */
-  private uncovered(): string[] {
-    if (this.mode === 'poll' || !this.stream || this.stream.state === 'reconnecting') return [...this.inUse];
-    return [...this.inUse].filter((s) => !this.streamed.has(s));
+  #uncovered(): string[] {
+    if (this.mode === 'poll' || !this.#stream || this.#stream.state === 'reconnecting') return [...this.#inUse];
+    return [...this.#inUse].filter((s) => !this.#streamed.has(s));
   }
 
-  private startUpstream(): void {
-    if (this.closed || this.stream || this.candidate) return;
+  #startUpstream(): void {
+    if (this.#closed || this.#stream || this.#candidate) return;
     if (this.mode === 'poll') {
-      this.schedulePoll(0);
-      return this.scheduleStreamRetry();
+      this.#schedulePoll(0);
+      return this.#scheduleStreamRetry();
     }
-    const symbols = [...this.inUse];
-    this.stream = this.openStream(symbols);
-    this.streamed = new Set(symbols);
+    const symbols = [...this.#inUse];
+    this.#stream = this.#openStream(symbols);
+    this.#streamed = new Set(symbols);
   }
 
-  private openStream(symbols: string[]): LiveStream {
-    const { log } = this.options;
+  #openStream(symbols: string[]): LiveStream {
+    const { log } = this.#options;
     const stream: LiveStream = new LiveStream({
-      url: `${this.options.baseUrl.replace(/\/+$/, '')}/v1/stream`,
+      url: `${this.#options.baseUrl.replace(/\/+$/, '')}/v1/stream`,
       symbols,
-      apiKey: this.options.apiKey,
-      fetch: this.options.gate.fetchFor('quotes'),
+      apiKey: this.#options.apiKey,
+      fetch: this.#options.gate.fetchFor('quotes'),
       onQuotes: (quotes) => {
-        if (stream === this.candidate) this.promote(stream, symbols);
+        if (stream === this.#candidate) this.#promote(stream, symbols);
         // A failing engine (e.g. a shared store away) is logged, never an unhandled rejection.
-        void this.ingest(quotes).catch((error: unknown) => log('ingest_failed', { error }));
+        void this.#ingest(quotes).catch((error: unknown) => log('ingest_failed', { error }));
       },
       onState: (state) => {
-        if (stream !== this.stream) return;
+        if (stream !== this.#stream) return;
         log('upstream_stream', { state });
         // Down for longer than a poll's interval: the poll carries the quotes meanwhile.
-        if (state === 'reconnecting') this.schedulePoll(this.options.budget.pollIntervalMs());
+        if (state === 'reconnecting') this.#schedulePoll(this.#options.budget.pollIntervalMs());
       },
       onError: (error) =>
-        log('upstream_stream_error', { code: error.code, status: error.status, candidate: stream === this.candidate }),
+        log('upstream_stream_error', { code: error.code, status: error.status, candidate: stream === this.#candidate }),
       onUnknownSymbols: (ids) => {
-        for (const s of ids) this.inUse.delete(s);
+        for (const s of ids) this.#inUse.delete(s);
       },
       // A candidate gets one try: the working stream (or the poll) stays meanwhile. The working
       // stream gives up when it never opens (no stream on this service): the poll takes over.
       giveUp: (error, failure) =>
-        stream === this.candidate || (failure.failures >= 3 && !failure.opened && error.code !== 'rate_limited'),
-      onStop: (error, gaveUp) => this.stopped(stream, error, gaveUp),
+        stream === this.#candidate || (failure.failures >= 3 && !failure.opened && error.code !== 'rate_limited'),
+      onStop: (error, gaveUp) => this.#stopped(stream, error, gaveUp),
     });
     stream.start();
     return stream;
   }
 
   /** A candidate delivered: it becomes the stream; the one it replaces is closed. */
-  private promote(stream: LiveStream, symbols: string[]): void {
-    this.candidate = undefined;
-    const old = this.stream;
-    this.stream = stream;
-    this.streamed = new Set(symbols);
+  #promote(stream: LiveStream, symbols: string[]): void {
+    this.#candidate = undefined;
+    const old = this.#stream;
+    this.#stream = stream;
+    this.#streamed = new Set(symbols);
     old?.close();
-    clearTimeout(this.streamRetryTimer);
-    this.streamRetryTimer = undefined;
+    clearTimeout(this.#streamRetryTimer);
+    this.#streamRetryTimer = undefined;
     if (this.mode === 'poll') {
       this.mode = 'stream';
-      this.streamRetries = 0;
+      this.#streamRetries = 0;
     }
-    this.options.log('upstream_stream', { state: 'open', symbols: symbols.length, replaced: Boolean(old) });
+    this.#options.log('upstream_stream', { state: 'open', symbols: symbols.length, replaced: Boolean(old) });
     // Symbols asked for while it opened.
-    if (this.uncovered().length > 0) this.scheduleResubscribe();
+    if (this.#uncovered().length > 0) this.#scheduleResubscribe();
   }
 
-  private stopped(stream: LiveStream, error: PriceBoardError, gaveUp: boolean): void {
-    const { log, gate } = this.options;
-    if (stream === this.candidate) {
-      this.candidate = undefined;
+  #stopped(stream: LiveStream, error: PriceBoardError, gaveUp: boolean): void {
+    const { log, gate } = this.#options;
+    if (stream === this.#candidate) {
+      this.#candidate = undefined;
       log('upstream_stream_candidate_failed', { code: error.code, status: error.status, mode: this.mode });
       if (gate.halted) return;
       // The service allows one stream per key: from now on the working stream is changed in place
       // (a reconnect), only when nothing is paused, still at most once per window.
-      if (error.data?.serviceCode === 'too_many_streams' && !this.oneStreamOnly) {
-        this.oneStreamOnly = true;
+      if (error.data?.serviceCode === 'too_many_streams' && !this.#oneStreamOnly) {
+        this.#oneStreamOnly = true;
         log('upstream_one_stream_only', {});
-        if (this.mode === 'stream') return this.resubscribe();
+        if (this.mode === 'stream') return this.#resubscribe();
       }
-      if (this.mode === 'poll') return this.scheduleStreamRetry();
+      if (this.mode === 'poll') return this.#scheduleStreamRetry();
       // What it was to bring is polled meanwhile.
-      if (this.uncovered().length > 0) this.pollSoon();
-      this.scheduleResubscribe();
+      if (this.#uncovered().length > 0) this.#pollSoon();
+      this.#scheduleResubscribe();
       return;
     }
-    if (stream !== this.stream) return;
-    this.stream = undefined;
-    this.streamed = new Set();
+    if (stream !== this.#stream) return;
+    this.#stream = undefined;
+    this.#streamed = new Set();
     log('upstream_stream_stopped', { code: error.code, status: error.status, gave_up: gaveUp });
     // A refused key: the gate probes, and its reopening starts over.
-    if (gate.halted || this.closed) return;
+    if (gate.halted || this.#closed) return;
     this.mode = 'poll';
     log('upstream_mode', { mode: 'poll' });
-    this.schedulePoll(0);
-    this.scheduleStreamRetry();
+    this.#schedulePoll(0);
+    this.#scheduleStreamRetry();
   }
 
-  private scheduleResubscribe(): void {
-    if (this.resubscribeTimer || this.candidate || this.closed) return;
+  #scheduleResubscribe(): void {
+    if (this.#resubscribeTimer || this.#candidate || this.#closed) return;
     const wait = Math.max(
       RESUBSCRIBE_DEBOUNCE_MS,
-      this.lastResubscribeAt + (this.options.timings?.resubscribeMs ?? 30_000) - this.now(),
+      this.#lastResubscribeAt + (this.#options.timings?.resubscribeMs ?? 30_000) - this.#now(),
     );
-    this.resubscribeDue = this.now() + wait;
-    this.resubscribeTimer = setTimeout(() => {
-      this.resubscribeTimer = undefined;
-      this.resubscribe();
+    this.#resubscribeDue = this.#now() + wait;
+    this.#resubscribeTimer = setTimeout(() => {
+      this.#resubscribeTimer = undefined;
+      this.#resubscribe();
     }, wait);
   }
 
   /** Opens a stream for every symbol in use beside the working one (unless paused: the poll covers them). */
-  private resubscribe(): void {
-    const { gate, engine } = this.options;
-    if (this.closed || this.mode !== 'stream' || this.candidate || !engine.leader.isLeader || gate.halted) return;
-    if (this.uncovered().length === 0) return;
+  #resubscribe(): void {
+    const { gate, engine } = this.#options;
+    if (this.#closed || this.mode !== 'stream' || this.#candidate || !engine.leader.isLeader || gate.halted) return;
+    if (this.#uncovered().length === 0) return;
     const paused = gate.pausedFor('stream');
     if (paused > 0) {
-      this.pollSoon();
-      this.resubscribeTimer = setTimeout(() => {
-        this.resubscribeTimer = undefined;
-        this.resubscribe();
+      this.#pollSoon();
+      this.#resubscribeTimer = setTimeout(() => {
+        this.#resubscribeTimer = undefined;
+        this.#resubscribe();
       }, paused);
       return;
     }
-    this.lastResubscribeAt = this.now();
-    if (this.oneStreamOnly && this.stream) return void this.reconnectInPlace(this.stream);
-    this.candidate = this.openStream([...this.inUse]);
+    this.#lastResubscribeAt = this.#now();
+    if (this.#oneStreamOnly && this.#stream) return void this.#reconnectInPlace(this.#stream);
+    this.#candidate = this.#openStream([...this.#inUse]);
   }
 
   /** One stream per key: reconnects the working stream with every symbol, when the budget has room for it. */
-  private async reconnectInPlace(stream: LiveStream): Promise<void> {
-    const { budget } = this.options;
+  async #reconnectInPlace(stream: LiveStream): Promise<void> {
+    const { budget } = this.#options;
     const spent = await budget.spent();
-    if (stream !== this.stream || this.closed) return;
+    if (stream !== this.#stream || this.#closed) return;
     if (spent.minute >= budget.perMinute - 1 || (budget.perDay !== null && spent.day >= budget.perDay - 1)) {
-      this.pollSoon();
-      return this.scheduleResubscribe();
+      this.#pollSoon();
+      return this.#scheduleResubscribe();
     }
-    this.streamed = new Set(this.inUse);
-    stream.setSymbols([...this.inUse]);
+    this.#streamed = new Set(this.#inUse);
+    stream.setSymbols([...this.#inUse]);
   }
 
   /** While polling: try the stream again, with capped exponential backoff. */
-  private scheduleStreamRetry(): void {
-    if (this.streamRetryTimer || this.candidate || this.closed) return;
-    const base = this.options.timings?.streamRetryMs ?? 10_000;
-    const max = this.options.timings?.streamRetryMaxMs ?? 5 * 60_000;
-    const wait = Math.min(max, base * 2 ** Math.min(this.streamRetries, 20));
-    this.streamRetries += 1;
-    this.streamRetryTimer = setTimeout(() => {
-      this.streamRetryTimer = undefined;
+  #scheduleStreamRetry(): void {
+    if (this.#streamRetryTimer || this.#candidate || this.#closed) return;
+    const base = this.#options.timings?.streamRetryMs ?? 10_000;
+    const max = this.#options.timings?.streamRetryMaxMs ?? 5 * 60_000;
+    const wait = Math.min(max, base * 2 ** Math.min(this.#streamRetries, 20));
+    this.#streamRetries += 1;
+    this.#streamRetryTimer = setTimeout(() => {
+      this.#streamRetryTimer = undefined;
       if (
-        this.closed ||
+        this.#closed ||
         this.mode !== 'poll' ||
-        this.candidate ||
-        this.options.gate.halted ||
-        !this.options.engine.leader.isLeader
+        this.#candidate ||
+        this.#options.gate.halted ||
+        !this.#options.engine.leader.isLeader
       )
         return;
-      this.options.log('upstream_stream_retry', { attempt: this.streamRetries });
-      this.candidate = this.openStream([...this.inUse]);
+      this.#options.log('upstream_stream_retry', { attempt: this.#streamRetries });
+      this.#candidate = this.#openStream([...this.#inUse]);
     }, wait);
   }
 
-  private stopUpstream(): void {
-    this.stream?.close();
-    this.candidate?.close();
-    this.stream = undefined;
-    this.candidate = undefined;
-    this.streamed = new Set();
-    for (const timer of [this.pollTimer, this.resubscribeTimer, this.streamRetryTimer]) clearTimeout(timer);
-    this.pollTimer = undefined;
-    this.resubscribeTimer = undefined;
-    this.streamRetryTimer = undefined;
+  #stopUpstream(): void {
+    this.#stream?.close();
+    this.#candidate?.close();
+    this.#stream = undefined;
+    this.#candidate = undefined;
+    this.#streamed = new Set();
+    for (const timer of [this.#pollTimer, this.#resubscribeTimer, this.#streamRetryTimer]) clearTimeout(timer);
+    this.#pollTimer = undefined;
+    this.#resubscribeTimer = undefined;
+    this.#streamRetryTimer = undefined;
   }
 
-  private schedulePoll(ms: number): void {
-    if (this.closed || this.pollTimer || this.polling) return;
-    this.pollTimer = setTimeout(() => {
-      this.pollTimer = undefined;
-      void this.pollOnce();
+  #schedulePoll(ms: number): void {
+    if (this.#closed || this.#pollTimer || this.#polling) return;
+    this.#pollTimer = setTimeout(() => {
+      this.#pollTimer = undefined;
+      void this.#pollOnce();
     }, ms);
   }
 
   /** One batched `/v1/prices` for what the stream does not carry; again at the budget's interval while needed. */
-  private async pollOnce(): Promise<void> {
-    const symbols = this.uncovered();
-    if (symbols.length === 0 || this.closed || this.options.gate.halted || !this.options.engine.leader.isLeader) return;
-    let wait = this.options.budget.pollIntervalMs();
-    this.polling = true;
-    this.lastPollAt = this.now();
+  async #pollOnce(): Promise<void> {
+    const symbols = this.#uncovered();
+    if (symbols.length === 0 || this.#closed || this.#options.gate.halted || !this.#options.engine.leader.isLeader)
+      return;
+    let wait = this.#options.budget.pollIntervalMs();
+    this.#polling = true;
+    this.#lastPollAt = this.#now();
     try {
-      const data = await this.client.prices(symbols);
-      await this.ingest(data.quotes);
+      const data = await this.#client.prices(symbols);
+      await this.#ingest(data.quotes);
     } catch (error) {
       if (error instanceof PriceBoardError) {
-        this.options.log('upstream_poll_error', { code: error.code, status: error.status });
+        this.#options.log('upstream_poll_error', { code: error.code, status: error.status });
         const unknown = error.code === 'unknown_symbol' && Array.isArray(error.data?.symbols) ? error.data.symbols : [];
-        for (const s of unknown) this.inUse.delete(String(s));
+        for (const s of unknown) this.#inUse.delete(String(s));
         wait = Math.max(wait, error.retryAfterMs ?? 0);
       } else {
-        this.options.log('ingest_failed', { error });
+        this.#options.log('ingest_failed', { error });
       }
     } finally {
-      this.polling = false;
+      this.#polling = false;
     }
-    if (this.uncovered().length > 0) this.schedulePoll(wait);
+    if (this.#uncovered().length > 0) this.#schedulePoll(wait);
   }
 
-  private async ingest(quotes: Quote[]): Promise<void> {
-    const receivedAt = this.now();
+  async #ingest(quotes: Quote[]): Promise<void> {
+    const receivedAt = this.#now();
     this.lastDataAt = receivedAt;
     // Only ids the relay serves are held: an upstream sending thousands of others costs no memory.
-    const known = this.known ?? this.inUse;
+    const known = this.#known ?? this.#inUse;
     const kept = quotes.filter((q) => known.has(q.symbol));
     if (kept.length < quotes.length) {
-      this.options.metrics.inc(
+      this.#options.metrics.inc(
         'relay_upstream_quotes_dropped_total',
         'Upstream quotes dropped: for ids outside the catalog.',
         {},
         quotes.length - kept.length,
       );
     }
-    const { state, broker } = this.options.engine;
+    const { state, broker } = this.#options.engine;
     const events = await state.apply(kept, receivedAt);
     if (events.length > 0) await broker.publish(events);
-    this.wakeWaiters();
+    this.#wakeWaiters();
   }
 }

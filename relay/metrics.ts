@@ -17,12 +17,12 @@ function labelKey(labels: Labels): string {
 
 export class Metrics {
   readonly registry = new Registry();
-  private readonly counters = new Map<string, { counter: Counter; values: Map<string, number> }>();
-  private readonly lag: Histogram;
+  readonly #counters = new Map<string, { counter: Counter; values: Map<string, number> }>();
+  readonly #lag: Histogram;
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
-    this.lag = new Histogram({
+    this.#lag = new Histogram({
       name: 'relay_fanout_lag_seconds',
       help: 'Time from receiving an upstream change to writing it to every client.',
       buckets: LAG_BUCKETS,
@@ -32,13 +32,13 @@ export class Metrics {
 
   /** Counters are made on first use; every use of a name carries the same label names. */
   inc(name: string, help: string, labels: Labels = {}, by = 1): void {
-    let entry = this.counters.get(name);
+    let entry = this.#counters.get(name);
     if (!entry) {
       entry = {
         counter: new Counter({ name, help, labelNames: Object.keys(labels), registers: [this.registry] }),
         values: new Map(),
       };
-      this.counters.set(name, entry);
+      this.#counters.set(name, entry);
     }
     entry.counter.inc(labels, by);
     const key = labelKey(labels);
@@ -47,7 +47,7 @@ export class Metrics {
 
   /** The current value of a counter (tests, logs). */
   value(name: string, labels: Labels = {}): number {
-    return this.counters.get(name)?.values.get(labelKey(labels)) ?? 0;
+    return this.#counters.get(name)?.values.get(labelKey(labels)) ?? 0;
   }
 
   /** A gauge read when scraped. */
@@ -64,7 +64,7 @@ export class Metrics {
   }
 
   observeLag(seconds: number): void {
-    this.lag.observe(seconds);
+    this.#lag.observe(seconds);
   }
 
   get contentType(): string {

@@ -75,75 +75,75 @@ export type LimiterRedis = ConstructorParameters<typeof RateLimiterRedis>[0]['st
  * at once, and a new address beyond that is refused rather than stored.
  */
 export class RequestLimiter {
-  private readonly memory: RateLimiterMemory;
-  private readonly redis: RateLimiterRedis | undefined;
-  private readonly windowSeconds: number;
+  readonly #memory: RateLimiterMemory;
+  readonly #redis: RateLimiterRedis | undefined;
+  readonly #windowSeconds: number;
   /** Entries the memory store created in each second of the last window (ring): they expire a window later. */
-  private readonly created: number[];
-  private createdAt = 0;
-  private readonly maxTracked: number;
+  readonly #created: number[];
+  #createdAt = 0;
+  readonly #maxTracked: number;
 
   constructor(perMinute: number, options: { redis?: LimiterRedis; keyPrefix?: string; maxTracked?: number } = {}) {
     const points = Math.max(10, Math.ceil(perMinute / 4));
-    this.windowSeconds = Math.max(1, Math.round((60 * points) / perMinute));
-    this.memory = new RateLimiterMemory({ points, duration: this.windowSeconds });
-    this.created = Array<number>(this.windowSeconds).fill(0);
-    this.maxTracked = options.maxTracked ?? MAX_TRACKED;
+    this.#windowSeconds = Math.max(1, Math.round((60 * points) / perMinute));
+    this.#memory = new RateLimiterMemory({ points, duration: this.#windowSeconds });
+    this.#created = Array<number>(this.#windowSeconds).fill(0);
+    this.#maxTracked = options.maxTracked ?? MAX_TRACKED;
     if (options.redis) {
-      this.redis = new RateLimiterRedis({
+      this.#redis = new RateLimiterRedis({
         storeClient: options.redis,
         useRedisPackage: true,
         rejectIfRedisNotReady: true,
         keyPrefix: options.keyPrefix ?? 'rl',
         points,
-        duration: this.windowSeconds,
+        duration: this.#windowSeconds,
       });
     }
   }
 
   /** Entries alive in the memory store (created within the last window). */
   get tracked(): number {
-    this.roll();
-    return this.created.reduce((a, b) => a + b, 0);
+    this.#roll();
+    return this.#created.reduce((a, b) => a + b, 0);
   }
 
-  private roll(): void {
+  #roll(): void {
     const second = Math.floor(Date.now() / 1000);
-    for (let s = Math.max(this.createdAt + 1, second - this.windowSeconds + 1); s <= second; s++)
-      this.created[s % this.windowSeconds] = 0;
-    this.createdAt = Math.max(this.createdAt, second);
+    for (let s = Math.max(this.#createdAt + 1, second - this.#windowSeconds + 1); s <= second; s++)
+      this.#created[s % this.#windowSeconds] = 0;
+    this.#createdAt = Math.max(this.#createdAt, second);
   }
 
   /** 0 when allowed (and counted), else the milliseconds until it would be. */
   async take(address: string): Promise<number> {
     const key = visitorKey(address);
-    if (this.redis) {
+    if (this.#redis) {
       let timer: NodeJS.Timeout | undefined;
       try {
         // A Redis that hangs costs a request at most REDIS_WAIT_MS, never the request itself.
         const late = new Promise<never>(
           (_, reject) => (timer = setTimeout(() => reject(new Error('redis: no answer')), REDIS_WAIT_MS)),
         );
-        await Promise.race([this.redis.consume(key), late]);
+        await Promise.race([this.#redis.consume(key), late]);
         return 0;
       } catch (error) {
         if (error instanceof RateLimiterRes) return Math.max(1, error.msBeforeNext);
         // Redis away or slow: this process counts on its own until it answers again.
-        return this.takeHere(key);
+        return this.#takeHere(key);
       } finally {
         clearTimeout(timer);
       }
     }
-    return this.takeHere(key);
+    return this.#takeHere(key);
   }
 
-  private async takeHere(key: string): Promise<number> {
-    if (this.tracked >= this.maxTracked && !(await this.memory.get(key))) return 1_000;
+  async #takeHere(key: string): Promise<number> {
+    if (this.tracked >= this.#maxTracked && !(await this.#memory.get(key))) return 1_000;
     try {
-      const res = await this.memory.consume(key);
+      const res = await this.#memory.consume(key);
       if (res.consumedPoints === 1) {
-        this.roll();
-        this.created[this.createdAt % this.windowSeconds]! += 1;
+        this.#roll();
+        this.#created[this.#createdAt % this.#windowSeconds]! += 1;
       }
       return 0;
     } catch (error) {
@@ -155,23 +155,27 @@ export class RequestLimiter {
 
 /** Open streams per address. */
 export class StreamSlots {
-  private readonly open = new Map<string, number>();
+  readonly #open = new Map<string, number>();
 
-  constructor(private readonly perAddress: number) {}
+  readonly #perAddress: number;
+
+  constructor(perAddress: number) {
+    this.#perAddress = perAddress;
+  }
 
   /** A release function, or undefined when the address holds its limit. */
   acquire(visitor: string): (() => void) | undefined {
     const address = visitorKey(visitor);
-    const count = this.open.get(address) ?? 0;
-    if (count >= this.perAddress || (count === 0 && this.open.size >= MAX_TRACKED)) return undefined;
-    this.open.set(address, count + 1);
+    const count = this.#open.get(address) ?? 0;
+    if (count >= this.#perAddress || (count === 0 && this.#open.size >= MAX_TRACKED)) return undefined;
+    this.#open.set(address, count + 1);
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      const left = (this.open.get(address) ?? 1) - 1;
-      if (left <= 0) this.open.delete(address);
-      else this.open.set(address, left);
+      const left = (this.#open.get(address) ?? 1) - 1;
+      if (left <= 0) this.#open.delete(address);
+      else this.#open.set(address, left);
     };
   }
 }

@@ -80,75 +80,82 @@ export interface UpstreamOptions {
 export class UpstreamGate {
   /** Set when the key is refused: nothing but the probe is sent. */
   halted: { status: number; code: string } | undefined;
-  private readonly pausedUntil: Record<Scope, number> = { quotes: 0, history: 0, symbols: 0 };
-  private readonly failures: Record<Scope, number> = { quotes: 0, history: 0, symbols: 0 };
+  readonly #pausedUntil: Record<Scope, number> = { quotes: 0, history: 0, symbols: 0 };
+  readonly #failures: Record<Scope, number> = { quotes: 0, history: 0, symbols: 0 };
   /** Resource (path and query) → the refusal remembered for it. Oldest first. */
-  private readonly refusals = new Map<string, { status: number; code: string; until: number }>();
-  private probeTimer: NodeJS.Timeout | undefined;
-  private readonly reopened = new Set<() => void>();
-  private readonly now: () => number;
+  readonly #refusals = new Map<string, { status: number; code: string; until: number }>();
+  #probeTimer: NodeJS.Timeout | undefined;
+  readonly #reopened = new Set<() => void>();
+  readonly #now: () => number;
 
-  constructor(private readonly options: UpstreamOptions) {
-    this.now = options.now ?? Date.now;
+  readonly #options: UpstreamOptions;
+
+  constructor(options: UpstreamOptions) {
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
   }
 
   /** A fetch for the clients of one priority. */
   fetchFor(priority: Priority): FetchLike {
-    return (input, init) => this.request(priority, input, init);
+    return (input, init) => this.#request(priority, input, init);
   }
 
   /** Milliseconds until requests on `path` may go again (0: now). */
   pausedFor(path: UpstreamPath): number {
     const scope = scopeOf(path);
     const until =
-      scope === 'quotes' ? this.pausedUntil.quotes : Math.max(this.pausedUntil.quotes, this.pausedUntil[scope]);
-    return Math.max(0, until - this.now());
+      scope === 'quotes' ? this.#pausedUntil.quotes : Math.max(this.#pausedUntil.quotes, this.#pausedUntil[scope]);
+    return Math.max(0, until - this.#now());
   }
 
   /** Called when a halted key works again. Returns the unsubscribe function. */
   onReopen(listener: () => void): () => void {
-    this.reopened.add(listener);
-    return () => this.reopened.delete(listener);
+    this.#reopened.add(listener);
+    return () => this.#reopened.delete(listener);
   }
 
   close(): void {
-    clearTimeout(this.probeTimer);
-    this.probeTimer = undefined;
-    this.reopened.clear();
+    clearTimeout(this.#probeTimer);
+    this.#probeTimer = undefined;
+    this.#reopened.clear();
   }
 
-  private refuse(path: UpstreamPath, reason: string, res: Response): Response {
-    this.options.metrics.inc('relay_upstream_refused_total', 'Upstream requests not sent, by reason.', {
+  #refuse(path: UpstreamPath, reason: string, res: Response): Response {
+    this.#options.metrics.inc('relay_upstream_refused_total', 'Upstream requests not sent, by reason.', {
       path,
       reason,
     });
     return res;
   }
 
-  private async request(priority: Priority, input: string, init: RequestInit): Promise<Response> {
+  async #request(priority: Priority, input: string, init: RequestInit): Promise<Response> {
     const url = new URL(input);
     const path = pathLabel(url.pathname);
     const resource = url.pathname + url.search;
     if (this.halted)
-      return this.refuse(path, 'halted', localAnswer(this.halted.status, this.halted.code, 'upstream refused the key'));
-    if (!this.options.leader.isLeader)
-      return this.refuse(path, 'not_leader', localAnswer(503, 'not_leader', 'another process spends the budget'));
-    const refusal = this.refusals.get(resource);
-    if (refusal && refusal.until > this.now())
-      return this.refuse(
+      return this.#refuse(
+        path,
+        'halted',
+        localAnswer(this.halted.status, this.halted.code, 'upstream refused the key'),
+      );
+    if (!this.#options.leader.isLeader)
+      return this.#refuse(path, 'not_leader', localAnswer(503, 'not_leader', 'another process spends the budget'));
+    const refusal = this.#refusals.get(resource);
+    if (refusal && refusal.until > this.#now())
+      return this.#refuse(
         path,
         'refused_resource',
         localAnswer(refusal.status, refusal.code, 'upstream refused this resource'),
       );
     const wait = this.pausedFor(path);
     if (wait > 0)
-      return this.refuse(path, 'backoff', localAnswer(429, 'rate_limited', 'upstream asked us to wait', wait));
-    const taken = await this.options.budget.take(priority);
+      return this.#refuse(path, 'backoff', localAnswer(429, 'rate_limited', 'upstream asked us to wait', wait));
+    const taken = await this.#options.budget.take(priority);
     // Fenced: another process took the lead while this one was paused or cut off.
     if (!taken.ok && taken.fenced)
-      return this.refuse(path, 'fenced', localAnswer(503, 'not_leader', 'another process spends the budget'));
+      return this.#refuse(path, 'fenced', localAnswer(503, 'not_leader', 'another process spends the budget'));
     if (!taken.ok)
-      return this.refuse(
+      return this.#refuse(
         path,
         'budget',
         localAnswer(429, 'rate_limited', 'the relay budget is spent', taken.retryAfterMs),
@@ -156,63 +163,57 @@ export class UpstreamGate {
 
     let res: Response;
     try {
-      res = await (this.options.fetch ?? globalThis.fetch)(input, init);
+      res = await (this.#options.fetch ?? globalThis.fetch)(input, init);
     } catch (error) {
-      this.options.metrics.inc('relay_upstream_requests_total', 'Upstream requests by path and status.', {
+      this.#options.metrics.inc('relay_upstream_requests_total', 'Upstream requests by path and status.', {
         path,
         status: 'network',
       });
       // Unreachable is treated as 5xx; an abort is the caller's (a re-subscribe, a timeout).
-      if (!init.signal?.aborted) this.backOff(path, 'network');
+      if (!init.signal?.aborted) this.#backOff(path, 'network');
       throw error;
     }
-    this.options.metrics.inc('relay_upstream_requests_total', 'Upstream requests by path and status.', {
+    this.#options.metrics.inc('relay_upstream_requests_total', 'Upstream requests by path and status.', {
       path,
       status: String(res.status),
     });
-    await this.learn(path, resource, res, input, init);
+    await this.#learn(path, resource, res, input, init);
     return res;
   }
 
-  private async learn(
-    path: UpstreamPath,
-    resource: string,
-    res: Response,
-    input: string,
-    init: RequestInit,
-  ): Promise<void> {
+  async #learn(path: UpstreamPath, resource: string, res: Response, input: string, init: RequestInit): Promise<void> {
     const scope = scopeOf(path);
     if (res.ok) {
-      this.failures[scope] = 0;
+      this.#failures[scope] = 0;
       return;
     }
     const keyRefused = res.status === 401 || (res.status === 403 && scope !== 'history');
-    if (keyRefused) return this.halt(path, res.status, input, init);
+    if (keyRefused) return this.#halt(path, res.status, input, init);
     if (res.status === 403 || res.status === 404) {
       // One resource refused ("not in the plan", an unknown symbol): that resource only.
       if (scope !== 'history') return;
       const code = (await serviceCode(res)) ?? (res.status === 403 ? 'forbidden' : 'not_found');
-      this.refusals.delete(resource);
-      this.refusals.set(resource, { status: res.status, code, until: this.now() + REFUSAL_TTL_MS });
-      if (this.refusals.size > MAX_REFUSALS) this.refusals.delete(this.refusals.keys().next().value!);
-      this.options.log('upstream_resource_refused', { path, status: res.status, code });
+      this.#refusals.delete(resource);
+      this.#refusals.set(resource, { status: res.status, code, until: this.#now() + REFUSAL_TTL_MS });
+      if (this.#refusals.size > MAX_REFUSALS) this.#refusals.delete(this.#refusals.keys().next().value!);
+      this.#options.log('upstream_resource_refused', { path, status: res.status, code });
     } else if (res.status === 429) {
       // A second stream beside the first, refused by a per-key cap on streams: no rate limit.
       if (path === 'stream' && (await serviceCode(res)) === 'too_many_streams') return;
-      const ms = parseRetryAfter(res.headers.get('retry-after'), this.now()) ?? MIN_PAUSE_MS * 5;
-      this.pause(scope, Math.min(MAX_PAUSE_MS, Math.max(MIN_PAUSE_MS, ms)), path, res.status);
+      const ms = parseRetryAfter(res.headers.get('retry-after'), this.#now()) ?? MIN_PAUSE_MS * 5;
+      this.#pause(scope, Math.min(MAX_PAUSE_MS, Math.max(MIN_PAUSE_MS, ms)), path, res.status);
     } else if (res.status >= 500) {
-      this.backOff(path, res.status);
+      this.#backOff(path, res.status);
     }
   }
 
   /** The key is refused: no request but a probe until one succeeds. */
-  private halt(path: UpstreamPath, status: number, input: string, init: RequestInit): void {
+  #halt(path: UpstreamPath, status: number, input: string, init: RequestInit): void {
     const first = !this.halted;
     this.halted = { status, code: status === 401 ? 'unauthorized' : 'forbidden' };
     if (first) {
-      const probeMs = this.options.timings?.probeMs ?? 3 * 60_000;
-      this.options.log('upstream_key_refused', {
+      const probeMs = this.#options.timings?.probeMs ?? 3 * 60_000;
+      this.#options.log('upstream_key_refused', {
         path,
         status,
         probe_every_s: Math.round(probeMs / 1000),
@@ -221,22 +222,22 @@ export class UpstreamGate {
       });
       // The cheapest request there is: the catalog, with the same headers (the key).
       const probe = input.replace(/\/v1\/[^?]*(\?.*)?$/, '/v1/symbols');
-      this.scheduleProbe(probe, { method: 'GET', headers: init.headers, redirect: init.redirect }, probeMs);
+      this.#scheduleProbe(probe, { method: 'GET', headers: init.headers, redirect: init.redirect }, probeMs);
     }
   }
 
-  private scheduleProbe(url: string, init: RequestInit, ms: number): void {
-    clearTimeout(this.probeTimer);
-    this.probeTimer = setTimeout(() => void this.probe(url, init, ms), ms);
-    this.probeTimer.unref();
+  #scheduleProbe(url: string, init: RequestInit, ms: number): void {
+    clearTimeout(this.#probeTimer);
+    this.#probeTimer = setTimeout(() => void this.#probe(url, init, ms), ms);
+    this.#probeTimer.unref();
   }
 
-  private async probe(url: string, init: RequestInit, ms: number): Promise<void> {
-    this.probeTimer = undefined;
+  async #probe(url: string, init: RequestInit, ms: number): Promise<void> {
+    this.#probeTimer = undefined;
     let status: number | 'network' = 'network';
-    if (this.options.leader.isLeader && (await this.options.budget.take('other')).ok) {
+    if (this.#options.leader.isLeader && (await this.#options.budget.take('other')).ok) {
       try {
-        const res = await (this.options.fetch ?? globalThis.fetch)(url, {
+        const res = await (this.#options.fetch ?? globalThis.fetch)(url, {
           ...init,
           signal: AbortSignal.timeout(10_000),
         });
@@ -245,7 +246,7 @@ export class UpstreamGate {
       } catch {
         // Unreachable: the key is not known to work; try again later.
       }
-      this.options.metrics.inc('relay_upstream_requests_total', 'Upstream requests by path and status.', {
+      this.#options.metrics.inc('relay_upstream_requests_total', 'Upstream requests by path and status.', {
         path: 'symbols',
         status: String(status),
       });
@@ -253,25 +254,25 @@ export class UpstreamGate {
     if (!this.halted) return;
     if (typeof status === 'number' && status >= 200 && status < 300) {
       this.halted = undefined;
-      this.options.log('upstream_key_accepted', {
+      this.#options.log('upstream_key_accepted', {
         message: 'the upstream accepts UPSTREAM_KEY again: upstream requests resume',
       });
-      for (const listener of [...this.reopened]) listener();
+      for (const listener of [...this.#reopened]) listener();
       return;
     }
-    this.scheduleProbe(url, init, ms);
+    this.#scheduleProbe(url, init, ms);
   }
 
   /** Capped exponential backoff with equal jitter over consecutive failures of one scope. */
-  private backOff(path: UpstreamPath, status: number | 'network'): void {
+  #backOff(path: UpstreamPath, status: number | 'network'): void {
     const scope = scopeOf(path);
-    this.failures[scope] += 1;
-    const cap = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.min(this.failures[scope] - 1, 16));
-    this.pause(scope, cap / 2 + (cap / 2) * Math.random(), path, status);
+    this.#failures[scope] += 1;
+    const cap = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.min(this.#failures[scope] - 1, 16));
+    this.#pause(scope, cap / 2 + (cap / 2) * Math.random(), path, status);
   }
 
-  private pause(scope: Scope, ms: number, path: UpstreamPath, status: number | 'network'): void {
-    this.pausedUntil[scope] = Math.max(this.pausedUntil[scope], this.now() + ms);
-    this.options.log('upstream_backoff', { path, scope, status, wait_ms: Math.round(ms) });
+  #pause(scope: Scope, ms: number, path: UpstreamPath, status: number | 'network'): void {
+    this.#pausedUntil[scope] = Math.max(this.#pausedUntil[scope], this.#now() + ms);
+    this.#options.log('upstream_backoff', { path, scope, status, wait_ms: Math.round(ms) });
   }
 }

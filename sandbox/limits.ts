@@ -57,31 +57,34 @@ export const DEFAULT_MAX_KEYS = 10_000;
 export class RateLimiter {
   // One entry per key, in least-recently-used order (a Map iterates in insertion order): a
   // caller inventing a new `KEY:suffix` per request must not grow the sandbox without bound.
-  private readonly counters = new Map<string, { stamps: number[]; day: string; count: number }>();
+  readonly #counters = new Map<string, { stamps: number[]; day: string; count: number }>();
 
-  constructor(
-    private readonly now: () => number,
-    private readonly maxKeys = DEFAULT_MAX_KEYS,
-  ) {}
+  readonly #now: () => number;
+  readonly #maxKeys: number;
+
+  constructor(now: () => number, maxKeys = DEFAULT_MAX_KEYS) {
+    this.#now = now;
+    this.#maxKeys = maxKeys;
+  }
 
   /** Number of keys with counters (bounded by `maxKeys`). */
   get size(): number {
-    return this.counters.size;
+    return this.#counters.size;
   }
 
   /** Counts the request if it is allowed; `retryAfter` is whole seconds until a slot frees. */
   take(client: Client): LimitResult {
-    const now = this.now();
+    const now = this.#now();
     const today = tehranDay(now);
-    const held = this.counters.get(client.key);
-    this.counters.delete(client.key);
+    const held = this.#counters.get(client.key);
+    this.#counters.delete(client.key);
     const entry = {
       stamps: (held?.stamps ?? []).filter((t) => t > now - 60_000),
       day: today,
       count: held?.day === today ? held.count : 0,
     };
-    this.counters.set(client.key, entry);
-    if (this.counters.size > this.maxKeys) this.counters.delete(this.counters.keys().next().value!);
+    this.#counters.set(client.key, entry);
+    if (this.#counters.size > this.#maxKeys) this.#counters.delete(this.#counters.keys().next().value!);
     const { stamps, count } = entry;
     if (stamps.length >= client.plan.perMinute) {
       return { ok: false, retryAfter: Math.max(1, Math.ceil((stamps[0]! + 60_000 - now) / 1000)), scope: 'minute' };
@@ -95,6 +98,6 @@ export class RateLimiter {
   }
 
   reset(): void {
-    this.counters.clear();
+    this.#counters.clear();
   }
 }

@@ -30,39 +30,48 @@ const SIGMA: Record<Category, number> = { currency: 0.0012, gold: 0.0015, coin: 
 /** Pull back towards the typical level, so the walk stays plausible for days. */
 const REVERSION = 0.02;
 
+interface MarketOptions {
+  seed: number;
+  mode: MarketMode;
+  now: () => number;
+}
+
 export class Market {
-  private readonly states = new Map<string, State>();
-  private readonly quotes = new Map<string, Quote>();
-  private readonly listeners = new Set<(quote: Quote) => void>();
-  private random: Random;
+  readonly #states = new Map<string, State>();
+  readonly #quotes = new Map<string, Quote>();
+  readonly #listeners = new Set<(quote: Quote) => void>();
+  #random: Random;
   /** Trading state: `auto` follows Tehran hours. */
   mode: MarketMode;
 
-  constructor(private readonly options: { seed: number; mode: MarketMode; now: () => number }) {
+  readonly #options: MarketOptions;
+
+  constructor(options: MarketOptions) {
+    this.#options = options;
     this.mode = options.mode;
-    this.random = mulberry32(options.seed);
-    this.seedState();
+    this.#random = mulberry32(options.seed);
+    this.#seedState();
   }
 
   get open(): boolean {
-    return this.mode === 'open' || (this.mode === 'auto' && isTradingHours(this.options.now()));
+    return this.mode === 'open' || (this.mode === 'auto' && isTradingHours(this.#options.now()));
   }
 
   /** Back to the state the sandbox started in (same seed, same mode option). */
   reset(): void {
-    this.mode = this.options.mode;
-    this.random = mulberry32(this.options.seed);
-    this.seedState();
+    this.mode = this.#options.mode;
+    this.#random = mulberry32(this.#options.seed);
+    this.#seedState();
   }
 
   quote(symbol: string): Quote | undefined {
-    return this.quotes.get(symbol);
+    return this.#quotes.get(symbol);
   }
 
   /** Called with every changed quote (source reads and settings). */
   onChange(listener: (quote: Quote) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   /** One read of the source: returns the symbols whose price changed. */
@@ -70,8 +79,8 @@ export class Market {
     if (!this.open) return [];
     const changed: string[] = [];
     for (const def of SYMBOLS) {
-      if (this.random() >= (def.active ? CHANCE.active : CHANCE.rare)) continue;
-      this.change(def, this.nextPrice(def), this.nextTime(def.symbol));
+      if (this.#random() >= (def.active ? CHANCE.active : CHANCE.rare)) continue;
+      this.#change(def, this.#nextPrice(def), this.#nextTime(def.symbol));
       changed.push(def.symbol);
     }
     return changed;
@@ -87,37 +96,37 @@ export class Market {
       }
     }
     return settings.map((s) => {
-      const at = s.updated_at === undefined ? this.nextTime(s.symbol) : Date.parse(s.updated_at);
-      return this.change(SYMBOL_MAP.get(s.symbol)!, s.price, at);
+      const at = s.updated_at === undefined ? this.#nextTime(s.symbol) : Date.parse(s.updated_at);
+      return this.#change(SYMBOL_MAP.get(s.symbol)!, s.price, at);
     });
   }
 
-  private seedState(): void {
-    const now = this.options.now();
+  #seedState(): void {
+    const now = this.#options.now();
     const closedSince = this.mode === 'closed' ? now - 3_600_000 : now;
     const lastOpen = this.mode === 'open' ? now : Math.min(lastTradingMoment(now), closedSince);
-    const r = this.random;
-    this.states.clear();
+    const r = this.#random;
+    this.#states.clear();
     for (const def of SYMBOLS) {
-      const price = roundPrice(def, this.level(def) * Math.exp(0.004 * normal(r)));
+      const price = roundPrice(def, this.#level(def) * Math.exp(0.004 * normal(r)));
       const prevClose = roundPrice(def, Number(price) * Math.exp(0.01 * normal(r)));
       const high = roundPrice(def, Number(max(price, prevClose)) * (1 + Math.abs(0.002 * normal(r))));
       const low = roundPrice(def, Number(min(price, prevClose)) * (1 - Math.abs(0.002 * normal(r))));
       const updatedAt = Math.round(lastOpen - r() * (def.active ? 10 : 90) * 60_000);
       const day = tehranDay(updatedAt);
-      this.states.set(def.symbol, { price, prevClose, high: max(high, price), low: min(low, price), updatedAt, day });
+      this.#states.set(def.symbol, { price, prevClose, high: max(high, price), low: min(low, price), updatedAt, day });
     }
-    this.quotes.clear();
-    for (const def of SYMBOLS) this.refresh(def);
+    this.#quotes.clear();
+    for (const def of SYMBOLS) this.#refresh(def);
   }
 
   /** Where a symbol's price tends: its typical level, or the dollar's cross rate for rare currencies. */
-  private level(def: SymbolDef): number {
-    return def.perUsd && !def.active ? Number(this.states.get('usd')!.price) / def.perUsd : def.anchor;
+  #level(def: SymbolDef): number {
+    return def.perUsd && !def.active ? Number(this.#states.get('usd')!.price) / def.perUsd : def.anchor;
   }
 
-  private change(def: SymbolDef, price: string, at: number): Quote {
-    const state = this.states.get(def.symbol)!;
+  #change(def: SymbolDef, price: string, at: number): Quote {
+    const state = this.#states.get(def.symbol)!;
     const day = tehranDay(at);
     if (day > state.day) {
       state.prevClose = state.price;
@@ -128,13 +137,13 @@ export class Market {
     state.high = max(state.high, price);
     state.low = min(state.low, price);
     state.updatedAt = at;
-    const quote = this.refresh(def);
-    for (const listener of this.listeners) listener(quote);
+    const quote = this.#refresh(def);
+    for (const listener of this.#listeners) listener(quote);
     return quote;
   }
 
-  private refresh(def: SymbolDef): Quote {
-    const s = this.states.get(def.symbol)!;
+  #refresh(def: SymbolDef): Quote {
+    const s = this.#states.get(def.symbol)!;
     const quote: Quote = {
       symbol: def.symbol,
       title: def.title,
@@ -142,30 +151,30 @@ export class Market {
       unit: def.unit,
       price: s.price,
       // For the dollar-priced symbols: the ounce in tomans at the dollar rate of that moment.
-      price_toman: def.dollar ? dollarsToToman(s.price, this.states.get('usd')!.price) : divideBy10(s.price),
+      price_toman: def.dollar ? dollarsToToman(s.price, this.#states.get('usd')!.price) : divideBy10(s.price),
       change_pct: percentChange(s.price, s.prevClose),
       high: s.high,
       low: s.low,
       updated_at: isoTehran(s.updatedAt),
     };
-    this.quotes.set(def.symbol, quote);
+    this.#quotes.set(def.symbol, quote);
     return quote;
   }
 
   /** Now, but strictly after the symbol's last change, so clients never see two at one time. */
-  private nextTime(symbol: string): number {
-    return Math.max(this.options.now(), this.states.get(symbol)!.updatedAt + 1);
+  #nextTime(symbol: string): number {
+    return Math.max(this.#options.now(), this.#states.get(symbol)!.updatedAt + 1);
   }
 
-  private nextPrice(def: SymbolDef): string {
-    const current = this.states.get(def.symbol)!.price;
+  #nextPrice(def: SymbolDef): string {
+    const current = this.#states.get(def.symbol)!.price;
     const cur = Number.isFinite(Number(current)) && Number(current) > 0 ? Number(current) : def.anchor;
-    const shock = Math.exp(SIGMA[def.category] * normal(this.random));
+    const shock = Math.exp(SIGMA[def.category] * normal(this.#random));
     // Rare currencies re-derive from the dollar; the others walk, pulled back to their level.
-    const target = def.perUsd && !def.active ? this.level(def) * shock : cur * shock * (def.anchor / cur) ** REVERSION;
+    const target = def.perUsd && !def.active ? this.#level(def) * shock : cur * shock * (def.anchor / cur) ** REVERSION;
     const next = roundPrice(def, target);
     if (compare(next, current) !== 0) return next;
-    const units = Math.round(cur * 10 ** def.scale) + (this.random() < 0.5 ? -def.step : def.step);
+    const units = Math.round(cur * 10 ** def.scale) + (this.#random() < 0.5 ? -def.step : def.step);
     return fromUnits(Math.max(def.step, units), def.scale);
   }
 }

@@ -42,28 +42,32 @@ const DROP_DELAY_MS = 50;
 export class StreamHub {
   /** Streams opened since start or reset. */
   opened = 0;
-  private seq = 0;
+  #seq = 0;
   /** Ids below this were issued before a reset and cannot be resumed. */
-  private floor = 0;
-  private ring: { id: number; quote: Quote }[] = [];
-  private readonly connections = new Set<Connection>();
+  #floor = 0;
+  #ring: { id: number; quote: Quote }[] = [];
+  readonly #connections = new Set<Connection>();
 
-  constructor(private readonly options: StreamOptions) {}
+  readonly #options: StreamOptions;
+
+  constructor(options: StreamOptions) {
+    this.#options = options;
+  }
 
   get openCount(): number {
-    return this.connections.size;
+    return this.#connections.size;
   }
 
   /** Streams open with this key. */
   openFor(key: string): number {
     let n = 0;
-    for (const conn of this.connections) if (conn.key === key) n += 1;
+    for (const conn of this.#connections) if (conn.key === key) n += 1;
     return n;
   }
 
   open(res: ServerResponse, request: StreamRequest): void {
-    openEventStream(res, this.options.retryMs);
-    const heartbeat = setInterval(() => res.write(SSE_PING), this.options.heartbeatMs);
+    openEventStream(res, this.#options.retryMs);
+    const heartbeat = setInterval(() => res.write(SSE_PING), this.#options.heartbeatMs);
     heartbeat.unref();
     const conn: Connection = {
       res,
@@ -74,23 +78,24 @@ export class StreamHub {
       heartbeat,
     };
     if (request.dropAfter !== undefined) conn.dropAfter = request.dropAfter;
-    this.connections.add(conn);
+    this.#connections.add(conn);
     this.opened += 1;
-    res.on('close', () => this.forget(conn));
-    res.on('error', () => this.forget(conn));
-    const missed = this.missedSince(request.lastEventId);
-    if (!missed) this.sendSnapshot(conn);
-    else for (const e of missed) if (this.wants(conn, e.quote)) this.send(conn, 'quote', e.id, JSON.stringify(e.quote));
+    res.on('close', () => this.#forget(conn));
+    res.on('error', () => this.#forget(conn));
+    const missed = this.#missedSince(request.lastEventId);
+    if (!missed) this.#sendSnapshot(conn);
+    else
+      for (const e of missed) if (this.#wants(conn, e.quote)) this.#send(conn, 'quote', e.id, JSON.stringify(e.quote));
     if (request.poison !== undefined) res.write(request.poison);
   }
 
   /** A changed quote: buffered for resume and sent to the streams subscribed to it. */
   publish(quote: Quote): void {
-    const id = ++this.seq;
-    this.ring.push({ id, quote });
-    if (this.ring.length > this.options.bufferSize) this.ring.shift();
+    const id = ++this.#seq;
+    this.#ring.push({ id, quote });
+    if (this.#ring.length > this.#options.bufferSize) this.#ring.shift();
     const data = JSON.stringify(quote);
-    for (const conn of this.connections) if (this.wants(conn, quote)) this.send(conn, 'quote', id, data);
+    for (const conn of this.#connections) if (this.#wants(conn, quote)) this.#send(conn, 'quote', id, data);
   }
 
   /**
@@ -98,54 +103,54 @@ export class StreamHub {
    * `id` replaces the next sequence number (hostile ids: Persian digits, a megabyte).
    */
   push(event: string, data: unknown, id?: string): number {
-    const eventId = id ?? String(++this.seq);
+    const eventId = id ?? String(++this.#seq);
     const text = typeof data === 'string' ? data : (JSON.stringify(data) ?? '');
-    for (const conn of this.connections) this.send(conn, event, eventId, text);
-    return this.connections.size;
+    for (const conn of this.#connections) this.#send(conn, event, eventId, text);
+    return this.#connections.size;
   }
 
   /** Raw bytes to every stream. */
   pushRaw(raw: string): number {
-    for (const conn of this.connections) conn.res.write(raw);
-    return this.connections.size;
+    for (const conn of this.#connections) conn.res.write(raw);
+    return this.#connections.size;
   }
 
   /** After a market reset: older ids can no longer be resumed; open streams get a new snapshot. */
   reset(): void {
-    this.ring = [];
-    this.floor = ++this.seq;
+    this.#ring = [];
+    this.#floor = ++this.#seq;
     this.opened = 0;
-    for (const conn of this.connections) this.sendSnapshot(conn);
+    for (const conn of this.#connections) this.#sendSnapshot(conn);
   }
 
   closeAll(): void {
-    for (const conn of this.connections) {
-      this.forget(conn);
+    for (const conn of this.#connections) {
+      this.#forget(conn);
       conn.res.end();
     }
   }
 
   /** The buffered changes after `lastEventId`, or undefined when they are not all known. */
-  private missedSince(lastEventId: string | undefined): { id: number; quote: Quote }[] | undefined {
+  #missedSince(lastEventId: string | undefined): { id: number; quote: Quote }[] | undefined {
     if (lastEventId === undefined || !/^\d+$/.test(lastEventId)) return undefined;
     const last = Number(lastEventId);
-    const oldest = this.ring[0]?.id ?? this.seq + 1;
-    if (last < this.floor || last > this.seq || last < oldest - 1) return undefined;
-    return this.ring.filter((e) => e.id > last);
+    const oldest = this.#ring[0]?.id ?? this.#seq + 1;
+    if (last < this.#floor || last > this.#seq || last < oldest - 1) return undefined;
+    return this.#ring.filter((e) => e.id > last);
   }
 
-  private wants(conn: Connection, quote: Quote): boolean {
+  #wants(conn: Connection, quote: Quote): boolean {
     return conn.symbols.includes(quote.symbol) && !conn.omit.has(quote.symbol);
   }
 
-  private sendSnapshot(conn: Connection): void {
-    const quotes = conn.symbols.filter((s) => !conn.omit.has(s)).map((s) => this.options.quote(s));
-    const data = { at: new Date(this.options.now()).toISOString(), quotes: quotes.filter((q) => q !== undefined) };
-    this.send(conn, 'quotes', this.seq, JSON.stringify(data));
+  #sendSnapshot(conn: Connection): void {
+    const quotes = conn.symbols.filter((s) => !conn.omit.has(s)).map((s) => this.#options.quote(s));
+    const data = { at: new Date(this.#options.now()).toISOString(), quotes: quotes.filter((q) => q !== undefined) };
+    this.#send(conn, 'quotes', this.#seq, JSON.stringify(data));
   }
 
-  private send(conn: Connection, event: string, id: number | string, data: string): void {
-    if (!this.connections.has(conn)) return;
+  #send(conn: Connection, event: string, id: number | string, data: string): void {
+    if (!this.#connections.has(conn)) return;
     const frame = sseFrame(event, id, data);
     conn.events += 1;
     if (conn.dropAfter === undefined || conn.events < conn.dropAfter) {
@@ -156,7 +161,7 @@ export class StreamHub {
     // moment after the bytes left, with a FIN (half-close, no final chunk) rather than a reset: a
     // browser whose connection breaks right behind the data drops data it already received, and
     // the event would never arrive.
-    this.forget(conn);
+    this.#forget(conn);
     const socket = conn.res.socket;
     conn.res.write(frame, () => {
       const cut = setTimeout(() => {
@@ -169,8 +174,8 @@ export class StreamHub {
     });
   }
 
-  private forget(conn: Connection): void {
+  #forget(conn: Connection): void {
     clearInterval(conn.heartbeat);
-    this.connections.delete(conn);
+    this.#connections.delete(conn);
   }
 }

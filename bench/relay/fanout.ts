@@ -80,10 +80,11 @@ export interface FanoutResults {
 
 /** A forked child speaking request/answer over IPC. */
 class Child {
-  private readonly waiting: Array<(m: { type: string } & Record<string, unknown>) => void> = [];
+  readonly #waiting: Array<(m: { type: string } & Record<string, unknown>) => void> = [];
+
   constructor(readonly proc: ChildProcess) {
     proc.on('message', (m: { type: string }) =>
-      this.waiting.shift()?.(m as { type: string } & Record<string, unknown>),
+      this.#waiting.shift()?.(m as { type: string } & Record<string, unknown>),
     );
   }
   static async start(
@@ -101,7 +102,7 @@ class Child {
     return [child, await child.next()];
   }
   next(): Promise<{ type: string } & Record<string, unknown>> {
-    return new Promise((r) => this.waiting.push(r));
+    return new Promise((r) => this.#waiting.push(r));
   }
   ask<T>(message: object): Promise<T> {
     const answer = this.next();
@@ -119,22 +120,26 @@ async function memory(server: Child): Promise<{ rss: number; heapUsed: number; g
 
 /** The client processes, each holding an equal share of the sockets, asked together. */
 export class Clients {
-  private total = 0;
-  constructor(private readonly children: Child[]) {}
+  #total = 0;
+  readonly #children: Child[];
+
+  constructor(children: Child[]) {
+    this.#children = children;
+  }
   static async start(processes: number): Promise<Clients> {
     return new Clients(
       await Promise.all(Array.from({ length: processes }, async () => (await Child.start('clients-child.ts'))[0])),
     );
   }
   get processes(): number {
-    return this.children.length;
+    return this.#children.length;
   }
   async connect(url: string, count: number, keyPrefix?: string): Promise<{ snapshots: number; failed: number }> {
-    const n = this.children.length;
+    const n = this.#children.length;
     const answers = await Promise.all(
-      this.children.map((c, i) => {
+      this.#children.map((c, i) => {
         const share = Math.floor(count / n) + (i < count % n ? 1 : 0);
-        const first = this.total + i * Math.ceil(count / n);
+        const first = this.#total + i * Math.ceil(count / n);
         return c.ask<{ snapshots: number; failed: number }>({
           type: 'connect',
           url,
@@ -145,12 +150,12 @@ export class Clients {
         });
       }),
     );
-    this.total += count;
+    this.#total += count;
     return { snapshots: sum(answers.map((a) => a.snapshots)), failed: sum(answers.map((a) => a.failed)) };
   }
   async all(type: 'reset' | 'close'): Promise<void> {
-    if (type === 'close') this.total = 0;
-    await Promise.all(this.children.map((c) => c.ask({ type })));
+    if (type === 'close') this.#total = 0;
+    await Promise.all(this.#children.map((c) => c.ask({ type })));
   }
   /** Every process's receipts merged: one histogram, and per change its receipts and slowest one. */
   async stats(): Promise<{
@@ -165,7 +170,7 @@ export class Clients {
       changes: [number, number, number][];
       cpuShare: number;
     };
-    const all = await Promise.all(this.children.map((c) => c.ask<Stats>({ type: 'stats' })));
+    const all = await Promise.all(this.#children.map((c) => c.ask<Stats>({ type: 'stats' })));
     const histogram = new Uint32Array(10_001);
     const changes = new Map<number, { count: number; max: number }>();
     for (const s of all) {
@@ -178,7 +183,7 @@ export class Clients {
     return { snapshots: sum(all.map((s) => s.snapshots)), histogram, changes, cpu: sum(all.map((s) => s.cpuShare)) };
   }
   stop(): void {
-    for (const c of this.children) c.stop();
+    for (const c of this.#children) c.stop();
   }
 }
 

@@ -16,66 +16,74 @@ const REREAD_MS = 250;
 const ASK_AGAIN_EVERY = 4;
 
 export class RedisAsks implements Asks {
-  private readonly waiting = new Map<
+  readonly #waiting = new Map<
     string,
     { promise: Promise<AskOutcome | undefined>; settle: (outcome: AskOutcome) => void }
   >();
-  private fill: ((key: string) => Promise<AskOutcome>) | undefined;
+  #fill: ((key: string) => Promise<AskOutcome>) | undefined;
+
+  readonly #link: RedisLink;
+  readonly #leader: Pick<Leader, 'isLeader'>;
+  readonly #cache: Pick<Cache, 'peek'>;
 
   constructor(
-    private readonly link: RedisLink,
+    link: RedisLink,
     /** Only the leader answers asks. */
-    private readonly leader: Pick<Leader, 'isLeader'>,
+    leader: Pick<Leader, 'isLeader'>,
     /** Re-read while waiting (without counting as a use). */
-    private readonly cache: Pick<Cache, 'peek'>,
-  ) {}
+    cache: Pick<Cache, 'peek'>,
+  ) {
+    this.#link = link;
+    this.#leader = leader;
+    this.#cache = cache;
+  }
 
   async listen(): Promise<void> {
-    const { sub, keys } = this.link;
+    const { sub, keys } = this.#link;
     await sub.subscribe(keys('filled'), (message) => {
       const { key, outcome } = JSON.parse(message) as { key: string; outcome: AskOutcome };
-      this.waiting.get(key)?.settle(outcome);
+      this.#waiting.get(key)?.settle(outcome);
     });
     await sub.subscribe(keys('asks'), (key) => {
-      if (this.fill && this.leader.isLeader) void this.answer(this.fill, key);
+      if (this.#fill && this.#leader.isLeader) void this.#answer(this.#fill, key);
     });
   }
 
   ask(key: string, timeoutMs: number, held?: number): Promise<AskOutcome | undefined> {
-    const pending = this.waiting.get(key);
+    const pending = this.#waiting.get(key);
     if (pending) return pending.promise;
     let settle!: (outcome: AskOutcome | undefined) => void;
     const promise = new Promise<AskOutcome | undefined>((resolve) => (settle = resolve)).finally(() => {
       clearTimeout(timer);
       clearInterval(reread);
-      this.waiting.delete(key);
+      this.#waiting.delete(key);
     });
-    const { cmd, keys } = this.link;
+    const { cmd, keys } = this.#link;
     // Redis away: nobody can be asked; the asker answers as it would have without asking.
     const publish = (): void => void cmd.publish(keys('asks'), key).catch(() => settle(undefined));
     const timer = setTimeout(() => settle(undefined), timeoutMs);
     let rereads = 0;
     const reread = setInterval(() => {
-      this.cache.peek(key).then(
+      this.#cache.peek(key).then(
         (entry) => entry && entry.storedAt !== held && settle({ filled: true }),
         () => {},
       );
       if (++rereads % ASK_AGAIN_EVERY === 0) publish();
     }, REREAD_MS);
-    this.waiting.set(key, { promise, settle });
+    this.#waiting.set(key, { promise, settle });
     publish();
     return promise;
   }
 
   serve(fill: (key: string) => Promise<AskOutcome>): () => void {
-    this.fill = fill;
+    this.#fill = fill;
     return () => {
-      if (this.fill === fill) this.fill = undefined;
+      if (this.#fill === fill) this.#fill = undefined;
     };
   }
 
-  private async answer(fill: (key: string) => Promise<AskOutcome>, key: string): Promise<void> {
+  async #answer(fill: (key: string) => Promise<AskOutcome>, key: string): Promise<void> {
     const outcome = await fill(key).catch((): AskOutcome => ({ filled: false, error: { code: 'server' } }));
-    await this.link.cmd.publish(this.link.keys('filled'), JSON.stringify({ key, outcome })).catch(() => {});
+    await this.#link.cmd.publish(this.#link.keys('filled'), JSON.stringify({ key, outcome })).catch(() => {});
   }
 }

@@ -9,63 +9,69 @@ import type { RedisQuoteState } from './redis-state';
 import type { Broker, RelayEvent } from './types';
 
 export class RedisBroker implements Broker {
-  private readonly listeners = new Set<(events: readonly RelayEvent[]) => void>();
+  readonly #listeners = new Set<(events: readonly RelayEvent[]) => void>();
   /** The highest id delivered here: later deliveries skip what is not newer. */
-  private lastSeen = 0;
+  #lastSeen = 0;
   /** Deliveries in order, one at a time (a gap is filled before what follows it). */
-  private queue: Promise<void> = Promise.resolve();
+  #queue: Promise<void> = Promise.resolve();
+
+  readonly #link: RedisLink;
+  readonly #state: RedisQuoteState;
 
   constructor(
-    private readonly link: RedisLink,
+    link: RedisLink,
     /** Where missed events are read from, and where delivered ones are remembered. */
-    private readonly state: RedisQuoteState,
-  ) {}
+    state: RedisQuoteState,
+  ) {
+    this.#link = link;
+    this.#state = state;
+  }
 
   async listen(): Promise<void> {
-    const { sub, cmd, keys } = this.link;
-    this.lastSeen = Number((await cmd.get(keys('seq'))) ?? 0);
+    const { sub, cmd, keys } = this.#link;
+    this.#lastSeen = Number((await cmd.get(keys('seq'))) ?? 0);
     await sub.subscribe(keys('events'), (message) => {
-      this.enqueue(() => this.receive(JSON.parse(message) as RelayEvent[]));
+      this.#enqueue(() => this.#receive(JSON.parse(message) as RelayEvent[]));
     });
   }
 
   async publish(events: readonly RelayEvent[]): Promise<void> {
-    await this.link.cmd.publish(this.link.keys('events'), JSON.stringify(events));
+    await this.#link.cmd.publish(this.#link.keys('events'), JSON.stringify(events));
   }
 
   subscribe(listener: (events: readonly RelayEvent[]) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   /** Reads the events after the last one delivered here from the resume buffer. */
   catchUp(): Promise<void> {
-    return this.enqueue(async () => {
-      const missed = await this.state.since(this.lastSeen, undefined);
-      if (missed?.length) this.deliver(missed);
+    return this.#enqueue(async () => {
+      const missed = await this.#state.since(this.#lastSeen, undefined);
+      if (missed?.length) this.#deliver(missed);
     });
   }
 
-  private enqueue(job: () => Promise<void> | void): Promise<void> {
-    this.queue = this.queue.then(job).catch(() => {});
-    return this.queue;
+  #enqueue(job: () => Promise<void> | void): Promise<void> {
+    this.#queue = this.#queue.then(job).catch(() => {});
+    return this.#queue;
   }
 
-  private async receive(events: RelayEvent[]): Promise<void> {
+  async #receive(events: RelayEvent[]): Promise<void> {
     const first = events[0];
     // Ids are consecutive: a gap means messages were lost (a reconnection); the buffer has them.
-    if (first && first.id > this.lastSeen + 1 && this.lastSeen > 0) {
-      const missed = await this.state.since(this.lastSeen, undefined).catch(() => undefined);
-      if (missed) this.deliver(missed.filter((e) => e.id < first.id));
+    if (first && first.id > this.#lastSeen + 1 && this.#lastSeen > 0) {
+      const missed = await this.#state.since(this.#lastSeen, undefined).catch(() => undefined);
+      if (missed) this.#deliver(missed.filter((e) => e.id < first.id));
     }
-    this.deliver(events);
+    this.#deliver(events);
   }
 
-  private deliver(events: readonly RelayEvent[]): void {
-    const fresh = events.filter((e) => e.id > this.lastSeen);
+  #deliver(events: readonly RelayEvent[]): void {
+    const fresh = events.filter((e) => e.id > this.#lastSeen);
     if (fresh.length === 0) return;
-    this.lastSeen = fresh[fresh.length - 1]!.id;
-    this.state.remember(fresh);
-    for (const listener of this.listeners) listener(fresh);
+    this.#lastSeen = fresh[fresh.length - 1]!.id;
+    this.#state.remember(fresh);
+    for (const listener of this.#listeners) listener(fresh);
   }
 }

@@ -12,48 +12,52 @@ const LOCAL_CACHE_BYTES = 4 * 1024 * 1024;
  * serves while Redis is away.
  */
 export class RedisCache implements Cache {
-  private readonly local = new MemoryCache(LOCAL_CACHE_BYTES);
+  readonly #local = new MemoryCache(LOCAL_CACHE_BYTES);
 
-  constructor(
-    private readonly link: RedisLink,
-    private readonly ttlMs: number,
-    private readonly maxBytes: number,
-  ) {}
+  readonly #link: RedisLink;
+  readonly #ttlMs: number;
+  readonly #maxBytes: number;
 
-  private script(script: string, key: string, more: (string | number)[]): Promise<unknown> {
-    const { keys } = this.link;
+  constructor(link: RedisLink, ttlMs: number, maxBytes: number) {
+    this.#link = link;
+    this.#ttlMs = ttlMs;
+    this.#maxBytes = maxBytes;
+  }
+
+  #script(script: string, key: string, more: (string | number)[]): Promise<unknown> {
+    const { keys } = this.#link;
     const sets = [
       keys('cache-lru:probation'),
       keys('cache-lru:protected'),
       keys('cache-lru:sizes'),
       keys('cache-lru:stats'),
     ];
-    return this.link.run(script, sets, [keys('cache:'), key, this.maxBytes, PROTECTED_SHARE, ...more]);
+    return this.#link.run(script, sets, [keys('cache:'), key, this.#maxBytes, PROTECTED_SHARE, ...more]);
   }
 
   async get(key: string): Promise<CacheEntry | undefined> {
-    return this.read(key, () => this.script(CACHE_GET, key, []) as Promise<string | null>);
+    return this.#read(key, () => this.#script(CACHE_GET, key, []) as Promise<string | null>);
   }
 
   async peek(key: string): Promise<CacheEntry | undefined> {
-    return this.read(key, () => this.link.cmd.get(this.link.keys(`cache:${key}`)));
+    return this.#read(key, () => this.#link.cmd.get(this.#link.keys(`cache:${key}`)));
   }
 
-  private async read(key: string, fetch: () => Promise<string | null>): Promise<CacheEntry | undefined> {
+  async #read(key: string, fetch: () => Promise<string | null>): Promise<CacheEntry | undefined> {
     try {
       const raw = await fetch();
       const entry = raw === null ? undefined : (JSON.parse(raw) as CacheEntry);
-      if (entry) await this.local.set(key, entry);
+      if (entry) await this.#local.set(key, entry);
       return entry;
     } catch {
-      return this.local.peek(key);
+      return this.#local.peek(key);
     }
   }
 
   async set(key: string, entry: CacheEntry): Promise<void> {
-    await this.local.set(key, entry);
+    await this.#local.set(key, entry);
     const value = JSON.stringify(entry);
     const bytes = entryBytes(key, { body: value, storedAt: entry.storedAt });
-    await this.script(CACHE_SET, key, [value, bytes, this.ttlMs]).catch(() => {});
+    await this.#script(CACHE_SET, key, [value, bytes, this.#ttlMs]).catch(() => {});
   }
 }

@@ -35,97 +35,102 @@ export class RedisLeader implements Leader {
   /** Unique per process: two holders are never confused, even with equal tokens. */
   readonly processId = randomUUID();
   /** The held lock value (`token:processId`), while leading. */
-  private value: string | undefined;
-  private leaseUntil = 0;
-  private highestToken = 0;
-  private readonly listeners = new Set<(isLeader: boolean) => void>();
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private closed = false;
-  private readonly now: () => number;
+  #value: string | undefined;
+  #leaseUntil = 0;
+  #highestToken = 0;
+  readonly #listeners = new Set<(isLeader: boolean) => void>();
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | undefined;
+  #closed = false;
+  readonly #now: () => number;
 
-  constructor(private readonly options: RedisLeaderOptions) {
+  readonly #options: RedisLeaderOptions;
+
+  constructor(options: RedisLeaderOptions) {
+    this.#options = options;
     if (options.ttlMs > 5_000) throw new Error('the leader lock TTL must be at most 5 s');
-    this.now = options.now ?? Date.now;
-    this.schedule(0);
+    this.#now = options.now ?? Date.now;
+    this.#schedule(0);
   }
 
   get isLeader(): boolean {
-    return this.value !== undefined && this.now() < this.leaseUntil;
+    return this.#value !== undefined && this.#now() < this.#leaseUntil;
   }
 
   /** The lock value that the fenced scripts compare ('' when not leading: always refused). */
   get fence(): string {
-    return this.isLeader ? this.value! : '';
+    return this.isLeader ? this.#value! : '';
   }
 
   onChange(listener: (isLeader: boolean) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   /** Called when Redis refused a fenced write: someone else leads now. */
   lost(): void {
-    if (this.value === undefined) return;
-    this.value = undefined;
-    this.leaseUntil = 0;
-    this.emit(false);
+    if (this.#value === undefined) return;
+    this.#value = undefined;
+    this.#leaseUntil = 0;
+    this.#emit(false);
   }
 
   /** One renewal or acquisition attempt (the timer's; tests may call it to skip a wait). */
   tick(): Promise<void> {
-    this.running ??= this.attempt().finally(() => (this.running = undefined));
-    return this.running;
+    this.#running ??= this.#attempt().finally(() => (this.#running = undefined));
+    return this.#running;
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    clearTimeout(this.timer);
-    await this.running;
-    const value = this.value;
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    await this.#running;
+    const value = this.#value;
     this.lost();
     // Gives the lock up so a successor need not wait for the TTL.
-    if (value) await this.options.redis.run(RELEASE, [this.options.lockKey], [value]).catch(() => {});
+    if (value) await this.#options.redis.run(RELEASE, [this.#options.lockKey], [value]).catch(() => {});
   }
 
   /**
    * The leader renews at a quarter of the TTL; a follower looks for a free lock four times as
    * often (one cheap EXISTS), so a dead leader is replaced soon after its lock expires.
    */
-  private schedule(ms: number): void {
-    if (this.closed) return;
-    this.timer = setTimeout(() => {
-      void this.tick().then(() => this.schedule(Math.max(50, Math.floor(this.options.ttlMs / (this.value ? 4 : 16)))));
+  #schedule(ms: number): void {
+    if (this.#closed) return;
+    this.#timer = setTimeout(() => {
+      void this.tick().then(() =>
+        this.#schedule(Math.max(50, Math.floor(this.#options.ttlMs / (this.#value ? 4 : 16)))),
+      );
     }, ms);
   }
 
-  private async attempt(): Promise<void> {
-    if (this.closed) return;
-    const { redis, lockKey, fenceKey, ttlMs } = this.options;
-    const sentAt = this.now();
+  async #attempt(): Promise<void> {
+    if (this.#closed) return;
+    const { redis, lockKey, fenceKey, ttlMs } = this.#options;
+    const sentAt = this.#now();
     try {
-      if (this.value !== undefined) {
-        const held = await redis.run(RENEW, [lockKey], [this.value, ttlMs]);
+      if (this.#value !== undefined) {
+        const held = await redis.run(RENEW, [lockKey], [this.#value, ttlMs]);
         // Still ours in Redis (no one else can have taken it): the lease starts again from sentAt.
-        if (held === 1) this.leaseUntil = sentAt + ttlMs * LEASE_SHARE;
+        if (held === 1) this.#leaseUntil = sentAt + ttlMs * LEASE_SHARE;
         else this.lost();
         return;
       }
-      if (this.options.mayLead?.() === false) return;
-      const value = await redis.run(ACQUIRE, [lockKey, fenceKey], [ttlMs, this.processId, this.highestToken]);
-      if (typeof value !== 'string' || this.closed) return;
-      this.highestToken = Math.max(this.highestToken, Number(value.split(':')[0]));
-      this.value = value;
-      this.leaseUntil = sentAt + ttlMs * LEASE_SHARE;
-      this.emit(true);
+      if (this.#options.mayLead?.() === false) return;
+      const value = await redis.run(ACQUIRE, [lockKey, fenceKey], [ttlMs, this.processId, this.#highestToken]);
+      if (typeof value !== 'string' || this.#closed) return;
+      this.#highestToken = Math.max(this.#highestToken, Number(value.split(':')[0]));
+      this.#value = value;
+      this.#leaseUntil = sentAt + ttlMs * LEASE_SHARE;
+      this.#emit(true);
     } catch (error) {
-      this.options.onError?.(error);
+      this.#options.onError?.(error);
       // Redis cannot be asked: the lease runs out on our own clock.
-      if (this.value !== undefined && this.now() >= this.leaseUntil) this.lost();
+      if (this.#value !== undefined && this.#now() >= this.#leaseUntil) this.lost();
     }
   }
 
-  private emit(isLeader: boolean): void {
-    for (const listener of [...this.listeners]) listener(isLeader);
+  #emit(isLeader: boolean): void {
+    for (const listener of [...this.#listeners]) listener(isLeader);
   }
 }

@@ -17,13 +17,17 @@ function connectClient(url: string, onError: (error: unknown) => void) {
 export type RedisClient = ReturnType<typeof connectClient>;
 
 export class RedisLink {
+  readonly #prefix: string;
+
   private constructor(
     /** Commands and scripts. */
     readonly cmd: RedisClient,
     /** Subscriptions (a subscribed connection takes no other command). */
     readonly sub: RedisClient,
-    private readonly prefix: string,
-  ) {}
+    prefix: string,
+  ) {
+    this.#prefix = prefix;
+  }
 
   static async connect(url: string, prefix: string, onError: (error: unknown) => void): Promise<RedisLink> {
     const cmd = connectClient(url, onError);
@@ -33,7 +37,7 @@ export class RedisLink {
   }
 
   /** The full name of one of the relay's keys (several relays, sites, may share one Redis). */
-  readonly keys = (name: string): string => this.prefix + name;
+  readonly keys = (name: string): string => this.#prefix + name;
 
   get connected(): boolean {
     return this.cmd.isReady && this.sub.isReady;

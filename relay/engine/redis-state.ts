@@ -12,20 +12,28 @@ import type { QuoteState, RelayEvent } from './types';
 
 export class RedisQuoteState implements QuoteState {
   /** What this process holds: served while Redis is away, written back when it returns. */
-  private readonly local = new QuoteStore();
-  private localSeq = 0;
+  readonly #local = new QuoteStore();
+  #localSeq = 0;
+
+  readonly #link: RedisLink;
+  readonly #leader: Pick<RedisLeader, 'fence' | 'lost'>;
+  readonly #bufferSize: number;
 
   constructor(
-    private readonly link: RedisLink,
+    link: RedisLink,
     /** The leader numbers quotes, fenced by its lock. */
-    private readonly leader: Pick<RedisLeader, 'fence' | 'lost'>,
-    private readonly bufferSize: number,
-  ) {}
+    leader: Pick<RedisLeader, 'fence' | 'lost'>,
+    bufferSize: number,
+  ) {
+    this.#link = link;
+    this.#leader = leader;
+    this.#bufferSize = bufferSize;
+  }
 
   /** Events that reached this process (through the broker). */
   remember(events: readonly RelayEvent[]): void {
-    this.local.apply(events.map((e) => e.quote));
-    this.localSeq = Math.max(this.localSeq, events[events.length - 1]?.id ?? 0);
+    this.#local.apply(events.map((e) => e.quote));
+    this.#localSeq = Math.max(this.#localSeq, events[events.length - 1]?.id ?? 0);
   }
 
   async apply(quotes: readonly Quote[], receivedAt: number): Promise<RelayEvent[]> {
@@ -40,13 +48,13 @@ export class RedisQuoteState implements QuoteState {
         newest.set(admitted.quote.symbol, admitted);
     }
     const items = [...newest.values()];
-    const fence = this.leader.fence;
+    const fence = this.#leader.fence;
     if (!fence) throw new Error('not the leader: quotes are numbered by the leader only');
     let ids: number[];
     try {
-      ids = (await this.runApply(fence, receivedAt, items)) as number[];
+      ids = (await this.#runApply(fence, receivedAt, items)) as number[];
     } catch (error) {
-      if (String(error).includes('FENCED')) this.leader.lost();
+      if (String(error).includes('FENCED')) this.#leader.lost();
       throw error;
     }
     return items.flatMap(({ quote }, i) => (ids[i] ? [{ id: ids[i]!, quote, receivedAt }] : []));
@@ -54,35 +62,35 @@ export class RedisQuoteState implements QuoteState {
 
   /** Writes back the quotes held here (Redis restarted empty), numbering nothing. */
   async seed(): Promise<void> {
-    const items = this.local.all().map((quote) => ({ quote, time: Date.parse(quote.updated_at) }));
-    await this.runApply('', 0, items);
+    const items = this.#local.all().map((quote) => ({ quote, time: Date.parse(quote.updated_at) }));
+    await this.#runApply('', 0, items);
   }
 
   async snapshot(symbols: readonly string[]): Promise<{ id: number; quotes: Quote[] }> {
-    if (symbols.length === 0) return { id: this.localSeq, quotes: [] };
+    if (symbols.length === 0) return { id: this.#localSeq, quotes: [] };
     try {
-      const { cmd, keys } = this.link;
+      const { cmd, keys } = this.#link;
       const [seq, jsons] = (await cmd
         .multi()
         .get(keys('seq'))
         .hmGet(keys('quotes'), [...symbols])
         .exec()) as unknown as [string | null, (string | null)[]];
       const quotes = jsons.filter((j): j is string => j !== null).map((j) => JSON.parse(j) as Quote);
-      this.local.apply(quotes);
-      this.localSeq = Math.max(this.localSeq, Number(seq ?? 0));
+      this.#local.apply(quotes);
+      this.#localSeq = Math.max(this.#localSeq, Number(seq ?? 0));
       return { id: Number(seq ?? 0), quotes };
     } catch {
       // Redis is away: what this process last knew.
-      const quotes = symbols.map((s) => this.local.get(s)).filter((q): q is Quote => q !== undefined);
-      return { id: this.localSeq, quotes };
+      const quotes = symbols.map((s) => this.#local.get(s)).filter((q): q is Quote => q !== undefined);
+      return { id: this.#localSeq, quotes };
     }
   }
 
   /** `symbols` undefined: every symbol (the broker's catch-up). */
   async since(lastId: number, symbols: ReadonlySet<string> | undefined): Promise<RelayEvent[] | undefined> {
     if (!Number.isSafeInteger(lastId)) return undefined;
-    const { keys } = this.link;
-    const [seq, oldest, ...raw] = (await this.link.run(SINCE, [keys('seq'), keys('buffer')], [lastId])) as [
+    const { keys } = this.#link;
+    const [seq, oldest, ...raw] = (await this.#link.run(SINCE, [keys('seq'), keys('buffer')], [lastId])) as [
       number,
       number,
       ...string[],
@@ -93,10 +101,10 @@ export class RedisQuoteState implements QuoteState {
     return symbols ? events.filter((e) => symbols.has(e.quote.symbol)) : events;
   }
 
-  private runApply(fence: string, receivedAt: number, items: { quote: Quote; time: number }[]): Promise<unknown> {
-    const { keys } = this.link;
-    const args: (string | number)[] = [fence, receivedAt, this.localSeq, this.bufferSize];
+  #runApply(fence: string, receivedAt: number, items: { quote: Quote; time: number }[]): Promise<unknown> {
+    const { keys } = this.#link;
+    const args: (string | number)[] = [fence, receivedAt, this.#localSeq, this.#bufferSize];
     for (const { quote, time } of items) args.push(quote.symbol, time, JSON.stringify(quote));
-    return this.link.run(APPLY, [keys('leader'), keys('seq'), keys('times'), keys('quotes'), keys('buffer')], args);
+    return this.#link.run(APPLY, [keys('leader'), keys('seq'), keys('times'), keys('quotes'), keys('buffer')], args);
   }
 }

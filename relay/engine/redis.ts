@@ -50,13 +50,15 @@ export class RedisEngine implements Engine, ClusterStatus {
   leaderFresh = false;
   feedFresh: () => boolean = () => false;
   /** False from Redis going away until this process has resynchronised with it. */
-  private synced = true;
-  private readonly timer: NodeJS.Timeout;
+  #synced = true;
+  readonly #timer: NodeJS.Timeout;
 
-  private constructor(
-    private readonly link: RedisLink,
-    private readonly options: RedisEngineOptions,
-  ) {
+  readonly #link: RedisLink;
+  readonly #options: RedisEngineOptions;
+
+  private constructor(link: RedisLink, options: RedisEngineOptions) {
+    this.#link = link;
+    this.#options = options;
     const ttl = options.lockTtlMs ?? 4_000;
     const { keys } = link;
     this.leader = new RedisLeader({
@@ -65,7 +67,7 @@ export class RedisEngine implements Engine, ClusterStatus {
       fenceKey: keys('fence'),
       ttlMs: ttl,
       onError: options.onError,
-      mayLead: () => this.synced,
+      mayLead: () => this.#synced,
     });
     this.state = new RedisQuoteState(link, this.leader, options.bufferSize ?? 1_000);
     this.broker = new RedisBroker(link, this.state);
@@ -73,8 +75,8 @@ export class RedisEngine implements Engine, ClusterStatus {
     this.asks = new RedisAsks(link, this.leader, this.cache);
     this.budget = new RedisBudget(link, this.leader);
     // The leader publishes whether its upstream data is current; followers report it on /healthz.
-    this.timer = setInterval(() => void this.shareFreshness(ttl * 2), Math.floor(ttl / 4));
-    this.timer.unref();
+    this.#timer = setInterval(() => void this.#shareFreshness(ttl * 2), Math.floor(ttl / 4));
+    this.#timer.unref();
   }
 
   static async connect(options: RedisEngineOptions): Promise<RedisEngine> {
@@ -84,68 +86,68 @@ export class RedisEngine implements Engine, ClusterStatus {
     await engine.asks.listen();
     await engine.budget.listen();
     await engine.budget.sync();
-    engine.watch();
+    engine.#watch();
     return engine;
   }
 
   /** The command connection (the relay's cluster-wide limits use it too). */
   get cmd(): RedisClient {
-    return this.link.cmd;
+    return this.#link.cmd;
   }
 
   /** The full name of one of the relay's keys. */
   keys(name: string): string {
-    return this.link.keys(name);
+    return this.#link.keys(name);
   }
 
   get connected(): boolean {
-    return this.link.connected;
+    return this.#link.connected;
   }
 
   /**
    * Redis went away: until this process has written back what it holds, it does not try to lead,
    * so a new leader's first upstream snapshot is merged into the quotes held, not replayed as new.
    */
-  private watch(): void {
+  #watch(): void {
     const down = (): void => {
-      this.synced = false;
+      this.#synced = false;
       this.leaderFresh = false;
     };
-    for (const client of [this.link.cmd, this.link.sub]) {
+    for (const client of [this.#link.cmd, this.#link.sub]) {
       client.on('end', down);
       client.on('reconnecting', down);
       client.on('ready', () => {
-        if (!this.synced && this.connected) void this.rejoin();
+        if (!this.#synced && this.connected) void this.#rejoin();
       });
     }
   }
 
   /** Redis came back: write back what this process holds (quotes, budget), then catch up on missed events. */
-  private async rejoin(): Promise<void> {
+  async #rejoin(): Promise<void> {
     try {
       await this.state.seed();
       await this.budget.sync();
       await this.broker.catchUp();
-      this.synced = true;
+      this.#synced = true;
     } catch (error) {
       // Redis went again: the next 'ready' retries.
-      this.options.onError?.(error);
+      this.#options.onError?.(error);
     }
   }
 
   async close(): Promise<void> {
-    clearInterval(this.timer);
+    clearInterval(this.#timer);
     await this.leader.close();
-    await this.link.close();
+    await this.#link.close();
   }
 
-  private async shareFreshness(ttlMs: number): Promise<void> {
+  async #shareFreshness(ttlMs: number): Promise<void> {
     try {
       if (this.leader.isLeader) {
         this.leaderFresh = this.feedFresh();
-        await this.link.cmd.set(this.link.keys('fresh'), this.leaderFresh ? '1' : '0', { PX: ttlMs });
+        await this.#link.cmd.set(this.#link.keys('fresh'), this.leaderFresh ? '1' : '0', { PX: ttlMs });
       } else {
-        this.leaderFresh = (await this.link.cmd.get(this.link.keys('fresh'))) === '1';
+        this.leaderFresh = (await this.#link.cmd.get(this.#link.keys('fresh'))) === '1';
       }
     } catch {
       this.leaderFresh = false;

@@ -35,10 +35,21 @@ describe('eslint rules that keep the structure', () => {
     expect(messages.map((m) => m.ruleId)).toContain('@typescript-eslint/no-restricted-imports');
   });
 
-  it('reports a TypeScript private member (src/ uses #private)', async () => {
+  it('reports a TypeScript private member in src/', async () => {
     const messages = await lintAs('private-keyword.txt', 'src/model/fixture.ts');
     expect(messages.map((m) => m.ruleId)).toEqual(['no-restricted-syntax']);
   });
+
+  it.each(['relay', 'sandbox', 'bench'])(
+    'reports TypeScript private members in %s/ but a private constructor',
+    async (dir) => {
+      const messages = await lintAs('private-parameter.txt', `${dir}/fixture.ts`);
+      expect(messages.filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message)).toEqual([
+        'Use a #private member (one private-member style).',
+        'Use a #private member (one private-member style).',
+      ]);
+    },
+  );
 
   it('reports two import statements of one module', async () => {
     const messages = await lintAs('duplicate-imports.txt', 'src/model/fixture.ts');
