@@ -10,6 +10,10 @@ export const HOSTILE_TEXT = `
   line-height: 3; letter-spacing: .3em; word-spacing: 1em; text-align: justify;
   text-transform: uppercase; white-space: pre; font-style: italic; direction: ltr; font-size: 23px;`;
 
+/** A region of a plain Persian page: the browser's own text styles. */
+const PLAIN_TEXT =
+  'line-height:normal;letter-spacing:normal;word-spacing:normal;text-align:start;text-transform:none;white-space:normal;font:16px sans-serif';
+
 /** The site's own text keeps sane styles of its own (its classes), as site text does. */
 export const SITE_TEXT = `.site { font: 14px/1.4 sans-serif; letter-spacing: 0; word-spacing: 0; white-space: normal; text-transform: none; }`;
 
@@ -30,8 +34,13 @@ export const HOST_LAYOUTS: readonly HostLayout[] = [
     html: (b) =>
       `<div style="display:grid;grid-template-columns:1fr 2fr;gap:12px"><aside>${b}</aside><main>Main column of the page, with text.</main></div>`,
   },
-  // A grid whose one track is sized by its items (no template): the item's min-content counts.
-  { id: 'grid-auto', html: (b) => `<div style="display:grid;gap:12px"><div class="panel"><div>${b}</div></div></div>` },
+  // A grid whose one track is sized by its items (no template): the item's min-content counts. In a
+  // plain Persian region (rtl, lang="fa", the browser's text styles), as in the demo page.
+  {
+    id: 'grid-auto',
+    html: (b) =>
+      `<div lang="fa" dir="rtl" style="display:grid;gap:12px;${PLAIN_TEXT}"><div class="panel"><div>${b}</div></div></div>`,
+  },
   { id: 'table', html: (b) => `<table><tr><td>${b}</td><td>A second cell of the table.</td></tr></table>` },
   {
     id: 'sidebar',
