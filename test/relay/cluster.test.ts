@@ -263,7 +263,7 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     }, 15_000);
     // So the minute's history budget is still spent: a new span is refused, not fetched.
     const after = await get(next.url, '/v1/history/eur?days=7');
-    expect(after.status).toBe(429);
+    expect(after.status, after.body).toBe(429);
     expect(Number(after.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     const log = await upstreamRequests(sandbox);
     expect(log.filter((r) => r.path.startsWith('/v1/history/eur'))).toEqual([]);
