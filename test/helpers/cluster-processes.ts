@@ -13,7 +13,8 @@ export const RELAY_COMMAND: readonly string[] = [
 ];
 const started = new Set<ChildProcess>();
 
-function freePort(): Promise<number> {
+/** A port nothing listens on now (for servers that take a port, not 0). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

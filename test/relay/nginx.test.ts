@@ -5,10 +5,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { freePort } from '../helpers/cluster-processes';
 import { control, get, startPair, Stream, until, type Pair } from './helpers';
 
 const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p)) ?? 'nginx';
@@ -20,17 +20,6 @@ async function documented(heading: string, lang: string): Promise<string> {
   const block = section && new RegExp('```' + lang + '\\n([\\s\\S]*?)```').exec(section)?.[1];
   if (!block) throw new Error(`docs/relay.md has no ${lang} block under "## ${heading}"`);
   return block;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 let pair: Pair;
