@@ -25,7 +25,13 @@ test.afterAll(() => {
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 
-/** Packs the package in `dir` (already built) into a new empty folder and installs it there. */
+// As `npm pack` would (its prepack): the whole build, since another test may have rebuilt dist/
+// without the types and the manifest (`npm start` builds the pages only).
+test.beforeAll(() => {
+  execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'pipe' });
+});
+
+/** Packs the package in `dir` (built above) into a new empty folder and installs it there. */
 function packAndInstall(dir: string): { app: string; files: string[]; name: string } {
   const app = mkdtempSync(join(tmpdir(), 'price-board-app-'));
   folders.push(app);
