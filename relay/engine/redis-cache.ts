@@ -9,7 +9,7 @@ const LOCAL_CACHE_BYTES = 4 * 1024 * 1024;
 /**
  * The history/symbols cache in Redis, with `MemoryCache`'s policy run as a script (bounded by
  * bytes, frequency-aware, least recently used first) and a TTL per entry; a small memory copy
- * serves while Redis is away, or when it comes back without the entry.
+ * serves while Redis is away.
  */
 export class RedisCache implements Cache {
   readonly #local = new MemoryCache(LOCAL_CACHE_BYTES);
@@ -48,9 +48,7 @@ export class RedisCache implements Cache {
       const raw = await fetch();
       const entry = raw === null ? undefined : (JSON.parse(raw) as CacheEntry);
       if (entry) await this.#local.set(key, entry);
-      // A Redis that came back empty (or evicted it): what this process holds still serves, as its
-      // quotes and budget do, rather than an answer nobody can give (the catalog above all).
-      return entry ?? this.#local.peek(key);
+      return entry;
     } catch {
       return this.#local.peek(key);
     }
