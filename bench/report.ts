@@ -62,8 +62,10 @@ export function buildRows(s: Sections, failures: Record<string, string>): Row[] 
       metric: `initial module: dist/price-board.js + static imports (${files(project.initial.files.length)}), gzip -9`,
       measured: `${kb(project.initial.gzip)} (${list(project.initial)})`,
       baseline: `lit alone ${kb(lit)}`,
-      target: '≤ 14 KB',
-      verdict: verdict(project.initial.gzip <= 14 * 1024),
+      // DESIGN.md §6 retired the initial module's own target (it was bought with complexity in the
+      // data path); what a chart-less board loads at start is the target now (next row).
+      target: 'none (retired)',
+      verdict: 'info',
     });
     // DESIGN.md's "(board without chart)": everything such a board loads, the chunks it asks for
     // at start included (lazy, but every board fetches them beside its first prices request). The
@@ -77,8 +79,8 @@ export function buildRows(s: Sections, failures: Record<string, string>): Row[] 
       metric: `board without chart, everything it loads: initial + the chunks loaded at start (${files(split.boardWithoutChart.files.length)}), gzip -9`,
       measured: `${kb(split.boardWithoutChart.gzip)}${seen}`,
       baseline: `lit alone ${kb(lit)}`,
-      target: '≤ 14 KB ("board without chart")',
-      verdict: verdict(split.boardWithoutChart.gzip <= 14 * 1024),
+      target: '≤ 31 KB',
+      verdict: verdict(split.boardWithoutChart.gzip <= 31 * 1024),
     });
     rows.push({
       section: 'size',
@@ -113,7 +115,7 @@ export function buildRows(s: Sections, failures: Record<string, string>): Row[] 
         verdict: 'info',
       });
   } else {
-    failed('size', 'initial module / chart chunk, gzip -9', '≤ 14 KB; chart ≤ baseline + 3 KB');
+    failed('size', 'board without chart / chart chunk, gzip -9', '≤ 31 KB; chart ≤ baseline + 3 KB');
   }
 
   // ---- first paint

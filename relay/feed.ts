@@ -186,6 +186,9 @@ export class Feed {
         return list;
       })
       .catch((error: unknown) => {
+        // Refused here for not leading (a lock changing hands): nothing failed upstream, and the
+        // next leader asks at once.
+        if (error instanceof PriceBoardError && error.data?.serviceCode === 'not_leader') throw error;
         this.#catalogFailures += 1;
         const retryAfter = error instanceof PriceBoardError ? (error.retryAfterMs ?? 0) : 0;
         const wait = Math.max(
@@ -277,6 +280,10 @@ export class Feed {
   }
 
   #lead(): void {
+    // A new leader asks for the catalog afresh: failures remembered while another led (or while
+    // Redis was away) are not its own.
+    this.#catalogRetryAt = 0;
+    this.#catalogFailures = 0;
     this.#startUpstream();
     this.catalog().catch(() => {}); // logged as catalog_failed
   }
