@@ -1,9 +1,9 @@
 /**
- * What only the converter needs (`converter/convert.ts`): amounts as people type them, and exact
- * products and quotients of decimals. A module of its own so that it stays out of the board's
- * initial module (vite.config.ts): the board only formats.
+ * What only the converter and the derived values need (`converter/convert.ts`, `model/`): amounts
+ * as people type them, and exact products and quotients of decimals. A module of its own so that
+ * it stays out of the board's initial module (vite.config.ts): the board only formats.
  */
-import { canonical, decimalToString, isZero, parseDecimal, type Decimal } from './decimal';
+import { canonical, decimalToString, parseDecimal, type Decimal } from './decimal';
 
 /** Persian (U+06F0…) and Arabic-Indic (U+0660…) digits to ASCII; everything else is kept. */
 export function toLatinDigits(s: string): string {
@@ -25,26 +25,58 @@ export function readAmount(text: string): string | undefined {
 }
 
 /*
- * Products and quotients: a Decimal is an integer of digits scaled by 10^-n, so BigInt arithmetic
- * on those integers is exact for any digit count, with no float anywhere.
+ * Products and quotients: exact fractions of BigInts, rounded once, so they are exact for any digit
+ * count, with no float anywhere (the converter's, and the derived values of model/).
  */
 
-function toScaled(d: Decimal): { n: bigint; scale: number } {
-  const n = BigInt(d.int + d.frac);
-  return { n: d.negative ? -n : n, scale: d.frac.length };
+/** An exact fraction `num / den`, `den > 0`. */
+export interface Ratio {
+  num: bigint;
+  den: bigint;
 }
 
-function fromScaled(n: bigint, scale: number): Decimal {
-  const digits = (n < 0n ? -n : n).toString().padStart(scale + 1, '0');
-  const split = digits.length - scale;
-  return canonical(n < 0n, digits.slice(0, split), digits.slice(split));
+/** The decimal as a fraction: `"-12.5"` → `-125 / 10`. */
+export function toRatio(d: Decimal): Ratio {
+  const n = BigInt(d.int + d.frac);
+  return { num: d.negative ? -n : n, den: 10n ** BigInt(d.frac.length) };
+}
+
+/** `a × b`, exactly. */
+export function multiplyRatio(a: Ratio, b: Ratio): Ratio {
+  return { num: a.num * b.num, den: a.den * b.den };
+}
+
+/** `a − b`, exactly. */
+export function subtractRatio(a: Ratio, b: Ratio): Ratio {
+  return { num: a.num * b.den - b.num * a.den, den: a.den * b.den };
+}
+
+/** `a ÷ b`, exactly; `undefined` when `b` is zero. */
+export function divideRatio(a: Ratio, b: Ratio): Ratio | undefined {
+  if (b.num === 0n) return undefined;
+  const sign = b.num < 0n ? -1n : 1n;
+  return { num: a.num * b.den * sign, den: a.den * b.num * sign };
+}
+
+/**
+ * The fraction rounded to `digits` fraction digits, half away from zero (as `roundDecimal`):
+ * `5/2` → `3`, `-5/2` → `-3`, `-1/40` at 2 digits → `-0.03`. Exact: with `m = |num|·10^digits`,
+ * `q = ⌊m / den⌋` and `r = m − q·den` are integers, and the rounded magnitude is `q + 1` exactly
+ * when the dropped part `r / den` is at least one half, i.e. when `2r ≥ den` (an integer test).
+ */
+export function roundRatio(r: Ratio, digits: number): Decimal {
+  const m = (r.num < 0n ? -r.num : r.num) * 10n ** BigInt(digits);
+  const q = m / r.den;
+  const rounded = 2n * (m - q * r.den) >= r.den ? q + 1n : q;
+  const text = rounded.toString().padStart(digits + 1, '0');
+  const split = text.length - digits;
+  return canonical(r.num < 0n, text.slice(0, split), text.slice(split));
 }
 
 /** The exact product: `1.5 × 12345678901234567890 = 18518518351851851835`. */
 export function multiplyDecimal(a: Decimal, b: Decimal): Decimal {
-  const x = toScaled(a);
-  const y = toScaled(b);
-  return fromScaled(x.n * y.n, x.scale + y.scale);
+  // Exact at the sum of both scales: the product's denominator is that power of ten.
+  return roundRatio(multiplyRatio(toRatio(a), toRatio(b)), a.frac.length + b.frac.length);
 }
 
 /**
@@ -52,13 +84,7 @@ export function multiplyDecimal(a: Decimal, b: Decimal): Decimal {
  * `roundDecimal`). Throws `RangeError` when `b` is zero.
  */
 export function divideDecimal(a: Decimal, b: Decimal, digits: number): Decimal {
-  if (isZero(b)) throw new RangeError('Division by zero');
-  const x = toScaled(a);
-  const y = toScaled(b);
-  // a / b = (x.n · 10^y.scale) / (y.n · 10^x.scale); scaled by 10^digits and doubled so that
-  // adding the divisor once rounds half up on the magnitude.
-  const num = (x.n < 0n ? -x.n : x.n) * 10n ** BigInt(y.scale + digits) * 2n;
-  const den = (y.n < 0n ? -y.n : y.n) * 10n ** BigInt(x.scale);
-  const q = (num + den) / (2n * den);
-  return fromScaled(a.negative !== b.negative ? -q : q, digits);
+  const q = divideRatio(toRatio(a), toRatio(b));
+  if (!q) throw new RangeError('Division by zero');
+  return roundRatio(q, digits);
 }

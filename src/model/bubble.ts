@@ -3,19 +3,8 @@
  * the world price of the gold in it. Pure and exact: no float anywhere.
  */
 import type { DisplayUnit, Quote } from '../shared/types';
-import {
-  decimalToString,
-  divideByTen,
-  divideRatio,
-  isZero,
-  multiplyRatio,
-  parseDecimal,
-  roundRatio,
-  subtractRatio,
-  toRatio,
-  type Decimal,
-  type Ratio,
-} from '../format/decimal';
+import { divideRatio, multiplyRatio, roundRatio, subtractRatio, toRatio, type Ratio } from '../format/amount';
+import { decimalToString, divideByTen, isZero, parseDecimal, type Decimal } from '../format/decimal';
 import { formatDecimal } from '../format/number';
 import { formatPercent } from '../format/percent';
 import { coinSpec, TROY_OUNCE_GRAMS, type CoinSpec } from './coins';

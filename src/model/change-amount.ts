@@ -4,7 +4,8 @@
  */
 import type { DisplayUnit, Quote } from '../shared/types';
 import { DOLLAR_SYMBOLS } from '../shared/types';
-import { decimalToString, parseDecimal, roundRatio, toRatio, type Decimal } from '../format/decimal';
+import { roundRatio, toRatio } from '../format/amount';
+import { decimalToString, parseDecimal, type Decimal } from '../format/decimal';
 import { direction, type Direction } from './quote';
 
 /** The unit a change amount is in: the board's unit, or dollars for the dollar-priced symbols. */

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  decimalToString,
-  divideRatio,
-  multiplyRatio,
-  parseDecimal,
-  roundRatio,
-  subtractRatio,
-  toRatio,
-} from '../../../src/format/decimal';
+import { divideRatio, multiplyRatio, roundRatio, subtractRatio, toRatio } from '../../../src/format/amount';
+import { decimalToString, parseDecimal } from '../../../src/format/decimal';
 
 const r = (s: string) => toRatio(parseDecimal(s));
 const round = (num: bigint, den: bigint, digits: number) => decimalToString(roundRatio({ num, den }, digits));

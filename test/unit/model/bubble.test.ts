@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { bubbleTitle, coinBubble } from '../../../src/model/bubble';
 import { COINS, TROY_OUNCE_GRAMS } from '../../../src/model/coins';
-import { decimalToString, multiplyRatio, parseDecimal, roundRatio, toRatio } from '../../../src/format/decimal';
+import { multiplyRatio, roundRatio, toRatio } from '../../../src/format/amount';
+import { decimalToString, parseDecimal } from '../../../src/format/decimal';
 import type { Quote } from '../../../src/shared/types';
 
 const quote = (symbol: string, price: string, price_toman = price): Quote => ({
