@@ -103,7 +103,9 @@ describe('no import cycle (scripts/check-cycles.mjs, run by npm run lint)', () =
       writeFileSync(join(dir, 'src', 'a.ts'), "import type { B } from './b';\nexport interface A { b: B }\n");
       writeFileSync(join(dir, 'src', 'b.ts'), "import type { A } from './a';\nexport interface B { a: A }\n");
       writeFileSync(join(dir, 'src', 'c.ts'), "import type { A } from './a';\nexport type C = A;\n");
-      expect(await findCycles(['src'], dir)).toEqual([['src/a.ts', 'src/b.ts']]);
+      // Each cycle once, whichever file dpdm happens to start it from.
+      const cycles = await findCycles(['src'], dir);
+      expect(cycles.map((c) => [...c].sort())).toEqual([['src/a.ts', 'src/b.ts']]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
