@@ -280,22 +280,20 @@ function scriptTagBuild(): BuildEnvironmentOptions {
           // had to load as well. The ticker's and the converter's own code (and the base they
           // share, and the converter's arithmetic, format/amount.ts) stays out of it: their
           // scripts import the rest from price-board.js.
-          // What the widgets load at start beside it comes in two chunks, each with what it needs
-          // beyond price-board.js (left alone, rolldown made a file of each piece that two lazy
-          // chunks share, each one more round trip after the chunk that imports it): `hubs` (the
-          // live data layer, `live/hubs.ts`, with the errors' Persian messages), which the stream's
-          // chunk (`transport`) and the chart area then import from, and the board's
-          // `board-extras` with the date formatting. (Their
-          // namespaces need a helper of the bundler's, which it keeps in a tiny file of its own.)
+          // The live data layer (the hub and its driver: `/v1/prices`, the stream, polling) is in
+          // it too: the first request never waits for a chunk. What the board loads at start
+          // beside it is one chunk with what it needs beyond price-board.js (left alone, rolldown
+          // made a file of each piece that two lazy chunks share, each one more round trip after
+          // the chunk that imports it): the board's `board-extras` with the date formatting. (Its
+          // namespace needs a helper of the bundler's, which it keeps in a tiny file of its own.)
           groups: [
             { name: 'vazirmatn', test: /[\\/]node_modules[\\/]vazirmatn[\\/]/ },
             {
               name: 'price-board',
               tags: ['$initial'],
               priority: 2,
-              test: /[\\/]src[\\/](?!embed[\\/]|ticker[\\/]|converter[\\/]|widget[\\/]|format[\\/]amount|shared[\\/]error-messages|price-ticker|price-converter)|[\\/]node_modules[\\/](lit|lit-html|lit-element|@lit[\\/]reactive-element)[\\/]/,
+              test: /[\\/]src[\\/](?!embed[\\/]|ticker[\\/]|converter[\\/]|widget[\\/]|format[\\/]amount|price-ticker|price-converter)|[\\/]node_modules[\\/](lit|lit-html|lit-element|@lit[\\/]reactive-element)[\\/]/,
             },
-            { name: 'hubs', priority: 1, test: /[\\/]src[\\/](live[\\/]hubs|shared[\\/]error-messages)\.ts$/ },
             { name: 'board-extras', priority: 1, test: /[\\/]src[\\/]board[\\/]board-extras\.ts$/ },
           ],
         },

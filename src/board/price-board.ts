@@ -14,7 +14,7 @@ import { importOnce } from './import-once';
 import { FirstRender } from './first-render';
 import { rowOf, selectRow } from './select-row';
 import { styles } from './price-board.styles';
-import { QuotesController } from './quotes-controller';
+import { QuotesController } from '../widget/quotes-controller';
 import { isStale } from '../model/quote';
 import { dayOf, emptyRow, quoteRow, type RowContext, type RowView } from './row-view';
 import { LOADING_TEXT, renderError, renderStatus, renderTable } from './templates';

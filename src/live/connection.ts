@@ -1,10 +1,54 @@
 /**
- * The connection part of a subscriber's options, resolved: subscribers with the same
- * {@link Connection.key} share one hub (and, before the hub's code has loaded, one first request).
+ * A connection: the service, the key and the stream settings a subscriber asks for. Subscribers
+ * with the same {@link Connection.key} share one hub (`hub.ts`); the widgets' controller compares
+ * the same key to know when to subscribe again.
  */
+import type { BackoffOptions } from '../api/backoff';
+import type { RetryOptions } from '../api/client';
+import type { FetchLike } from '../api/request';
 import { trimBaseUrl } from '../api/urls';
-import { STREAM_MODES } from '../shared/attributes';
-import type { Connection, HubOptions } from './hub-types';
+import { STREAM_MODES, type StreamMode } from '../shared/attributes';
+import type { OnlineSource } from './online';
+import type { VisibilitySource } from './visibility';
+
+/** What a subscriber asks for. Subscribers with equal (baseUrl, apiKey, stream, streamUrl) share one hub. */
+export interface HubOptions {
+  baseUrl: string;
+  apiKey?: string;
+  stream: StreamMode;
+  /** Default `${baseUrl}/v1/stream`. */
+  streamUrl?: string;
+  /** Seconds between polls when polling; the hub polls at the fastest subscriber's pace, never under 5 s. */
+  pollInterval: number;
+  // Optional hooks, mainly for tests and non-browser runtimes. A shared hub keeps the values of
+  // the subscriber that created it.
+  /** Replaces the global `fetch`. */
+  fetch?: FetchLike;
+  /** Page visibility (polling pauses while hidden); default `document.visibilityState`. */
+  visibility?: VisibilitySource;
+  /** Online state; default `navigator.onLine` and its events. */
+  online?: OnlineSource;
+  /** Request timeout; default 10 s. */
+  timeoutMs?: number;
+  /** Client retries of network errors and 5xx. */
+  retry?: RetryOptions;
+  /** Stream silence taken as a dead connection; default 45 s. */
+  watchdogMs?: number;
+  /** `auto`: wait before trying SSE again after falling back to polling; default 5 min. */
+  sseRetryMs?: number;
+  /** Backoff of re-asking for quotes a failed fetch did not get; default `{ baseMs: 2000, maxMs: 60000 }`. */
+  fetchRetry?: BackoffOptions;
+}
+
+/** The connection part of a subscriber's options, resolved (`connectionOf`). */
+export interface Connection {
+  baseUrl: string;
+  apiKey: string | undefined;
+  mode: StreamMode;
+  streamUrl: string;
+  /** Equal for subscribers that share a hub: (baseUrl, apiKey, mode, streamUrl). */
+  key: string;
+}
 
 export function connectionOf(options: HubOptions): Connection {
   const baseUrl = trimBaseUrl(options.baseUrl);

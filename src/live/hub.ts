@@ -1,37 +1,39 @@
 /**
- * What the widgets use: `subscribe(options, symbols, listener)`. Widgets with the same service,
- * key and stream settings share one hub: one stream connection and one `/v1/prices` request per
- * tick for the union of their symbols (DESIGN.md §6, sharing).
- *
- * The hubs' code (stream, polling, retries, sharing: `hubs.ts`) is a lazy chunk, out of the
- * initial module. Until it has loaded, the subscriptions of one connection wait in a group, which
- * sends their one first `/v1/prices` request (and starts the chunk's import beside it), shows the
- * answer as soon as it comes, and hands the subscriptions and that request to the hub once the
- * chunk is there. So the first rows never wait for the chunk, and nothing is asked for twice.
+ * What the widgets use: `subscribe(options, symbols, listener)`. Widgets with the same connection
+ * (service, key, stream settings: {@link connectionOf}) share one {@link Hub}, made at the first
+ * subscription: one quote store, one stream or poller, one `/v1/prices` request per tick for the
+ * union of their symbols (DESIGN.md §6 sharing, §12). The hub owns the quotes, its subscribers
+ * and its status; its driver (`driver.ts`) brings the quotes.
  */
-import { startTimer } from '../api/timer';
+import type { PricesOutcome } from '../api/unknown-symbols';
+import { QuoteStore } from '../model/quote-store';
 import { SYMBOL_ID } from '../shared/attributes';
-import { PriceBoardError } from '../shared/errors';
-import type { PricesData, Quote } from '../shared/types';
-import { connectionOf, normalizeSymbols } from './connection';
-import { requestFirstPrices } from './first-prices';
-import type { EarlyGroup, EarlySubscription, HubListener, HubOptions, Subscription } from './hub-types';
+import { endsRetries, PriceBoardError } from '../shared/errors';
+import type { ConnectionStatus, Quote } from '../shared/types';
+import { connectionOf, normalizeSymbols, type Connection, type HubOptions } from './connection';
+import { createDriver, type Driver, type DriverEvent } from './driver';
+import { HubStatus } from './hub-status';
+import { navigatorOnline } from './online';
 import { soon } from './page-ready';
-import { safely } from './safely';
+import { clampPollMs, isNetworkFailure } from './policy';
+import { Subscriber, type HubListener, type QuotesMeta } from './subscriber';
 
-export type { HubListener, HubOptions, QuotesMeta, Subscription } from './hub-types';
+export type { Connection, HubOptions } from './connection';
+export type { HubListener, QuotesMeta } from './subscriber';
 
-type Hubs = typeof import('./hubs');
+/** A subscriber's handle. */
+export interface Subscription {
+  /** The quote the hub holds for `symbol`, if it is one of mine. */
+  get(symbol: string): Quote | undefined;
+  /** Re-subscribe (union re-computed; stream reopened only if it grows). */
+  setSymbols(symbols: string[]): void;
+  /** Re-fetch quotes now (shared by every subscriber of the hub). */
+  refresh(): Promise<void>;
+  /** Last one out closes the connection and timers. */
+  close(): void;
+}
 
-/** The hubs' chunk, once loaded: from then on subscriptions go straight to it. */
-let hubs: Hubs | undefined;
-/** The chunk's import under way: resolves once the subscriptions are handed over (or it failed). */
-let loading: Promise<void> | undefined;
-/** After the chunk failed to load, it is asked for again this much later (or on the next flush). */
-const RELOAD_MS = 5_000;
-let cancelReload: (() => void) | undefined;
-
-const groups = new Map<string, EarlyGroup>();
+const hubs = new Map<string, Hub>();
 
 /**
  * Subscribes `listener` to quotes of `symbols`. Right after (in a microtask) it gets the status,
@@ -39,116 +41,304 @@ const groups = new Map<string, EarlyGroup>();
  * Subscriptions made in the same tick share one `/v1/prices` request and one stream.
  */
 export function subscribe(options: HubOptions, symbols: string[], listener: HubListener): Subscription {
-  if (hubs) return hubs.subscribe(options, symbols, listener);
   const connection = connectionOf(options);
-  let group = groups.get(connection.key);
-  if (!group) groups.set(connection.key, (group = { connection, members: new Set(), queued: false }));
-  const owner = group;
-  const early: EarlySubscription = { options, symbols: normalizeSymbols(symbols), listener, shown: new Set() };
-  owner.members.add(early);
-  if (!owner.queued) {
-    owner.queued = true;
-    soon(() => flushGroup(owner));
-  }
-  return {
-    setSymbols(next) {
-      if (early.inner) early.inner.setSymbols(next);
-      else early.symbols = normalizeSymbols(next);
-    },
-    refresh: () => (early.inner ? early.inner.refresh() : load(false).then(() => early.inner?.refresh())),
-    close() {
-      if (early.inner) {
-        early.inner.close();
-        return;
-      }
-      owner.members.delete(early);
-      // Not at once: an element moved in the DOM unsubscribes and subscribes again in one tick.
-      if (owner.members.size === 0) queueMicrotask(() => drop(owner));
-    },
-  };
-}
-
-/** Sends now the first requests that subscriptions made so far in this task would send in a microtask. */
-export function flushSubscriptions(): void {
-  for (const group of [...groups.values()]) flushGroup(group);
-  hubs?.flushSubscriptions();
-}
-
-/** Number of hubs (and groups waiting for one) alive (tests: 0 once every subscription is closed). */
-export function hubCount(): number {
-  return groups.size + (hubs?.hubCount() ?? 0);
-}
-
-/** The group's one first request, for the union of its members' symbols; the chunk's import beside it. */
-function flushGroup(group: EarlyGroup): void {
-  if (!group.queued || groups.get(group.connection.key) !== group) return;
-  group.queued = false;
-  // The request first, then the chunks' imports: the rows wait for the request only.
-  if (!group.first) sendFirst(group); // else members that came later: the hub asks for what it did not cover
-  void load(group.connection.mode !== 'off');
-}
-
-function sendFirst(group: EarlyGroup): void {
-  const union = new Set<string>();
-  // Malformed ids are never sent (the hub reports them as unknown).
-  for (const member of group.members) for (const s of member.symbols) if (SYMBOL_ID.test(s)) union.add(s);
-  const [member] = group.members;
-  if (union.size === 0 || !member) return;
-  const first = (group.first = requestFirstPrices(member.options, group.connection, [...union]));
-  first.answer.then(
-    (data) => show(group, data),
-    () => {},
-  );
-}
-
-/** The first answer came before the hub: its quotes are shown now (the hub will take them over). */
-function show(group: EarlyGroup, data: PricesData): void {
-  if (hubs || groups.get(group.connection.key) !== group) return;
-  // The newest per symbol, as the hub's store would keep (an answer may hold one twice).
-  const newest = new Map<string, Quote>();
-  for (const q of data.quotes) {
-    const held = newest.get(q.symbol);
-    if (!held || Date.parse(q.updated_at) > Date.parse(held.updated_at)) newest.set(q.symbol, q);
-  }
-  const quotes = [...newest.values()];
-  const meta = { delaySeconds: data.delay_seconds, at: data.at };
-  for (const member of group.members) {
-    const mine = quotes.filter((q) => member.symbols.includes(q.symbol));
-    for (const q of mine) member.shown.add(q);
-    if (mine.length > 0) safely(() => member.listener.quotes(mine, meta));
-  }
-}
-
-function drop(group: EarlyGroup): void {
-  if (group.members.size > 0 || groups.get(group.connection.key) !== group) return;
-  groups.delete(group.connection.key);
-  group.first?.abort();
-  if (groups.size === 0) cancelReload?.();
+  let hub = hubs.get(connection.key);
+  if (!hub || hub.closed) hubs.set(connection.key, (hub = new Hub(connection, options)));
+  return hub.subscribe(normalizeSymbols(symbols), listener, options.pollInterval);
 }
 
 /**
- * Starts the import of the hubs' chunk (and of the stream's, which its hubs will want); resolves
- * once the waiting subscriptions are handed over, or the import failed (they are told; it is
- * tried again later).
+ * Sends now the requests that subscriptions made so far in this task would send in a microtask
+ * (each hub's one `/v1/prices` request for the union of its new symbols). For a caller that has
+ * made every subscription of the task and wants the requests out before other queued work, e.g.
+ * the boards' first render.
  */
-function load(transport: boolean): Promise<void> {
-  if (transport) import('./transport').catch(() => {}); // the hub asks again, and reports a failure
-  if (hubs) return Promise.resolve();
-  if (loading) return loading;
-  cancelReload?.();
-  return (loading = import('./hubs').then(handOver, (cause: unknown) => {
-    loading = undefined;
-    const error = new PriceBoardError('network', 'Live updates failed to load', { cause });
-    for (const group of groups.values()) for (const member of group.members) safely(() => member.listener.error(error));
-    if (groups.size > 0) cancelReload = startTimer(() => void (groups.size > 0 && load(false)), RELOAD_MS);
-  }));
+export function flushSubscriptions(): void {
+  for (const hub of hubs.values()) hub.flushNow();
 }
 
-/** The chunk is here: every waiting subscription goes to its hub, the group's first request with it. */
-function handOver(module: Hubs): void {
-  hubs = module;
-  loading = undefined;
-  const waiting = [...groups.values()];
-  groups.clear();
-  module.adopt(waiting);
+/** Number of hubs alive (tests: 0 once every subscription is closed). */
+export function hubCount(): number {
+  return hubs.size;
+}
+
+function unknownSymbolError(symbols: string[]): PriceBoardError {
+  return new PriceBoardError('unknown_symbol', `Unknown symbols: ${symbols.join(', ')}`, {
+    status: 404,
+    data: { symbols },
+  });
+}
+
+/** One shared feed of quotes: the quotes of one connection, their subscribers and the status. */
+export class Hub {
+  readonly #connection: Connection;
+  /** The one merge of every answer and event (corrections included: `QuoteStore.apply`). */
+  readonly #store = new QuoteStore();
+  readonly #subscribers = new Set<Subscriber>();
+  readonly #driver: Driver;
+  readonly #state: HubStatus;
+  readonly #unwatchOnline: () => void;
+  /** Ids the service rejected: never asked for again. */
+  readonly #unknown = new Set<string>();
+  /** Ids an answer left out, until a quote of theirs comes. */
+  readonly #omitted = new Set<string>();
+  #pollMs = clampPollMs(NaN);
+  #meta: QuotesMeta = {};
+  /** The status last delivered. */
+  #status: ConnectionStatus = 'loading';
+  #lastReported: string | undefined;
+  #flushQueued = false;
+  /** The driver stopped for good (a final error, or closed). */
+  #stopped = false;
+  #closed = false;
+
+  constructor(connection: Connection, options: HubOptions) {
+    this.#connection = connection;
+    const online = options.online ?? navigatorOnline();
+    this.#state = new HubStatus(online);
+    // stream="off": nothing follows the quotes after the first answer (refresh() asks again).
+    if (connection.mode === 'off') this.#state.transport = 'idle';
+    this.#driver = createDriver(
+      {
+        ...connection,
+        fetch: options.fetch,
+        visibility: options.visibility,
+        timeoutMs: options.timeoutMs,
+        retry: options.retry,
+        watchdogMs: options.watchdogMs,
+        sseRetryMs: options.sseRetryMs,
+        fetchRetry: options.fetchRetry,
+      },
+      {
+        symbols: () => this.#union(),
+        settled: (symbol) => this.#store.has(symbol) || this.#omitted.has(symbol),
+        ingest: (event) => this.#ingest(event),
+      },
+    );
+    this.#unwatchOnline = online.subscribe((isOnline) => this.#onlineChanged(isOnline));
+  }
+
+  /** Whether it was closed (its last subscriber left). */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Adds a subscriber; it gets the status, known quotes and missing symbols in a microtask. */
+  subscribe(symbols: string[], listener: HubListener, pollSeconds: number): Subscription {
+    const sub = new Subscriber(symbols, listener, pollSeconds);
+    this.#subscribers.add(sub);
+    this.#queueFlush();
+    return {
+      get: (symbol) => (sub.wants(symbol) ? this.#store.get(symbol) : undefined),
+      setSymbols: (next) => {
+        if (sub.closed) return;
+        sub.setSymbols(normalizeSymbols(next));
+        this.#queueFlush();
+      },
+      refresh: () => (sub.closed || this.#stopped ? Promise.resolve() : this.#driver.refresh()),
+      close: () => this.#remove(sub),
+    };
+  }
+
+  /**
+   * Serves what was subscribed so far at once instead of in the queued microtask (nothing when no
+   * flush is queued). The board calls it (through `flushSubscriptions`) once every board connected
+   * in a task has subscribed, so the prices request leaves before their first render.
+   */
+  flushNow(): void {
+    if (this.#flushQueued) this.#flush();
+  }
+
+  /** Removes a subscriber; the hub closes when none is left by the end of the tick. */
+  #remove(sub: Subscriber): void {
+    if (sub.closed) return;
+    sub.closed = true;
+    this.#subscribers.delete(sub);
+    if (this.#subscribers.size > 0) {
+      this.#queueFlush();
+      return;
+    }
+    // Not at once: an element moved in the DOM unsubscribes and subscribes again in one tick.
+    queueMicrotask(() => {
+      if (this.#subscribers.size === 0) this.#close();
+    });
+  }
+
+  /** Stops everything and leaves the registry. */
+  #close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#stop();
+    this.#unwatchOnline();
+    if (hubs.get(this.#connection.key) === this) hubs.delete(this.#connection.key);
+  }
+
+  #stop(): void {
+    this.#stopped = true;
+    this.#driver.stop();
+  }
+
+  #queueFlush(): void {
+    if (this.#flushQueued) return;
+    this.#flushQueued = true;
+    // Everything subscribed in this tick (or, on a page loading several of our scripts, before
+    // DOMContentLoaded) is served by one request and one stream.
+    soon(() => this.flushNow());
+  }
+
+  #flush(): void {
+    this.#flushQueued = false;
+    if (this.#closed) return;
+    const missing = this.#missingSymbols();
+    const malformed = new Set<string>();
+    for (const sub of this.#subscribers) {
+      const pending = sub.takePending();
+      if (!pending) continue;
+      sub.status(this.#status);
+      if (pending.first && this.#state.finalError) sub.error(this.#state.finalError);
+      sub.quotes(
+        pending.symbols.map((s) => this.#store.get(s)).filter((q): q is Quote => q !== undefined),
+        this.#meta,
+      );
+      sub.missing(missing);
+      // Ids already known to be unknown: this subscriber has not been told yet.
+      const rejected = pending.symbols.filter((s) => this.#unknown.has(s));
+      if (rejected.length > 0) sub.error(unknownSymbolError(rejected));
+      // Ids as SERVICE-SPEC 2.3 spells them (SYMBOL_ID): anything else is unknown without asking,
+      // as one malformed id would make the service reject (400) every board's request.
+      for (const s of pending.symbols) if (!SYMBOL_ID.test(s) && !this.#unknown.has(s)) malformed.add(s);
+    }
+    if (malformed.size > 0) this.#markUnknown([...malformed]);
+    if (this.#stopped) return;
+    this.#pollMs = Math.min(...[...this.#subscribers].map((s) => clampPollMs(s.pollSeconds * 1000)));
+    // The prices request first: the rows wait for it, not for the stream.
+    this.#driver.fetchUnsettled();
+    this.#driver.follow(this.#union(), this.#pollMs);
+  }
+
+  /** Every subscriber's symbols, in first-seen order, without those the service rejected. */
+  #union(): string[] {
+    const all = new Set<string>();
+    for (const sub of this.#subscribers) for (const s of sub.symbols) if (!this.#unknown.has(s)) all.add(s);
+    return [...all];
+  }
+
+  #missingSymbols(): Set<string> {
+    return new Set([...this.#unknown, ...this.#omitted]);
+  }
+
+  /** What the driver learned. */
+  #ingest(event: DriverEvent): void {
+    if (this.#stopped) return;
+    switch (event.kind) {
+      case 'prices':
+        return this.#received(event.outcome);
+      case 'stream':
+        if (event.at) this.#meta = { ...this.#meta, at: event.at };
+        this.#succeeded();
+        return this.#deliver(event.quotes);
+      case 'state':
+        this.#state.transport = event.state;
+        if (event.state === 'live') this.#succeeded();
+        return this.#updateStatus();
+      case 'failure':
+        return this.#failure(event.error, event.source, event.connectFailed);
+      case 'stopped':
+        return this.#fail(event.error);
+      case 'unknown':
+        return this.#markUnknown(event.symbols);
+    }
+  }
+
+  #received({ data, unknown, missing }: PricesOutcome): void {
+    if (data) this.#meta = { delaySeconds: data.delay_seconds, at: data.at };
+    this.#succeeded();
+    // A quote held (the stream's snapshot may come before or after this answer) wins over the
+    // answer leaving the symbol out: either order ends with the quote shown, not missing.
+    for (const s of missing) if (!unknown.includes(s) && !this.#store.has(s)) this.#omitted.add(s);
+    this.#deliver(data?.quotes ?? []);
+    this.#markUnknown(unknown);
+  }
+
+  /**
+   * Applies quotes of subscribed symbols to the store and hands the applied ones to their
+   * subscribers. Others are dropped unread: a service pushing ids nobody asked for must not grow
+   * the store without bound.
+   */
+  #deliver(given: readonly Quote[]): void {
+    const wanted = new Set(this.#union());
+    const quotes = given.filter((q) => wanted.has(q.symbol));
+    this.#state.hasData = true;
+    const wasMissing = quotes.some((q) => this.#omitted.delete(q.symbol));
+    const applied = this.#store.apply(quotes);
+    if (applied.length > 0) for (const sub of this.#subscribers) sub.quotes(applied, this.#meta);
+    if (wasMissing) this.#reportMissing();
+    this.#updateStatus();
+  }
+
+  /** Ids the service rejected: never asked for again; their subscribers are told once. */
+  #markUnknown(symbols: readonly string[]): void {
+    const fresh = symbols.filter((s) => !this.#unknown.has(s));
+    for (const s of fresh) this.#unknown.add(s);
+    for (const s of symbols) this.#omitted.delete(s);
+    this.#reportMissing();
+    if (fresh.length === 0) return;
+    for (const sub of this.#subscribers) {
+      const mine = fresh.filter((s) => sub.wants(s));
+      if (mine.length > 0) sub.error(unknownSymbolError(mine));
+    }
+    if (!this.#stopped) this.#driver.follow(this.#union(), this.#pollMs);
+  }
+
+  #reportMissing(): void {
+    const missing = this.#missingSymbols();
+    for (const sub of this.#subscribers) sub.missing(missing);
+  }
+
+  #succeeded(): void {
+    this.#state.reachable();
+    if (this.#lastReported === undefined) return;
+    // A transient error was reported: it is over, even if no quote changed (market closed).
+    this.#lastReported = undefined;
+    for (const sub of this.#subscribers) sub.recovered();
+  }
+
+  #failure(error: PriceBoardError, source: 'stream' | 'poll', connectFailed: boolean): void {
+    if (endsRetries(error)) {
+      this.#fail(error);
+      return;
+    }
+    if (isNetworkFailure(error) && (source === 'poll' || connectFailed)) this.#state.networkFailed();
+    this.#updateStatus();
+    // A dropped stream shows as 'reconnecting' (or 'offline'); an event per attempt would be noise.
+    if (source === 'stream' && isNetworkFailure(error)) return;
+    if (error.code === this.#lastReported) return;
+    this.#lastReported = error.code;
+    for (const sub of this.#subscribers) sub.error(error);
+  }
+
+  /** A final error: stop every retry, tell everyone. */
+  #fail(error: PriceBoardError): void {
+    if (this.#state.finalError || this.#closed) return;
+    this.#state.finalError = error;
+    this.#stop();
+    this.#updateStatus();
+    for (const sub of this.#subscribers) sub.error(error);
+  }
+
+  #onlineChanged(online: boolean): void {
+    if (this.#stopped) return;
+    if (online) {
+      this.#state.reachable();
+      this.#driver.online();
+    }
+    this.#updateStatus();
+  }
+
+  #updateStatus(): void {
+    const next = this.#state.value;
+    if (next === this.#status) return;
+    this.#status = next;
+    for (const sub of this.#subscribers) sub.status(next);
+  }
 }

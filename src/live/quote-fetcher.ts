@@ -5,7 +5,7 @@
  * runs.
  */
 import { backoffDelay, type BackoffOptions } from '../api/backoff';
-import type { PriceClient, PricesAttempt } from '../api/client';
+import type { PriceClient } from '../api/client';
 import type { PriceBoardError } from '../shared/errors';
 import { startTimer } from '../api/timer';
 import { pricesSkippingUnknown, type PricesOutcome } from '../api/unknown-symbols';
@@ -14,13 +14,6 @@ import type { RateLimit } from './rate-limit';
 
 /** Re-asking for quotes a failed fetch did not get (the client already retried quickly). */
 export const FETCH_RETRY: Readonly<BackoffOptions> = { baseMs: 2_000, maxMs: 60_000 };
-
-/** A prices request already sent for `symbols` (see `first-prices.ts`). */
-export interface FirstAttempt {
-  symbols: string[];
-  attempt: PricesAttempt;
-  abort(): void;
-}
 
 /** What the fetcher needs from its hub. */
 export interface FetcherHooks {
@@ -51,13 +44,10 @@ export class QuoteFetcher {
   #cancelRetry: (() => void) | undefined;
   #lastOk = 0;
   readonly #rateLimit: RateLimit;
-  /** A first request sent before the hub existed, until the first fetch takes it. */
-  #first: FirstAttempt | undefined;
 
   /**
    * `signal` aborts every fetch for good (the hub stopped); `rateLimit` is the hub's; `retry` paces
-   * re-asking after a failure; `first` is a request of the hub's symbols already sent, which the
-   * first fetch takes as its first attempt instead of sending its own.
+   * re-asking after a failure.
    */
   constructor(
     client: PriceClient,
@@ -65,22 +55,13 @@ export class QuoteFetcher {
     signal: AbortSignal,
     rateLimit: RateLimit,
     retry: BackoffOptions = FETCH_RETRY,
-    first?: FirstAttempt,
   ) {
     this.#client = client;
     this.#rateLimit = rateLimit;
     this.#hooks = hooks;
     this.#signal = signal;
     this.#retry = retry;
-    this.#first = first;
-    signal.addEventListener(
-      'abort',
-      () => {
-        this.#cancelRetry?.();
-        this.#first?.abort();
-      },
-      { once: true },
-    );
+    signal.addEventListener('abort', () => this.#cancelRetry?.(), { once: true });
   }
 
   /** Time until one poll interval has passed since the last answer (a full one before any). */
@@ -91,9 +72,6 @@ export class QuoteFetcher {
   /** Fetches the symbols that have no quote yet (new subscribers, added symbols). */
   fetchUnsettled(): void {
     if (this.#signal.aborted) return;
-    const first = this.#first;
-    this.#first = undefined;
-    if (first) void this.#fetch(first.symbols, first.attempt);
     const wanted = this.#hooks.symbols().filter((s) => !this.#hooks.settled(s) && !this.#fetching.has(s));
     if (wanted.length > 0) void this.#fetch(wanted);
   }
@@ -114,10 +92,10 @@ export class QuoteFetcher {
     if (symbols.length > 0) this.#succeeded(await pricesSkippingUnknown(this.#client, symbols, signal));
   }
 
-  async #fetch(symbols: string[], first?: PricesAttempt): Promise<void> {
+  async #fetch(symbols: string[]): Promise<void> {
     for (const s of symbols) this.#fetching.add(s);
     try {
-      this.#succeeded(await pricesSkippingUnknown(this.#client, symbols, this.#signal, first));
+      this.#succeeded(await pricesSkippingUnknown(this.#client, symbols, this.#signal));
     } catch (error) {
       if (this.#signal.aborted) return;
       this.#hooks.failed(asPriceBoardError(error));

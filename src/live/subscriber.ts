@@ -1,8 +1,39 @@
 /** One subscriber of a hub: its symbols, and delivery filtered to them. */
 import type { PriceBoardError } from '../shared/errors';
 import type { ConnectionStatus, Quote } from '../shared/types';
-import type { HubListener, QuotesMeta } from './hub-types';
 import { safely } from './safely';
+
+/** Meta data delivered with quotes. */
+export interface QuotesMeta {
+  /** `delay_seconds` of the last `/v1/prices` answer. */
+  delaySeconds?: number;
+  /** Time of the last answer or stream snapshot. */
+  at?: string;
+}
+
+/** A subscriber's callbacks. None is called after `close()`. */
+export interface HubListener {
+  /** Applied quotes (newer than the one held, or its correction) of my symbols; known ones arrive right after subscribing. */
+  quotes(quotes: Quote[], meta: QuotesMeta): void;
+  /** The connection state, at once after subscribing and on every change. */
+  status(status: ConnectionStatus): void;
+  /**
+   * A failure, `messageFa` for people. A final one (401, 403...) stops the hub: status `error`.
+   * `unknown_symbol` (with `data.symbols`, mine only) is per symbol and does not stop anything.
+   */
+  error(error: PriceBoardError): void;
+  /**
+   * Requested symbols the service did not return / rejected: the full current list of mine
+   * (`[]` when none is missing any more), called whenever it changes.
+   */
+  missing(symbols: string[]): void;
+  /**
+   * The service answers again after a (non-final) error was reported: a prices request succeeded,
+   * the stream opened or delivered a valid event. Called once per recovery, quotes or not (with
+   * the market closed nothing changes), so a transient error can be cleared on it.
+   */
+  recovered?(): void;
+}
 
 /** A listener and what it asked for. Nothing reaches the listener after `closed` is set. */
 export class Subscriber {

@@ -1,11 +1,8 @@
 /**
- * The Persian message of each error code (`errors.ts`), for people: shown in `part="error"` and
- * sent as `price-board-error`'s `message`. In the live data layer's chunk, not in the initial
- * module: `live/hubs.ts` hands the table to `PriceBoardError` as it loads.
+ * The Persian message of each error code (`errors.ts`, which checks that every code has one), for
+ * people: shown in `part="error"` and sent as `price-board-error`'s `message`.
  */
-import type { ErrorMessages } from './errors';
-
-export const ERROR_MESSAGES: ErrorMessages = {
+export const ERROR_MESSAGES = {
   unauthorized: 'کلید دسترسی (API key) نامعتبر است یا منقضی شده است.',
   forbidden: 'این کلید اجازهٔ این درخواست را ندارد (دامنه یا طرح اشتراک).',
   bad_request: 'درخواست نامعتبر بود.',
@@ -22,4 +19,4 @@ export const ERROR_MESSAGES: ErrorMessages = {
   // `part="error"` naming unknown ids (`{}`: the ids, each bidi-isolated): one, several
   unknownOne: 'نماد {} در سرویس قیمت وجود ندارد.',
   unknownMany: 'نمادهای {} در سرویس قیمت وجود ندارند.',
-};
+} as const;

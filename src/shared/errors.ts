@@ -1,3 +1,5 @@
+import { ERROR_MESSAGES } from './error-messages';
+
 /**
  * What each failure means, said once; the client, the stream, the poller, the hub, the board and
  * the chart all read it:
@@ -12,7 +14,7 @@
  *   succeed; fresh data clears it from the board.
  * The comment on each code says when it happens (the error table of docs/elements/board.md is generated from this
  * one: scripts/error-policy.mjs). The Persian message of each code for people is in
- * `error-messages.ts`, which comes with the live data layer (below).
+ * `error-messages.ts`.
  */
 export const ERROR_POLICY = {
   /** 401 */
@@ -45,32 +47,18 @@ export const ERROR_POLICY = {
 /** Error codes of `price-board-error` (DESIGN.md section 2). */
 export type ErrorCode = keyof typeof ERROR_POLICY;
 
-/**
- * The Persian message of each code (`error-messages.ts`): no widget needs one for its first rows,
- * so the table is not in the initial module but in the live data layer's chunk (`live/hubs.ts`
- * hands it over here as it loads). The errors a widget shows or fires come from that layer, or
- * carry their own message (an invalid attribute). One that comes before it (its chunk, or the
- * chart's, failed to load) says {@link GENERIC_MESSAGE}: never a blank message.
- */
-let messages: ErrorMessages | undefined;
-
 /** The Persian message of each code, and the sentences naming unknown symbols (one, several). */
 export type ErrorMessages = Readonly<Record<ErrorCode | 'visitor' | 'unknownOne' | 'unknownMany', string>>;
-/** "Receiving the data failed." */
-const GENERIC_MESSAGE = 'دریافت داده‌ها ممکن نشد.';
-
-/** Takes the Persian messages (see above). */
-export function useErrorMessages(table: ErrorMessages): void {
-  messages = table;
-}
+/** The table (`error-messages.ts`), checked here to name every code. */
+const messages: ErrorMessages = ERROR_MESSAGES;
 
 /**
  * What a widget shows of an `unknown_symbol` error naming `ids`: each id bidi-isolated (FSI … PDI,
  * so `foo_bar` and `gold_19` keep their order in RTL text), singular or plural.
  */
 export function unknownSymbolsText(error: PriceBoardError, ids: readonly unknown[]): string {
-  const sentence = ids.length === 1 ? messages?.unknownOne : messages?.unknownMany;
-  return sentence?.replace('{}', ids.map((id) => `\u2068${String(id)}\u2069`).join('، ')) ?? error.messageFa;
+  const sentence = ids.length === 1 ? messages.unknownOne : messages.unknownMany;
+  return sentence.replace('{}', ids.map((id) => `\u2068${String(id)}\u2069`).join('، '));
 }
 
 type Policy = { policy: string; of?: string; for?: string };
@@ -131,9 +119,9 @@ export class PriceBoardError extends Error {
     this.data = init.data;
   }
 
-  /** Persian message for people: its own, else its code's (`error-messages.ts`, see above). */
+  /** Persian message for people: its own, else its code's (`error-messages.ts`). */
   get messageFa(): string {
-    return this.#messageFa ?? messages?.[this.code] ?? GENERIC_MESSAGE;
+    return this.#messageFa ?? messages[this.code];
   }
 
   /** Only the site's developer can fix it (see `ERROR_POLICY`): visitors read other words. */
@@ -143,7 +131,7 @@ export class PriceBoardError extends Error {
 
   /** What the widget shows of it: {@link messageFa}, or the visitor's words (`forDeveloper`). */
   get shownFa(): string {
-    return (this.forDeveloper && messages?.visitor) || this.messageFa;
+    return this.forDeveloper ? messages.visitor : this.messageFa;
   }
 
   /** Retrying cannot help (see `ERROR_POLICY`). */

@@ -17,7 +17,7 @@ import {
 } from '../board/attributes';
 import { emit } from '../board/emit';
 import { DEFAULT_BASE_URL } from '../board/module-origin';
-import { QuotesController } from '../board/quotes-controller';
+import { QuotesController } from './quotes-controller';
 import { startTogether } from '../live/start-together';
 
 type ConnectionKey = keyof typeof CONNECTION_ATTRIBUTES;

@@ -1,12 +1,15 @@
 /**
- * The board's quotes as a Lit ReactiveController: one hub subscription while the board is
+ * A widget's quotes as a Lit ReactiveController: one hub subscription while the widget is
  * connected, re-pointed (`setSymbols`) when the symbols change and re-created only when the
- * connection settings change. A row's first quote is shown at once (the render follows in a
- * microtask); after that, applied quotes are batched: one render and one `onQuotes` per frame.
+ * connection (`connectionOf`) or the poll interval changes. The quotes are the hub's (read through
+ * the subscription); the controller keeps only its own: the batch to render and the price
+ * changes. A row's first quote is shown at once (the render follows in a microtask); after that,
+ * applied quotes are batched: one render and one `onQuotes` per frame.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { PriceBoardError } from '../shared/errors';
 import type { ConnectionStatus, Quote } from '../shared/types';
+import { connectionOf } from '../live/connection';
 import { subscribe, type HubOptions, type Subscription } from '../live/hub';
 
 /** What the board does with what the hub reports. */
@@ -20,8 +23,8 @@ export interface QuotesHooks {
 /** A hidden page runs no animation frames; events still go out, just less often. */
 const HIDDEN_FLUSH_MS = 250;
 
-const connectionKey = (o: HubOptions): string =>
-  JSON.stringify([o.baseUrl, o.apiKey ?? null, o.stream, o.streamUrl ?? null, o.pollInterval]);
+/** Equal for options one subscription serves: the hub's connection, and the subscriber's poll interval. */
+const subscriptionKey = (o: HubOptions): string => `${connectionOf(o).key} ${o.pollInterval}`;
 
 export class QuotesController implements ReactiveController {
   status: ConnectionStatus = 'loading';
@@ -32,8 +35,8 @@ export class QuotesController implements ReactiveController {
   /** Requested symbols the service did not return. */
   readonly missing = new Set<string>();
 
-  readonly #held = new Map<string, Quote>();
-  readonly #priceChanges = new Map<string, number>();
+  /** Per symbol: the price last received and how often it changed (drives the flash). */
+  readonly #prices = new Map<string, { price: string; changes: number }>();
   readonly #pending = new Map<string, Quote>();
   #frame = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -60,7 +63,7 @@ export class QuotesController implements ReactiveController {
     this.#options = options;
     this.#symbols = [...symbols];
     if (!this.#connected) return;
-    if (!this.#subscription || connectionKey(options) !== this.#subscriptionKey) this.#open();
+    if (!this.#subscription || subscriptionKey(options) !== this.#subscriptionKey) this.#open();
     else if (symbolsChanged) {
       for (const s of this.missing) if (!symbols.includes(s)) this.missing.delete(s);
       this.#subscription.setSymbols([...symbols]);
@@ -69,19 +72,19 @@ export class QuotesController implements ReactiveController {
 
   /** The latest quote of `symbol`, if any arrived. */
   get(symbol: string): Quote | undefined {
-    return this.#held.get(symbol);
+    return this.#subscription?.get(symbol);
   }
 
   /** How often the price of `symbol` changed while shown (drives the flash). */
   changeCount(symbol: string): number {
-    return this.#priceChanges.get(symbol) ?? 0;
+    return this.#prices.get(symbol)?.changes ?? 0;
   }
 
   /** The quotes of the board's symbols, in board order. */
   snapshot(): ReadonlyMap<string, Quote> {
     const out = new Map<string, Quote>();
     for (const s of this.#symbols) {
-      const q = this.#held.get(s);
+      const q = this.get(s);
       if (q) out.set(s, q);
     }
     return out;
@@ -111,7 +114,7 @@ export class QuotesController implements ReactiveController {
     this.#subscription?.close();
     const generation = ++this.#generation;
     const current = () => generation === this.#generation;
-    this.#subscriptionKey = connectionKey(options);
+    this.#subscriptionKey = subscriptionKey(options);
     this.error = undefined;
     this.missing.clear();
     this.#setStatus('loading');
@@ -148,10 +151,10 @@ export class QuotesController implements ReactiveController {
   #receive(quotes: readonly Quote[]): void {
     let firstOfARow = false;
     for (const q of quotes) {
-      const before = this.#held.get(q.symbol);
+      const before = this.#prices.get(q.symbol);
       if (!before) firstOfARow = true;
-      else if (before.price !== q.price) this.#priceChanges.set(q.symbol, this.changeCount(q.symbol) + 1);
-      this.#held.set(q.symbol, q);
+      const changed = before !== undefined && before.price !== q.price;
+      this.#prices.set(q.symbol, { price: q.price, changes: (before?.changes ?? 0) + (changed ? 1 : 0) });
       this.missing.delete(q.symbol);
       this.#pending.set(q.symbol, q);
     }

@@ -1,0 +1,149 @@
+/**
+ * What keeps a hub's quotes coming: `/v1/prices` with retries (`QuoteFetcher` over `PriceClient`)
+ * and the stream or the poller (`Transport`). The hub tells it what to follow and takes what it
+ * learns as typed events ({@link DriverEvent}) into one `ingest`. It holds no quote: the hub's
+ * store does.
+ *
+ * Loaded with the hub, not as a chunk of its own: measured with `npm run build`, one module is
+ * smaller than the hub plus a lazy driver (each chunk repeats its imports and exports), and the
+ * first `/v1/prices` request then needs no hand-over from a request sent before the driver came.
+ */
+import type { BackoffOptions } from '../api/backoff';
+import { PriceClient, type RetryOptions } from '../api/client';
+import type { FetchLike } from '../api/request';
+import type { PricesOutcome } from '../api/unknown-symbols';
+import type { StreamMode } from '../shared/attributes';
+import type { PriceBoardError } from '../shared/errors';
+import type { Quote } from '../shared/types';
+import { clampPollMs } from './policy';
+import { QuoteFetcher } from './quote-fetcher';
+import { RateLimit } from './rate-limit';
+import { Transport, type TransportState } from './transport';
+import type { VisibilitySource } from './visibility';
+
+/** What a driver learns, as the hub takes it. */
+export type DriverEvent =
+  /** A `/v1/prices` answer (a fetch or a poll), with the ids it left out or the service rejected. */
+  | { kind: 'prices'; outcome: PricesOutcome }
+  /** Quotes from the stream; `at` of a snapshot. */
+  | { kind: 'stream'; quotes: Quote[]; at: string | undefined }
+  /** The stream or the poller changed state. */
+  | { kind: 'state'; state: TransportState }
+  /** A failure that will be tried again (`connectFailed`: a connection could not even be made). */
+  | { kind: 'failure'; error: PriceBoardError; source: 'stream' | 'poll'; connectFailed: boolean }
+  /** A final failure of the stream or the poller: it has stopped. */
+  | { kind: 'stopped'; error: PriceBoardError }
+  /** The stream rejected these ids as unknown. */
+  | { kind: 'unknown'; symbols: string[] };
+
+/** What a driver asks of its hub. */
+export interface DriverHost {
+  /** Every symbol followed (the subscribers' union), without rejected ones. */
+  symbols(): string[];
+  /** Whether `symbol` needs no fetch: a quote is held, or the service is known to leave it out. */
+  settled(symbol: string): boolean;
+  ingest(event: DriverEvent): void;
+}
+
+/** A connection's settings, with the tests' and other runtimes' hooks (`HubOptions`). */
+export interface DriverConfig {
+  baseUrl: string;
+  apiKey?: string;
+  mode: StreamMode;
+  streamUrl: string;
+  fetch?: FetchLike;
+  visibility?: VisibilitySource;
+  timeoutMs?: number;
+  retry?: RetryOptions;
+  watchdogMs?: number;
+  sseRetryMs?: number;
+  fetchRetry?: BackoffOptions;
+}
+
+/** The one interface between a hub and what brings its quotes. */
+export interface Driver {
+  /** Fetches now, in one request, the symbols that are not settled (new subscribers, added ids). */
+  fetchUnsettled(): void;
+  /** Opens or re-points the stream or the poller: `symbols` (the union), polled every `pollMs`. */
+  follow(symbols: string[], pollMs: number): void;
+  /** Re-fetches every symbol now (shared by concurrent callers; skipped during a `Retry-After`). */
+  refresh(): Promise<void>;
+  /** The browser is online again: reconnect, poll and fetch now rather than after a backoff. */
+  online(): void;
+  /** Stops every request and timer, for good. */
+  stop(): void;
+}
+
+/** The driver of one hub. `stream="off"`: prices only, on request. */
+export function createDriver(config: DriverConfig, host: DriverHost): Driver {
+  const stopper = new AbortController();
+  // The service's `Retry-After`, for the fetcher, the poller and the stream alike.
+  const rateLimit = new RateLimit();
+  let transport: Transport | undefined;
+  const failure = (error: PriceBoardError, source: 'stream' | 'poll', connectFailed: boolean): void => {
+    rateLimit.note(error);
+    host.ingest({ kind: 'failure', error, source, connectFailed });
+  };
+  const client = new PriceClient({
+    baseUrl: config.baseUrl,
+    apiKey: config.apiKey,
+    fetch: config.fetch,
+    timeoutMs: config.timeoutMs,
+    retry: config.retry,
+  });
+  const fetcher = new QuoteFetcher(
+    client,
+    {
+      symbols: () => host.symbols(),
+      settled: (symbol) => host.settled(symbol),
+      received: (outcome) => host.ingest({ kind: 'prices', outcome }),
+      failed: (error) => failure(error, 'poll', true),
+      // The transport follows the union: its reconnects or polls bring the symbols.
+      covered: () => transport !== undefined,
+    },
+    stopper.signal,
+    rateLimit,
+    config.fetchRetry,
+  );
+  if (config.mode !== 'off') {
+    transport = new Transport(
+      {
+        mode: config.mode,
+        streamUrl: config.streamUrl,
+        apiKey: config.apiKey,
+        fetch: config.fetch,
+        watchdogMs: config.watchdogMs,
+        visibility: config.visibility,
+        pollMs: clampPollMs(NaN),
+        sseRetryMs: config.sseRetryMs,
+        quotes: fetcher,
+        rateLimit,
+      },
+      {
+        streamQuotes: (quotes, at) => host.ingest({ kind: 'stream', quotes, at }),
+        state: (state) => host.ingest({ kind: 'state', state }),
+        failure,
+        stopped: (error) => host.ingest({ kind: 'stopped', error }),
+        unknownSymbols: (symbols) => host.ingest({ kind: 'unknown', symbols }),
+      },
+    );
+  }
+  return {
+    fetchUnsettled: () => fetcher.fetchUnsettled(),
+    follow(symbols, pollMs) {
+      if (stopper.signal.aborted) return;
+      transport?.setPollInterval(pollMs);
+      transport?.setSymbols(symbols);
+    },
+    refresh: () => (stopper.signal.aborted ? Promise.resolve() : (transport?.pollNow() ?? fetcher.refresh())),
+    online() {
+      if (stopper.signal.aborted) return;
+      transport?.kick();
+      fetcher.fetchUnsettled();
+    },
+    stop() {
+      stopper.abort();
+      transport?.close();
+    },
+  };
+}
