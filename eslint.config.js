@@ -35,7 +35,8 @@ const SRC_NEVER = {
   live: ['../chart/*', '../widget/*', ...WIDGETS, '../embed/*', ...LIT, 'lightweight-charts'],
   chart: ['../api/*', '../model/*', '../live/*', '../widget/*', ...WIDGETS, '../embed/*', ...LIT],
   widget: ['../ticker/*', '../converter/*', '../chart/*', '../embed/*', 'lightweight-charts'],
-  board: ['../widget/*', '../ticker/*', '../converter/*', '../embed/*'],
+  // The quotes controller is every widget's (src/widget/), the board's too, ahead of the element base they will share.
+  board: ['../widget/*', '!../widget/quotes-controller', '../ticker/*', '../converter/*', '../embed/*'],
   ticker: ['../converter/*', '../chart/*', '../embed/*', 'lightweight-charts'],
   converter: ['../ticker/*', '../chart/*', '../embed/*', 'lightweight-charts'],
   embed: ['../api/*', '../model/*', '../live/*', '../chart/*', '../widget/*', ...WIDGETS, '../format/*'],

@@ -12,6 +12,7 @@ import {
   settingOf,
   iframeSnippet,
   loaderSnippet,
+  relayScriptSnippet,
   relayUrls,
   scriptSnippet,
   throughRelay,
@@ -224,7 +225,7 @@ export class Configurator {
     const empty = config.symbols.length === 0;
     const note = '<!-- دست‌کم یک نماد انتخاب کنید -->';
     const [shown, urls] = this.relay ? [throughRelay(config), relayUrls()] : [config, this.urls];
-    code.script.textContent = empty ? note : scriptSnippet(shown, urls);
+    code.script.textContent = empty ? note : (this.relay ? relayScriptSnippet : scriptSnippet)(shown, urls);
     code.iframe.textContent = empty ? note : iframeSnippet(shown, urls);
     code.loader.textContent = empty ? note : loaderSnippet(shown, urls);
 

@@ -4,6 +4,7 @@
  * HTML-escaped, URL parameters encoded.
  */
 import { WIDGET_TAGS, WIDGET_TITLES, type EmbedWidget } from '../src/embed/params';
+import { firstPricesUrl } from '../src/live/connection';
 import { WIDGET_ATTRIBUTES, type AttributeSpec } from '../src/shared/attributes';
 
 /**
@@ -163,6 +164,18 @@ export function scriptSnippet(config: BoardConfig, urls: WidgetUrls): string {
     .map(([name, value]) => `\n  ${name}="${escapeHtml(value)}"`)
     .join('');
   return `<script type="module" src="${escapeHtml(script)}"></script>\n<${tag}${attributes}\n></${tag}>`;
+}
+
+/**
+ * The script snippet through a relay (no key): a board's first `/v1/prices` request starts from the
+ * HTML with a preload of exactly the URL the board asks for, and the board takes that answer
+ * (DESIGN.md §12).
+ */
+export function relayScriptSnippet(config: BoardConfig, urls: WidgetUrls): string {
+  const snippet = scriptSnippet(config, urls);
+  if (config.widget !== 'board') return snippet;
+  const href = firstPricesUrl(originOf(urls.script), config.symbols);
+  return `<link rel="preload" as="fetch" crossorigin href="${escapeHtml(href)}">\n${snippet}`;
 }
 
 export function iframeSnippet(config: BoardConfig, urls: WidgetUrls): string {

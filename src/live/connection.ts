@@ -6,8 +6,8 @@
 import type { BackoffOptions } from '../api/backoff';
 import type { RetryOptions } from '../api/client';
 import type { FetchLike } from '../api/request';
-import { trimBaseUrl } from '../api/urls';
-import { STREAM_MODES, type StreamMode } from '../shared/attributes';
+import { endpointUrl, symbolsQuery, trimBaseUrl } from '../api/urls';
+import { STREAM_MODES, SYMBOL_ID, type StreamMode } from '../shared/attributes';
 import type { OnlineSource } from './online';
 import type { VisibilitySource } from './visibility';
 
@@ -61,4 +61,15 @@ export function connectionOf(options: HubOptions): Connection {
 /** Ids as the service knows them: trimmed, lower case, no empties, no duplicates, order kept. */
 export function normalizeSymbols(symbols: readonly string[]): string[] {
   return [...new Set(symbols.map((s) => s.trim().toLowerCase()).filter((s) => s !== ''))];
+}
+
+/**
+ * The address of a widget's first `/v1/prices` request for `symbols` (in their order) at
+ * `baseUrl`: what a page's `<link rel="preload" as="fetch" crossorigin>` names so that the widget
+ * takes the preloaded answer (the keyless relay snippet: README, demo; DESIGN.md §12). Ids the
+ * service cannot know (not `SYMBOL_ID`) are never asked for.
+ */
+export function firstPricesUrl(baseUrl: string, symbols: readonly string[]): string {
+  const ids = normalizeSymbols(symbols).filter((s) => SYMBOL_ID.test(s));
+  return endpointUrl(baseUrl, '/v1/prices', symbolsQuery(ids)).href;
 }

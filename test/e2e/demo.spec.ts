@@ -134,6 +134,10 @@ test('the snippets switch to the relay form (no key) and back', async ({ page, s
     await expect(code(page, 'script')).toContainText(
       `<script type="module" src="${relay}price-${widget}.js"></script>`,
     );
+    // The board's first prices request starts from the HTML (DESIGN.md §12; test/e2e/preload.spec.ts).
+    const preload = `<link rel="preload" as="fetch" crossorigin href="${relay}v1/prices?symbols=`;
+    if (widget === 'board') await expect(code(page, 'script')).toContainText(preload);
+    else await expect(code(page, 'script')).not.toContainText('rel="preload"');
     await expect(code(page, 'iframe')).toContainText(`src="${relay}embed.html?`);
     await expect(code(page, 'loader')).toContainText(`<script async src="${relay}embed.js"></script>`);
     for (const id of ids) {

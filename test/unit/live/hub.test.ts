@@ -11,6 +11,7 @@ import {
   type QuotesMeta,
   type Subscription,
 } from '../../../src/live/hub';
+import { firstPricesUrl } from '../../../src/live/connection';
 import { ManualOnline, ManualVisibility } from '../../helpers/manual-sources';
 import { startTestSandbox, type TestSandbox } from '../api/sandbox-control';
 
@@ -288,6 +289,42 @@ describe('hub live updates', () => {
     await sb.push({ event: 'quote', data: { ...current, price: '950000' } });
     await expect.poll(() => a.price('usd')).toBe('950000');
     expect(a.errors).toEqual([]);
+  });
+
+  it('holds corrections in the one store every subscriber reads, from quote events and snapshots alike', async () => {
+    const a = new Recorder();
+    const b = new Recorder();
+    const sa = sub(['usd', 'gold_18'], a);
+    const sbb = sub(['gold_18', 'coin_emami'], b);
+    await expect.poll(() => [a.last, b.last]).toEqual(['live', 'live']);
+    const usd = sa.get('usd')!;
+    const gold = sa.get('gold_18')!;
+    const coin = sbb.get('coin_emami')!;
+    expect(sbb.get('gold_18')).toBe(gold); // one store, not a copy per subscriber
+    expect(sbb.get('usd')).toBeUndefined(); // not one of b's symbols
+    await sb.push({ event: 'quote', data: { ...usd, price: '1234560', high: '1234560' } });
+    await sb.push({
+      event: 'quotes',
+      data: { at: new Date().toISOString(), quotes: [{ ...gold, price: '7654320' }, { ...coin }] },
+    });
+    await expect
+      .poll(() => [a.price('usd'), a.price('gold_18'), b.price('gold_18')])
+      .toEqual(['1234560', '7654320', '7654320']);
+    expect(sa.get('usd')).toMatchObject({ price: '1234560', high: '1234560', updated_at: usd.updated_at });
+    expect(sbb.get('gold_18')).toMatchObject({ price: '7654320', updated_at: gold.updated_at });
+    // The repeat of coin_emami's quote changed nothing: b had it once, from the first answer.
+    expect(b.batches.flat().filter((q) => q.symbol === 'coin_emami')).toHaveLength(1);
+    expect(sbb.get('coin_emami')).toEqual(coin);
+  });
+
+  it('asks first for exactly the URL a page preloads (firstPricesUrl): the symbols in their order', async () => {
+    const { fetch, sent } = recordingFetch();
+    const symbols = [' Gold_18', 'usd', 'bad id!', 'eur', 'usd'];
+    sub(symbols, new Recorder(), { fetch, apiKey: undefined, stream: 'off' });
+    flushSubscriptions();
+    expect(sent.map((r) => r.url)).toEqual(['/v1/prices?symbols=gold_18,usd,eur']);
+    expect(firstPricesUrl(sb.url, symbols)).toBe(`${sb.url}/v1/prices?symbols=gold_18,usd,eur`);
+    await settled();
   });
 
   it('shows reconnecting after a dropped stream, then live again without missing a change', async () => {
