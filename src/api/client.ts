@@ -29,12 +29,6 @@ export interface PriceClientOptions {
 }
 
 export { DEFAULT_TIMEOUT_MS };
-/**
- * One attempt of a request made elsewhere, taken as the first attempt of {@link PriceClient.prices}
- * (the hub's first prices request, sent before the hub's code loaded: `live/first-prices.ts`).
- */
-export type PricesAttempt = (signal: AbortSignal) => Promise<PricesData>;
-
 /** Default retry policy for network errors and 5xx. */
 export const DEFAULT_RETRY: Readonly<RetryOptions> = { retries: 2, baseMs: 500, maxMs: 5_000 };
 
@@ -61,12 +55,9 @@ export class PriceClient {
     this.#random = options.random ?? Math.random;
   }
 
-  /**
-   * Current quotes of `symbols` (in that order), validated all-or-nothing. `first`, when given, is
-   * the first attempt (already sent); retries follow it as they would follow a failed one.
-   */
-  prices(symbols: readonly string[], signal?: AbortSignal, first?: PricesAttempt): Promise<PricesData> {
-    return this.#get(endpointUrl(this.baseUrl, '/v1/prices', symbolsQuery(symbols)), parsePricesBody, signal, first);
+  /** Current quotes of `symbols` (in that order), validated all-or-nothing. */
+  prices(symbols: readonly string[], signal?: AbortSignal): Promise<PricesData> {
+    return this.#get(endpointUrl(this.baseUrl, '/v1/prices', symbolsQuery(symbols)), parsePricesBody, signal);
   }
 
   /** The parsed JSON body of the history of `symbol` over `days`; `model/history` normalises it. */
@@ -80,27 +71,17 @@ export class PriceClient {
     return this.#shared.size;
   }
 
-  #get<T>(
-    url: URL,
-    parse: (body: unknown) => T,
-    signal?: AbortSignal,
-    first?: (signal: AbortSignal) => Promise<T>,
-  ): Promise<T> {
+  #get<T>(url: URL, parse: (body: unknown) => T, signal?: AbortSignal): Promise<T> {
     // The same URL with another key is another request: answers and errors differ per key.
     const key = `${url.href}\n${this.#ctx.apiKey ?? ''}`;
-    return this.#shared.run(key, (shared) => this.#withRetries(url, parse, shared, first), signal);
+    return this.#shared.run(key, (shared) => this.#withRetries(url, parse, shared), signal);
   }
 
   /** Attempts until one succeeds or fails for good; a body that does not validate is not retried. */
-  async #withRetries<T>(
-    url: URL,
-    parse: (body: unknown) => T,
-    signal: AbortSignal,
-    first?: (signal: AbortSignal) => Promise<T>,
-  ): Promise<T> {
+  async #withRetries<T>(url: URL, parse: (body: unknown) => T, signal: AbortSignal): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
-        return attempt === 0 && first ? await first(signal) : parse(await getJson(url, this.#ctx, signal));
+        return parse(await getJson(url, this.#ctx, signal));
       } catch (error) {
         if (!isRetried(error) || attempt >= this.#retry.retries) throw error;
         const wait = Math.max(backoffDelay(attempt, this.#retry, 'full', this.#random), error.retryAfterMs ?? 0);

@@ -1,5 +1,5 @@
 /** Asking for quotes when some requested ids may not exist. */
-import type { PriceClient, PricesAttempt } from './client';
+import type { PriceClient } from './client';
 import { PriceBoardError } from '../shared/errors';
 import type { PricesData } from '../shared/types';
 
@@ -26,18 +26,17 @@ export function unknownSymbolsOf(error: unknown, requested: readonly string[]): 
 /**
  * `client.prices(symbols)`, except that when the service rejects some ids as unknown they are
  * dropped and the rest asked for once more. Other errors (and an `unknown_symbol` that names
- * nothing we asked for) are thrown. `first`: the first attempt, already sent (see `PriceClient.prices`).
+ * nothing we asked for) are thrown.
  */
 export async function pricesSkippingUnknown(
   client: PriceClient,
   symbols: readonly string[],
   signal?: AbortSignal,
-  first?: PricesAttempt,
 ): Promise<PricesOutcome> {
   let unknown: string[] = [];
   let data: PricesData | undefined;
   try {
-    data = await client.prices(symbols, signal, first);
+    data = await client.prices(symbols, signal);
   } catch (error) {
     unknown = unknownSymbolsOf(error, symbols);
     if (unknown.length === 0) throw error;
