@@ -199,7 +199,9 @@ export function buildRows(s: Sections, failures: Record<string, string>): Row[] 
       metric: `keyless relay snippet with its preload: 10 rows painted, from navigation start, ${v.condition.name}, ${v.boardRuns.length} runs`,
       measured:
         `${iqr(v.board)}, ${round(v.ratio, 2)} × floor (${ratios(v.pairRatio)}); /v1/prices requests at the relay per page load: ` +
-        `${perLoad(requests)} (${used ? 'the preload used' : 'the preload NOT used: the board made its own request'})`,
+        (requests.length
+          ? `${perLoad(requests)} (${used ? 'the preload used' : 'the preload NOT used: the board made its own request'})`
+          : 'not counted'),
       baseline: `floor page on the same relay (one fetch, no key) ${iqr(v.floor)}`,
       target: '(may beat the floor: reported)',
       verdict: 'info',
