@@ -71,7 +71,7 @@ export interface LiveResults {
 }
 export interface ColumnsCheck {
   asked: string;
-  /** The asked cells (parts) found in the first row. */
+  /** The asked cells (parts) found in the rows. */
   shown: string[];
   missing: string[];
   /** Rows whose `spark` cell holds an SVG line, when the load started. */
@@ -80,11 +80,11 @@ export interface ColumnsCheck {
   boardErrors: string[];
 }
 
-// The cells of the first row, and the rows whose spark cell draws an SVG.
+// The parts of the rows' cells (any row: a bubble is for coins only), and the spark cells that draw an SVG.
 const CELLS = `(() => {
   const root = __bench.rootOf(document.querySelector('price-board'));
-  const row = root && root.querySelector('[part~="row"]');
-  const parts = row ? [...row.querySelectorAll('[part]')].flatMap((e) => e.getAttribute('part').split(/\\s+/)) : [];
+  const cells = root ? [...root.querySelectorAll('[part~="row"] [part]')] : [];
+  const parts = [...new Set(cells.flatMap((e) => e.getAttribute('part').split(/\\s+/)))];
   const sparks = root ? root.querySelectorAll('[part~="row"] [part~="spark"] svg').length : 0;
   return { parts, sparks };
 })()`;

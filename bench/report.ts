@@ -570,8 +570,8 @@ export function markdown(rows: Row[], env: Record<string, string>, s: Sections):
       'TaskDuration delta per second. Baseline: the same measurements over 2 idle seconds. A second run with ' +
       '`prefers-reduced-motion: reduce` (no price flash) separates the flash animation from the rest. ' +
       'A third run gives the board `columns="price,change,change-amount,spark,bubble"` (DESIGN.md §10) and, before the ' +
-      'load, waits for the spark lines (one history request per symbol; up to 10 s) and checks that the first row has ' +
-      'every asked cell: without them the row says so and is not a verdict.',
+      'load, waits for the spark lines (one history request per symbol; up to 10 s) and checks that the rows show ' +
+      'every asked cell (a part of that name): without them the row says so and is not a verdict.',
   );
   const loaf = s.live?.load.loafs[0];
   if (loaf) {
