@@ -47,9 +47,9 @@ const want = (name: string) =>
 
 async function main(): Promise<number> {
   const watchdog = setTimeout(() => {
-    console.error('bench: gave up after 15 minutes');
+    console.error('bench: gave up after 20 minutes');
     process.exit(2);
-  }, 15 * 60_000);
+  }, 20 * 60_000);
   watchdog.unref();
 
   const browserWanted = BROWSER_SECTIONS.some(want);
