@@ -12,7 +12,7 @@
  * medians are reported with their interquartile ranges, and the spread of the per-round ratios.
  */
 import type { Browser, CDPSession } from 'playwright';
-import { boardUrl, gotoPainted, newPage, pageErrors } from './browser';
+import { boardUrl, gotoPainted, newPage, pageErrors, type PaintMarks } from './browser';
 import { PAINT_SYMBOLS } from './paint';
 import type { BenchServer } from './server';
 import { spread, type Spread } from './util';
@@ -104,7 +104,7 @@ async function load(
 ): Promise<Load> {
   const { context, page, cdp } = await newPage(browser, { watch: !floor, rows: PAINT_SYMBOLS.length });
   const before = pages.pricesCount?.();
-  let t;
+  let t: PaintMarks;
   try {
     await emulate(cdp, c);
     t = await gotoPainted(page, floor ? pages.floor(key) : pages.board(key), 30_000);
