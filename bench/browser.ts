@@ -53,14 +53,56 @@ export async function newPage(
     viewport: { width: 1000, height: 800 },
     ...contextOptions,
   });
+  const page = await probedPage(context, cfg);
+  const cdp = await context.newCDPSession(page);
+  return { context, page, cdp };
+}
+
+/** A new page (a tab) of `context` with the probe installed. */
+export async function probedPage(context: BrowserContext, cfg: ProbeConfig): Promise<Page> {
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   (page as Page & { benchErrors?: string[] }).benchErrors = errors;
   await page.addInitScript({ content: `window.__BENCH_CFG=${JSON.stringify(cfg)};\n${PROBE}` });
   if (cfg.timers) await page.addInitScript({ content: TIMERS });
-  const cdp = await context.newCDPSession(page);
-  return { context, page, cdp };
+  return page;
+}
+
+/** Marks of the first rows painted (the first board's, or the floor page's): `__bench.whenPainted()`. */
+export interface PaintMarks {
+  paintAt: number;
+  rowsAt?: number;
+  frameAt?: number;
+  /** A board's connection (upgrade). */
+  attachAt?: number;
+  /** The floor's `fetch` call. */
+  sentAt?: number;
+}
+
+/**
+ * Navigates and waits for the first rows painted without polling the page: one call awaits the
+ * probe's promise (the page runs nothing of the bench's meanwhile). Throws after `timeoutMs`.
+ */
+export async function gotoPainted(page: Page, url: string, timeoutMs: number): Promise<PaintMarks> {
+  await page.goto(url, { waitUntil: 'commit' });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, fail) => {
+    timer = setTimeout(
+      () =>
+        fail(
+          new Error(
+            `timed out after ${timeoutMs} ms waiting for rows painted; page errors: ${pageErrors(page).join(' | ') || 'none'}`,
+          ),
+        ),
+      timeoutMs,
+    );
+  });
+  try {
+    return await Promise.race([js<PaintMarks>(page, '__bench.whenPainted()'), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Uncaught page errors so far, each once with its count. */
@@ -73,7 +115,16 @@ export function pageErrors(page: Page): string[] {
 
 export function boardUrl(
   origin: string,
-  params: { symbols: string[]; key: string; base: string; chart?: string; stream?: string; count?: number },
+  params: {
+    symbols: string[];
+    key: string;
+    base: string;
+    chart?: string;
+    stream?: string;
+    count?: number;
+    /** More attributes of the board(s), set before the element is defined (bench/pages/clone.js). */
+    attrs?: Record<string, string>;
+  },
 ): string {
   const q = new URLSearchParams({
     dist: '/dist',
@@ -84,6 +135,7 @@ export function boardUrl(
     stream: params.stream ?? 'auto',
     count: String(params.count ?? 1),
   });
+  for (const [name, value] of Object.entries(params.attrs ?? {})) q.set(`attr-${name}`, value);
   return `${origin}/bench/board.html?${q}`;
 }
 

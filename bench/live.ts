@@ -65,8 +65,29 @@ export interface LiveResults {
   load: WindowStats;
   /** Symbols whose final price in `quotes` differs from the last pushed one. */
   finalMismatches: number;
+  /** With a `columns` attribute: what the board made of it. */
+  columns?: ColumnsCheck;
   errors: string[];
 }
+export interface ColumnsCheck {
+  asked: string;
+  /** The asked cells (parts) found in the rows. */
+  shown: string[];
+  missing: string[];
+  /** Rows whose `spark` cell holds an SVG line, when the load started. */
+  sparks: number;
+  /** `price-board-error` events of the page (code: message). */
+  boardErrors: string[];
+}
+
+// The parts of the rows' cells (any row: a bubble is for coins only), and the spark cells that draw an SVG.
+const CELLS = `(() => {
+  const root = __bench.rootOf(document.querySelector('price-board'));
+  const cells = root ? [...root.querySelectorAll('[part~="row"] [part]')] : [];
+  const parts = [...new Set(cells.flatMap((e) => e.getAttribute('part').split(/\\s+/)))];
+  const sparks = root ? root.querySelectorAll('[part~="row"] [part~="spark"] svg').length : 0;
+  return { parts, sparks };
+})()`;
 
 /** The live load of DESIGN.md §6: `perSecond` new prices a second, in pushes every `everyMs`, for `seconds`. */
 export interface LoadOptions {
@@ -160,6 +181,8 @@ export async function runLive(
     perSecond: number;
     everyMs: number;
     reducedMotion?: boolean;
+    /** The board's `columns` attribute (DESIGN.md §10); none: the default columns. */
+    columns?: string;
   },
 ): Promise<LiveResults> {
   const { context, page, cdp } = await newPage(
@@ -170,7 +193,14 @@ export async function runLive(
   const errors: string[] = [];
   try {
     await cdp.send('Performance.enable', { timeDomain: 'timeTicks' });
-    await page.goto(boardUrl(server.url, { symbols: opts.symbols, key: opts.key, base: server.url }));
+    await page.goto(
+      boardUrl(server.url, {
+        symbols: opts.symbols,
+        key: opts.key,
+        base: server.url,
+        attrs: opts.columns ? { columns: opts.columns } : {},
+      }),
+    );
     await until(
       `${opts.symbols.length} rows painted`,
       async () =>
@@ -191,6 +221,31 @@ export async function runLive(
       10_000,
     );
     await sleep(1500); // chart chunk and history settle
+    let columns: ColumnsCheck | undefined;
+    if (opts.columns) {
+      const asked = opts.columns.split(',').map((c) => c.trim());
+      // Spark lines come after the rows (one history request per symbol): wait for them to settle (≤ 10 s).
+      let last = -1;
+      const cells = await until(
+        'spark lines drawn',
+        async () => {
+          const c = await js<{ parts: string[]; sparks: number }>(page, CELLS);
+          const settled = !asked.includes('spark') || c.sparks >= opts.symbols.length || c.sparks === last;
+          last = c.sparks;
+          return settled ? c : undefined;
+        },
+        10_000,
+        1000,
+      ).catch(() => js<{ parts: string[]; sparks: number }>(page, CELLS));
+      const boardErrors = await js<{ code: string; message: string }[]>(page, '__bench.errors');
+      columns = {
+        asked: opts.columns,
+        shown: asked.filter((c) => cells.parts.includes(c)),
+        missing: asked.filter((c) => !cells.parts.includes(c)),
+        sparks: cells.sparks,
+        boardErrors: [...new Set(boardErrors.map((e) => `${e.code}: ${e.message}`))].slice(0, 5),
+      };
+    }
 
     const idle = await measureWindow(cdp, page, () => sleep(2000));
 
@@ -228,6 +283,7 @@ export async function runLive(
       idle,
       load,
       finalMismatches,
+      ...(columns ? { columns } : {}),
       errors,
     };
   } finally {

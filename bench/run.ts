@@ -9,6 +9,7 @@ import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import type { Browser } from 'playwright';
 import { launchBrowser } from './browser';
+import { runKeyless } from './keyless';
 import { runLive } from './live';
 import { runLoaded } from './loaded';
 import { runMemory } from './memory';
@@ -21,26 +22,34 @@ import { buildRows, consoleTable, markdown, type Sections } from './report';
 import { startBenchServer, type BenchServer } from './server';
 import { runSharing } from './sharing';
 import { measureEntry, runSize } from './size';
+import { runTabs } from './tabs';
 import { symbolIds } from './util';
-import { runVisitor } from './visitor';
+import { keyedPages, runVisitor } from './visitor';
 import { runTickerLive, runWidgetSizes } from './widgets';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const TMP = resolve(ROOT, 'bench/tmp');
 // BENCH_DIST: measure another build output (a debugging aid); the default is the project's dist/.
 const DIST = resolve(ROOT, process.env.BENCH_DIST ?? 'dist');
-// e.g. BENCH_ONLY=size,paint, or `npm run bench -- relay` (sections as arguments)
+// e.g. BENCH_ONLY=size,paint, or `npm run bench -- relay` (sections as arguments). Some rows also
+// run alone by their own name, which their section's name includes: visitor and keyless (paint),
+// tabs (sharing), columns (live).
 const ONLY = new Set([...(process.env.BENCH_ONLY ?? '').split(','), ...process.argv.slice(2)].filter(Boolean));
-const BROWSER_SECTIONS = ['size', 'paint', 'live', 'sharing', 'memory'];
+const PARTS: Record<string, string> = { visitor: 'paint', keyless: 'paint', tabs: 'sharing', columns: 'live' };
+const BROWSER_SECTIONS = ['size', 'paint', 'live', 'sharing', 'memory', ...Object.keys(PARTS)];
+// What a visitor sees (THE first-paint target): measured rounds per condition, board and floor each.
+const VISITOR_RUNS = 9;
+const KEYLESS_RUNS = 7;
 
 const log = (s: string) => console.log(s);
-const want = (section: string) => ONLY.size === 0 || ONLY.has(section);
+const want = (name: string) =>
+  ONLY.size === 0 || ONLY.has(name) || (PARTS[name] !== undefined && ONLY.has(PARTS[name]));
 
 async function main(): Promise<number> {
   const watchdog = setTimeout(() => {
-    console.error('bench: gave up after 15 minutes');
+    console.error('bench: gave up after 20 minutes');
     process.exit(2);
-  }, 15 * 60_000);
+  }, 20 * 60_000);
   watchdog.unref();
 
   const browserWanted = BROWSER_SECTIONS.some(want);
@@ -96,8 +105,11 @@ async function main(): Promise<number> {
       sections.paintCors = await step('paint', () =>
         runPaint(br, srv, { variant: 'cross-origin', runs: 7, key: 'enterprise-key:bench-paint-cors', initialFiles }),
       );
-      sections.visitor = await step('paint', () =>
-        runVisitor(br, srv, { runs: 5, keyPrefix: 'enterprise-key:bench-visitor' }),
+      sections.visitor = await step('visitor', () =>
+        runVisitor(br, keyedPages(srv), { runs: VISITOR_RUNS, keyPrefix: 'enterprise-key:bench-visitor' }),
+      );
+      sections.keyless = await step('keyless', () =>
+        runKeyless(br, srv, { runs: KEYLESS_RUNS, keyPrefix: 'enterprise-key:bench-keyless', dist: DIST }),
       );
       const liveOpts = {
         symbols: live170,
@@ -111,12 +123,20 @@ async function main(): Promise<number> {
       sections.liveReduced = await step('live', () =>
         runLive(br, srv, { ...liveOpts, key: 'enterprise-key:bench-live-rm', reducedMotion: true }),
       );
+      sections.liveColumns = await step('columns', () =>
+        runLive(br, srv, {
+          ...liveOpts,
+          key: 'enterprise-key:bench-live-columns',
+          columns: 'price,change,change-amount,spark,bubble',
+        }),
+      );
       sections.tickerLive = await step('live', () =>
         runTickerLive(br, srv, { ...liveOpts, key: 'enterprise-key:bench-ticker' }),
       );
       sections.sharing = await step('sharing', () =>
         runSharing(br, srv, { keyPrefix: 'enterprise-key:bench-share', boards: 10 }),
       );
+      sections.tabs = await step('tabs', () => runTabs(br, srv, { keyPrefix: 'enterprise-key:bench-tabs', tabs: 5 }));
       sections.memory = await step('memory', () =>
         runMemory(br, srv, {
           cycles: 1000,

@@ -41,6 +41,19 @@ export async function startBenchServer(projectRoot: string, dist: string): Promi
   // tickMs far away: only the bench's own pushes move prices, so counts are deterministic.
   const sandbox = createSandbox({ market: 'open', tickMs: 3_600_000 });
 
+  // Files do not change during a run: each is read once, so that serving a page is no disk read
+  // (a thread-pool round trip whose delay, on a busy machine, would add noise to first paint).
+  const files = new Map<string, Promise<Buffer>>();
+  const read = (file: string) => {
+    let body = files.get(file);
+    if (!body) {
+      body = readFile(file);
+      files.set(file, body);
+      body.catch(() => files.delete(file));
+    }
+    return body;
+  };
+
   async function serveFile(root: string, rel: string, res: ServerResponse, template?: URLSearchParams) {
     const file = resolve(root, '.' + sep + rel);
     if (!file.startsWith(root + sep)) {
@@ -48,7 +61,7 @@ export async function startBenchServer(projectRoot: string, dist: string): Promi
       return;
     }
     try {
-      let body: Buffer | string = await readFile(file);
+      let body: Buffer | string = await read(file);
       if (template) {
         body = body
           .toString('utf8')

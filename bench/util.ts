@@ -6,6 +6,26 @@ export function median(xs: number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
+/** The `p` quantile (0..1) of `xs`, linearly interpolated between the nearest ranks (NaN when empty). */
+export function quantile(xs: number[], p: number): number {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const at = (s.length - 1) * p;
+  const lo = Math.floor(at);
+  const hi = Math.ceil(at);
+  return s[lo]! + (s[hi]! - s[lo]!) * (at - lo);
+}
+
+/** Median and interquartile range of `xs`. */
+export interface Spread {
+  median: number;
+  q1: number;
+  q3: number;
+}
+export function spread(xs: number[]): Spread {
+  return { median: median(xs), q1: quantile(xs, 0.25), q3: quantile(xs, 0.75) };
+}
+
 export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }

@@ -4,7 +4,8 @@
 (function () {
   'use strict';
   var cfg = window.__BENCH_CFG || {};
-  var CELL_PARTS = ['title', 'price', 'change', 'high', 'low', 'time'];
+  // Every cell a row may show (DESIGN.md §10 `columns`), and the title.
+  var CELL_PARTS = ['title', 'price', 'change', 'change-amount', 'high', 'low', 'time', 'spark', 'bubble'];
   var DIGIT = /[0-9\u06F0-\u06F9\u0660-\u0669]/;
   var rootOf = new WeakMap(); // host → shadow root (also for closed roots); weak: no leak in the memory run
   var times = new WeakMap(); // host → { attachAt, rowsAt, frameAt, paintAt, chartCanvasAt, chartTextAt, chartCandlesAt }
@@ -114,6 +115,45 @@
       channel.port2.postMessage(0);
     }
   }
+  /**
+   * Resolves with the marks of the first rows painted on the page: the first board's, or the floor
+   * page's (`window.__floor`, which calls `__bench.notifyPaint()`). One promise instead of polling
+   * from the bench, so that nothing but the page itself runs on its main thread meanwhile.
+   */
+  var paintWaiters = [];
+  function paintedMarks() {
+    var f = window.__floor;
+    if (f && f.paintAt !== undefined) return Object.assign({}, f);
+    var el = document.querySelector('price-board');
+    var t = el && times.get(el);
+    return t && t.paintAt !== undefined ? Object.assign({}, t) : null;
+  }
+  B.notifyPaint = function () {
+    var marks = paintedMarks();
+    if (marks)
+      paintWaiters.splice(0).forEach(function (fn) {
+        fn(marks);
+      });
+  };
+  B.whenPainted = function () {
+    return new Promise(function (resolve) {
+      var marks = paintedMarks();
+      if (marks) resolve(marks);
+      else paintWaiters.push(resolve);
+    });
+  };
+
+  /** `price-board-error` details seen on the page (code and message), at most 20. */
+  B.errors = [];
+  window.addEventListener(
+    'price-board-error',
+    function (e) {
+      var d = e.detail || {};
+      if (B.errors.length < 20) B.errors.push({ code: String(d.code), message: String(d.message) });
+    },
+    true,
+  );
+
   function watch(host, root) {
     var t = { attachAt: now() };
     times.set(host, t);
@@ -128,6 +168,7 @@
           nextTask(function () {
             t.paintAt = now();
             if (cfg.chartWatch) watchChart(host, root, t);
+            B.notifyPaint();
           });
         });
       }
