@@ -15,7 +15,8 @@ import type { Quote } from '../shared/types';
 import { Poller } from './poller';
 import type { RateLimit } from './rate-limit';
 import { suggestsNoStream } from './policy';
-import { LiveStream, type StreamFailure, type StreamState } from './stream';
+import { LiveStream, type LiveStreamOptions, type StreamFailure, type StreamState } from './stream';
+import { browserTabs, TabStream, tabsName, type TabsEnv } from './tabs';
 import { documentVisibility, type VisibilitySource } from './visibility';
 
 /** What the transport is doing (the hub turns it into a `ConnectionStatus`). */
@@ -63,6 +64,11 @@ export interface TransportConfig {
   quotes: QuoteSource;
   /** The hub's `Retry-After` record: polls wait for it (default: the poller's own). */
   rateLimit?: RateLimit;
+  /**
+   * Where the tabs meet to share one stream (`tabs.ts`); default the browser's Web Locks and
+   * BroadcastChannel; null: a stream of its own. A `fetch` of its own means a stream of its own.
+   */
+  tabs?: TabsEnv | null;
 }
 
 /** The stream or the poller of one hub, switched by mode and failures. */
@@ -70,7 +76,7 @@ export class Transport {
   readonly #config: TransportConfig;
   readonly #hooks: TransportHooks;
   #symbols: string[] = [];
-  #stream: LiveStream | undefined;
+  #stream: LiveStream | TabStream | undefined;
   #probing = false;
   #poller: Poller | undefined;
   #fellBack = false;
@@ -157,7 +163,7 @@ export class Transport {
       return;
     }
     this.#probing = probe;
-    const stream = new LiveStream({
+    const stream = this.#openStream({
       url: this.#config.streamUrl,
       symbols: this.#symbols,
       apiKey: this.#config.apiKey,
@@ -177,6 +183,13 @@ export class Transport {
     this.#stream = stream;
     if (!probe) this.#setState('connecting');
     stream.start();
+  }
+
+  /** Shared with the other tabs of this connection when the browser can, else its own. */
+  #openStream(options: LiveStreamOptions): LiveStream | TabStream {
+    const c = this.#config;
+    const env = c.fetch ? undefined : c.tabs === undefined ? browserTabs() : (c.tabs ?? undefined);
+    return env ? new TabStream({ ...options, env, name: tabsName(c) }) : new LiveStream(options);
   }
 
   #shouldGiveUp(error: PriceBoardError, failure: StreamFailure): boolean {
