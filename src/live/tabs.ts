@@ -43,14 +43,6 @@ export interface TabsEnv {
   channel(name: string): ChannelLike;
 }
 
-/** The browser's Web Locks and BroadcastChannel; undefined when either is missing. */
-export function browserTabs(): TabsEnv | undefined {
-  const locks = (globalThis.navigator as Navigator | undefined)?.locks as LockManagerLike | undefined;
-  const Channel = globalThis.BroadcastChannel;
-  if (typeof locks?.request !== 'function' || typeof Channel !== 'function') return undefined;
-  return { locks, channel: (name) => new Channel(name) };
-}
-
 /** What tells connections apart. The key is hashed: a name never carries it. */
 export interface TabsScope {
   streamUrl: string;
@@ -61,7 +53,12 @@ export interface TabsScope {
 
 /** The lock and channel name of a connection. */
 export function tabsName(scope: TabsScope): string {
-  const url = new URL(scope.streamUrl, globalThis.location?.href).href;
+  let url = scope.streamUrl;
+  try {
+    url = new URL(url, globalThis.location?.href).href;
+  } catch {
+    // Not a URL here: the text itself tells connections apart.
+  }
   const key = scope.apiKey === undefined ? '-' : hashText(scope.apiKey);
   return `price-board/stream/1 ${scope.mode} ${scope.watchdogMs ?? '-'} ${key} ${url}`;
 }
@@ -176,6 +173,9 @@ export class TabStream {
       return this.#alone();
     }
     this.#channel.onmessage = (event) => this.#onMessage(event.data as Message);
+    // A follower's page that goes away says so (a leader's lock goes with its page by itself).
+    globalThis.addEventListener?.('pagehide', this.#onPageHide);
+    globalThis.addEventListener?.('pageshow', this.#onPageShow);
     this.#post({ t: 'hello', from: this.#id, symbols: this.#symbols });
     this.#heardAt = Date.now();
     this.#tick();
@@ -205,8 +205,19 @@ export class TabStream {
     this.#release?.();
   }
 
+  readonly #onPageHide = (): void => {
+    if (!this.#leading) this.#post({ t: 'bye', from: this.#id });
+  };
+
+  readonly #onPageShow = (event: Event): void => {
+    if ((event as PageTransitionEvent).persisted && !this.#leading)
+      this.#post({ t: 'hello', from: this.#id, symbols: this.#symbols });
+  };
+
   #leave(): void {
     this.#closed = true;
+    globalThis.removeEventListener?.('pagehide', this.#onPageHide);
+    globalThis.removeEventListener?.('pageshow', this.#onPageShow);
     this.#cancelTimer?.();
     this.#pending?.abort();
     this.#stream?.close();

@@ -16,7 +16,7 @@ import { Poller } from './poller';
 import type { RateLimit } from './rate-limit';
 import { suggestsNoStream } from './policy';
 import { LiveStream, type LiveStreamOptions, type StreamFailure, type StreamState } from './stream';
-import { browserTabs, TabStream, tabsName, type TabsEnv } from './tabs';
+import type { LockManagerLike, TabsEnv, TabStream } from './tabs';
 import { documentVisibility, type VisibilitySource } from './visibility';
 
 /** What the transport is doing (the hub turns it into a `ConnectionStatus`). */
@@ -76,7 +76,7 @@ export class Transport {
   readonly #config: TransportConfig;
   readonly #hooks: TransportHooks;
   #symbols: string[] = [];
-  #stream: LiveStream | TabStream | undefined;
+  #stream: LiveStream | SharedStream | undefined;
   #probing = false;
   #poller: Poller | undefined;
   #fellBack = false;
@@ -186,10 +186,10 @@ export class Transport {
   }
 
   /** Shared with the other tabs of this connection when the browser can, else its own. */
-  #openStream(options: LiveStreamOptions): LiveStream | TabStream {
+  #openStream(options: LiveStreamOptions): LiveStream | SharedStream {
     const c = this.#config;
     const env = c.fetch ? undefined : c.tabs === undefined ? browserTabs() : (c.tabs ?? undefined);
-    return env ? new TabStream({ ...options, env, name: tabsName(c) }) : new LiveStream(options);
+    return env ? new SharedStream(options, env, c) : new LiveStream(options);
   }
 
   #shouldGiveUp(error: PriceBoardError, failure: StreamFailure): boolean {
@@ -245,5 +245,71 @@ export class Transport {
   #stopPoller(): void {
     this.#poller?.stop();
     this.#poller = undefined;
+  }
+}
+
+/** The browser's Web Locks and BroadcastChannel; undefined when either is missing. */
+export function browserTabs(): TabsEnv | undefined {
+  const locks = (globalThis.navigator as Navigator | undefined)?.locks as LockManagerLike | undefined;
+  const Channel = globalThis.BroadcastChannel;
+  if (typeof locks?.request !== 'function' || typeof Channel !== 'function') return undefined;
+  return { locks, channel: (name) => new Channel(name) };
+}
+
+/**
+ * A stream shared with the other tabs (`tabs.ts`). That code is a chunk of its own, loaded when
+ * the stream starts rather than with the board's first request: the first rows never need it.
+ * If it cannot load, the tab streams on its own.
+ */
+class SharedStream {
+  readonly #options: LiveStreamOptions;
+  readonly #env: TabsEnv;
+  readonly #config: TransportConfig;
+  #symbols: readonly string[];
+  #inner: TabStream | LiveStream | undefined;
+  #started = false;
+  #closed = false;
+
+  constructor(options: LiveStreamOptions, env: TabsEnv, config: TransportConfig) {
+    this.#options = options;
+    this.#env = env;
+    this.#config = config;
+    this.#symbols = options.symbols;
+  }
+
+  get closed(): boolean {
+    return this.#closed || (this.#inner?.closed ?? false);
+  }
+
+  start(): void {
+    if (this.#started) return;
+    this.#started = true;
+    import('./tabs').then(
+      ({ TabStream, tabsName }) =>
+        this.#begin(
+          new TabStream({ ...this.#options, symbols: this.#symbols, env: this.#env, name: tabsName(this.#config) }),
+        ),
+      () => this.#begin(new LiveStream({ ...this.#options, symbols: this.#symbols })),
+    );
+  }
+
+  setSymbols(symbols: readonly string[]): void {
+    this.#symbols = symbols;
+    this.#inner?.setSymbols(symbols);
+  }
+
+  reconnectNow(): void {
+    this.#inner?.reconnectNow();
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.#inner?.close();
+  }
+
+  #begin(inner: TabStream | LiveStream): void {
+    if (this.#closed) return;
+    this.#inner = inner;
+    inner.start();
   }
 }

@@ -7,15 +7,8 @@ import type { PriceBoardError } from '../../../src/shared/errors';
 import type { Quote } from '../../../src/shared/types';
 import type { FetchLike } from '../../../src/api/request';
 import type { StreamState } from '../../../src/live/stream';
-import {
-  browserTabs,
-  TabStream,
-  tabsName,
-  type ChannelLike,
-  type LockManagerLike,
-  type TabsEnv,
-} from '../../../src/live/tabs';
-import { Transport, type TransportHooks, type TransportState } from '../../../src/live/transport';
+import { TabStream, tabsName, type ChannelLike, type LockManagerLike, type TabsEnv } from '../../../src/live/tabs';
+import { browserTabs, Transport, type TransportHooks, type TransportState } from '../../../src/live/transport';
 import { startTestSandbox, type TestSandbox } from '../api/sandbox-control';
 
 /** Web Locks as the spec has them, for one name at a time: a queue, `signal`, `steal`. */
