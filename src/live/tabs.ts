@@ -126,6 +126,8 @@ export class TabStream {
   readonly #peers = new Map<string, string[]>();
   /** Symbols the service rejected: out of the union. */
   readonly #unknown = new Set<string>();
+  /** The union the leader streams. */
+  #asked = new Set<string>();
   /** The latest quote of each symbol, for a tab that joins after the snapshot. */
   readonly #latest = new Map<string, Quote>();
   #stream: LiveStream | undefined;
@@ -320,6 +322,8 @@ export class TabStream {
   #follow(): void {
     if (this.#closed) return;
     const symbols = this.#union();
+    this.#asked = new Set(symbols);
+    for (const symbol of this.#latest.keys()) if (!this.#asked.has(symbol)) this.#latest.delete(symbol);
     if (this.#stream && !this.#stream.closed) return this.#stream.setSymbols(symbols);
     if (symbols.length === 0) return;
     const stream: LiveStream = new LiveStream({
@@ -334,16 +338,22 @@ export class TabStream {
       onQuotes: (quotes, at) => {
         const resume = stream.resumePoint;
         this.#resume = resume;
-        for (const quote of quotes) this.#latest.set(quote.symbol, quote);
-        this.#post({ t: 'quotes', from: this.#id, quotes, at, resume });
-        this.#deliver(quotes, at);
+        // Quotes of symbols no tab asked for are neither kept nor passed on (a hostile flood).
+        const asked = quotes.filter((quote) => this.#asked.has(quote.symbol));
+        if (asked.length === 0) return;
+        for (const quote of asked) this.#latest.set(quote.symbol, quote);
+        this.#post({ t: 'quotes', from: this.#id, quotes: asked, at, resume });
+        this.#deliver(asked, at);
       },
       onError: (error, failure) => {
         this.#post({ t: 'error', from: this.#id, error: toWire(error), failure });
         this.#options.onError?.(error, failure);
       },
       onUnknownSymbols: (symbols) => {
-        for (const s of symbols) this.#unknown.add(s);
+        for (const s of symbols) {
+          this.#unknown.add(s);
+          this.#asked.delete(s);
+        }
         this.#post({ t: 'unknown', from: this.#id, symbols });
         this.#dropUnknown(symbols);
       },

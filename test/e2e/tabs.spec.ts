@@ -177,6 +177,44 @@ test('closing the leading tab: another leads within 2 s, resumes by Last-Event-I
   expect((await stats()).openStreams).toBe(1);
 });
 
+test('a frozen leading tab is replaced; woken, it follows', async ({ context, servers, key }) => {
+  const url = servers.site.page('/tabs-frozen.html', boardPage(servers, key, 'usd,eur'));
+  const asked = new Set<Page>();
+  const tabs: Page[] = [];
+  for (let i = 0; i < 3; i++) {
+    const tab = await openTab(context, url);
+    tab.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/v1/stream') asked.add(tab);
+    });
+    tabs.push(tab);
+  }
+  for (const tab of tabs) await expect.poll(() => status(tab)).toBe('live');
+  await setPrice('usd', '1111112');
+  for (const tab of tabs) await expect.poll(async () => (await boardPrices(tab)).usd).toBe('1111112');
+  expect(asked.size).toBe(1);
+  const leader = [...asked][0]!;
+  asked.clear();
+
+  // Frozen (paused in the debugger at its next task): no task runs; its lock and connection stay.
+  const cdp = await context.newCDPSession(leader);
+  await cdp.send('Debugger.enable');
+  await cdp.send('Debugger.pause');
+  const frozenAt = Date.now();
+  // A follower finds it silent, takes the lock and streams.
+  await expect.poll(() => asked.size, { timeout: 30_000 }).toBe(1);
+  console.log(`frozen leader: a follower streams ${Date.now() - frozenAt} ms after the freeze`);
+  const others = tabs.filter((t) => t !== leader);
+  await setPrice('usd', '1111113');
+  for (const tab of others) await expect.poll(async () => (await boardPrices(tab)).usd).toBe('1111113');
+
+  await cdp.send('Debugger.resume');
+  // Woken, it has lost the lock: it closes its stream and follows the new leader.
+  await expect.poll(async () => (await stats()).openStreams).toBe(1);
+  await setPrice('usd', '1111114');
+  for (const tab of tabs) await expect.poll(async () => (await boardPrices(tab)).usd).toBe('1111114');
+  expect(asked.has(leader)).toBe(false);
+});
+
 test('without BroadcastChannel each tab still shows live prices on a stream of its own', async ({
   context,
   servers,

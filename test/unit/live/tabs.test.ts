@@ -273,6 +273,27 @@ describe('tabs share one stream', () => {
     expect(b.stream.leading).toBe(true);
   });
 
+  it('quotes of symbols no tab asked for are not passed on (a flood of them stays in the leader)', async () => {
+    const a = openTab(['usd']);
+    const b = openTab(['usd']);
+    await expect.poll(() => [a.states.at(-1), b.states.at(-1)]).toEqual(['open', 'open']);
+    const spy = new BroadcastChannel(tabsName({ streamUrl: `${sb.url}/v1/stream`, apiKey: key, mode: 'sse' }));
+    const passed: string[] = [];
+    spy.onmessage = (event: MessageEvent<{ t: string; quotes?: Quote[] }>) => {
+      if (event.data.t === 'quotes') passed.push(...event.data.quotes!.map((q) => q.symbol));
+    };
+    try {
+      const usd = a.quotes.at(-1)!;
+      await sb.push({ event: 'quote', data: JSON.stringify({ ...usd, symbol: 'x{n}' }), times: 1_000 });
+      await sb.market({ set: [{ symbol: 'usd', price: '9191919' }] });
+      await expect.poll(() => b.price('usd')).toBe('9191919');
+      await expect.poll(() => passed.includes('usd')).toBe(true);
+      expect(passed.filter((s) => s !== 'usd')).toEqual([]);
+    } finally {
+      spy.close();
+    }
+  });
+
   it('a final error reaches every tab, and unknown symbols reach the tab that asked for them', async () => {
     const a = openTab(['usd', 'nosuch']);
     const b = openTab(['eur', 'nosuch']);
