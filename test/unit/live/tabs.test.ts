@@ -406,6 +406,40 @@ describe('without Web Locks or BroadcastChannel each tab keeps its own stream', 
     }
   });
 
+  it('a hidden leading tab keeps streaming for the others (only polling pauses while hidden)', async () => {
+    const got: string[][] = [[], []];
+    const hooks = (i: number): TransportHooks => ({
+      streamQuotes: (quotes) => got[i]!.push(...quotes.map((q) => q.price)),
+      state: () => {},
+      failure: () => {},
+      stopped: () => {},
+      unknownSymbols: () => {},
+    });
+    const hidden = { isVisible: () => false, subscribe: () => () => {} };
+    const base = {
+      mode: 'auto' as const,
+      streamUrl: `${sb.url}/v1/stream`,
+      apiKey: key,
+      pollMs: 60_000,
+      quotes: { poll: () => Promise.resolve(), untilNextPoll: () => 60_000 },
+      tabs: { locks, channel: (name: string) => new BroadcastChannel(name) },
+    };
+    const leader = new Transport({ ...base, visibility: hidden }, hooks(0));
+    leader.setSymbols(['usd']);
+    await sb.market({ set: [{ symbol: 'usd', price: '2323230' }] });
+    await expect.poll(() => got[0]!.at(-1)).toBe('2323230');
+    const follower = new Transport({ ...base }, hooks(1));
+    try {
+      follower.setSymbols(['usd']);
+      await sb.market({ set: [{ symbol: 'usd', price: '2323231' }] });
+      await expect.poll(() => got.map((g) => g.at(-1))).toEqual(['2323231', '2323231']);
+      expect(await streamRequests()).toHaveLength(1);
+    } finally {
+      leader.close();
+      follower.close();
+    }
+  });
+
   it('names differ by key, address and mode, and never carry the key', () => {
     const name = tabsName({ streamUrl: 'https://api.example/v1/stream', apiKey: 'pro-key:secret', mode: 'auto' });
     expect(name).not.toContain('secret');
