@@ -393,6 +393,7 @@ export class TabStream {
       case 'hello':
         this.#peers.set(message.from, message.symbols);
         if (this.#leading) {
+          this.#beat(); // the newcomer learns the state now, not at the next beat
           this.#follow();
           const known = message.symbols.flatMap((s) => this.#latest.get(s) ?? []);
           if (known.length > 0) this.#post({ t: 'quotes', from: this.#id, to: message.from, quotes: known });

@@ -126,7 +126,7 @@ afterEach(() => {
 
 function openTab(
   symbols: string[],
-  options: { env?: TabsEnv; hold?: () => Promise<void>; apiKey?: string; silentMs?: number } = {},
+  options: { env?: TabsEnv; hold?: () => Promise<void>; apiKey?: string; silentMs?: number; beatMs?: number } = {},
 ): Tab {
   const tab = { quotes: [], batches: [], states: [], errors: [], stops: [], unknown: [], resumedFrom: [] } as Omit<
     Tab,
@@ -150,7 +150,7 @@ function openTab(
     symbols,
     apiKey,
     fetch: recording,
-    beatMs: 50,
+    beatMs: options.beatMs ?? 50,
     silentMs: options.silentMs ?? 60_000,
     onQuotes: (quotes, at) => {
       tab.quotes.push(...quotes);
@@ -200,6 +200,14 @@ describe('tabs share one stream', () => {
     const b = openTab(['usd']);
     await expect.poll(() => b.price('usd')).toBe('1010101');
     expect(await streamRequests()).toHaveLength(1);
+  });
+
+  it('a tab that joins an open stream hears its state at once, not at the next beat', async () => {
+    const slow = { beatMs: 60_000, silentMs: 600_000 };
+    const a = openTab(['usd'], slow);
+    await expect.poll(() => a.states.at(-1)).toBe('open');
+    const b = openTab(['usd'], slow);
+    await expect.poll(() => b.states.at(-1)).toBe('open');
   });
 
   it('when the leader closes, a follower leads, resuming from the last event id: no change is missed', async () => {
