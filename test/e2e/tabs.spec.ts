@@ -142,6 +142,14 @@ test('closing the leading tab: another leads within 2 s, resumes by Last-Event-I
   const leader = leaders[0]!;
   const others = tabs.filter((t) => t !== leader);
   resumedFrom.clear();
+  // The next stream is answered 1.5 s late: changes made meanwhile happen while no tab is connected.
+  const held = 1_500;
+  const faults = await fetch(`${sandbox.url}/__sandbox/faults`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ rules: [{ path: '/v1/stream', key, kind: 'slow', delayMs: held, count: 1 }] }),
+  });
+  expect(faults.ok).toBe(true);
   const before = (await streamRequests(key)).length;
   const closedAt = Date.now();
   await leader.close();
@@ -155,12 +163,15 @@ test('closing the leading tab: another leads within 2 s, resumes by Last-Event-I
     ['usd', '4000002'],
   ];
   for (const [symbol, price] of changes) await setPrice(symbol, price);
+  const changedAt = Date.now();
 
   await expect.poll(async () => (await streamRequests(key)).length).toBe(before + 1);
   const takeover = (await streamRequests(key)).at(-1)!;
   const tookMs = Date.parse(takeover.at) - closedAt;
   console.log(`takeover: new stream ${tookMs} ms after the leading tab closed`);
   expect(tookMs).toBeLessThan(2_000);
+  // The changes were all made before that stream was answered.
+  expect(changedAt).toBeLessThan(Date.parse(takeover.at) + held);
   const newLeader = others.find((t) => resumedFrom.has(t));
   expect(newLeader).toBeDefined();
   // Resumed from the last event it saw, not started afresh.
