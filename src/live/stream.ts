@@ -61,6 +61,8 @@ export interface LiveStreamOptions {
   maxDelayMs?: number;
   /** Source of jitter (tests). */
   random?: () => number;
+  /** Where another connection left off (a tab taking over the shared stream, `tabs.ts`). */
+  resume?: ResumePoint;
   /** After a non-final failure: return true to stop instead of reconnecting (the owner takes over). */
   giveUp?(error: PriceBoardError, failure: StreamFailure): boolean;
   onState?(state: StreamState): void;
@@ -72,6 +74,12 @@ export interface LiveStreamOptions {
   onUnknownSymbols?(symbols: string[]): void;
   /** It stopped for good: a final error (401/403/400), or `giveUp` said so (`gaveUp`). */
   onStop?(error: PriceBoardError, gaveUp: boolean): void;
+}
+
+/** The last event id and the symbols of the connection that sent it: what a resume covers. */
+export interface ResumePoint {
+  id: string;
+  symbols: string[];
 }
 
 interface Attempt {
@@ -115,6 +123,15 @@ export class LiveStream {
     this.#options = options;
     this.#symbols = [...options.symbols];
     this.#baseDelayMs = options.initialRetryMs ?? DEFAULT_RECONNECT_MS;
+    if (options.resume && USABLE_EVENT_ID.test(options.resume.id)) {
+      this.#lastId = options.resume.id;
+      this.#lastIdSymbols = new Set(options.resume.symbols);
+    }
+  }
+
+  /** The id to resume from and the symbols it covers; undefined before any usable id. */
+  get resumePoint(): ResumePoint | undefined {
+    return this.#lastId === undefined ? undefined : { id: this.#lastId, symbols: [...this.#lastIdSymbols] };
   }
 
   /** The id of the last event received (sent as `Last-Event-ID` on reconnect). */

@@ -15,7 +15,8 @@ import type { Quote } from '../shared/types';
 import { Poller } from './poller';
 import type { RateLimit } from './rate-limit';
 import { suggestsNoStream } from './policy';
-import { LiveStream, type StreamFailure, type StreamState } from './stream';
+import { LiveStream, type LiveStreamOptions, type StreamFailure, type StreamState } from './stream';
+import type { LockManagerLike, TabsEnv, TabStream } from './tabs';
 import { documentVisibility, type VisibilitySource } from './visibility';
 
 /** What the transport is doing (the hub turns it into a `ConnectionStatus`). */
@@ -63,6 +64,11 @@ export interface TransportConfig {
   quotes: QuoteSource;
   /** The hub's `Retry-After` record: polls wait for it (default: the poller's own). */
   rateLimit?: RateLimit;
+  /**
+   * Where the tabs meet to share one stream (`tabs.ts`); default the browser's Web Locks and
+   * BroadcastChannel; null: a stream of its own. A `fetch` of its own means a stream of its own.
+   */
+  tabs?: TabsEnv | null;
 }
 
 /** The stream or the poller of one hub, switched by mode and failures. */
@@ -70,7 +76,7 @@ export class Transport {
   readonly #config: TransportConfig;
   readonly #hooks: TransportHooks;
   #symbols: string[] = [];
-  #stream: LiveStream | undefined;
+  #stream: LiveStream | SharedStream | undefined;
   #probing = false;
   #poller: Poller | undefined;
   #fellBack = false;
@@ -157,7 +163,7 @@ export class Transport {
       return;
     }
     this.#probing = probe;
-    const stream = new LiveStream({
+    const stream = this.#openStream({
       url: this.#config.streamUrl,
       symbols: this.#symbols,
       apiKey: this.#config.apiKey,
@@ -177,6 +183,13 @@ export class Transport {
     this.#stream = stream;
     if (!probe) this.#setState('connecting');
     stream.start();
+  }
+
+  /** Shared with the other tabs of this connection when the browser can, else its own. */
+  #openStream(options: LiveStreamOptions): LiveStream | SharedStream {
+    const c = this.#config;
+    const env = c.fetch ? undefined : c.tabs === undefined ? browserTabs() : (c.tabs ?? undefined);
+    return env ? new SharedStream(options, env, c) : new LiveStream(options);
   }
 
   #shouldGiveUp(error: PriceBoardError, failure: StreamFailure): boolean {
@@ -232,5 +245,71 @@ export class Transport {
   #stopPoller(): void {
     this.#poller?.stop();
     this.#poller = undefined;
+  }
+}
+
+/** The browser's Web Locks and BroadcastChannel; undefined when either is missing. */
+export function browserTabs(): TabsEnv | undefined {
+  const locks = (globalThis.navigator as Navigator | undefined)?.locks as LockManagerLike | undefined;
+  const Channel = globalThis.BroadcastChannel;
+  if (typeof locks?.request !== 'function' || typeof Channel !== 'function') return undefined;
+  return { locks, channel: (name) => new Channel(name) };
+}
+
+/**
+ * A stream shared with the other tabs (`tabs.ts`). That code is a chunk of its own, loaded when
+ * the stream starts rather than with the board's first request: the first rows never need it.
+ * If it cannot load, the tab streams on its own.
+ */
+class SharedStream {
+  readonly #options: LiveStreamOptions;
+  readonly #env: TabsEnv;
+  readonly #config: TransportConfig;
+  #symbols: readonly string[];
+  #inner: TabStream | LiveStream | undefined;
+  #started = false;
+  #closed = false;
+
+  constructor(options: LiveStreamOptions, env: TabsEnv, config: TransportConfig) {
+    this.#options = options;
+    this.#env = env;
+    this.#config = config;
+    this.#symbols = options.symbols;
+  }
+
+  get closed(): boolean {
+    return this.#closed || (this.#inner?.closed ?? false);
+  }
+
+  start(): void {
+    if (this.#started) return;
+    this.#started = true;
+    import('./tabs').then(
+      ({ TabStream, tabsName }) =>
+        this.#begin(
+          new TabStream({ ...this.#options, symbols: this.#symbols, env: this.#env, name: tabsName(this.#config) }),
+        ),
+      () => this.#begin(new LiveStream({ ...this.#options, symbols: this.#symbols })),
+    );
+  }
+
+  setSymbols(symbols: readonly string[]): void {
+    this.#symbols = symbols;
+    this.#inner?.setSymbols(symbols);
+  }
+
+  reconnectNow(): void {
+    this.#inner?.reconnectNow();
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.#inner?.close();
+  }
+
+  #begin(inner: TabStream | LiveStream): void {
+    if (this.#closed) return;
+    this.#inner = inner;
+    inner.start();
   }
 }

@@ -1,0 +1,244 @@
+/**
+ * One stream per browser, not per tab (DESIGN.md §6, §12): the pages of one browser context are
+ * the tabs of one browser. The sandbox here is this file's own, so its counters are this test's.
+ */
+import type { BrowserContext, Page } from '@playwright/test';
+import { startSandbox } from '../../sandbox/server';
+import type { SandboxStats } from '../../sandbox/stats';
+import type { Quote } from '../../src/shared/types';
+import { expect, htmlPageFor, test } from './support/fixtures';
+
+type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+let sandbox: Sandbox;
+
+test.beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, host: '127.0.0.1', market: 'open', tickMs: 0 });
+});
+test.afterAll(() => sandbox.close());
+
+async function stats(): Promise<SandboxStats> {
+  return (await (await fetch(`${sandbox.url}/__sandbox/stats`)).json()) as SandboxStats;
+}
+
+async function streamRequests(key: string): Promise<SandboxStats['requests']> {
+  return (await stats()).requests.filter((r) => r.path === '/v1/stream' && r.key === key);
+}
+
+/** Sets one price; the sandbox publishes it as one stream event with the next id. */
+async function setPrice(symbol: string, price: string): Promise<void> {
+  const response = await fetch(`${sandbox.url}/__sandbox/market`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ set: [{ symbol, price }] }),
+  });
+  expect(response.ok).toBe(true);
+}
+
+/** The service's latest prices of `symbols`, as a new visitor would get them. */
+async function servicePrices(key: string, symbols: string[]): Promise<Record<string, string>> {
+  const response = await fetch(`${sandbox.url}/v1/prices?symbols=${symbols.join(',')}`, {
+    headers: { 'X-API-Key': key },
+  });
+  const body = (await response.json()) as { data: { quotes: Quote[] } };
+  return Object.fromEntries(body.data.quotes.map((q) => [q.symbol, q.price]));
+}
+
+/** The id of the service's latest event: the id of the snapshot a new stream (of another key) starts with. */
+async function latestEventId(): Promise<string> {
+  const stop = new AbortController();
+  const response = await fetch(`${sandbox.url}/v1/stream?symbols=usd`, {
+    headers: { 'X-API-Key': 'pro-key:tabs-probe' },
+    signal: stop.signal,
+  });
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the stream ended before an id: ${text}`);
+      text += value;
+      const id = /^id: ?(.*)$/m.exec(text);
+      if (id) return id[1]!;
+    }
+  } finally {
+    stop.abort();
+  }
+}
+
+/** A tab: a page of the context with one board; it records every quote its board applies. */
+async function openTab(context: BrowserContext, url: string, init?: () => void): Promise<Page> {
+  const page = await context.newPage();
+  if (init) await page.addInitScript(init);
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __seen: string[] }).__seen = seen;
+    document.addEventListener('price-board-quotes', (event) => {
+      for (const q of (event as CustomEvent<{ quotes: Quote[] }>).detail.quotes) seen.push(`${q.symbol}=${q.price}`);
+    });
+  });
+  await page.goto(url);
+  return page;
+}
+
+const status = (page: Page) => page.locator('price-board [part~="status"]').getAttribute('data-status');
+const boardPrices = (page: Page) =>
+  page.evaluate(() => {
+    const board = document.querySelector('price-board') as unknown as { quotes: ReadonlyMap<string, Quote> };
+    return Object.fromEntries([...board.quotes.values()].map((q) => [q.symbol, q.price]));
+  });
+const seen = (page: Page) => page.evaluate(() => (window as unknown as { __seen: string[] }).__seen);
+
+function boardPage(servers: Parameters<typeof htmlPageFor>[0], key: string, symbols: string): string {
+  return htmlPageFor(
+    servers,
+    `<price-board api-key="${key}" base-url="${sandbox.url}" symbols="${symbols}" stream="sse" chart="none"></price-board>`,
+  );
+}
+
+test('5 tabs of one site with boards: 1 stream connection at the service', async ({ context, servers, key }) => {
+  const url = servers.site.page('/tabs-five.html', boardPage(servers, key, 'usd,eur,gbp'));
+  const tabs: Page[] = [];
+  for (let i = 0; i < 5; i++) tabs.push(await openTab(context, url));
+  for (const tab of tabs) await expect.poll(() => status(tab)).toBe('live');
+
+  await setPrice('eur', '1357913');
+  for (const tab of tabs) await expect.poll(async () => (await boardPrices(tab)).eur).toBe('1357913');
+  expect((await streamRequests(key)).length).toBe(1);
+  expect((await stats()).openStreams).toBe(1);
+});
+
+test('closing the leading tab: another leads within 2 s, resumes by Last-Event-ID, and no change is missed', async ({
+  context,
+  servers,
+  key,
+}) => {
+  // Different symbols per tab: the leader streams their union.
+  const symbols = ['usd,eur,gbp', 'usd,eur,aed', 'gbp,try', 'usd,aed,try'];
+  const all = ['usd', 'eur', 'gbp', 'aed', 'try'];
+  const resumedFrom = new Map<Page, string | undefined>();
+  const tabs: Page[] = [];
+  for (const [i, list] of symbols.entries()) {
+    const tab = await openTab(context, servers.site.page(`/tabs-takeover-${i}.html`, boardPage(servers, key, list)));
+    tab.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/v1/stream') resumedFrom.set(tab, request.headers()['last-event-id']);
+    });
+    tabs.push(tab);
+  }
+  for (const tab of tabs) await expect.poll(() => status(tab)).toBe('live');
+  await expect
+    .poll(async () =>
+      new URL((await streamRequests(key)).at(-1)!.url, sandbox.url).searchParams.get('symbols')?.split(',').sort(),
+    )
+    .toEqual([...all].sort());
+  // A change every tab has seen before the leader goes.
+  await setPrice('usd', '4000001');
+  for (const [i, tab] of tabs.entries())
+    if (symbols[i]!.includes('usd')) await expect.poll(async () => (await boardPrices(tab)).usd).toBe('4000001');
+
+  const lastId = await latestEventId();
+  // Only the leading tab has asked for a stream.
+  const leaders = tabs.filter((t) => resumedFrom.has(t));
+  expect(leaders).toHaveLength(1);
+  const leader = leaders[0]!;
+  const others = tabs.filter((t) => t !== leader);
+  resumedFrom.clear();
+  // The next stream is answered 1.5 s late: changes made meanwhile happen while no tab is connected.
+  const held = 1_500;
+  const faults = await fetch(`${sandbox.url}/__sandbox/faults`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ rules: [{ path: '/v1/stream', key, kind: 'slow', delayMs: held, count: 1 }] }),
+  });
+  expect(faults.ok).toBe(true);
+  const before = (await streamRequests(key)).length;
+  const closedAt = Date.now();
+  await leader.close();
+
+  // Changes while the lead passes, one per symbol (the board applies at most one batch a frame).
+  const changes: [string, string][] = [
+    ['gbp', '5000001'],
+    ['aed', '6000001'],
+    ['try', '7000001'],
+    ['eur', '8000001'],
+    ['usd', '4000002'],
+  ];
+  for (const [symbol, price] of changes) await setPrice(symbol, price);
+  const changedAt = Date.now();
+
+  await expect.poll(async () => (await streamRequests(key)).length).toBe(before + 1);
+  const takeover = (await streamRequests(key)).at(-1)!;
+  const tookMs = Date.parse(takeover.at) - closedAt;
+  console.log(`takeover: new stream ${tookMs} ms after the leading tab closed`);
+  expect(tookMs).toBeLessThan(2_000);
+  // The changes were all made before that stream was answered.
+  expect(changedAt).toBeLessThan(Date.parse(takeover.at) + held);
+  const newLeader = others.find((t) => resumedFrom.has(t));
+  expect(newLeader).toBeDefined();
+  // Resumed from the last event it saw, not started afresh.
+  expect(resumedFrom.get(newLeader!)).toBe(lastId);
+
+  for (const [i, tab] of tabs.entries()) {
+    if (tab === leader) continue;
+    const mine = symbols[i]!.split(',');
+    await expect.poll(() => boardPrices(tab)).toEqual(await servicePrices(key, mine));
+    // Every change of its symbols reached the board as applied quotes.
+    const expected = changes.filter(([s]) => mine.includes(s)).map(([s, p]) => `${s}=${p}`);
+    expect((await seen(tab)).filter((x) => expected.includes(x)).sort()).toEqual([...expected].sort());
+  }
+  expect((await stats()).openStreams).toBe(1);
+});
+
+test('a frozen leading tab is replaced; woken, it follows', async ({ context, servers, key }) => {
+  const url = servers.site.page('/tabs-frozen.html', boardPage(servers, key, 'usd,eur'));
+  const asked = new Set<Page>();
+  const tabs: Page[] = [];
+  for (let i = 0; i < 3; i++) {
+    const tab = await openTab(context, url);
+    tab.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/v1/stream') asked.add(tab);
+    });
+    tabs.push(tab);
+  }
+  for (const tab of tabs) await expect.poll(() => status(tab)).toBe('live');
+  await setPrice('usd', '1111112');
+  for (const tab of tabs) await expect.poll(async () => (await boardPrices(tab)).usd).toBe('1111112');
+  expect(asked.size).toBe(1);
+  const leader = [...asked][0]!;
+  asked.clear();
+
+  // Frozen (paused in the debugger at its next task): no task runs; its lock and connection stay.
+  const cdp = await context.newCDPSession(leader);
+  await cdp.send('Debugger.enable');
+  await cdp.send('Debugger.pause');
+  const frozenAt = Date.now();
+  // A follower finds it silent, takes the lock and streams.
+  await expect.poll(() => asked.size, { timeout: 30_000 }).toBe(1);
+  console.log(`frozen leader: a follower streams ${Date.now() - frozenAt} ms after the freeze`);
+  const others = tabs.filter((t) => t !== leader);
+  await setPrice('usd', '1111113');
+  for (const tab of others) await expect.poll(async () => (await boardPrices(tab)).usd).toBe('1111113');
+
+  await cdp.send('Debugger.resume');
+  // Woken, it has lost the lock: it closes its stream and follows the new leader.
+  await expect.poll(async () => (await stats()).openStreams).toBe(1);
+  await setPrice('usd', '1111114');
+  for (const tab of tabs) await expect.poll(async () => (await boardPrices(tab)).usd).toBe('1111114');
+  expect(asked.has(leader)).toBe(false);
+});
+
+test('without BroadcastChannel each tab still shows live prices on a stream of its own', async ({
+  context,
+  servers,
+  key,
+}) => {
+  const url = servers.site.page('/tabs-no-channel.html', boardPage(servers, key, 'usd,eur'));
+  const noChannel = () => {
+    // @ts-expect-error: a browser without BroadcastChannel
+    delete window.BroadcastChannel;
+  };
+  const tabs = [await openTab(context, url, noChannel), await openTab(context, url, noChannel)];
+  for (const tab of tabs) await expect.poll(() => status(tab)).toBe('live');
+  await setPrice('usd', '9090909');
+  for (const tab of tabs) await expect.poll(async () => (await boardPrices(tab)).usd).toBe('9090909');
+  expect((await streamRequests(key)).length).toBe(2);
+});
