@@ -358,7 +358,8 @@ export class RelayApi {
    */
   async #today(req: IncomingMessage, res: ServerResponse, symbol: string): Promise<void> {
     const now = this.#deps.now();
-    let bars = await this.#deps.engine.record.bars(symbol, now - RECORD_MS);
+    // From the bar that holds the moment 24 h ago.
+    let bars = await this.#deps.engine.record.bars(symbol, Math.floor((now - RECORD_MS) / BAR_MS) * BAR_MS);
     if (bars.length === 0) {
       const quote = (await this.#deps.engine.state.snapshot([symbol])).quotes[0];
       if (!quote) {

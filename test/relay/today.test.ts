@@ -150,22 +150,31 @@ describe.each(Object.keys(engines))('days=1 from the record, %s engine', (name) 
     const { setup, engine } = await relayOnOwnStream();
     const { upstream, relay } = setup;
     const visitor = openStream(relay.url, 'usd');
-    // 3,000 changes, one a minute for 50 hours up to now, in one burst.
-    const now = Date.now();
+    // 26 hours of changes in one burst: one in each 5-minute period, five in the last one.
+    const lastBar = Math.floor(Date.now() / BAR_MS) * BAR_MS - BAR_MS;
+    const times: number[] = [];
+    for (let k = 311; k >= 1; k--) times.push(lastBar - k * BAR_MS + 1_000);
+    for (let j = 1; j <= 5; j++) times.push(lastBar + j * 1_000);
     let frames = '';
-    for (let i = 0; i < 3_000; i++) {
-      const q = { ...quote('usd', 1), price: String(10_000 + i), updated_at: at(now - (2_999 - i) * 60_000) };
+    for (const [i, time] of times.entries()) {
+      const q = { ...quote('usd', 1), price: String(10_000 + i), updated_at: at(time) };
       frames += `event: quote\ndata: ${JSON.stringify(q)}\n\n`;
     }
     upstream.sendRaw(frames);
-    await carries(visitor, 'usd', '12999');
+    const lastPrice = String(10_000 + times.length - 1);
+    await visitor.event((e) => e.data.includes(`"price":"${lastPrice}"`), 0, 30_000);
     const points = (await today(relay.url, 'usd')).data.points;
-    expect(points.length).toBeGreaterThanOrEqual(RECORD_BARS - 1);
-    expect(points.length).toBeLessThanOrEqual(RECORD_BARS);
-    // Each bar holds its five changes: open the first, close the last.
-    const last = points.at(-1)!;
-    expect(Number(last.close)).toBe(12_999);
-    expect(Number(points.at(-2)!.close) - Number(points.at(-2)!.open)).toBe(4);
+    // The last 24 h: the bar of 24 h ago and on, at most RECORD_BARS.
+    expect(points.length).toBe(RECORD_BARS - 1);
+    expect(points[0]!.at).toBe(at(lastBar - (RECORD_BARS - 2) * BAR_MS));
+    // The last bar holds its five changes: open the first, close the last, the extremes of all.
+    expect(points.at(-1)).toEqual({
+      at: at(lastBar),
+      open: String(10_000 + times.length - 5),
+      high: lastPrice,
+      low: String(10_000 + times.length - 5),
+      close: lastPrice,
+    });
     const held = await engine.record.bars('usd', 0);
     expect(held.length).toBeLessThanOrEqual(RECORD_BARS);
     expect(upstream.count(/^\/v1\/history\//)).toBe(0);
@@ -235,6 +244,40 @@ describe('the record in memory and in Redis: bounds', () => {
       await engine.close();
     }
   });
+});
+
+describe('the record while Redis is away', () => {
+  // It stops and restarts the Redis the other tests share: the cluster below starts after it.
+  it(
+    'is served from memory while Redis is away, and written back when Redis returns empty',
+    { timeout: 60_000 },
+    async () => {
+      redis ??= await startRedis();
+      prefix += 1;
+      const engine = await RedisEngine.connect({ url: redis.url, prefix: `away${prefix}:` });
+      setup = await startBehind({}, { engine }, (up) => up.ownStream());
+      const { upstream, relay } = setup;
+      await until(() => upstream.openStreams >= 1, 15_000);
+      const visitor = openStream(relay.url, 'usd');
+      const t0 = Math.floor(Date.now() / BAR_MS) * BAR_MS - 60 * 60_000;
+      for (const [i, price] of ['5000', '5100', '4900'].entries())
+        upstream.send('quote', { ...quote('usd', 1), price, updated_at: at(t0 + i * BAR_MS) });
+      await carries(visitor, 'usd', '4900');
+      const points = (await today(relay.url, 'usd')).data.points;
+      expect(points.map((p) => p.close)).toEqual(['5000', '5100', '4900']);
+
+      await redis.stop();
+      await until(() => !engine.connected, 10_000);
+      expect((await today(relay.url, 'usd')).data.points).toEqual(points);
+
+      await until(() => !engine.leader.isLeader, 10_000);
+      await redis.restart();
+      await until(() => engine.leader.isLeader, 20_000);
+      expect(await engine.cmd.zCard(engine.keys('record:usd'))).toBe(3);
+      expect((await today(relay.url, 'usd')).data.points).toEqual(points);
+      expect(upstream.count(/^\/v1\/history\//)).toBe(0);
+    },
+  );
 });
 
 describe('a cluster: the record outlives the process that recorded it', { timeout: 120_000 }, () => {
