@@ -353,15 +353,17 @@ export class RelayApi {
    * `days=1`: the bars of the last 24 h from the record, in the service's history shape, at no
    * upstream cost on any member. A symbol with no change recorded in that time gets its current
    * price as one bar (it did not move today). One not relayed yet joins the upstream stream, as
-   * for `/v1/prices`, and is recorded from then on; meanwhile it is answered 503 at once (a visitor
-   * asking for every symbol holds no connection waiting for them).
+   * for `/v1/prices`, and is recorded from then on; meanwhile it is answered 503 at once (the board
+   * tries again shortly): waiting here would let a botnet asking every symbol hold connections.
    */
   async #today(req: IncomingMessage, res: ServerResponse, symbol: string): Promise<void> {
+    const { record, state } = this.#deps.engine;
     const now = this.#deps.now();
     // From the bar that holds the moment 24 h ago.
-    let bars = await this.#deps.engine.record.bars(symbol, Math.floor((now - RECORD_MS) / BAR_MS) * BAR_MS);
+    const from = Math.floor((now - RECORD_MS) / BAR_MS) * BAR_MS;
+    let bars = await record.bars(symbol, from);
     if (bars.length === 0) {
-      const quote = (await this.#deps.engine.state.snapshot([symbol])).quotes[0];
+      const quote = (await state.snapshot([symbol])).quotes[0];
       if (!quote) {
         this.#deps.feed.use([symbol]);
         return sendUpstreamError(res, new PriceBoardError('server', 'no data yet'));

@@ -125,7 +125,7 @@ describe.each(Object.keys(engines))('days=1 from the record, %s engine', (name) 
     expect(upstream.count(/^\/v1\/history\//)).toBe(0);
   });
 
-  it('refuses what other spans refuse, and answers a symbol unchanged for a day with its price now', async () => {
+  it('refuses what other spans refuse, answers a symbol not carried yet once its first change comes, and answers one unchanged for a day with its price now', async () => {
     const { upstream, relay } = (await relayOnOwnStream()).setup;
     const unknown = await get(relay.url, '/v1/history/bitcoin?days=1');
     expect([unknown.status, JSON.parse(unknown.body).error.code]).toEqual([404, 'unknown_symbol']);
@@ -133,6 +133,17 @@ describe.each(Object.keys(engines))('days=1 from the record, %s engine', (name) 
       const bad = await get(relay.url, `/v1/history/usd?days=${days}`);
       expect([bad.status, JSON.parse(bad.body).error.spans]).toEqual([400, [1, 7, 30, 365]]);
     }
+    // Quotes come only from the test's stream (a poll of the sandbox would bring newer ones).
+    upstream.fail(/^\/v1\/prices/, 503, 'unavailable');
+    // A symbol the relay does not carry yet: 503 at once (no connection held), and it joins the
+    // upstream stream; once its first change is relayed, it is answered.
+    const first = await get(relay.url, '/v1/history/aed?days=1');
+    expect([first.status, first.headers['retry-after']]).toEqual([503, '5']);
+    await until(() => upstream.openStreams >= 2 || upstream.count(/^\/v1\/prices/) > 0, 10_000);
+    upstream.send('quote', { ...quote('aed', 1), price: '15000', updated_at: at(Date.now() - 60_000) });
+    await until(async () => (await get(relay.url, '/v1/history/aed?days=1')).status === 200, 10_000);
+    expect((await today(relay.url, 'aed')).data.points.map((p) => p.close)).toEqual(['15000']);
+
     const visitor = openStream(relay.url, 'gbp');
     // Its last change was 30 hours ago: nothing of it falls in the last 24 h.
     upstream.send('quote', { ...quote('gbp', 1), price: '777', updated_at: at(Date.now() - 30 * 60 * 60_000) });
