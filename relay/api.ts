@@ -10,7 +10,8 @@ import { requestedSymbols, sendError, sendRaw } from './http';
 import { ASK_TIMEOUT_MS, errorOf, outcomeOf } from './asks';
 import type { Budget } from './budget';
 import { normalizeHistory, PriceBoardError, PriceClient } from './from-src';
-import type { AskOutcome, Engine, RelayEvent } from './engine/types';
+import { BAR_MS, RECORD_MS } from './engine/record';
+import type { AskOutcome, Engine, RecordedBar, RelayEvent } from './engine/types';
 import type { FanOut } from './fanout';
 import type { Feed } from './feed';
 import type { Logger } from './log';
@@ -21,13 +22,18 @@ const CACHING = {
   prices: { maxAge: 2, swr: 10 },
   history: { maxAge: 300, swr: 3_600 },
   symbols: { maxAge: 3_600, swr: 86_400 },
+  /** `days=1`, from the record: it changes with every change relayed. */
+  today: { maxAge: 5, swr: 30 },
 };
 /** A cached history is fetched again after this long (served stale meanwhile if upstream fails). */
 const HISTORY_TTL_MS = 5 * 60_000;
 /** How long a request waits for the quotes of symbols just added to the upstream subscription. */
 const READY_TIMEOUT_MS = 8_000;
-/** The spans of history served (the board's span buttons); others are refused without an upstream request. */
-export const HISTORY_SPANS: readonly number[] = [7, 30, 365];
+/**
+ * The spans of history served (the board's span buttons); others are refused without an upstream
+ * request. 1 (today) is answered from the relay's own record, never asked of the upstream.
+ */
+export const HISTORY_SPANS: readonly number[] = [1, 7, 30, 365];
 /** The share of the history budget (per minute, rounded up) that one visitor address may spend on cache misses. */
 export const ADDRESS_SHARE = 0.25;
 const SHARE_WINDOW_MS = 60_000;
@@ -296,6 +302,8 @@ export class RelayApi {
       });
     }
 
+    if (days === 1) return this.#today(req, res, symbol);
+
     const key = `history:${symbol}:${days}`;
     const { cache, leader, asks } = this.#deps.engine;
     const cached = await cache.get(key);
@@ -339,6 +347,40 @@ export class RelayApi {
       if (cached) return stale();
       sendUpstreamError(res, error, symbol);
     }
+  }
+
+  /**
+   * `days=1`: the bars of the last 24 h from the record, in the service's history shape, at no
+   * upstream cost on any member. A symbol with no change recorded in that time gets its current
+   * price as one bar (it did not move today). One not relayed yet joins the upstream stream, as
+   * for `/v1/prices`, and is recorded from then on; meanwhile it is answered 503 at once (the board
+   * tries again shortly): waiting here would let a botnet asking every symbol hold connections.
+   */
+  async #today(req: IncomingMessage, res: ServerResponse, symbol: string): Promise<void> {
+    const { record, state } = this.#deps.engine;
+    const now = this.#deps.now();
+    // From the bar that holds the moment 24 h ago.
+    const from = Math.floor((now - RECORD_MS) / BAR_MS) * BAR_MS;
+    let bars = await record.bars(symbol, from);
+    if (bars.length === 0) {
+      const quote = (await state.snapshot([symbol])).quotes[0];
+      if (!quote) {
+        this.#deps.feed.use([symbol]);
+        return sendUpstreamError(res, new PriceBoardError('server', 'no data yet'));
+      }
+      const p = quote.price;
+      bars = [{ t: Math.floor(now / BAR_MS) * BAR_MS, first: 0, last: 0, open: p, high: p, low: p, close: p }];
+    }
+    const points = bars.map((b: RecordedBar) => ({
+      at: new Date(b.t).toISOString(),
+      open: b.open,
+      high: b.high,
+      low: b.low,
+      close: b.close,
+    }));
+    const body = JSON.stringify({ data: { symbol, days: 1, points } });
+    if (this.#refuseKey(res, body, 'history')) return;
+    sendCacheable(req, res, body, CACHING.today);
   }
 
   /**

@@ -514,9 +514,15 @@ export class Feed {
         quotes.length - kept.length,
       );
     }
-    const { state, broker } = this.#options.engine;
+    const { state, broker, record } = this.#options.engine;
     const events = await state.apply(kept, receivedAt);
-    if (events.length > 0) await broker.publish(events);
+    if (events.length > 0) {
+      // Recorded for `days=1` as it is published, the record's write first: one process records
+      // before it fans out, and in a cluster both go down one Redis connection in this order, so
+      // whoever receives a change finds it in today's chart.
+      const recorded = record.add(events).catch((error: unknown) => this.#options.log('record_failed', { error }));
+      await Promise.all([recorded, broker.publish(events)]);
+    }
     this.#wakeWaiters();
   }
 }

@@ -1,5 +1,6 @@
 /** The engine of one process: everything in memory, this process always the leader. */
 import { QuoteStore, type Quote } from '../from-src';
+import { MemoryRecord } from './record';
 import type {
   AskOutcome,
   Asks,
@@ -215,6 +216,7 @@ export function createMemoryEngine(options: { bufferSize?: number; cacheBytes?: 
   return {
     broker: new MemoryBroker(),
     state: new MemoryQuoteState(options.bufferSize),
+    record: new MemoryRecord(),
     cache: new MemoryCache(options.cacheBytes),
     asks: new NoAsks(),
     budget: new MemoryBudget(),

@@ -4,6 +4,8 @@
  *   comes back after a disconnection) reads what it missed from the resume buffer first.
  * - QuoteState: latest quotes and a buffer of numbered events in Redis, numbered by the leader
  *   inside a fenced script, so ids are cluster-wide and any process answers a resume.
+ * - DayRecord: the last 24 h of changes per symbol as bars in Redis, written by the leader, read by
+ *   any member (`redis-record.ts`); each member's memory copy serves while Redis is away.
  * - Cache: history and symbols in Redis, bounded by bytes, frequency-aware, with a TTL (a memory
  *   copy serves while Redis is away).
  * - Asks: a follower's cache miss asked of the leader (`redis-asks.ts`).
@@ -21,6 +23,7 @@ import { RedisBudget } from './redis-budget';
 import { RedisCache } from './redis-cache';
 import { RedisLeader } from './redis-leader';
 import { RedisLink, type RedisClient } from './redis-link';
+import { RedisRecord } from './redis-record';
 import { RedisQuoteState } from './redis-state';
 import type { ClusterStatus, Engine } from './types';
 
@@ -42,6 +45,7 @@ export interface RedisEngineOptions {
 export class RedisEngine implements Engine, ClusterStatus {
   readonly broker: RedisBroker;
   readonly state: RedisQuoteState;
+  readonly record: RedisRecord;
   readonly cache: RedisCache;
   readonly asks: RedisAsks;
   readonly budget: RedisBudget;
@@ -71,6 +75,8 @@ export class RedisEngine implements Engine, ClusterStatus {
     });
     this.state = new RedisQuoteState(link, this.leader, options.bufferSize ?? 1_000);
     this.broker = new RedisBroker(link, this.state);
+    this.record = new RedisRecord(link);
+    this.broker.subscribe((events) => this.record.remember(events));
     this.cache = new RedisCache(link, options.cacheTtlMs ?? 24 * 60 * 60_000, options.cacheBytes ?? CACHE_BYTES);
     this.asks = new RedisAsks(link, this.leader, this.cache);
     this.budget = new RedisBudget(link, this.leader);
@@ -122,11 +128,12 @@ export class RedisEngine implements Engine, ClusterStatus {
     }
   }
 
-  /** Redis came back: write back what this process holds (quotes, budget), then catch up on missed events. */
+  /** Redis came back: write back what this process holds (quotes, budget, record), then catch up on missed events. */
   async #rejoin(): Promise<void> {
     try {
       await this.state.seed();
       await this.budget.sync();
+      await this.record.seed();
       await this.broker.catchUp();
       this.#synced = true;
     } catch (error) {

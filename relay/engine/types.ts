@@ -35,6 +35,28 @@ export interface QuoteState {
   since(lastId: number, symbols: ReadonlySet<string>): Promise<RelayEvent[] | undefined>;
 }
 
+/** Five minutes of one symbol's changes, as the day's record keeps them (`record.ts`). */
+export interface RecordedBar {
+  /** The period's start, epoch ms. */
+  t: number;
+  /** Ids of its first and last change: merges keep open and close in the order of the changes. */
+  first: number;
+  last: number;
+  /** Prices as the service's decimal strings. */
+  open: string;
+  high: string;
+  low: string;
+  close: string;
+}
+
+/** The changes of the last 24 h per symbol, bounded (`record.ts`): what `days=1` is answered from. */
+export interface DayRecord {
+  /** Records numbered changes (the leader, as it relays them). */
+  add(events: readonly RelayEvent[]): Promise<void>;
+  /** The bars of `symbol` that start at or after `from` (epoch ms), oldest first. */
+  bars(symbol: string, from: number): Promise<RecordedBar[]>;
+}
+
 /** One cached answer of the upstream (history, symbols). */
 export interface CacheEntry {
   /** The JSON body as sent downstream. */
@@ -116,6 +138,7 @@ export interface ClusterStatus {
 export interface Engine {
   broker: Broker;
   state: QuoteState;
+  record: DayRecord;
   cache: Cache;
   asks: Asks;
   budget: BudgetStore;

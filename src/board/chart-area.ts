@@ -28,6 +28,8 @@ const isAbort = (error: unknown, signal: AbortSignal): boolean =>
   signal.aborted || (error as Error)?.name === 'AbortError';
 
 function spanNote(wanted: HistoryDays, shown: HistoryDays): string {
+  if (wanted === 1)
+    return `نمودار امروز از این سرویس در دسترس نیست؛ نمودار ${toPersianDigits(String(shown))} روز اخیر را نشان می‌دهد.`;
   return `طرح این کلید تاریخچهٔ ${toPersianDigits(String(wanted))} روزه را نمی‌دهد؛ نمودار ${toPersianDigits(String(shown))} روز اخیر را نشان می‌دهد.`;
 }
 
@@ -162,7 +164,7 @@ export class ChartArea {
     state.error = undefined;
     this.#candles = loaded.candles;
     state.shownDays = loaded.days;
-    state.note = loaded.days < s.days ? spanNote(s.days, loaded.days) : undefined;
+    state.note = loaded.days !== s.days ? spanNote(s.days, loaded.days) : undefined;
     state.status = 'ready';
     const latest = this.#hooks.latest(s.symbol);
     if (latest) this.#applyQuote(latest);

@@ -6,7 +6,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { DAY_OPTIONS, type HistoryDays } from '../shared/attributes';
 import type { ChartView } from './chart-view';
 
-const SPAN_LABEL: Readonly<Record<HistoryDays, string>> = { 7: '۷ روز', 30: '۳۰ روز', 365: '۱ سال' };
+const SPAN_LABEL: Readonly<Record<HistoryDays, string>> = { 1: '۱ روز', 7: '۷ روز', 30: '۳۰ روز', 365: '۱ سال' };
 
 /** What the chart section shows: the chart's view, its title, the span pressed. */
 export interface ChartSection extends Omit<ChartView, 'shownDays'> {

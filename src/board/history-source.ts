@@ -1,7 +1,8 @@
 /**
  * History for the chart: one source per service and key, shared by every board of the page (one
  * client, so identical requests in flight are shared; fetched candles; the plan's span limit
- * learnt), and the span fallback 365 → 30 → 7 when the plan rejects a span.
+ * learnt), and the span fallback 365 → 30 → 7 when the plan rejects a span, 1 → 7 when the
+ * service does not give today's chart.
  */
 import { PriceClient } from '../api/client';
 import { PriceBoardError } from '../shared/errors';
@@ -21,6 +22,8 @@ export interface HistorySource {
   cache: Map<string, { candles: Candle[]; at: number }>;
   /** The longest span the plan was seen to allow. */
   maxDays?: HistoryDays;
+  /** The service refused `days=1` (no relay in front of it): today's chart falls back to 7 days at once. */
+  noToday?: boolean;
 }
 
 const sources = new Map<string, HistorySource>();
@@ -55,9 +58,26 @@ export function tradedCandles(candles: readonly Candle[]): Candle[] {
   return candles.filter((c, i) => c.high !== candles[i - 1]?.close || c.low !== c.high);
 }
 
-/** The spans to try for `wanted`, longest first, none longer than the plan was seen to allow. */
-function spansFor(wanted: HistoryDays, max: HistoryDays | undefined): HistoryDays[] {
-  return DAY_OPTIONS.filter((d) => d <= wanted && (max === undefined || d <= max)).reverse();
+/**
+ * The spans to try for `wanted`: longest first, none longer than the plan was seen to allow; for
+ * today (1), today and then 7 days.
+ */
+function spansFor(wanted: HistoryDays, source: HistorySource): HistoryDays[] {
+  if (wanted === 1) return source.noToday ? [7] : [1, 7];
+  const max = source.maxDays;
+  return DAY_OPTIONS.filter((d) => d > 1 && d <= wanted && (max === undefined || d <= max)).reverse();
+}
+
+/**
+ * Whether a failure of `days` means "not this span", so a shorter (or, for today, the 7-day) span
+ * is tried: a 403 (the plan); for today also what a service that does not offer it may answer, a
+ * refused parameter (400, 422), no such resource (404), or no point of the last day (`bad_response`).
+ * A refused key, a rate limit, a server or network failure are no answer about the span.
+ */
+function spanRefused(error: unknown, days: HistoryDays): boolean {
+  if (!(error instanceof PriceBoardError)) return false;
+  if (error.status === 403) return true;
+  return days === 1 && (error.code === 'bad_response' || [400, 404, 422].includes(error.status ?? 0));
 }
 
 /**
@@ -71,7 +91,7 @@ export async function loadHistory(
   wanted: HistoryDays,
   signal: AbortSignal,
 ): Promise<{ candles: Candle[]; days: HistoryDays }> {
-  const spans = spansFor(wanted, source.maxDays);
+  const spans = spansFor(wanted, source);
   // Never runs past the end: 7 days is always a span, and the last span returns or throws.
   for (let i = 0; ; i++) {
     const days = spans[i]!;
@@ -84,9 +104,10 @@ export async function loadHistory(
       use(source.cache, key, { candles, at: Date.now() }, CACHE_LIMIT);
       return { candles: candles.slice(), days };
     } catch (error) {
-      const planLimit = error instanceof PriceBoardError && error.status === 403;
-      if (!planLimit || signal.aborted || i === spans.length - 1) throw error;
-      source.maxDays = spans[i + 1];
+      if (!spanRefused(error, days) || signal.aborted || i === spans.length - 1) throw error;
+      // Learnt for the next symbol: the plan's longest span, or that the service refuses today.
+      if (days === 1) source.noToday ||= [400, 403, 422].includes((error as PriceBoardError).status ?? 0);
+      else source.maxDays = spans[i + 1];
     }
   }
 }

@@ -103,7 +103,10 @@ const toInternal = (time: number): InternalHorzScaleItem => time as unknown as I
 /** `IHorzScaleBehavior` over UTC seconds with Jalali/Tehran tick marks; pass it to `createChartEx`. */
 export class JalaliTimeScale implements IHorzScaleBehavior<number> {
   #options!: ChartOptionsImpl<number>;
-  /** Whether points are less than a day apart: the crosshair label then shows the time too. */
+  /**
+   * Whether the points are intraday (less than a day apart, or a lone one not at Tehran midnight,
+   * as today's first candle is): the crosshair label and the caption then show the time too.
+   */
   #intraday = true;
 
   options(): ChartOptionsImpl<number> {
@@ -175,7 +178,7 @@ export class JalaliTimeScale implements IHorzScaleBehavior<number> {
       // at least a month, so that its label (its whole date, `formatTickmark`) is the one drawn at
       // the left end rather than a lone day number or time beside it.
       const step = n > 1 ? Math.ceil((timeAt(n - 1) - timeAt(0)) / (n - 1)) : DAY;
-      this.#intraday = step < DAY;
+      this.#intraday = step < DAY || stamp(timeAt(0)).wall % DAY !== 0;
       points[0]!.timeWeight = Math.max(MONTH_MARK, jalaliWeight(timeAt(0) - step, timeAt(0))) as TickMarkWeightValue;
     }
   }

@@ -60,8 +60,12 @@ export function normalizeHistory(body: unknown, span?: HistorySpan): HistoryPoin
   return [...byTime.values()].sort((a, b) => a.time - b.time);
 }
 
-/** Candle length in seconds for a span in days: up to 14 days 1 h, up to 120 days 4 h, longer 1 day. */
+/**
+ * Candle length in seconds for a span in days: 1 day (today, intraday as TradingView's 1D) 5
+ * minutes, up to 14 days 1 h, up to 120 days 4 h, longer 1 day.
+ */
 export function intervalFor(days: number): number {
+  if (days <= 1) return 300;
   if (!(days > 14)) return 3600;
   return days <= 120 ? 14_400 : 86_400;
 }

@@ -14,15 +14,15 @@ import { MAX_WAIT_MS } from './waits';
 export type StreamMode = 'auto' | 'sse' | 'poll' | 'off';
 export type ThemeMode = 'light' | 'dark' | 'auto';
 export type ChartMode = 'candles' | 'line' | 'none';
-/** History spans the board offers. */
-export type HistoryDays = 7 | 30 | 365;
+/** History spans the board offers (1: today, intraday). */
+export type HistoryDays = 1 | 7 | 30 | 365;
 
 export const STREAM_MODES: readonly StreamMode[] = ['auto', 'sse', 'poll', 'off'];
 const THEMES: readonly ThemeMode[] = ['light', 'dark', 'auto'];
 const CHART_MODES: readonly ChartMode[] = ['candles', 'line', 'none'];
 const UNITS: readonly DisplayUnit[] = ['toman', 'rial'];
-/** The span buttons, shortest first; the plan fallback walks them backwards. */
-export const DAY_OPTIONS: readonly HistoryDays[] = [7, 30, 365];
+/** The span buttons, shortest first; the plan fallback walks 365 → 30 → 7 backwards, and 1 falls back to 7. */
+export const DAY_OPTIONS: readonly HistoryDays[] = [1, 7, 30, 365];
 
 /** A well-formed symbol id (what the service uses; anything else is never sent). */
 export const SYMBOL_ID = /^[a-z0-9_]+$/;
@@ -88,7 +88,11 @@ export const BOARD_ATTRIBUTES = {
   chart: { attribute: 'chart', kind: 'choice', values: CHART_MODES, default: 'candles' },
   /** The symbol whose chart is shown. Default: the first symbol. Set when the user selects a row. */
   chartSymbol: { attribute: 'chart-symbol', kind: 'symbol' },
-  /** History span of the chart in days: 7, 30 or 365. Falls back 365 → 30 → 7 when the plan rejects a span. */
+  /**
+   * History span of the chart in days: 1 (today: the last 24 h in 5-minute candles, Tehran times on
+   * the axis; a relay answers it from its own record), 7, 30 or 365. Falls back 365 → 30 → 7 when
+   * the plan rejects a span, and 1 → 7 when the service does not give today's chart.
+   */
   days: { attribute: 'days', kind: 'choice', values: DAY_OPTIONS, default: 30 },
 } as const satisfies Record<string, AttributeSpec>;
 

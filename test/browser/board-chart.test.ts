@@ -1,9 +1,10 @@
 // The chart area of <price-board>: lazy chart, history per chart-symbol and days, the span
 // fallback of smaller plans, live candles, the Jalali axis/legend, and errors kept in the chart area.
 import { elementUpdated, fixture, html } from '@open-wc/testing/pure';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { cdp } from 'vitest/browser';
 import '../../src/price-board';
+import { JalaliTimeScale } from '../../src/chart/jalali-scale';
 import type { PriceBoard } from '../../src/price-board';
 import type { ErrorDetail } from '../../src/shared/errors';
 import {
@@ -11,6 +12,7 @@ import {
   collect,
   LATIN_DIGIT,
   part,
+  relay,
   row,
   sandbox,
   until,
@@ -199,6 +201,80 @@ describe('chart', () => {
     el.chartSymbol = 'eur';
     await until(async () => (await history(key)).length === 4, 'no eur history');
     expect((await history(key))[3]).toBe('eur?7:200');
+  });
+
+  it('days="1" through a relay: today\'s changes as 5-minute candles, Tehran times on the axis, nothing asked upstream', async () => {
+    const format = vi.spyOn(JalaliTimeScale.prototype, 'formatTickmark');
+    // Changes in the last hour, in four 5-minute periods (the relay's upstream market is closed
+    // since an hour ago, so each is newer than what it held); the relay records them as it relays them.
+    const now = Date.now();
+    const changes = [40, 30, 20, 10].map((minutes, i) => ({
+      symbol: 'usd',
+      price: String(1_234_500 + i * 1_000),
+      updated_at: new Date(now - minutes * 60_000).toISOString(),
+    }));
+    await relay.set(changes);
+    await until(async () => {
+      const res = await fetch(`${relay.url()}/v1/history/usd?days=1`);
+      return res.ok && (await res.text()).includes('"close":"1237500"');
+    }, 'the relay did not record the changes');
+    const sent = watchFetch();
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${relay.url()} symbols="usd" days="1" unit="rial"></price-board>`,
+    );
+    await untilChart(el);
+    expect(sent.filter((u) => u.startsWith('/v1/history/'))).toEqual(['/v1/history/usd?days=1']);
+    expect(spanButton(el, 1).getAttribute('aria-pressed')).toBe('true');
+    expect(el.shadowRoot!.querySelector('.chart-note')).toBeNull();
+    // The last candle: the 5-minute period of the last change, its time in Tehran, its price.
+    const tehranTime = new Intl.DateTimeFormat('fa-IR', {
+      timeZone: 'Asia/Tehran',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    const lastPeriod = Math.floor((now - 10 * 60_000) / 300_000) * 300_000;
+    expect(caption(el)).toContain(tehranTime.format(lastPeriod));
+    expect(caption(el)).toContain('پایانی ۱٬۲۳۷٬۵۰۰');
+    // The axis: hours and minutes in Tehran (Persian digits) beside the first label, the date.
+    await until(
+      () => format.mock.results.some((r) => /^[۰-۹]{2}:[۰-۹]{2}$/.test(r.value as string)),
+      'no time on the axis',
+    );
+    for (const r of format.mock.results) expect(r.value).not.toMatch(LATIN_DIGIT);
+    // Answered from the relay's record: its upstream was never asked for history.
+    expect(await relay.upstreamRequests('/v1/history/')).toEqual([]);
+    format.mockRestore();
+  });
+
+  it('days="1" asks the service when there is no relay, and falls back to 7 days (saying so) when it is refused', async () => {
+    const key = `${KEY}-today`;
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${key} symbols="usd,eur" days="1"></price-board>`,
+    );
+    await untilChart(el);
+    expect(await history(key)).toEqual(['usd?1:200']);
+    expect(el.shadowRoot!.querySelector('.chart-note')).toBeNull();
+
+    const refused = `${KEY}-today-refused`;
+    const errors = collect<ErrorDetail>(document, 'price-board-error');
+    await sandbox.faults([{ path: '/v1/history', kind: 'status', status: 400, key: refused, count: 1 }]);
+    const other = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${refused} symbols="usd,eur" days="1"></price-board>`,
+    );
+    await untilChart(other);
+    expect(await history(refused)).toEqual(['usd?1:400', 'usd?7:200']);
+    const note = other.shadowRoot!.querySelector('.chart-note')!.textContent!;
+    expect(note).toMatch(/امروز/);
+    expect(note).toMatch(/۷/);
+    expect(spanButton(other, 7).getAttribute('aria-pressed')).toBe('true');
+    expect(other.days).toBe(1);
+    expect(errors).toHaveLength(0);
+    expect(part(other, 'error')).toBeNull();
+    // Learnt for the next symbol: straight to 7 days.
+    other.chartSymbol = 'eur';
+    await until(async () => (await history(refused)).length === 3, 'no eur history');
+    expect((await history(refused))[2]).toBe('eur?7:200');
   });
 
   it('moves the last candle with live quotes of the chart symbol, without refetching history', async () => {

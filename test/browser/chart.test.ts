@@ -177,6 +177,15 @@ describe('Jalali time scale', () => {
     scale.fillWeightsForPoints(pointsAt([AZAR_1, AZAR_1 + DAY, AZAR_1 + 2 * DAY]), 0);
     expect(scale.label(AZAR_1)).toBe('۱ آذر ۱۴۰۵');
   });
+
+  it("shows the time of today's lone first candle, and none for a lone daily one", () => {
+    const scale = new JalaliTimeScale();
+    // Today's chart right after a quiet night: one 5-minute candle at 14:05 Tehran.
+    scale.fillWeightsForPoints(pointsAt([AZAR_1 + 14 * 3600 + 5 * 60]), 0);
+    expect(scale.label(AZAR_1 + 14 * 3600 + 5 * 60)).toBe('۱ آذر ۱۴۰۵ ۱۴:۰۵');
+    scale.fillWeightsForPoints(pointsAt([AZAR_1]), 0);
+    expect(scale.label(AZAR_1)).toBe('۱ آذر ۱۴۰۵');
+  });
 });
 
 describe('createPriceChart', () => {

@@ -8,6 +8,21 @@ import type { RequestEntry, SandboxStats } from '../../../sandbox/stats';
 import type { PriceBoard } from '../../../src/price-board';
 
 export const base = (): string => inject('sandboxUrl');
+/** A relay in front of a sandbox of its own, whose market moves only when told (`global-setup.ts`). */
+export const relay = {
+  url: (): string => inject('relayUrl'),
+  /** Sets prices in the relay's upstream (`PriceSetting`s, as `sandbox.market`'s `set`). */
+  async set(set: PriceSetting[]): Promise<void> {
+    const url = `${inject('relayUpstreamUrl')}/__sandbox/market`;
+    const { status, text } = await commands.sandboxControl(url, 'POST', JSON.stringify({ set }));
+    if (status !== 200) throw new Error(`relay upstream market: HTTP ${status} ${text}`);
+  },
+  /** The /v1 requests the relay made upstream. */
+  async upstreamRequests(pathPrefix = '/v1/'): Promise<RequestEntry[]> {
+    const { text } = await commands.sandboxControl(`${inject('relayUpstreamUrl')}/__sandbox/stats`, 'GET');
+    return (JSON.parse(text) as SandboxStats).requests.filter((r) => r.path.startsWith(pathPrefix));
+  },
+};
 
 declare module 'vitest/browser' {
   interface BrowserCommands {

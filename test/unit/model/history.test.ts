@@ -171,13 +171,14 @@ describe('normalizeHistory: order and validity', () => {
 });
 
 describe('intervalFor', () => {
-  it('gives 1 h for 7 days, 4 h for 30 days and 1 day for 365 days', () => {
+  it('gives 5 minutes for 1 day (today, intraday), 1 h for 7 days, 4 h for 30 days and 1 day for 365 days', () => {
+    expect(intervalFor(1)).toBe(300);
     expect(intervalFor(7)).toBe(3600);
     expect(intervalFor(30)).toBe(14_400);
     expect(intervalFor(365)).toBe(86_400);
   });
   it('gives the nearest sensible interval for other spans', () => {
-    expect(intervalFor(1)).toBe(3600);
+    expect(intervalFor(2)).toBe(3600);
     expect(intervalFor(14)).toBe(3600);
     expect(intervalFor(90)).toBe(14_400);
     expect(intervalFor(180)).toBe(86_400);
