@@ -67,14 +67,39 @@ describe('sparkline', () => {
     const first = '12345678901234567890';
     const last = '12345678901234567891';
     expect(Number(first)).toBe(Number(last));
-    expect(sparkline([{ time: 0, value: first }, { time: 60, value: last }])).toEqual({
+    expect(
+      sparkline([
+        { time: 0, value: first },
+        { time: 60, value: last },
+      ]),
+    ).toEqual({
       path: 'M0 10L64 10',
       direction: 'up',
     });
-    expect(sparkline([{ time: 0, value: last }, { time: 60, value: first }])?.direction).toBe('down');
-    expect(sparkline([{ time: 0, value: '99999999999999999999' }, { time: 60, value: '100000000000000000000' }])?.direction).toBe('up');
-    expect(sparkline([{ time: 0, value: '12345678901234567890.10' }, { time: 60, value: '12345678901234567890.1' }])?.direction).toBe('flat');
-    expect(sparkline([{ time: 0, value: '0.000000000000000000011' }, { time: 60, value: '0.00000000000000000001' }])?.direction).toBe('down');
+    expect(
+      sparkline([
+        { time: 0, value: last },
+        { time: 60, value: first },
+      ])?.direction,
+    ).toBe('down');
+    expect(
+      sparkline([
+        { time: 0, value: '99999999999999999999' },
+        { time: 60, value: '100000000000000000000' },
+      ])?.direction,
+    ).toBe('up');
+    expect(
+      sparkline([
+        { time: 0, value: '12345678901234567890.10' },
+        { time: 60, value: '12345678901234567890.1' },
+      ])?.direction,
+    ).toBe('flat');
+    expect(
+      sparkline([
+        { time: 0, value: '0.000000000000000000011' },
+        { time: 60, value: '0.00000000000000000001' },
+      ])?.direction,
+    ).toBe('down');
   });
 
   it('scales 20-digit prices that floats can tell apart', () => {

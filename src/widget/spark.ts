@@ -1,0 +1,142 @@
+/**
+ * The `spark` cells (DESIGN.md §10): a small line of each symbol's last 7 days. The rows come
+ * first: a symbol's history is asked for only once its row has painted with a price (after the
+ * host's update that showed it, the next frame and idle time), so it never competes with the
+ * first prices; a symbol with no price (unknown to the service) is never asked for. Lines are the
+ * page's (`SparkHistory`): a line another widget fetched shows at once, with no request.
+ */
+import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
+import { afterPaint } from '../board/after-paint';
+import { SPARK_HEIGHT, SPARK_WIDTH, type SparkDirection } from '../chart/sparkline';
+import { SparkHistory } from './spark-history';
+
+/** The board's colours (the theme's own, else the custom property, else its light default). */
+const STROKE: Record<SparkDirection, string> = {
+  up: 'var(--_up, var(--price-board-up, #0a7a3d))',
+  down: 'var(--_down, var(--price-board-down, #c0262d))',
+  flat: 'var(--_muted, var(--price-board-muted, #59616e))',
+};
+const VIEW_BOX = `0 0 ${SPARK_WIDTH} ${SPARK_HEIGHT}`;
+
+/** A widget showing quotes (`PriceWidget`): its rows show the symbols it has a quote of. */
+interface QuotesHost {
+  quotes?: ReadonlyMap<string, unknown>;
+}
+
+export class SparkController implements ReactiveController {
+  readonly #host: ReactiveControllerHost & HTMLElement;
+  readonly #connection: () => { baseUrl: string; apiKey?: string };
+  #wanted: readonly string[] = [];
+  #wantedKey = '';
+  #wantedCount = 0;
+  /** What the watched set was made for: the symbols and the connection, and how many quotes were shown. */
+  #syncedKey = '';
+  #syncedQuotes = -1;
+  #history: SparkHistory | undefined;
+  readonly #watching = new Map<string, () => void>();
+  #cancelPaint: (() => void) | undefined;
+  readonly #changed = (): void => this.#host.requestUpdate();
+
+  constructor(host: ReactiveControllerHost & HTMLElement, connection: () => { baseUrl: string; apiKey?: string }) {
+    this.#host = host;
+    this.#connection = connection;
+    host.addController(this);
+  }
+
+  /** The symbols whose spark cells are shown (call on every `willUpdate`; cheap when unchanged). */
+  want(symbols: string[]): void {
+    const key = symbols.join(',');
+    if (key === this.#wantedKey) return;
+    this.#wantedKey = key;
+    this.#wanted = [...symbols];
+    this.#wantedCount = new Set(symbols).size;
+  }
+
+  /** The spark of `symbol`: an inline SVG coloured by direction, or `nothing` before its line came. */
+  render(symbol: string): unknown {
+    const { baseUrl, apiKey } = this.#connection();
+    const line = SparkHistory.for(baseUrl, apiKey).line(symbol);
+    if (!line) return nothing;
+    return html`<svg
+      viewBox=${VIEW_BOX}
+      width=${SPARK_WIDTH}
+      height=${SPARK_HEIGHT}
+      aria-hidden="true"
+      focusable="false"
+      data-direction=${line.direction}
+    >
+      <path
+        d=${line.path}
+        fill="none"
+        stroke=${STROKE[line.direction]}
+        stroke-width="1.5"
+        stroke-linejoin="round"
+        stroke-linecap="round"
+        vector-effect="non-scaling-stroke"
+      ></path>
+    </svg>`;
+  }
+
+  /** @internal */
+  hostConnected(): void {
+    // Back in the page: its rows are still painted.
+    if (this.#wantedCount > 0) this.hostUpdated();
+  }
+
+  /** @internal */
+  hostUpdated(): void {
+    if (this.#cancelPaint || !this.#due()) return;
+    this.#cancelPaint = afterPaint(() => {
+      this.#cancelPaint = undefined;
+      this.#sync();
+    });
+  }
+
+  /** @internal */
+  hostDisconnected(): void {
+    this.#cancelPaint?.();
+    this.#cancelPaint = undefined;
+    this.#unwatch([...this.#watching.keys()]);
+    this.#syncedKey = '';
+  }
+
+  /** Whether the watched set may be out of date (cheap: every update of the host asks). */
+  #due(): boolean {
+    if (this.#key() !== this.#syncedKey) return true;
+    // Every wanted symbol watched: new quotes change nothing.
+    if (this.#watching.size >= this.#wantedCount) return false;
+    return (this.#quotes()?.size ?? -1) !== this.#syncedQuotes;
+  }
+
+  #quotes(): ReadonlyMap<string, unknown> | undefined {
+    return (this.#host as QuotesHost).quotes;
+  }
+
+  #key(): string {
+    const { baseUrl, apiKey } = this.#connection();
+    return `${this.#wantedKey}\n${baseUrl}\n${apiKey ?? ''}`;
+  }
+
+  /** Watches the wanted symbols whose rows show a price, and only those. */
+  #sync(): void {
+    if (!this.#host.isConnected) return;
+    this.#syncedKey = this.#key();
+    const quotes = this.#quotes();
+    this.#syncedQuotes = quotes?.size ?? -1;
+    const { baseUrl, apiKey } = this.#connection();
+    const history = SparkHistory.for(baseUrl, apiKey);
+    if (history !== this.#history) this.#unwatch([...this.#watching.keys()]);
+    this.#history = history;
+    const shown = new Set(this.#wanted.filter((symbol) => !quotes || quotes.has(symbol)));
+    this.#unwatch([...this.#watching.keys()].filter((symbol) => !shown.has(symbol)));
+    for (const symbol of shown)
+      if (!this.#watching.has(symbol)) this.#watching.set(symbol, history.watch(symbol, this.#changed));
+  }
+
+  #unwatch(symbols: string[]): void {
+    for (const symbol of symbols) {
+      this.#watching.get(symbol)?.();
+      this.#watching.delete(symbol);
+    }
+  }
+}
