@@ -19,6 +19,8 @@ export const SPARK_DAYS = 7;
 export const SPARK_REFRESH_MS = 60 * 60_000;
 /** After the client's own retries failed: 5 s doubling up to 5 minutes, full jitter. */
 export const SPARK_RETRY: Readonly<BackoffOptions> = { baseMs: 5_000, maxMs: 5 * 60_000 };
+/** Services and keys whose lines a page keeps (a page uses one or two). */
+const CONNECTION_LIMIT = 8;
 
 interface Entry {
   line?: Sparkline;
@@ -39,8 +41,16 @@ export class SparkHistory {
   /** The page's one instance for `baseUrl` and `apiKey`. */
   static for(baseUrl: string, apiKey: string | undefined): SparkHistory {
     const key = `${baseUrl}\n${apiKey ?? ''}`;
-    let history = this.#all.get(key);
-    if (!history) this.#all.set(key, (history = new SparkHistory(new PriceClient({ baseUrl, apiKey }))));
+    const history = this.#all.get(key) ?? new SparkHistory(new PriceClient({ baseUrl, apiKey }));
+    // Most recently used last; past the limit, the least recently used that no cell shows is let go.
+    this.#all.delete(key);
+    this.#all.set(key, history);
+    if (this.#all.size > CONNECTION_LIMIT)
+      for (const [old, other] of this.#all)
+        if (!other.#shown()) {
+          this.#all.delete(old);
+          break;
+        }
     return history;
   }
 
@@ -49,6 +59,11 @@ export class SparkHistory {
 
   private constructor(client: PriceClient) {
     this.#client = client;
+  }
+
+  #shown(): boolean {
+    for (const entry of this.#entries.values()) if (entry.watchers.size > 0) return true;
+    return false;
   }
 
   /** The line of `symbol`, once one was fetched. */
