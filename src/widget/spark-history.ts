@@ -13,6 +13,8 @@ import { normalizeHistory } from '../model/history';
 import { PriceBoardError } from '../shared/errors';
 import { sparkline, type Sparkline } from '../chart/sparkline';
 
+export { SPARK_HEIGHT, SPARK_WIDTH } from '../chart/sparkline';
+
 /** The span of a spark (DESIGN.md §10). */
 export const SPARK_DAYS = 7;
 /** A line is fetched again this long after it was (the relay keeps history 5 minutes). */

@@ -2,13 +2,21 @@
  * The `spark` cells (DESIGN.md §10): a small line of each symbol's last 7 days. The rows come
  * first: a symbol's history is asked for only once its row has painted with a price (after the
  * host's update that showed it, the next frame and idle time), so it never competes with the
- * first prices; a symbol with no price (unknown to the service) is never asked for. Lines are the
- * page's (`SparkHistory`): a line another widget fetched shows at once, with no request.
+ * first prices; a symbol with no price (unknown to the service) is never asked for. The lines'
+ * code (history, its parsing, the path) is a chunk of its own, loaded then: a board without the
+ * column loads none of it. Lines are the page's (`SparkHistory`): a line another widget fetched
+ * shows at once, with no request.
  */
 import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
+import type { SparkDirection } from '../chart/sparkline';
+import type { SparkHistory } from './spark-history';
 import { afterPaint } from '../board/after-paint';
-import { SPARK_HEIGHT, SPARK_WIDTH, type SparkDirection } from '../chart/sparkline';
-import { SparkHistory } from './spark-history';
+import { importOnce } from '../board/import-once';
+
+type SparkLines = typeof import('./spark-history');
+const loadLines = importOnce(() => import('./spark-history'));
+/** The lines' chunk, once loaded. */
+let lines: SparkLines | undefined;
 
 /** The board's colours (the theme's own, else the custom property, else its light default). */
 const STROKE: Record<SparkDirection, string> = {
@@ -16,7 +24,6 @@ const STROKE: Record<SparkDirection, string> = {
   down: 'var(--_down, var(--price-board-down, #c0262d))',
   flat: 'var(--_muted, var(--price-board-muted, #59616e))',
 };
-const VIEW_BOX = `0 0 ${SPARK_WIDTH} ${SPARK_HEIGHT}`;
 
 /** A widget showing quotes (`PriceWidget`): its rows show the symbols it has a quote of. */
 interface QuotesHost {
@@ -54,13 +61,14 @@ export class SparkController implements ReactiveController {
 
   /** The spark of `symbol`: an inline SVG coloured by direction, or `nothing` before its line came. */
   render(symbol: string): unknown {
+    if (!lines) return nothing;
     const { baseUrl, apiKey } = this.#connection();
-    const line = SparkHistory.for(baseUrl, apiKey).line(symbol);
+    const line = lines.SparkHistory.for(baseUrl, apiKey).line(symbol);
     if (!line) return nothing;
     return html`<svg
-      viewBox=${VIEW_BOX}
-      width=${SPARK_WIDTH}
-      height=${SPARK_HEIGHT}
+      viewBox="0 0 ${lines.SPARK_WIDTH} ${lines.SPARK_HEIGHT}"
+      width=${lines.SPARK_WIDTH}
+      height=${lines.SPARK_HEIGHT}
       aria-hidden="true"
       focusable="false"
       data-direction=${line.direction}
@@ -120,17 +128,34 @@ export class SparkController implements ReactiveController {
   /** Watches the wanted symbols whose rows show a price, and only those. */
   #sync(): void {
     if (!this.#host.isConnected) return;
+    if (!lines) {
+      // Synced once loaded; a chunk that failed to load is tried again at the next update.
+      loadLines().then(
+        (loaded) => {
+          lines = loaded;
+          this.#sync();
+        },
+        () => {},
+      );
+      return;
+    }
     this.#syncedKey = this.#key();
     const quotes = this.#quotes();
     this.#syncedQuotes = quotes?.size ?? -1;
     const { baseUrl, apiKey } = this.#connection();
-    const history = SparkHistory.for(baseUrl, apiKey);
+    const history = lines.SparkHistory.for(baseUrl, apiKey);
     if (history !== this.#history) this.#unwatch([...this.#watching.keys()]);
     this.#history = history;
     const shown = new Set(this.#wanted.filter((symbol) => !quotes || quotes.has(symbol)));
     this.#unwatch([...this.#watching.keys()].filter((symbol) => !shown.has(symbol)));
-    for (const symbol of shown)
-      if (!this.#watching.has(symbol)) this.#watching.set(symbol, history.watch(symbol, this.#changed));
+    let drawn = false;
+    for (const symbol of shown) {
+      if (this.#watching.has(symbol)) continue;
+      this.#watching.set(symbol, history.watch(symbol, this.#changed));
+      drawn ||= history.line(symbol) !== undefined;
+    }
+    // Lines another widget fetched (or another connection's): drawn now.
+    if (drawn) this.#host.requestUpdate();
   }
 
   #unwatch(symbols: string[]): void {
