@@ -21,6 +21,11 @@ export const SPARK_DAYS = 7;
 export const SPARK_REFRESH_MS = 60 * 60_000;
 /** After the client's own retries failed: 5 s doubling up to 5 minutes, full jitter. */
 export const SPARK_RETRY: Readonly<BackoffOptions> = { baseMs: 5_000, maxMs: 5 * 60_000 };
+/**
+ * History requests in flight at once per service and key: a board of 40 symbols queues the rest,
+ * leaving the browser's connections (six per origin over HTTP/1.1) to the chart and the quotes.
+ */
+export const SPARK_CONCURRENCY = 2;
 /** Services and keys whose lines a page keeps (a page uses one or two). */
 const CONNECTION_LIMIT = 8;
 
@@ -58,6 +63,9 @@ export class SparkHistory {
 
   readonly #client: PriceClient;
   readonly #entries = new Map<string, Entry>();
+  /** Entries due while {@link SPARK_CONCURRENCY} requests were in flight, oldest first. */
+  readonly #queued = new Map<Entry, string>();
+  #inFlight = 0;
 
   private constructor(client: PriceClient) {
     this.#client = client;
@@ -88,25 +96,32 @@ export class SparkHistory {
       // Nobody shows it: nothing runs for it (the line stays for the next one).
       watched.cancelTimer?.();
       watched.cancelTimer = undefined;
+      this.#queued.delete(watched);
       watched.loading?.abort();
       watched.loading = undefined;
     };
   }
 
   #schedule(symbol: string, entry: Entry): void {
-    if (entry.final || entry.loading || entry.cancelTimer) return;
+    if (entry.final || entry.loading || entry.cancelTimer || this.#queued.has(entry)) return;
     const wait = entry.dueAt - Date.now();
-    if (wait <= 0) void this.#load(symbol, entry);
+    if (wait <= 0) this.#start(symbol, entry);
     else
       entry.cancelTimer = startTimer(() => {
         entry.cancelTimer = undefined;
-        void this.#load(symbol, entry);
+        this.#start(symbol, entry);
       }, wait);
+  }
+
+  #start(symbol: string, entry: Entry): void {
+    if (this.#inFlight >= SPARK_CONCURRENCY) this.#queued.set(entry, symbol);
+    else void this.#load(symbol, entry);
   }
 
   async #load(symbol: string, entry: Entry): Promise<void> {
     const loading = new AbortController();
     entry.loading = loading;
+    this.#inFlight++;
     try {
       const points = normalizeHistory(await this.#client.history(symbol, SPARK_DAYS, loading.signal), {
         days: SPARK_DAYS,
@@ -115,8 +130,13 @@ export class SparkHistory {
       entry.failures = 0;
       entry.dueAt = Date.now() + SPARK_REFRESH_MS;
     } catch (error) {
-      if (loading.signal.aborted) return;
-      this.#failed(entry, error);
+      if (!loading.signal.aborted) this.#failed(entry, error);
+    }
+    this.#inFlight--;
+    const [next] = this.#queued;
+    if (next) {
+      this.#queued.delete(next[0]);
+      void this.#load(next[1], next[0]);
     }
     if (entry.loading !== loading) return;
     entry.loading = undefined;

@@ -2,7 +2,7 @@
 // again after a final failure, and not refreshed while no cell shows them. The clock is
 // faked (`Date` and `setTimeout`: an hour is the subject); the HTTP is real.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SPARK_REFRESH_MS, SparkHistory } from '../../../src/widget/spark-history';
+import { SPARK_CONCURRENCY, SPARK_REFRESH_MS, SparkHistory } from '../../../src/widget/spark-history';
 import { startTestSandbox, type TestSandbox } from '../api/sandbox-control';
 
 let sandbox: TestSandbox;
@@ -15,12 +15,23 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
+/** History requests whose response has not come yet, and the most at once. */
+let open = 0;
+let most = 0;
+
 beforeEach(() => {
   sent = [];
-  globalThis.fetch = (input, init) => {
+  [open, most] = [0, 0];
+  globalThis.fetch = async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
-    if (url.pathname.startsWith('/v1/history/')) sent.push(url.pathname + url.search);
-    return realFetch(input, init);
+    if (!url.pathname.startsWith('/v1/history/')) return realFetch(input, init);
+    sent.push(url.pathname + url.search);
+    most = Math.max(most, ++open);
+    try {
+      return await realFetch(input, init);
+    } finally {
+      open--;
+    }
   };
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
 });
@@ -75,6 +86,16 @@ describe('SparkHistory', () => {
     const third = history.watch('eur', () => {});
     expect(sent).toEqual(['/v1/history/eur?days=7']);
     for (const unwatch of [...unwatches, third]) unwatch();
+  });
+
+  it(`keeps at most ${SPARK_CONCURRENCY} requests in flight per service and key, the rest queued`, async () => {
+    const history = SparkHistory.for(sandbox.url, 'pro-key:spark-queue');
+    const symbols = ['usd', 'eur', 'gold_18', 'coin_emami', 'ons', 'silver_999'];
+    const unwatches = await Promise.all(symbols.map((s) => watchUntilChange(history, s)));
+    expect(sent.sort()).toEqual(symbols.map((s) => `/v1/history/${s}?days=7`).sort());
+    expect(most).toBe(SPARK_CONCURRENCY);
+    for (const s of symbols) expect(history.line(s), s).toBeDefined();
+    for (const unwatch of unwatches) unwatch();
   });
 
   it('asks no more after a final failure (a symbol the service does not know)', async () => {
