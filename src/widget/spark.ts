@@ -36,6 +36,8 @@ export class SparkController implements ReactiveController {
   #wanted: readonly string[] = [];
   #wantedKey = '';
   #wantedCount = 0;
+  /** Whether `want` was called in the current update. */
+  #asked = false;
   /** What the watched set was made for: the symbols and the connection, and how many quotes were shown. */
   #syncedKey = '';
   #syncedQuotes = -1;
@@ -50,8 +52,12 @@ export class SparkController implements ReactiveController {
     host.addController(this);
   }
 
-  /** The symbols whose spark cells are shown (call on every `willUpdate`; cheap when unchanged). */
+  /**
+   * The symbols whose spark cells are shown: call on every `willUpdate` while the column is shown
+   * (cheap when unchanged). An update without it means the column is not shown: nothing is watched.
+   */
   want(symbols: string[]): void {
+    this.#asked = true;
     const key = symbols.join(',');
     if (key === this.#wantedKey) return;
     this.#wantedKey = key;
@@ -88,11 +94,18 @@ export class SparkController implements ReactiveController {
   /** @internal */
   hostConnected(): void {
     // Back in the page: its rows are still painted.
-    if (this.#wantedCount > 0) this.hostUpdated();
+    if (this.#wantedCount > 0) this.#check();
   }
 
   /** @internal */
   hostUpdated(): void {
+    if (!this.#asked) this.want([]);
+    this.#asked = false;
+    this.#check();
+  }
+
+  /** Syncs the watched symbols after the next paint, when they may be out of date. */
+  #check(): void {
     if (this.#cancelPaint || !this.#due()) return;
     this.#cancelPaint = afterPaint(() => {
       this.#cancelPaint = undefined;
@@ -110,6 +123,7 @@ export class SparkController implements ReactiveController {
 
   /** Whether the watched set may be out of date (cheap: every update of the host asks). */
   #due(): boolean {
+    if (this.#wantedCount === 0 && this.#watching.size === 0) return false;
     if (this.#key() !== this.#syncedKey) return true;
     // Every wanted symbol watched: new quotes change nothing.
     if (this.#watching.size >= this.#wantedCount) return false;

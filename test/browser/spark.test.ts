@@ -7,14 +7,17 @@ import type { PropertyValues } from 'lit';
 import { describe, expect, it } from 'vitest';
 import { PriceWidget } from '../../src/widget/price-widget';
 import { SparkController } from '../../src/widget/spark';
+import { SPARK_CONCURRENCY } from '../../src/widget/spark-history';
 import { base, collect, sandbox, until, useSandbox } from './helpers/board';
 
 class SparkRows extends PriceWidget {
   readonly spark = new SparkController(this, () => ({ baseUrl: this.settings.baseUrl, apiKey: this.settings.apiKey }));
+  /** Whether the spark column is shown (set it, then `requestUpdate()`). */
+  showSpark = true;
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
-    this.spark.want(this.settings.symbols);
+    if (this.showSpark) this.spark.want(this.settings.symbols);
   }
 
   override render(): unknown {
@@ -22,7 +25,7 @@ class SparkRows extends PriceWidget {
       (symbol) =>
         html`<div part="row" data-symbol=${symbol}>
           <span part="price">${this.quotes.get(symbol)?.price ?? ''}</span>
-          <span part="spark">${this.spark.render(symbol)}</span>
+          ${this.showSpark ? html`<span part="spark">${this.spark.render(symbol)}</span>` : ''}
         </div>`,
     );
   }
@@ -38,7 +41,7 @@ useSandbox();
 
 const cellOf = (el: SparkRows, symbol: string) =>
   el.shadowRoot!.querySelector<HTMLElement>(`[data-symbol="${symbol}"] [part~="spark"]`)!;
-const svgOf = (el: SparkRows, symbol: string) => cellOf(el, symbol).querySelector('svg');
+const svgOf = (el: SparkRows, symbol: string) => cellOf(el, symbol)?.querySelector('svg') ?? null;
 const priceShown = (el: SparkRows, symbol: string) =>
   (el.shadowRoot?.querySelector(`[data-symbol="${symbol}"] [part~="price"]`)?.textContent ?? '').trim() !== '';
 
@@ -181,4 +184,36 @@ describe('spark cells (SparkController)', () => {
       expect(errors).toEqual([]);
     },
   );
+
+  it('cancels its history requests and sends no more once the column is hidden', async () => {
+    const key = 'pro-key:spark-hidden';
+    await sandbox.faults([{ path: '/v1/history', key, kind: 'slow', delayMs: 10_000 }]);
+    const log = { sent: 0, cancelled: 0 };
+    const real = globalThis.fetch;
+    globalThis.fetch = async (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      if (!url.pathname.startsWith('/v1/history/')) return real(input, init);
+      log.sent++;
+      try {
+        return await real(input, init);
+      } catch (error) {
+        if ((error as Error).name === 'AbortError') log.cancelled++;
+        throw error;
+      }
+    };
+    try {
+      const el = await sparkRows(key, FIVE);
+      // The others wait for a free slot.
+      await until(() => log.sent === SPARK_CONCURRENCY, 'the first history requests were not sent');
+      el.showSpark = false;
+      el.requestUpdate();
+      await until(() => log.cancelled === SPARK_CONCURRENCY, 'the requests in flight were not cancelled');
+      // Whatever their ends would start is sent within the task that ended them.
+      await new Promise((resolve) => setTimeout(resolve));
+      expect(log.sent).toBe(SPARK_CONCURRENCY);
+      expect(FIVE.every((s) => priceShown(el, s))).toBe(true);
+    } finally {
+      globalThis.fetch = real;
+    }
+  });
 });
