@@ -16,11 +16,11 @@ import { sparkline, type Sparkline } from '../chart/sparkline';
 export { SPARK_HEIGHT, SPARK_WIDTH } from '../chart/sparkline';
 
 /** The span of a spark (DESIGN.md §10). */
-export const SPARK_DAYS = 7;
+const SPARK_DAYS = 7;
 /** A line is fetched again this long after it was (the relay keeps history 5 minutes). */
 export const SPARK_REFRESH_MS = 60 * 60_000;
 /** After the client's own retries failed: 5 s doubling up to 5 minutes, full jitter. */
-export const SPARK_RETRY: Readonly<BackoffOptions> = { baseMs: 5_000, maxMs: 5 * 60_000 };
+const SPARK_RETRY: Readonly<BackoffOptions> = { baseMs: 5_000, maxMs: 5 * 60_000 };
 /**
  * History requests in flight at once per service and key: a board of 40 symbols queues the rest,
  * leaving the browser's connections (six per origin over HTTP/1.1) to the chart and the quotes.
