@@ -34,7 +34,8 @@ const SRC_NEVER = {
   model: ['../live/*', '../chart/*', '../widget/*', ...WIDGETS, '../embed/*', ...LIT, 'lightweight-charts'],
   live: ['../chart/*', '../widget/*', ...WIDGETS, '../embed/*', ...LIT, 'lightweight-charts'],
   chart: ['../api/*', '../model/*', '../live/*', '../widget/*', ...WIDGETS, '../embed/*', ...LIT],
-  widget: ['../ticker/*', '../converter/*', '../chart/*', '../embed/*', 'lightweight-charts'],
+  // (the sparkline is pure and small: the spark cells draw it without the chart's chunk)
+  widget: ['../ticker/*', '../converter/*', '../chart/*', '!../chart/sparkline', '../embed/*', 'lightweight-charts'],
   // The quotes controller is every widget's (src/widget/), the board's too, ahead of the element base they will share.
   board: ['../widget/*', '!../widget/quotes-controller', '../ticker/*', '../converter/*', '../embed/*'],
   ticker: ['../converter/*', '../chart/*', '../embed/*', 'lightweight-charts'],

@@ -86,6 +86,10 @@ describe('eslint rules that keep the structure', () => {
     expect(await refused('widget-imports-widget.txt', 'src/converter/fixture.ts')).toEqual(['../chart/price-chart']);
   });
 
+  it('lets widget/ draw the sparkline but not import the chart (its chunk holds lightweight-charts)', async () => {
+    expect(await refused('widget-imports-sparkline.txt', 'src/widget/fixture.ts')).toEqual(['../chart/price-chart']);
+  });
+
   it('reports the demo page importing the Node side', async () => {
     expect(await refused('demo-imports-sandbox.txt', 'demo/fixture.ts')).toEqual(['../sandbox/limits']);
   });

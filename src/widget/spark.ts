@@ -1,0 +1,181 @@
+/**
+ * The `spark` cells (DESIGN.md §10): a small line of each symbol's last 7 days. The rows come
+ * first: a symbol's history is asked for only once its row has painted with a price (after the
+ * host's update that showed it, the next frame and idle time), so it never competes with the
+ * first prices; a symbol with no price (unknown to the service) is never asked for. The lines'
+ * code (history, its parsing, the path) is a chunk of its own, loaded then: a board without the
+ * column loads none of it. Lines are the page's (`SparkHistory`): a line another widget fetched
+ * shows at once, with no request.
+ */
+import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
+import type { SparkDirection } from '../chart/sparkline';
+import type { SparkHistory } from './spark-history';
+import { afterPaint } from '../board/after-paint';
+import { importOnce } from '../board/import-once';
+
+type SparkLines = typeof import('./spark-history');
+const loadLines = importOnce(() => import('./spark-history'));
+/** The lines' chunk, once loaded. */
+let lines: SparkLines | undefined;
+
+/** The board's colours (the theme's own, else the custom property, else its light default). */
+const STROKE: Record<SparkDirection, string> = {
+  up: 'var(--_up, var(--price-board-up, #0a7a3d))',
+  down: 'var(--_down, var(--price-board-down, #c0262d))',
+  flat: 'var(--_muted, var(--price-board-muted, #59616e))',
+};
+
+/** A widget showing quotes (`PriceWidget`): its rows show the symbols it has a quote of. */
+interface QuotesHost {
+  quotes?: ReadonlyMap<string, unknown>;
+}
+
+export class SparkController implements ReactiveController {
+  readonly #host: ReactiveControllerHost & HTMLElement;
+  readonly #connection: () => { baseUrl: string; apiKey?: string };
+  #wanted: readonly string[] = [];
+  #wantedKey = '';
+  #wantedCount = 0;
+  /** Whether `want` was called in the current update. */
+  #asked = false;
+  /** What the watched set was made for: the symbols and the connection, and how many quotes were shown. */
+  #syncedKey = '';
+  #syncedQuotes = -1;
+  #history: SparkHistory | undefined;
+  readonly #watching = new Map<string, () => void>();
+  #cancelPaint: (() => void) | undefined;
+  readonly #changed = (): void => this.#host.requestUpdate();
+
+  constructor(host: ReactiveControllerHost & HTMLElement, connection: () => { baseUrl: string; apiKey?: string }) {
+    this.#host = host;
+    this.#connection = connection;
+    host.addController(this);
+  }
+
+  /**
+   * The symbols whose spark cells are shown: call on every `willUpdate` while the column is shown
+   * (cheap when unchanged). An update without it means the column is not shown: nothing is watched.
+   */
+  want(symbols: string[]): void {
+    this.#asked = true;
+    const key = symbols.join(',');
+    if (key === this.#wantedKey) return;
+    this.#wantedKey = key;
+    this.#wanted = [...symbols];
+    this.#wantedCount = new Set(symbols).size;
+  }
+
+  /** The spark of `symbol`: an inline SVG coloured by direction, or `nothing` before its line came. */
+  render(symbol: string): unknown {
+    if (!lines) return nothing;
+    const { baseUrl, apiKey } = this.#connection();
+    const line = lines.SparkHistory.for(baseUrl, apiKey).line(symbol);
+    if (!line) return nothing;
+    return html`<svg
+      viewBox="0 0 ${lines.SPARK_WIDTH} ${lines.SPARK_HEIGHT}"
+      width=${lines.SPARK_WIDTH}
+      height=${lines.SPARK_HEIGHT}
+      aria-hidden="true"
+      focusable="false"
+      data-direction=${line.direction}
+    >
+      <path
+        d=${line.path}
+        fill="none"
+        stroke=${STROKE[line.direction]}
+        stroke-width="1.5"
+        stroke-linejoin="round"
+        stroke-linecap="round"
+        vector-effect="non-scaling-stroke"
+      ></path>
+    </svg>`;
+  }
+
+  /** @internal */
+  hostConnected(): void {
+    // Back in the page: its rows are still painted.
+    if (this.#wantedCount > 0) this.#check();
+  }
+
+  /** @internal */
+  hostUpdated(): void {
+    if (!this.#asked) this.want([]);
+    this.#asked = false;
+    this.#check();
+  }
+
+  /** Syncs the watched symbols after the next paint, when they may be out of date. */
+  #check(): void {
+    if (this.#cancelPaint || !this.#due()) return;
+    this.#cancelPaint = afterPaint(() => {
+      this.#cancelPaint = undefined;
+      this.#sync();
+    });
+  }
+
+  /** @internal */
+  hostDisconnected(): void {
+    this.#cancelPaint?.();
+    this.#cancelPaint = undefined;
+    this.#unwatch([...this.#watching.keys()]);
+    this.#syncedKey = '';
+  }
+
+  /** Whether the watched set may be out of date (cheap: every update of the host asks). */
+  #due(): boolean {
+    if (this.#wantedCount === 0 && this.#watching.size === 0) return false;
+    if (this.#key() !== this.#syncedKey) return true;
+    // Every wanted symbol watched: new quotes change nothing.
+    if (this.#watching.size >= this.#wantedCount) return false;
+    return (this.#quotes()?.size ?? -1) !== this.#syncedQuotes;
+  }
+
+  #quotes(): ReadonlyMap<string, unknown> | undefined {
+    return (this.#host as QuotesHost).quotes;
+  }
+
+  #key(): string {
+    const { baseUrl, apiKey } = this.#connection();
+    return `${this.#wantedKey}\n${baseUrl}\n${apiKey ?? ''}`;
+  }
+
+  /** Watches the wanted symbols whose rows show a price, and only those. */
+  #sync(): void {
+    if (!this.#host.isConnected) return;
+    if (!lines) {
+      // Synced once loaded; a chunk that failed to load is tried again at the next update.
+      loadLines().then(
+        (loaded) => {
+          lines = loaded;
+          this.#sync();
+        },
+        () => {},
+      );
+      return;
+    }
+    this.#syncedKey = this.#key();
+    const quotes = this.#quotes();
+    this.#syncedQuotes = quotes?.size ?? -1;
+    const { baseUrl, apiKey } = this.#connection();
+    const history = lines.SparkHistory.for(baseUrl, apiKey);
+    if (history !== this.#history) this.#unwatch([...this.#watching.keys()]);
+    this.#history = history;
+    const shown = new Set(this.#wanted.filter((symbol) => !quotes || quotes.has(symbol)));
+    this.#unwatch([...this.#watching.keys()].filter((symbol) => !shown.has(symbol)));
+    let drawn = false;
+    for (const symbol of shown) {
+      if (this.#watching.has(symbol)) continue;
+      this.#watching.set(symbol, history.watch(symbol, this.#changed));
+      drawn ||= history.line(symbol) !== undefined;
+    }
+    // Lines another widget fetched (or another connection's): drawn now.
+    if (drawn) this.#host.requestUpdate();
+  }
+
+  #unwatch(symbols: string[]): void {
+    for (const symbol of symbols) {
+      this.#watching.get(symbol)?.();
+      this.#watching.delete(symbol);
+    }
+  }
+}

@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { SPARK_HEIGHT, SPARK_WIDTH, sparkline } from '../../../src/chart/sparkline';
+
+/** The [x, y] pairs of a path of M/L commands. */
+const coords = (path: string): number[][] =>
+  [...path.matchAll(/[ML]([\d.]+) ([\d.]+)/g)].map((m) => [Number(m[1]), Number(m[2])]);
+
+describe('sparkline', () => {
+  it('scales time across the width and values between the low and the high, inset by 1', () => {
+    // span 100 s → x 0, 32, 64; low 90 → y 19, high 110 → y 1, 100 → y 10 (18 px for 20 of price)
+    expect(
+      sparkline([
+        { time: 1000, value: '100' },
+        { time: 1050, value: '110' },
+        { time: 1100, value: '90' },
+      ]),
+    ).toEqual({ path: 'M0 10L32 1L64 19', direction: 'down' });
+  });
+
+  it('places points by time, not by index, and rounds coordinates to two decimals', () => {
+    // x: 0, 64 × 10/30 = 21.333 → 21.33, 64; y: 200 → 19, 300 → 1, 250 → 10
+    expect(
+      sparkline([
+        { time: 0, value: 200 },
+        { time: 10, value: 300 },
+        { time: 30, value: 250 },
+      ]),
+    ).toEqual({ path: 'M0 19L21.33 1L64 10', direction: 'up' });
+  });
+
+  it('is undefined with no point that is a price', () => {
+    expect(sparkline([])).toBeUndefined();
+    expect(
+      sparkline([
+        { time: 1, value: 'abc' },
+        { time: 2, value: 0 },
+        { time: 3, value: '-5' },
+        { time: 4, value: Infinity },
+      ]),
+    ).toBeUndefined();
+  });
+
+  it('draws a flat line across the middle for one point', () => {
+    expect(sparkline([{ time: 5, value: '42000' }])).toEqual({ path: `M0 10H${SPARK_WIDTH}`, direction: 'flat' });
+  });
+
+  it('draws a flat line across the middle when every value is equal', () => {
+    const line = sparkline([
+      { time: 0, value: '7.5' },
+      { time: 40, value: '7.50' },
+      { time: 80, value: 7.5 },
+    ])!;
+    expect(line).toEqual({ path: 'M0 10L32 10L64 10', direction: 'flat' });
+  });
+
+  it('leaves out values that are not prices, keeping the rest', () => {
+    expect(
+      sparkline([
+        { time: 0, value: '10' },
+        { time: 50, value: 'NaN' },
+        { time: 100, value: '20' },
+      ]),
+    ).toEqual({ path: 'M0 19L64 1', direction: 'up' });
+  });
+
+  it('says the direction of 20-digit prices exactly, where floats see no change', () => {
+    const first = '12345678901234567890';
+    const last = '12345678901234567891';
+    expect(Number(first)).toBe(Number(last));
+    expect(
+      sparkline([
+        { time: 0, value: first },
+        { time: 60, value: last },
+      ]),
+    ).toEqual({
+      path: 'M0 10L64 10',
+      direction: 'up',
+    });
+    expect(
+      sparkline([
+        { time: 0, value: last },
+        { time: 60, value: first },
+      ])?.direction,
+    ).toBe('down');
+    expect(
+      sparkline([
+        { time: 0, value: '99999999999999999999' },
+        { time: 60, value: '100000000000000000000' },
+      ])?.direction,
+    ).toBe('up');
+    expect(
+      sparkline([
+        { time: 0, value: '12345678901234567890.10' },
+        { time: 60, value: '12345678901234567890.1' },
+      ])?.direction,
+    ).toBe('flat');
+    expect(
+      sparkline([
+        { time: 0, value: '0.000000000000000000011' },
+        { time: 60, value: '0.00000000000000000001' },
+      ])?.direction,
+    ).toBe('down');
+  });
+
+  it('scales 20-digit prices that floats can tell apart', () => {
+    // 1e20 and 3e20 are the low and the high: y 19 and 1, 2e20 halfway
+    expect(
+      sparkline([
+        { time: 0, value: '100000000000000000000' },
+        { time: 1, value: '300000000000000000000' },
+        { time: 2, value: '200000000000000000000' },
+      ]),
+    ).toEqual({ path: 'M0 19L32 1L64 10', direction: 'up' });
+  });
+
+  it('draws at most 128 points of a long series, the first and the last among them', () => {
+    const points = Array.from({ length: 672 }, (_, i) => ({ time: i * 900, value: String(1000 + (i % 7)) }));
+    points[671] = { time: 671 * 900, value: '999' };
+    const line = sparkline(points)!;
+    const xy = coords(line.path);
+    expect(xy).toHaveLength(128);
+    expect(xy[0]![0]).toBe(0);
+    expect(xy.at(-1)).toEqual([SPARK_WIDTH, SPARK_HEIGHT - 1]);
+    expect(line.direction).toBe('down');
+    for (const [x, y] of xy) {
+      expect(x).toBeGreaterThanOrEqual(0);
+      expect(x).toBeLessThanOrEqual(SPARK_WIDTH);
+      expect(y).toBeGreaterThanOrEqual(1);
+      expect(y).toBeLessThanOrEqual(SPARK_HEIGHT - 1);
+    }
+  });
+});
