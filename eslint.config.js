@@ -35,7 +35,7 @@ const SRC_NEVER = {
   live: ['../chart/*', '../widget/*', ...WIDGETS, '../embed/*', ...LIT, 'lightweight-charts'],
   chart: ['../api/*', '../model/*', '../live/*', '../widget/*', ...WIDGETS, '../embed/*', ...LIT],
   widget: ['../ticker/*', '../converter/*', '../chart/*', '../embed/*', 'lightweight-charts'],
-  board: ['../widget/*', '../ticker/*', '../converter/*', '../embed/*'],
+  board: ['../ticker/*', '../converter/*', '../embed/*'],
   ticker: ['../converter/*', '../chart/*', '../embed/*', 'lightweight-charts'],
   converter: ['../ticker/*', '../chart/*', '../embed/*', 'lightweight-charts'],
   embed: ['../api/*', '../model/*', '../live/*', '../chart/*', '../widget/*', ...WIDGETS, '../format/*'],

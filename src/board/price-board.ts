@@ -11,8 +11,9 @@ import { emit, reportError } from './emit';
 import { backoffDelay } from '../api/backoff';
 import { startTimer } from '../api/timer';
 import { importOnce } from './import-once';
+import { Columns, followed } from './columns';
 import { FirstRender } from './first-render';
-import { rowOf, selectRow } from './select-row';
+import { clickedRow, selectRow } from './select-row';
 import { styles } from './price-board.styles';
 import { QuotesController } from './quotes-controller';
 import { isStale } from '../model/quote';
@@ -91,7 +92,9 @@ export class PriceBoard extends LitElement {
 
   /** The latest quote per symbol of the board, in board order (a read-only snapshot). */
   get quotes(): ReadonlyMap<string, Quote> {
-    return this.#live.snapshot();
+    const all = this.#live.snapshot();
+    // Without the symbols followed for a column only (the bubble's `ons` and `usd`).
+    return new Map([...all].filter(([symbol]) => this.#settings.symbols.includes(symbol)));
   }
 
   /** The connection state, as in `price-board-status`. */
@@ -114,9 +117,10 @@ export class PriceBoard extends LitElement {
   readonly #firstRender = new FirstRender();
 
   readonly #live = new QuotesController(this, {
-    onQuotes: (quotes) => {
+    onQuotes: (applied) => {
       this.#firstRender.open();
-      emit(this, 'price-board-quotes', { quotes });
+      const quotes = applied.filter((q) => this.#settings.symbols.includes(q.symbol));
+      if (quotes.length > 0) emit(this, 'price-board-quotes', { quotes });
       const selected = this.#chartSymbol();
       this.#extras?.quotesApplied(quotes, selected, () => {
         const quote = this.#live.get(selected);
@@ -131,6 +135,11 @@ export class PriceBoard extends LitElement {
       this.#firstRender.open();
       reportError(this, error);
     },
+  });
+
+  readonly #columns = new Columns(this, {
+    get: (symbol) => this.#live.get(symbol),
+    connection: () => ({ baseUrl: this.#settings.baseUrl, apiKey: this.#settings.apiKey }),
   });
 
   /**
@@ -245,6 +254,7 @@ export class PriceBoard extends LitElement {
   protected override willUpdate(): void {
     // The settings changed, or the chart's symbol did (the first symbol turned out unknown).
     if (this.#readSettings() || this.#chartShown !== this.#chartSymbol()) this.#configureChart();
+    this.#columns.update(this.#settings);
   }
 
   protected override updated(): void {
@@ -276,7 +286,10 @@ export class PriceBoard extends LitElement {
       emit(this, 'price-board-error', { code: 'invalid_attribute', message: invalidAttributeMessage(attribute) });
     }
     const { baseUrl, apiKey, stream, streamUrl, pollInterval } = settings;
-    this.#live.configure({ baseUrl, apiKey, stream, streamUrl, pollInterval }, settings.symbols);
+    this.#live.configure(
+      { baseUrl, apiKey, stream, streamUrl, pollInterval },
+      followed(settings.symbols, settings.columns),
+    );
     return true;
   }
 
@@ -312,19 +325,23 @@ export class PriceBoard extends LitElement {
     const selected = rows.find((r) => r.symbol === chartSymbol);
     const extras = this.#extras;
     const closedSince = this.#closedSince(now);
-    return html`<div part="board" class="board" dir="rtl" lang="fa" data-theme=${s.theme}>
-      <div class="top">
-        ${renderStatus(this.#live.status, this.#statusText(closedSince, now), closedSince === undefined ? 'open' : 'closed')}
+    return html`<div part="board" class="board" dir="rtl" lang="fa" data-theme=${s.theme} data-density=${s.density}>
+      <div class="sheet">
+        <div class="top">
+          ${renderStatus(this.#live.status, this.#statusText(closedSince, now), closedSince === undefined ? 'open' : 'closed')}
+        </div>
+        ${renderError(this.#live.error ?? this.#attributeError())}
+        ${renderTable(rows, {
+          unit: s.unit,
+          columns: s.columns,
+          loading: this.#isLoading(),
+          selected: chartSymbol,
+          tabStop: extras?.rows.tabStop(s.symbols, chartSymbol) ?? chartSymbol,
+          flashOf: (symbol) => this.#live.changeCount(symbol),
+          onRowEvent: this.#onRowEvent,
+          extra: this.#columns.extra,
+        })}
       </div>
-      ${renderError(this.#live.error ?? this.#attributeError())}
-      ${renderTable(rows, {
-        unit: s.unit,
-        loading: this.#isLoading(),
-        selected: chartSymbol,
-        tabStop: extras?.rows.tabStop(s.symbols, chartSymbol) ?? chartSymbol,
-        flashOf: (symbol) => this.#live.changeCount(symbol),
-        onRowEvent: this.#onRowEvent,
-      })}
       ${
         s.chart === 'none'
           ? nothing
@@ -406,7 +423,7 @@ export class PriceBoard extends LitElement {
    */
   #onRowEvent(event: Event): void {
     if (this.#extras) return this.#extras.rows.handle(event, this.#chartSymbol());
-    const symbol = event.type === 'click' ? rowOf(event)?.symbol : undefined;
+    const symbol = event.type === 'click' ? clickedRow(event) : undefined;
     if (symbol) selectRow(this, symbol, this.#chartSymbol());
   }
 }
