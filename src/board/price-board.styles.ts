@@ -155,14 +155,14 @@ export const styles = css`
   }
 
   /*
-   * --price-board-max-height: the most the board takes without its chart (its padding, the status
-   * line, the error and the column header included); beyond it the rows scroll under the header.
-   * Unset, the calc is invalid and the sheet has no maximum.
+   * --price-board-max-height: the most the board takes without its chart (its border and padding,
+   * 2 × 9 px, the status line, the error and the column header included); beyond it the rows
+   * scroll under the header. Unset, the calc is invalid and the sheet has no maximum.
    */
   .sheet {
     display: flex;
     flex-direction: column;
-    max-block-size: calc(var(--price-board-max-height) - 16px);
+    max-block-size: calc(var(--price-board-max-height) - 18px);
   }
   .table {
     flex: 1 1 auto;
