@@ -272,8 +272,9 @@ export const styles = css`
 
   /*
    * The narrower layouts, by the slot of each column (templates.ts, slotsOf). Below 720 px: no
-   * minor columns (high, low), the time under the title; below 440 px: the second column under the
-   * lead one, no others. Headers of moved cells stay for screen readers.
+   * minor columns (high, low), the time under the title; below 600 px: no more columns than the
+   * lead and second; below 440 px: the second under the lead. Headers of moved cells stay for
+   * screen readers.
    */
   @container price-board (width < 720px) {
     .chart-section,
@@ -309,12 +310,14 @@ export const styles = css`
       align-self: center;
     }
   }
+  @container price-board (width < 600px) {
+    .more {
+      display: none;
+    }
+  }
   @container price-board (width < 440px) {
     .row {
       grid-template-columns: minmax(0, 1fr) auto;
-    }
-    .more {
-      display: none;
     }
     .head .second {
       position: absolute;

@@ -82,7 +82,7 @@ const HEADERS: Readonly<Record<Column, (unit: DisplayUnit) => string>> = {
  * two columns (but `time`, and `high` and `low` while others are there) are the `lead` and the
  * `second` (below 440 px, one over the other); `high` and `low` otherwise are `minor` (hidden
  * below 720 px); `time` goes under the title below 720 px; the others are `more` (hidden below
- * 440 px). The default columns lay out as before: price over change, high and low hidden.
+ * 600 px). The default columns lay out as before: price over change, high and low hidden.
  */
 function slotsOf(columns: readonly Column[]): Record<string, string> {
   const minor = (c: Column) => c === 'high' || c === 'low';

@@ -308,3 +308,44 @@ describe('accessibility with every column', () => {
     });
   }
 });
+
+describe('layout with every column', () => {
+  for (const width of [300, 480, 600, 900]) {
+    it(`at ${width}px the columns line up, nothing widens the page and no cell is cut`, async () => {
+      const box = await fixture<HTMLDivElement>(html`<div></div>`);
+      box.style.width = `${width}px`;
+      const el = document.createElement('price-board');
+      const attributes = {
+        'base-url': base(),
+        'api-key': `${KEY}-layout`,
+        stream: 'poll',
+        chart: 'none',
+        columns: ALL,
+      };
+      for (const [name, value] of Object.entries({ ...attributes, symbols: 'usd,coin_emami,ons,gold_18' }))
+        el.setAttribute(name, value);
+      box.append(el);
+      await document.fonts.load('600 15px Vazirmatn', 'طلای ۱۸ عیار');
+      await untilLoaded(el);
+      await until(() => /[۰-۹]/.test(cell(el, 'coin_emami', 'bubble')), 'no bubble');
+      expect(el.getBoundingClientRect().width).toBeLessThanOrEqual(width);
+      const table = el.shadowRoot!.querySelector<HTMLElement>('.table')!;
+      const shown = (c: Element) => getComputedStyle(c).display !== 'none';
+      for (const name of ALL.split(',')) {
+        const cells = rows(el).map((r) => r.querySelector<HTMLElement>(`[part~="${name}"]`)!);
+        if (!shown(cells[0]!)) continue;
+        const edges = new Set(cells.map((c) => Math.round(c.getBoundingClientRect().right)));
+        expect(edges.size, `${name}: ${[...edges]}`).toBe(1);
+        for (const c of cells) expect(c.scrollWidth, name).toBeLessThanOrEqual(c.clientWidth + 1);
+      }
+      // What does not fit scrolls inside the table; each shown cell is within the table's scroll area.
+      for (const c of rows(el)[0]!.querySelectorAll<HTMLElement>('[role="cell"]')) {
+        if (!shown(c)) continue;
+        const r = c.getBoundingClientRect();
+        const t = table.getBoundingClientRect();
+        expect(r.left).toBeGreaterThanOrEqual(t.left - (table.scrollWidth - table.clientWidth) - 1);
+        expect(r.right).toBeLessThanOrEqual(t.right + 1);
+      }
+    });
+  }
+});
