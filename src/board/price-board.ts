@@ -51,13 +51,16 @@ const waitingForExtras = new Set<PriceBoard>();
  * @fires {CustomEvent<{ symbol: string }>} price-board-select - When the user changes the chart symbol (click, Enter or Space on a row).
  *
  * @csspart board - The root; `dir="rtl"`, `lang="fa"`.
- * @csspart row - One per symbol: `data-symbol`, `data-direction` (`up`/`down`/`flat`), `data-stale` (market closed), `data-missing` (not returned by the service).
+ * @csspart row - One per symbol, its cells those of `columns` in that order: `data-symbol`, `data-direction` (`up`/`down`/`flat`), `data-stale` (market closed), `data-missing` (not returned by the service).
  * @csspart title - A row's Persian title (the id when the symbol is missing).
  * @csspart price - A row's price: toman or rial, US dollars for `ons` and `silver_ounce`.
  * @csspart change - A row's signed change in percent, with ▲/▼.
  * @csspart high - A row's high, in the price's unit.
  * @csspart low - A row's low, in the price's unit.
  * @csspart time - When the row's quote last changed: today's time, else the Jalali date (Tehran).
+ * @csspart change-amount - (`columns`) A row's change in its unit, exact from the price and percent, signed; `data-sign` (`up`/`down`/`flat`).
+ * @csspart spark - (`columns`) A row's line of the last 7 days.
+ * @csspart bubble - (`columns`) A coin's price over the world price of its gold, as a signed percent; its `title` says how it was computed ([docs/coins.md](../coins.md)). Empty for other rows.
  * @csspart status - The connection state line; `data-status`, and `data-market`: `closed` when every shown quote is stale (it then says «بازار بسته» and when the last one changed), else `open`.
  * @csspart chart - The chart of `chart-symbol`.
  * @csspart error - The current error, in Persian; `data-code`.
@@ -71,6 +74,7 @@ const waitingForExtras = new Set<PriceBoard>();
  * @cssprop [--price-board-down=#c0262d] - Falling prices and errors (dark theme: #ff7b7b).
  * @cssprop [--price-board-accent=#1d5fc4] - Selection, focus ring, line chart (dark theme: #7fb0ff).
  * @cssprop [--price-board-radius=12px] - Corner radius of the board.
+ * @cssprop --price-board-max-height - The most the board takes without its chart (status line and column header included); beyond it the rows scroll under the header. Unset: no limit.
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- typed by the interface below
 export class PriceBoard extends LitElement {
