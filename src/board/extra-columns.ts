@@ -37,6 +37,10 @@ const styles = css`
   [part~=title] a:focus-visible {
     text-decoration: underline;
   }
+  /* as wide with its line as before it came (the rows' tracks stay the same) */
+  [part~=spark] {
+    min-inline-size: calc(64px + 20px);
+  }
   [part~=spark] svg {
     display: block;
     inline-size: 64px;

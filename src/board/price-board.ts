@@ -98,7 +98,8 @@ export class PriceBoard extends LitElement {
   get quotes(): ReadonlyMap<string, Quote> {
     const all = this.#live.snapshot();
     // Without the symbols followed for a column only (the bubble's `ons` and `usd`).
-    return new Map([...all].filter(([symbol]) => this.#settings.symbols.includes(symbol)));
+    const shown = this.#settings?.symbols;
+    return shown ? new Map([...all].filter(([symbol]) => shown.includes(symbol))) : all;
   }
 
   /** The connection state, as in `price-board-status`. */
