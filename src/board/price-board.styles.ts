@@ -346,7 +346,7 @@ export const styles = css`
 
   /*
    * On paper: the light theme whatever the screen's (a dark background wastes ink), every row
-   * drawn, and no status line: a printout is never live.
+   * drawn (none scrolled out of sight), and no status line: a printout is never live.
    */
   @media print {
     .board,
@@ -358,6 +358,10 @@ export const styles = css`
     }
     .rows .row:nth-child(n + 21) {
       content-visibility: visible;
+    }
+    /* every row, whatever the max height */
+    .sheet {
+      max-block-size: none;
     }
   }
 

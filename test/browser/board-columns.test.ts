@@ -6,7 +6,7 @@ import 'vazirmatn/Vazirmatn-Variable-font-face.css';
 import { elementUpdated, fixture, html } from '@open-wc/testing/pure';
 import axe from 'axe-core';
 import { describe, expect, it } from 'vitest';
-import { userEvent } from 'vitest/browser';
+import { cdp, userEvent } from 'vitest/browser';
 import '../../src/price-board';
 import type { PriceBoard } from '../../src/price-board';
 import type { ErrorDetail } from '../../src/shared/errors';
@@ -227,6 +227,19 @@ describe('--price-board-max-height', () => {
     const last = rows(el).at(-1)!.getBoundingClientRect();
     expect(last.bottom).toBeLessThanOrEqual(table.getBoundingClientRect().bottom + 1);
     expect(last.top).toBeGreaterThanOrEqual(head.getBoundingClientRect().bottom - 1);
+  });
+
+  it('on paper every row is printed, whatever the max height', async () => {
+    const el = await board({}, 'usd,eur,aed,gbp,try,cny,iqd,afn,cad,aud,chf,jpy', `${KEY}-max`);
+    el.style.setProperty('--price-board-max-height', '150px');
+    const table = el.shadowRoot!.querySelector<HTMLElement>('.table')!;
+    await until(() => table.scrollHeight > table.clientHeight + 50, 'the rows do not scroll');
+    await cdp().send('Emulation.setEmulatedMedia', { media: 'print' });
+    try {
+      await until(() => table.scrollHeight <= table.clientHeight + 1, 'rows are cut on paper');
+    } finally {
+      await cdp().send('Emulation.setEmulatedMedia', { media: '' });
+    }
   });
 
   it('unset, the board is as tall as its rows', async () => {
