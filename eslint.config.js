@@ -36,8 +36,7 @@ const SRC_NEVER = {
   chart: ['../api/*', '../model/*', '../live/*', '../widget/*', ...WIDGETS, '../embed/*', ...LIT],
   // (the sparkline is pure and small: the spark cells draw it without the chart's chunk)
   widget: ['../ticker/*', '../converter/*', '../chart/*', '!../chart/sparkline', '../embed/*', 'lightweight-charts'],
-  // The quotes controller is every widget's (src/widget/), the board's too, ahead of the element base they will share.
-  board: ['../widget/*', '!../widget/quotes-controller', '../ticker/*', '../converter/*', '../embed/*'],
+  board: ['../ticker/*', '../converter/*', '../embed/*'],
   ticker: ['../converter/*', '../chart/*', '../embed/*', 'lightweight-charts'],
   converter: ['../ticker/*', '../chart/*', '../embed/*', 'lightweight-charts'],
   embed: ['../api/*', '../model/*', '../live/*', '../chart/*', '../widget/*', ...WIDGETS, '../format/*'],

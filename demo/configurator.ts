@@ -13,6 +13,7 @@ import {
   iframeSnippet,
   loaderSnippet,
   relayScriptSnippet,
+  maxHeightOf,
   relayUrls,
   scriptSnippet,
   throughRelay,
@@ -45,8 +46,12 @@ export interface ConfiguratorParts {
   connection: HTMLElement;
 }
 
-const RADIO_FIELDS = ['widget', 'theme', 'unit', 'chart', 'days'] as const;
+const RADIO_FIELDS = ['widget', 'theme', 'unit', 'chart', 'days', 'density'] as const;
+/** Checkboxes whose checked values, in the form's order, make one comma-separated setting. */
+const LIST_FIELDS = ['columns'] as const;
 const TEXT_FIELDS = {
+  link: 'link',
+  'max-height': 'maxHeight',
   'api-key': 'apiKey',
   'base-url': 'baseUrl',
   stream: 'stream',
@@ -102,7 +107,7 @@ export class Configurator {
     // preview when committed (change), so half-typed keys do not open connections.
     const isSetting = (event: Event) => {
       const name = (event.target as Partial<HTMLInputElement> | null)?.name ?? '';
-      return (RADIO_FIELDS as readonly string[]).includes(name) || name in TEXT_FIELDS;
+      return [...RADIO_FIELDS, ...LIST_FIELDS].includes(name as never) || name in TEXT_FIELDS;
     };
     form.addEventListener('change', (event) => {
       if (isSetting(event)) this.readForm(true);
@@ -139,11 +144,15 @@ export class Configurator {
     return { ...this.config, symbols: [...this.config.symbols] };
   }
 
-  /** Shows the controls (`data-attribute`) of the attributes the chosen widget has, hides the others. */
+  /**
+   * Shows the controls (`data-attribute`) of the attributes the chosen widget has, and those of
+   * the widget (`data-widget`), hides the others.
+   */
   private showControls(): void {
     const names = attributeNames(this.config);
-    for (const control of this.parts.form.querySelectorAll<HTMLElement>('[data-attribute]')) {
-      control.hidden = !names.has(control.dataset.attribute ?? '');
+    for (const control of this.parts.form.querySelectorAll<HTMLElement>('[data-attribute], [data-widget]')) {
+      const { attribute, widget } = control.dataset;
+      control.hidden = widget ? widget !== this.config.widget : !names.has(attribute ?? '');
     }
   }
 
@@ -170,6 +179,11 @@ export class Configurator {
       const input = form.elements.namedItem(name);
       if (input instanceof HTMLInputElement || input instanceof HTMLSelectElement) input.value = this.config[key];
     }
+    for (const name of LIST_FIELDS) {
+      const values = this.config[name].split(',').map((v) => v.trim());
+      for (const input of form.querySelectorAll<HTMLInputElement>(`input[name="${name}"]`))
+        input.checked = values.includes(input.value);
+    }
   }
 
   private readForm(commit: boolean): void {
@@ -177,6 +191,8 @@ export class Configurator {
     const next = { ...this.config };
     for (const name of RADIO_FIELDS) (next as Record<string, unknown>)[name] = String(data.get(name) ?? next[name]);
     for (const [name, key] of Object.entries(TEXT_FIELDS)) next[key] = String(data.get(name) ?? '');
+    // None checked: the element's default columns.
+    for (const name of LIST_FIELDS) next[name] = data.getAll(name).map(String).join(',');
     this.config = next;
     this.showControls();
     if (commit) this.applyToPreview();
@@ -214,6 +230,9 @@ export class Configurator {
         preview.setAttribute(name, value);
       }
     }
+    const maxHeight = maxHeightOf(this.config);
+    if (maxHeight === undefined) preview.style.removeProperty('--price-board-max-height');
+    else preview.style.setProperty('--price-board-max-height', `${maxHeight}px`);
     previewPanel.dataset.theme = this.config.theme;
   }
 
@@ -233,6 +252,8 @@ export class Configurator {
     if (config.widget !== 'board') params.set('widget', config.widget);
     for (const [name, value] of boardAttributes(config, location.origin))
       params.set(name === 'api-key' ? 'key' : name, value);
+    const maxHeight = maxHeightOf(config);
+    if (maxHeight !== undefined) params.set('max-height', String(maxHeight));
     const query = params.toString().replace(/%2C/gi, ',');
     history.replaceState(history.state, '', `${location.pathname}${query ? `?${query}` : ''}${location.hash}`);
   }

@@ -110,6 +110,10 @@ function config(overrides: Partial<BoardConfig>): BoardConfig {
     chart: byDefault(BOARD_ATTRIBUTES.chart),
     chartSymbol: byDefault(BOARD_ATTRIBUTES.chartSymbol),
     days: '7',
+    columns: byDefault(BOARD_ATTRIBUTES.columns),
+    density: byDefault(BOARD_ATTRIBUTES.density),
+    link: byDefault(BOARD_ATTRIBUTES.link),
+    maxHeight: '',
     stream: byDefault(BOARD_ATTRIBUTES.stream),
     pollInterval: byDefault(BOARD_ATTRIBUTES.pollInterval),
     speed: byDefault(TICKER_ATTRIBUTES.speed),
@@ -162,9 +166,11 @@ function initialConfiguratorConfig(): BoardConfig {
     if (value !== undefined && property !== 'symbols' && property in base) settings[property] = value;
   }
   const symbols = page.get('symbols');
+  const maxHeight = readEmbedParams(location.search).maxHeight;
   return {
     ...base,
     ...settings,
+    maxHeight: maxHeight?.endsWith('px') ? maxHeight.slice(0, -2) : '',
     symbols: symbols
       ? [
           ...new Set(

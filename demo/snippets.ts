@@ -22,6 +22,12 @@ export interface BoardConfig {
   chart: string;
   chartSymbol: string;
   days: string;
+  /** The board's cells, comma-separated (`columns`). */
+  columns: string;
+  density: string;
+  link: string;
+  /** Pixels, or empty: the board's `--price-board-max-height` (`max-height` in the embed URL). */
+  maxHeight: string;
   stream: string;
   pollInterval: string;
   /** The ticker's. */
@@ -33,6 +39,18 @@ export interface BoardConfig {
 
 /** The settings a configuration holds besides `widget` and `symbols`. */
 type Setting = Exclude<keyof BoardConfig, 'widget' | 'symbols'>;
+
+/** `--price-board-max-height` as pixels, for a board; undefined when not set. */
+export function maxHeightOf(config: BoardConfig): number | undefined {
+  const px = Number(config.maxHeight);
+  return config.widget === 'board' && config.maxHeight.trim() !== '' && px > 0 ? px : undefined;
+}
+
+/** The embed page's own parameters of a configuration (`max-height`), after its attributes. */
+function pageParams(config: BoardConfig): Array<[string, string]> {
+  const px = maxHeightOf(config);
+  return px === undefined ? [] : [['max-height', String(px)]];
+}
 
 /** The element's attribute table: which settings it takes, their attribute names and defaults. */
 export function attributeTable(widget: EmbedWidget): Readonly<Record<string, AttributeSpec>> {
@@ -129,7 +147,7 @@ function encodeQueryValue(value: string): string {
 
 /** The embed page address carrying a configuration (`key` is the short name of `api-key`). */
 export function embedPageUrl(config: BoardConfig, urls: WidgetUrls): string {
-  const query = [...widgetParam(config), ...boardAttributes(config, originOf(urls.embedPage))]
+  const query = [...widgetParam(config), ...boardAttributes(config, originOf(urls.embedPage)), ...pageParams(config)]
     .map(([name, value]) => `${name === 'api-key' ? 'key' : name}=${encodeQueryValue(value)}`)
     .join('&');
   return `${urls.embedPage}?${query}`;
@@ -152,15 +170,20 @@ export function estimatedHeight(config: BoardConfig): number {
   if (config.widget === 'converter') return 176;
   const rows = Math.max(1, config.symbols.length);
   const chart = config.chart !== 'none';
-  const narrow = 76 + rows * 55.8 + (chart ? 262 : 0);
-  const wide = 76 + rows * 36.3 + (chart ? 303 : 0);
+  // The board without its chart is at most the max height (the rows scroll inside).
+  const cap = (px: number) => Math.min(px, maxHeightOf(config) ?? Infinity);
+  const narrow = cap(76 + rows * 55.8) + (chart ? 262 : 0);
+  const wide = cap(76 + rows * 36.3) + (chart ? 303 : 0);
   return Math.ceil(Math.max(narrow, wide));
 }
 
 export function scriptSnippet(config: BoardConfig, urls: WidgetUrls): string {
   const script = config.widget === 'board' ? urls.script : urls[config.widget];
   const tag = WIDGET_TAGS[config.widget];
-  const attributes = boardAttributes(config, originOf(script))
+  const px = maxHeightOf(config);
+  // A style attribute: a page under a strict style-src sets the variable in its own style sheet instead.
+  const style: Array<[string, string]> = px === undefined ? [] : [['style', `--price-board-max-height: ${px}px`]];
+  const attributes = [...boardAttributes(config, originOf(script)), ...style]
     .map(([name, value]) => `\n  ${name}="${escapeHtml(value)}"`)
     .join('');
   return `<script type="module" src="${escapeHtml(script)}"></script>\n<${tag}${attributes}\n></${tag}>`;
@@ -192,7 +215,11 @@ export function iframeSnippet(config: BoardConfig, urls: WidgetUrls): string {
 }
 
 export function loaderSnippet(config: BoardConfig, urls: WidgetUrls): string {
-  const attributes = [...widgetParam(config), ...boardAttributes(config, originOf(urls.embedPage))]
+  const attributes = [
+    ...widgetParam(config),
+    ...boardAttributes(config, originOf(urls.embedPage)),
+    ...pageParams(config),
+  ]
     .map(([name, value]) => `\n  data-${name === 'api-key' ? 'key' : name}="${escapeHtml(value)}"`)
     .join('');
   return `<div data-price-board${attributes}\n></div>\n<script async src="${escapeHtml(urls.loader)}"></script>`;

@@ -11,6 +11,8 @@ import {
   type AttributeSpec,
   type BoardProperty,
   type ChartMode,
+  type Column,
+  type Density,
   type HistoryDays,
   type StreamMode,
   type ThemeMode,
@@ -54,6 +56,11 @@ export interface BoardSettings {
   /** Always one of `symbols`. */
   chartSymbol: string;
   days: HistoryDays;
+  /** The cells of a row, in order, each once. */
+  columns: Column[];
+  density: Density;
+  /** The title links' URL template, `{symbol}` in it; `undefined`: titles are not links. */
+  link: string | undefined;
 }
 
 interface Parsed<T> {
@@ -92,6 +99,17 @@ function parseChoice(raw: unknown, spec: AttributeSpec): Parsed<unknown> {
   if (isUnset(raw)) return ok(fallback);
   const value = typeof fallback === 'number' ? toNumber(raw) : String(raw).trim().toLowerCase();
   return spec.values!.includes(value) ? ok(value) : bad(fallback);
+}
+
+/** Comma-separated names of `spec.values`, each once, order kept; one unknown name: the default. */
+function parseList(raw: unknown, spec: AttributeSpec): Parsed<string[]> {
+  const fallback = String(spec.default).split(',');
+  if (isBlank(raw)) return ok(fallback);
+  const names = String(raw)
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== '');
+  return names.every((name) => spec.values!.includes(name)) ? ok([...new Set(names)]) : bad(fallback);
 }
 
 /** Seconds: a finite number from `spec.min` to `spec.max`. */
@@ -133,6 +151,22 @@ function parseUrl(raw: unknown): Parsed<string | undefined> {
   return url ? ok(url.href) : bad(undefined);
 }
 
+/**
+ * The address a link template gives for `symbol` (URL-encoded into `{symbol}`), resolved against
+ * the page; `undefined` unless it is http(s) without credentials. Checked for each symbol: the
+ * symbol may stand where the scheme goes.
+ */
+export function linkFor(template: string, symbol: string): string | undefined {
+  return toHttpUrl(template.replaceAll('{symbol}', encodeURIComponent(symbol)))?.href;
+}
+
+/** A link template: `{symbol}` in it, an http(s) address with a symbol put in. */
+function parseUrlTemplate(raw: unknown): Parsed<string | undefined> {
+  if (isBlank(raw)) return ok(undefined);
+  const template = String(raw).trim();
+  return template.includes('{symbol}') && linkFor(template, 'usd') ? ok(template) : bad(undefined);
+}
+
 /** The key is sent as a header only; it is never validated here, so it never lands in a message. */
 function parseKey(raw: unknown): Parsed<string | undefined> {
   return ok(isBlank(raw) ? undefined : String(raw).trim());
@@ -161,8 +195,12 @@ function parse(
       return parseBaseUrl(raw, context.baseUrl);
     case 'url':
       return parseUrl(raw);
+    case 'url-template':
+      return parseUrlTemplate(raw);
     case 'choice':
       return parseChoice(raw, spec);
+    case 'list':
+      return parseList(raw, spec);
     case 'seconds':
       return parseSeconds(raw, spec);
     case 'symbol':

@@ -67,10 +67,11 @@ export class BoardExtras {
     this.announcer = new Announcer(board);
     this.rows = new RowSelection(board);
     new Clock(board);
-    // Without adopted style sheets Lit appends a <style> per sheet: only the new ones then.
+    // Beside the board's (and the columns' chunk's, whichever came first); without adopted style
+    // sheets Lit appends a <style> per sheet: only the new ones then.
     const extra = [extraStyles, flashStyles, chartStyles];
-    const own = (board.constructor as typeof LitElement).elementStyles;
-    adoptStyles(board.renderRoot as ShadowRoot, supportsAdoptingStyleSheets ? [...own, ...extra] : extra);
+    const root = board.renderRoot as ShadowRoot;
+    adoptStyles(root, supportsAdoptingStyleSheets ? [...root.adoptedStyleSheets, ...extra] : extra);
   }
 
   /** The chart's settings, from the board's. */

@@ -104,9 +104,12 @@ export const styles = css`
    * (minmax(0, ...)): a title from the service is text of any length, and a long unbreakable one
    * must never push the numbers out of their columns; it wraps anywhere, two lines at most.
    */
+  /* the title, then one track per cell of the columns shown (the \`columns\` attribute), whatever their number */
   .row {
     display: grid;
-    grid-template-columns: minmax(0, 1.5fr) repeat(5, minmax(max-content, 1fr));
+    grid-template-columns: minmax(0, 1.5fr);
+    grid-auto-columns: minmax(max-content, 1fr);
+    grid-auto-flow: column;
   }
   .rows .row {
     cursor: pointer;
@@ -150,6 +153,37 @@ export const styles = css`
     font-weight: 500;
     border-block-end: 1px solid var(--_border);
   }
+
+  /*
+   * --price-board-max-height: the most the board takes without its chart (its border and padding,
+   * 2 × 9 px, the status line, the error and the column header included); beyond it the rows
+   * scroll under the header. Unset, the calc is invalid and the sheet has no maximum.
+   */
+  .sheet {
+    display: flex;
+    flex-direction: column;
+    max-block-size: calc(var(--price-board-max-height) - 18px);
+  }
+  .table {
+    flex: 1 1 auto;
+    min-block-size: 0;
+    overflow: auto;
+  }
+  .head {
+    position: sticky;
+    inset-block-start: 0;
+    z-index: 1;
+    background: var(--_bg);
+  }
+
+  /* compact: a dense table for 20–40 symbols */
+  [data-density=compact] {
+    line-height: 1.25;
+  }
+  [data-density=compact] .cell {
+    padding: 2px 8px;
+  }
+
   /* The clamp is visual: the whole title stays in the text, so assistive technology reads it. */
   [part~=title] {
     font-weight: 600;
@@ -169,7 +203,7 @@ export const styles = css`
   [part~=price] {
     font-weight: 600;
   }
-  [part~=price][data-unit]::after {
+  [data-unit]::after {
     content: ' ' attr(data-unit);
     font-weight: 400;
     font-size: .8em;
@@ -214,8 +248,6 @@ export const styles = css`
     }
   }
 
-  /* medium: no high/low, the time under the title; compact: the change under the price too.
-     Headers of moved cells stay for screen readers. */
   /*
    * The chart's height (chart-section.styles.ts uses it), and the room its section takes until its
    * template and styles arrive with the board's extras: the rows below the board do not move then.
@@ -238,24 +270,24 @@ export const styles = css`
     text-align: center;
   }
 
+  /*
+   * The narrower layouts, by the slot of each column (templates.ts, slotsOf). Below 720 px: no
+   * minor columns (high, low), the time under the title; below 600 px: no more columns than the
+   * lead and second; below 440 px: the second under the lead. Headers of moved cells stay for
+   * screen readers.
+   */
   @container price-board (width < 720px) {
     .chart-section,
     .chart-pending {
       --_chart-h: 220px;
     }
-    .row {
-      grid-template-columns: minmax(0, 1.5fr) repeat(2, minmax(max-content, 1fr));
-    }
     .rows .row:nth-child(n + 21) {
       contain-intrinsic-block-size: auto 56px;
     }
-    [part~=high],
-    [part~=low],
-    .col-high,
-    .col-low {
+    .minor {
       display: none;
     }
-    .col-time {
+    .head .when {
       position: absolute;
       inline-size: 1px;
       padding: 0;
@@ -265,41 +297,46 @@ export const styles = css`
     [part~=title] {
       padding-block-end: 0;
     }
-    [part~=time] {
+    .rows .when {
       grid-column: 1;
       grid-row: 2;
       padding-block-start: 0;
       font-size: 12px;
     }
-    [part~=price],
-    [part~=change] {
+    .rows .lead,
+    .rows .second,
+    .rows .more {
       grid-row: 1 / span 2;
       align-self: center;
+    }
+  }
+  @container price-board (width < 600px) {
+    .more {
+      display: none;
     }
   }
   @container price-board (width < 440px) {
     .row {
       grid-template-columns: minmax(0, 1fr) auto;
     }
-    .col-change {
+    .head .second {
       position: absolute;
       inline-size: 1px;
       padding: 0;
       overflow: hidden;
       clip-path: inset(50%);
     }
-    [part~=price],
-    [part~=change],
-    .col-price {
+    .lead,
+    .second {
       grid-column: 2;
       text-align: end;
     }
-    [part~=price] {
+    .rows .lead {
       grid-row: 1;
       align-self: end;
       padding-block-end: 0;
     }
-    [part~=change] {
+    .rows .second {
       grid-row: 2;
       align-self: start;
       padding-block-start: 0;
@@ -309,7 +346,7 @@ export const styles = css`
 
   /*
    * On paper: the light theme whatever the screen's (a dark background wastes ink), every row
-   * drawn, and no status line: a printout is never live.
+   * drawn (none scrolled out of sight), and no status line: a printout is never live.
    */
   @media print {
     .board,
@@ -321,6 +358,10 @@ export const styles = css`
     }
     .rows .row:nth-child(n + 21) {
       content-visibility: visible;
+    }
+    /* every row, whatever the max height */
+    .sheet {
+      max-block-size: none;
     }
   }
 

@@ -11,8 +11,9 @@ import { emit, reportError } from './emit';
 import { backoffDelay } from '../api/backoff';
 import { startTimer } from '../api/timer';
 import { importOnce } from './import-once';
+import { Columns, followed } from './columns';
 import { FirstRender } from './first-render';
-import { rowOf, selectRow } from './select-row';
+import { clickedRow, selectRow } from './select-row';
 import { styles } from './price-board.styles';
 import { QuotesController } from '../widget/quotes-controller';
 import { isStale } from '../model/quote';
@@ -50,13 +51,16 @@ const waitingForExtras = new Set<PriceBoard>();
  * @fires {CustomEvent<{ symbol: string }>} price-board-select - When the user changes the chart symbol (click, Enter or Space on a row).
  *
  * @csspart board - The root; `dir="rtl"`, `lang="fa"`.
- * @csspart row - One per symbol: `data-symbol`, `data-direction` (`up`/`down`/`flat`), `data-stale` (market closed), `data-missing` (not returned by the service).
+ * @csspart row - One per symbol, its cells those of `columns` in that order: `data-symbol`, `data-direction` (`up`/`down`/`flat`), `data-stale` (market closed), `data-missing` (not returned by the service).
  * @csspart title - A row's Persian title (the id when the symbol is missing).
  * @csspart price - A row's price: toman or rial, US dollars for `ons` and `silver_ounce`.
  * @csspart change - A row's signed change in percent, with ▲/▼.
  * @csspart high - A row's high, in the price's unit.
  * @csspart low - A row's low, in the price's unit.
  * @csspart time - When the row's quote last changed: today's time, else the Jalali date (Tehran).
+ * @csspart change-amount - (`columns`) A row's change in its unit, exact from the price and percent, signed; `data-sign` (`up`/`down`/`flat`).
+ * @csspart spark - (`columns`) A row's line of the last 7 days.
+ * @csspart bubble - (`columns`) A coin's price over the world price of its gold, as a signed percent; its `title` says how it was computed ([docs/coins.md](../coins.md)). Empty for other rows.
  * @csspart status - The connection state line; `data-status`, and `data-market`: `closed` when every shown quote is stale (it then says «بازار بسته» and when the last one changed), else `open`.
  * @csspart chart - The chart of `chart-symbol`.
  * @csspart error - The current error, in Persian; `data-code`.
@@ -70,6 +74,7 @@ const waitingForExtras = new Set<PriceBoard>();
  * @cssprop [--price-board-down=#c0262d] - Falling prices and errors (dark theme: #ff7b7b).
  * @cssprop [--price-board-accent=#1d5fc4] - Selection, focus ring, line chart (dark theme: #7fb0ff).
  * @cssprop [--price-board-radius=12px] - Corner radius of the board.
+ * @cssprop --price-board-max-height - The most the board takes without its chart (status line and column header included); beyond it the rows scroll under the header. Unset: no limit.
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- typed by the interface below
 export class PriceBoard extends LitElement {
@@ -91,7 +96,10 @@ export class PriceBoard extends LitElement {
 
   /** The latest quote per symbol of the board, in board order (a read-only snapshot). */
   get quotes(): ReadonlyMap<string, Quote> {
-    return this.#live.snapshot();
+    const all = this.#live.snapshot();
+    // Without the symbols followed for a column only (the bubble's `ons` and `usd`).
+    const shown = this.#settings?.symbols;
+    return shown ? new Map([...all].filter(([symbol]) => shown.includes(symbol))) : all;
   }
 
   /** The connection state, as in `price-board-status`. */
@@ -114,9 +122,10 @@ export class PriceBoard extends LitElement {
   readonly #firstRender = new FirstRender();
 
   readonly #live = new QuotesController(this, {
-    onQuotes: (quotes) => {
+    onQuotes: (applied) => {
       this.#firstRender.open();
-      emit(this, 'price-board-quotes', { quotes });
+      const quotes = applied.filter((q) => this.#settings.symbols.includes(q.symbol));
+      if (quotes.length > 0) emit(this, 'price-board-quotes', { quotes });
       const selected = this.#chartSymbol();
       this.#extras?.quotesApplied(quotes, selected, () => {
         const quote = this.#live.get(selected);
@@ -131,6 +140,11 @@ export class PriceBoard extends LitElement {
       this.#firstRender.open();
       reportError(this, error);
     },
+  });
+
+  readonly #columns = new Columns(this, {
+    get: (symbol) => this.#live.get(symbol),
+    connection: () => ({ baseUrl: this.#settings.baseUrl, apiKey: this.#settings.apiKey }),
   });
 
   /**
@@ -245,6 +259,7 @@ export class PriceBoard extends LitElement {
   protected override willUpdate(): void {
     // The settings changed, or the chart's symbol did (the first symbol turned out unknown).
     if (this.#readSettings() || this.#chartShown !== this.#chartSymbol()) this.#configureChart();
+    this.#columns.update(this.#settings);
   }
 
   protected override updated(): void {
@@ -276,7 +291,10 @@ export class PriceBoard extends LitElement {
       emit(this, 'price-board-error', { code: 'invalid_attribute', message: invalidAttributeMessage(attribute) });
     }
     const { baseUrl, apiKey, stream, streamUrl, pollInterval } = settings;
-    this.#live.configure({ baseUrl, apiKey, stream, streamUrl, pollInterval }, settings.symbols);
+    this.#live.configure(
+      { baseUrl, apiKey, stream, streamUrl, pollInterval },
+      followed(settings.symbols, settings.columns),
+    );
     return true;
   }
 
@@ -312,19 +330,23 @@ export class PriceBoard extends LitElement {
     const selected = rows.find((r) => r.symbol === chartSymbol);
     const extras = this.#extras;
     const closedSince = this.#closedSince(now);
-    return html`<div part="board" class="board" dir="rtl" lang="fa" data-theme=${s.theme}>
-      <div class="top">
-        ${renderStatus(this.#live.status, this.#statusText(closedSince, now), closedSince === undefined ? 'open' : 'closed')}
+    return html`<div part="board" class="board" dir="rtl" lang="fa" data-theme=${s.theme} data-density=${s.density}>
+      <div class="sheet">
+        <div class="top">
+          ${renderStatus(this.#live.status, this.#statusText(closedSince, now), closedSince === undefined ? 'open' : 'closed')}
+        </div>
+        ${renderError(this.#live.error ?? this.#attributeError())}
+        ${renderTable(rows, {
+          unit: s.unit,
+          columns: s.columns,
+          loading: this.#isLoading(),
+          selected: chartSymbol,
+          tabStop: extras?.rows.tabStop(s.symbols, chartSymbol) ?? chartSymbol,
+          flashOf: (symbol) => this.#live.changeCount(symbol),
+          onRowEvent: this.#onRowEvent,
+          extra: this.#columns.extra,
+        })}
       </div>
-      ${renderError(this.#live.error ?? this.#attributeError())}
-      ${renderTable(rows, {
-        unit: s.unit,
-        loading: this.#isLoading(),
-        selected: chartSymbol,
-        tabStop: extras?.rows.tabStop(s.symbols, chartSymbol) ?? chartSymbol,
-        flashOf: (symbol) => this.#live.changeCount(symbol),
-        onRowEvent: this.#onRowEvent,
-      })}
       ${
         s.chart === 'none'
           ? nothing
@@ -406,7 +428,7 @@ export class PriceBoard extends LitElement {
    */
   #onRowEvent(event: Event): void {
     if (this.#extras) return this.#extras.rows.handle(event, this.#chartSymbol());
-    const symbol = event.type === 'click' ? rowOf(event)?.symbol : undefined;
+    const symbol = event.type === 'click' ? clickedRow(event) : undefined;
     if (symbol) selectRow(this, symbol, this.#chartSymbol());
   }
 }

@@ -7,7 +7,7 @@
  */
 import type { ReactiveControllerHost } from 'lit';
 import { moveTarget, rowAction } from './row-keys';
-import { rowOf, selectRow, type SelectionTarget } from './select-row';
+import { clickedRow, rowOf, selectRow, type SelectionTarget } from './select-row';
 
 /** What a selection needs of the board. */
 export interface SelectionHost extends ReactiveControllerHost, SelectionTarget {
@@ -35,7 +35,10 @@ export class RowSelection {
     const { row, symbol } = rowOf(event) ?? {};
     if (!row || !symbol) return;
     if (event.type === 'focusin') return this.#focus(symbol);
-    if (event.type === 'click') return this.#select(symbol, selected);
+    if (event.type === 'click') {
+      if (clickedRow(event)) this.#select(symbol, selected);
+      return;
+    }
     const action = rowAction(event as KeyboardEvent);
     if (!action || event.target !== row) return;
     event.preventDefault();

@@ -2,6 +2,7 @@
  * What one row shows, as strings: formatted once per quote (and per unit, day and staleness), so a
  * frame of live updates formats only the rows whose quote changed.
  */
+import type { Column } from '../shared/attributes';
 import type { DisplayUnit, Quote } from '../shared/types';
 import { DOLLAR_SYMBOLS } from '../shared/types';
 import type { DateFormat } from './dates';
@@ -9,7 +10,7 @@ import { formatQuoteValue, unitLabel } from '../format/number';
 import { formatPercent } from '../format/percent';
 import { direction, isStale, type Direction } from '../model/quote';
 
-const DASH = '—';
+export const DASH = '—';
 
 /** One row's display state. */
 export interface RowView {
@@ -36,10 +37,10 @@ export interface RowView {
   loading: boolean;
   /**
    * What sets the width of the price, change, high, low and time cells: their text with every
-   * digit as ۰ (digits are tabular) and one sign and arrow, so it changes only when the length or
-   * format does.
+   * digit as ۰ (digits are tabular) and one sign and arrow (see {@link shape}), so it changes only
+   * when the length or format does.
    */
-  shapes: readonly string[];
+  shapes: Partial<Readonly<Record<Column, string>>>;
 }
 
 /** What the rows depend on besides the quote. */
@@ -75,7 +76,7 @@ export function emptyRow(symbol: string, missing: boolean, loading: boolean): Ro
     stale: false,
     missing,
     loading: loading && !missing,
-    shapes: [],
+    shapes: {},
   };
 }
 
@@ -85,7 +86,7 @@ export function dayOf(now: Date, dates: DateFormat): string {
 }
 
 /** `text` with every digit as ۰, every sign as + and every arrow as ▲: the same width, in tabular digits. */
-const shape = (text: string): string => text.replace(/[۰-۹]/g, '۰').replace(/[−-]/g, '+').replace(/▼/g, '▲');
+export const shape = (text: string): string => text.replace(/[۰-۹]/g, '۰').replace(/[−-]/g, '+').replace(/▼/g, '▲');
 
 /**
  * A toman value (rials ÷ 10) shows a decimal now and then: its shape always has one, so that its
@@ -137,13 +138,13 @@ export function quoteRow(quote: Quote, ctx: RowContext): RowView {
     stale,
     missing: false,
     loading: false,
-    shapes: [
-      shape(ownUnit ? `${price} ${ownUnit}` : money(price)),
-      shape(arrow ? `${arrow} ${change}` : change),
-      shape(money(high)),
-      shape(money(low)),
-      shape(stale ? `◷ ${time}` : time),
-    ],
+    shapes: {
+      price: shape(ownUnit ? `${price} ${ownUnit}` : money(price)),
+      change: shape(arrow ? `${arrow} ${change}` : change),
+      high: shape(money(high)),
+      low: shape(money(low)),
+      time: shape(stale ? `◷ ${time}` : time),
+    },
   };
   memo.set(quote, { key, view });
   return view;

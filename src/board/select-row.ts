@@ -17,6 +17,11 @@ export function rowOf(event: Event): { row: HTMLElement; symbol: string } | unde
   return row && symbol ? { row, symbol } : undefined;
 }
 
+/** The symbol a click selects: its row's, unless the click follows the title's link. */
+export function clickedRow(event: Event): string | undefined {
+  return (event.target as Element | null)?.closest('a[href]') ? undefined : rowOf(event)?.symbol;
+}
+
 /** Selects `symbol` (`price-board-select`) unless it is the one shown (`selected`). */
 export function selectRow(target: SelectionTarget, symbol: string, selected: string): void {
   if (symbol === selected) return;

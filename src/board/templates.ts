@@ -4,6 +4,7 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import { unknownSymbolsText, type PriceBoardError } from '../shared/errors';
+import type { Column } from '../shared/attributes';
 import type { ConnectionStatus, DisplayUnit } from '../shared/types';
 import type { RowView } from './row-view';
 
@@ -32,6 +33,8 @@ const UNIT_NAME: Readonly<Record<DisplayUnit, string>> = { toman: 'تومان', 
 /** What the table needs besides the rows. */
 export interface TableState {
   unit: DisplayUnit;
+  /** The cells of a row, in order. */
+  columns: readonly Column[];
   loading: boolean;
   selected: string;
   /** The row that takes Tab (roving tabindex). */
@@ -39,66 +42,181 @@ export interface TableState {
   flashOf(symbol: string): number;
   /** A click, key press or focus in the rows. */
   onRowEvent(event: Event): void;
+  /** The columns' own chunk (`extra-columns.ts`), once loaded: cells beyond today's, title links. */
+  extra?: ExtraCells;
+}
+
+/**
+ * What the columns' chunk adds: the `change-amount`, `bubble` and `spark` cells (until it is there
+ * they are empty, or a skeleton), and the titles as links (`link`).
+ */
+export interface ExtraCells {
+  cell(column: Column, v: RowView, c: CellContext): Piece;
+  /** As {@link RowView.shapes}, for such a cell. */
+  shape(column: Column, v: RowView): string | undefined;
+  /** A row's title as a link to the site's page for its symbol; `undefined` without one. */
+  title(v: RowView, tabStop: boolean): unknown;
 }
 
 /** A placeholder for a value while the first prices are on their way. */
-const SKELETON = html`<span class="skeleton" aria-hidden="true"></span>`;
+export const SKELETON = html`<span class="skeleton" aria-hidden="true"></span>`;
 const SKELETON_SHORT = html`<span class="skeleton short" aria-hidden="true"></span>`;
 const loadingTitle = (symbol: string) => html`<span class="sr-only">${symbol}</span>${SKELETON}`;
 /** ▲ / ▼ beside the change (none when flat). */
 const arrowOf = (arrow: string) => html`<span class="arrow" aria-hidden="true">${arrow}</span>`;
 
-/** Header texts of the price, change, high, low and time columns. */
-const headers = (unit: DisplayUnit): string[] => [`قیمت (${UNIT_NAME[unit]})`, 'تغییر', 'بیشترین', 'کمترین', 'زمان'];
+/** Header text of each column. */
+const HEADERS: Readonly<Record<Column, (unit: DisplayUnit) => string>> = {
+  price: (unit) => `قیمت (${UNIT_NAME[unit]})`,
+  change: () => 'تغییر',
+  'change-amount': (unit) => `تغییر (${UNIT_NAME[unit]})`,
+  high: () => 'بیشترین',
+  low: () => 'کمترین',
+  time: () => 'زمان',
+  spark: () => '۷ روز',
+  bubble: () => 'حباب',
+};
 
-/** Per table (unit and symbols): the longest value shape of each kind seen, and the `data-w`s. */
-const seen = new Map<string, { longest: Map<string, string>; w: string[] }>();
+/**
+ * Where a column's cells go in the narrower layouts (the `.board` container queries): the first
+ * two columns (but `time`, and `high` and `low` while others are there) are the `lead` and the
+ * `second` (below 440 px, one over the other); `high` and `low` otherwise are `minor` (hidden
+ * below 720 px); `time` goes under the title below 720 px; the others are `more` (hidden below
+ * 600 px). The default columns lay out as before: price over change, high and low hidden.
+ */
+function slotsOf(columns: readonly Column[]): Record<string, string> {
+  const minor = (c: Column) => c === 'high' || c === 'low';
+  const main = [...columns.filter((c) => c !== 'time' && !minor(c)), ...columns.filter(minor)];
+  const slots: Record<string, string> = {};
+  for (const c of columns) {
+    slots[c] = c === main[0] ? 'lead' : c === main[1] ? 'second' : c === 'time' ? 'when' : minor(c) ? 'minor' : 'more';
+  }
+  return slots;
+}
+
+/** Per table (unit, columns and symbols): the longest value shape of each kind seen, and the `data-w`s. */
+const seen = new Map<string, { longest: Map<string, string>; w: Record<string, string> }>();
 
 const digits = (shape: string): number => shape.split('۰').length - 1;
 /** Every character of `a` is in `b`, as often. */
 const within = (a: string, b: string): boolean => [...a].every((c) => b.split(c).length >= a.split(c).length);
 
+/** A cell's value shape, for its column's width (none for the spark: its width is fixed). */
+const shapeOf = (v: RowView, column: Column, t: TableState): string | undefined =>
+  v.shapes[column] ?? t.extra?.shape(column, v);
+
 /**
- * The `data-w` of each column (price, change, high, low, time), the same in every row and in the
- * header: the header text and, one per line, the longest value shape of each kind (what is left
- * without the digits: separators, sign, unit) but those another line is sure to be wider than
- * (more digits and the same other characters). A column never narrows while the table shows the
- * same symbols, so a value flipping between formats (a toman price with and without its decimal)
- * does not relayout every row. The price column takes the change's lines too: the two share a
- * column in the compact layout.
+ * The `data-w` of each column, the same in every row and in the header: the header text and, one
+ * per line, the longest value shape of each kind (what is left without the digits: separators,
+ * sign, unit) but those another line is sure to be wider than (more digits and the same other
+ * characters). A column never narrows while the table shows the same symbols, so a value flipping
+ * between formats (a toman price with and without its decimal) does not relayout every row. The
+ * lead column takes the second's lines too: the two share a column in the narrow layout.
  */
-function columnWidths(rows: readonly RowView[], unit: DisplayUnit): string[] {
-  const id = unit + rows.map((v) => v.symbol).join();
+function columnWidths(rows: readonly RowView[], t: TableState, slots: Record<string, string>): Record<string, string> {
+  const id = t.unit + t.columns.join() + rows.map((v) => v.symbol).join();
   let table = seen.get(id);
   if (!table) {
     if (seen.size > 20) seen.clear();
-    seen.set(id, (table = { longest: new Map(), w: [] }));
+    seen.set(id, (table = { longest: new Map(), w: {} }));
   }
   const { longest } = table;
-  let grew = table.w.length === 0;
+  let grew = Object.keys(table.w).length === 0;
   for (const v of rows) {
-    v.shapes.forEach((shape, i) => {
-      const kind = i + shape.replace(/۰/g, '');
+    for (const column of t.columns) {
+      const shape = shapeOf(v, column, t);
+      if (shape === undefined) continue;
+      const kind = `${column}|${shape.replace(/۰/g, '')}`;
       if (shape.length > (longest.get(kind)?.length ?? -1)) {
         longest.set(kind, shape);
         grew = true;
       }
-    });
+    }
   }
   if (grew) {
-    const lines = headers(unit).map((header) => [header]);
+    const lines = new Map<string, string[]>(t.columns.map((c) => [c, [HEADERS[c](t.unit)]]));
     const all = [...longest];
     for (const [kind, shape] of all) {
+      const column = kind.slice(0, kind.indexOf('|'));
       const wider = all.some(
-        ([k, s]) => k[0] === kind[0] && s.length > shape.length && digits(s) >= digits(shape) && within(kind, k),
+        ([k, s]) =>
+          k.startsWith(`${column}|`) && s.length > shape.length && digits(s) >= digits(shape) && within(kind, k),
       );
-      if (!wider) lines[+kind[0]!]!.push(shape);
+      if (!wider) lines.get(column)?.push(shape);
     }
-    lines[0]!.push(...lines[1]!.slice(1));
+    const lead = t.columns.find((c) => slots[c] === 'lead');
+    const second = t.columns.find((c) => slots[c] === 'second');
+    if (lead && second) lines.get(lead)!.push(...lines.get(second)!.slice(1));
     // Sorted: the same shapes met in another order give the same text.
-    table.w = lines.map((l) => l.sort().join('\n'));
+    table.w = Object.fromEntries([...lines].map(([c, l]) => [c, l.sort().join('\n')]));
   }
   return table.w;
+}
+
+/** Static markup and the values between, as a tagged template literal gives them. */
+export interface Piece {
+  strings: readonly string[];
+  values: unknown[];
+}
+export const piece = (strings: TemplateStringsArray, ...values: unknown[]): Piece => ({ strings, values });
+
+/**
+ * The row templates, one per combination of columns: the pieces' static markup joined into one
+ * strings array, kept so that Lit sees the same template for every row (what `lit/static-html`
+ * does, without its per-call lookups).
+ */
+const rowTemplates = new Map<string, TemplateStringsArray>();
+
+function joinPieces(key: string, pieces: readonly Piece[]): TemplateResult {
+  let strings = rowTemplates.get(key);
+  if (!strings) {
+    const out = [''];
+    for (const p of pieces) {
+      out[out.length - 1] += p.strings[0]!;
+      out.push(...p.strings.slice(1));
+    }
+    strings = Object.assign(out, { raw: [...out] }) as unknown as TemplateStringsArray;
+    rowTemplates.set(key, strings);
+  }
+  return html(strings, ...pieces.flatMap((p) => p.values));
+}
+
+/** What a cell needs besides the row. */
+export interface CellContext {
+  t: TableState;
+  /** The column's `data-w`. */
+  w: string | undefined;
+  /** `cell` and the column's slot class. */
+  cls: string;
+}
+
+const skeletonOr = (v: RowView, text: string, short = false) =>
+  v.loading ? (short ? SKELETON_SHORT : SKELETON) : text;
+
+/** A cell of the columns' chunk before it is there: a change amount's skeleton, else empty. */
+const pending = (column: Column, v: RowView, cls: string) =>
+  piece`<div part=${column} class=${cls} role="cell"><span class="value">${column === 'change-amount' && !v.missing ? SKELETON : nothing}</span></div>`;
+
+/** Each column's cell: one `part` of the column's name, its text bound directly. */
+const CELLS: Readonly<Partial<Record<Column, (v: RowView, c: CellContext) => Piece>>> = {
+  price: (v, { t, w, cls }) => {
+    const flashes = t.flashOf(v.symbol);
+    return piece`<div part="price" class=${flashes === 0 ? cls : flashes % 2 ? `${cls} flash-a` : `${cls} flash-b`} role="cell" data-unit=${v.ownUnit ?? nothing} data-w=${w}><span class="value">${skeletonOr(v, v.price)}</span></div>`;
+  },
+  change: (v, { w, cls }) =>
+    piece`<div part="change" class=${cls} role="cell" data-w=${w}>${v.arrow ? arrowOf(v.arrow) : nothing}<span class="value">${skeletonOr(v, v.change, true)}</span></div>`,
+  high: (v, { w, cls }) =>
+    piece`<div part="high" class=${cls} role="cell" data-w=${w}><span class="value">${skeletonOr(v, v.high)}</span></div>`,
+  low: (v, { w, cls }) =>
+    piece`<div part="low" class=${cls} role="cell" data-w=${w}><span class="value">${skeletonOr(v, v.low)}</span></div>`,
+  time: (v, { w, cls }) =>
+    piece`<div part="time" class=${cls} role="cell" data-w=${w} title=${v.stale ? `آخرین تغییر: ${v.changedAt}` : nothing}><span class="value">${skeletonOr(v, v.time)}</span></div>`,
+};
+
+/** A row's title: the service's (a link to the site's page for the symbol with `link`). */
+function titleOf(v: RowView, t: TableState): unknown {
+  if (v.loading) return loadingTitle(v.symbol);
+  return (v.missing ? undefined : t.extra?.title(v, v.symbol === t.tabStop)) ?? v.title;
 }
 
 /**
@@ -108,58 +226,41 @@ function columnWidths(rows: readonly RowView[], unit: DisplayUnit): string[] {
  * skeleton (inside the same span) and the title the id for screen readers: the row's element stays
  * when the prices come, and so does the focus.
  */
-function renderRow(v: RowView, t: TableState, w: readonly string[]): TemplateResult {
-  const flashes = t.flashOf(v.symbol);
-  const loading = v.loading;
-  return html`<div
-    part="row"
-    class="row"
-    role="row"
-    data-symbol=${v.symbol}
-    data-direction=${v.direction}
-    ?data-stale=${v.stale}
-    ?data-missing=${v.missing}
-    tabindex=${v.symbol === t.tabStop ? '0' : '-1'}
-    aria-current=${v.symbol === t.selected ? 'true' : nothing}
-    ><div part="title" class="cell" role="rowheader">${loading ? loadingTitle(v.symbol) : v.title}</div
-    ><div
-      part="price"
-      class=${flashes === 0 ? 'cell' : flashes % 2 ? 'cell flash-a' : 'cell flash-b'}
-      role="cell"
-      data-unit=${v.ownUnit ?? nothing}
-      data-w=${w[0]}
-      ><span class="value">${loading ? SKELETON : v.price}</span></div
-    ><div part="change" class="cell" role="cell" data-w=${w[1]}
-      >${v.arrow ? arrowOf(v.arrow) : nothing}<span class="value">${loading ? SKELETON_SHORT : v.change}</span></div
-    ><div part="high" class="cell" role="cell" data-w=${w[2]}><span class="value">${loading ? SKELETON : v.high}</span></div
-    ><div part="low" class="cell" role="cell" data-w=${w[3]}><span class="value">${loading ? SKELETON : v.low}</span></div
-    ><div part="time" class="cell" role="cell" data-w=${w[4]} title=${v.stale ? `آخرین تغییر: ${v.changedAt}` : nothing}
-      ><span class="value">${loading ? SKELETON : v.time}</span></div
-    ></div
-  >`;
+function renderRow(
+  v: RowView,
+  t: TableState,
+  w: Record<string, string>,
+  slots: Record<string, string>,
+): TemplateResult {
+  const head = piece`<div part="row" class="row" role="row" data-symbol=${v.symbol} data-direction=${v.direction} ?data-stale=${v.stale} ?data-missing=${v.missing} tabindex=${v.symbol === t.tabStop ? '0' : '-1'} aria-current=${v.symbol === t.selected ? 'true' : nothing}><div part="title" class="cell" role="rowheader">${titleOf(v, t)}</div>`;
+  const cells = t.columns.map((c) => {
+    const context = { t, w: w[c], cls: `cell ${slots[c]}` };
+    return CELLS[c]?.(v, context) ?? t.extra?.cell(c, v, context) ?? pending(c, v, context.cls);
+  });
+  return joinPieces(t.columns.join() + (t.extra ? '+' : ''), [head, ...cells, piece`</div>`]);
 }
 
 /**
  * The quotes table: ARIA table semantics over one CSS grid per row (the same columns in each),
  * one focusable row per symbol. Rows are rendered by position: a row's element keeps its place
- * and takes the next values, so a frame of live updates writes only the cells that changed.
+ * and takes the next values, so a frame of live updates writes only the cells that changed. The
+ * column header stays in view while the rows scroll (`--price-board-max-height`).
  */
 export function renderTable(rows: readonly RowView[], t: TableState): TemplateResult {
-  const w = columnWidths(rows, t.unit);
-  const [price, change, high, low, time] = headers(t.unit);
+  const slots = slotsOf(t.columns);
+  const w = columnWidths(rows, t, slots);
   return html`<div class="table" role="table" aria-label="قیمت‌ها" aria-busy=${t.loading ? 'true' : 'false'}>
-    <div class="rowgroup" role="rowgroup">
-      <div class="row head" role="row">
+    <div class="rowgroup head" role="rowgroup">
+      <div class="row" role="row">
         <div class="cell col-title" role="columnheader">نام</div>
-        <div class="cell col-price" role="columnheader" data-w=${w[0]}>${price}</div>
-        <div class="cell col-change" role="columnheader" data-w=${w[1]}>${change}</div>
-        <div class="cell col-high" role="columnheader" data-w=${w[2]}>${high}</div>
-        <div class="cell col-low" role="columnheader" data-w=${w[3]}>${low}</div>
-        <div class="cell col-time" role="columnheader" data-w=${w[4]}>${time}</div>
+        ${t.columns.map(
+          (c) =>
+            html`<div class=${`cell col-${c} ${slots[c]}`} role="columnheader" data-w=${w[c] ?? nothing}>${HEADERS[c](t.unit)}</div>`,
+        )}
       </div>
     </div>
     <div class="rowgroup rows" role="rowgroup" @click=${t.onRowEvent} @keydown=${t.onRowEvent} @focusin=${t.onRowEvent}>
-      ${rows.map((v) => renderRow(v, t, w))}
+      ${rows.map((v) => renderRow(v, t, w, slots))}
     </div>
   </div>`;
 }

@@ -5,7 +5,7 @@
  * tall it is.
  *
  * - Parameters are the attribute names (`key` = `api-key`), applied with `setAttribute` only and
- *   never interpreted here: the element validates them and shows its own Persian
+ *   never interpreted here (but `max-height`, a length set as `--price-board-max-height`): the element validates them and shows its own Persian
  *   `invalid_attribute` error for a bad value. Unknown parameters are ignored.
  * - `base-url` defaults to the element's default, the origin the module was loaded from: in
  *   iframe mode the API requests come from the widget's own origin, not the embedding site's.
@@ -37,6 +37,9 @@ function show(): void {
   const observed = (element.constructor as unknown as { observedAttributes: string[] }).observedAttributes;
   const settings = readEmbedParams(location.search, observed);
   root.toggleAttribute('data-transparent', settings.transparent);
+  // Through the CSSOM, which a strict style-src allows (a style attribute it would refuse).
+  if (settings.maxHeight) element.style.setProperty('--price-board-max-height', settings.maxHeight);
+  else if (settings.maxHeight === undefined) console.warn('price-board embed: max-height is not a length; ignored');
   for (const [name, value] of settings.attributes) element.setAttribute(name, value);
   document.body.replaceChildren(element);
 }

@@ -6,7 +6,7 @@
  * vite.config.ts), so that import is inlined and `embed.js` stays one file.
  *
  * The URL parameters carry the element's attribute names (`symbols`, `api-key`, ...), `key` as a
- * short alias of `api-key`, and `transparent=1`. Values are passed through untouched: the element
+ * short alias of `api-key`, `transparent=1` and `max-height`. Values are passed through untouched: the element
  * validates them itself, so a bad value shows the element's own `invalid_attribute` error.
  */
 import { BOARD_ATTRIBUTES, WIDGET_ATTRIBUTES } from '../shared/attributes';
@@ -43,9 +43,15 @@ export function readWidget(search: string | URLSearchParams): EmbedWidget {
 /** Short parameter names accepted for an attribute. */
 const ALIASES: Readonly<Record<string, string>> = { key: 'api-key' };
 
+/**
+ * The page's own parameters beside the attributes: `transparent=1`, and `max-height` (the board's
+ * `--price-board-max-height`, a CSS variable a URL cannot set otherwise).
+ */
+const PAGE_PARAMETERS = ['transparent', 'max-height'];
+
 /** Every parameter the embed page reads, and those holding an address: the loader's lists. */
 export const EMBED_PARAMETERS = {
-  names: ['widget', ...WIDGET_ATTRIBUTE_NAMES, ...Object.keys(ALIASES), 'transparent'],
+  names: ['widget', ...WIDGET_ATTRIBUTE_NAMES, ...Object.keys(ALIASES), ...PAGE_PARAMETERS],
   addresses: Object.values(BOARD_ATTRIBUTES)
     .filter((spec) => spec.kind === 'base-url' || spec.kind === 'url')
     .map((spec) => spec.attribute),
@@ -59,6 +65,18 @@ export interface EmbedSettings {
   attributes: Array<[string, string]>;
   /** `transparent=1`: no page background, the board blends into the embedding page. */
   transparent: boolean;
+  /**
+   * `max-height=300` (pixels) or a length (`20em`, `60vh`): the board's `--price-board-max-height`;
+   * `null` when not given, `undefined` when not a length (then it is not applied).
+   */
+  maxHeight: string | null | undefined;
+}
+
+/** A number (pixels) or a number with a length unit, nothing else (the value goes into a style). */
+function readLength(value: string | null): string | null | undefined {
+  if (value === null || value.trim() === '') return null;
+  const match = /^(\d+(?:\.\d+)?)(px|em|rem|vh|svh|lvh|dvh)?$/i.exec(value.trim());
+  return match ? `${match[1]}${(match[2] ?? 'px').toLowerCase()}` : undefined;
 }
 
 /**
@@ -100,5 +118,9 @@ export function readEmbedParams(
     const entry = found.get(name);
     if (entry) attributes.push([name, entry.value]);
   }
-  return { attributes, transparent: isTruthyFlag(params.get('transparent')) };
+  return {
+    attributes,
+    transparent: isTruthyFlag(params.get('transparent')),
+    maxHeight: readLength(params.get('max-height')),
+  };
 }

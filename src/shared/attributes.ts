@@ -16,6 +16,9 @@ export type ThemeMode = 'light' | 'dark' | 'auto';
 export type ChartMode = 'candles' | 'line' | 'none';
 /** History spans the board offers (1: today, intraday). */
 export type HistoryDays = 1 | 7 | 30 | 365;
+/** The cells a board row may show (DESIGN.md section 10). */
+export type Column = 'price' | 'change' | 'change-amount' | 'high' | 'low' | 'time' | 'spark' | 'bubble';
+export type Density = 'comfortable' | 'compact';
 
 export const STREAM_MODES: readonly StreamMode[] = ['auto', 'sse', 'poll', 'off'];
 const THEMES: readonly ThemeMode[] = ['light', 'dark', 'auto'];
@@ -23,6 +26,18 @@ const CHART_MODES: readonly ChartMode[] = ['candles', 'line', 'none'];
 const UNITS: readonly DisplayUnit[] = ['toman', 'rial'];
 /** The span buttons, shortest first; the plan fallback walks 365 → 30 → 7 backwards, and 1 falls back to 7. */
 export const DAY_OPTIONS: readonly HistoryDays[] = [1, 7, 30, 365];
+/** Every column a row may show, in the order the configurator lists them. */
+export const COLUMNS: readonly Column[] = [
+  'price',
+  'change',
+  'change-amount',
+  'high',
+  'low',
+  'time',
+  'spark',
+  'bubble',
+];
+const DENSITIES: readonly Density[] = ['comfortable', 'compact'];
 
 /** A well-formed symbol id (what the service uses; anything else is never sent). */
 export const SYMBOL_ID = /^[a-z0-9_]+$/;
@@ -34,18 +49,31 @@ export const MAX_POLL_SECONDS = MAX_WAIT_MS / 1000;
 /**
  * How a value is read: `symbols` a comma-separated id list; `key` a secret (never validated, so
  * never echoed); `base-url` an http(s) address without query or trailing slash; `url` an http(s)
- * address; neither with credentials (`user:password@`); `choice` one of `values`; `seconds` a
- * number from `min` to `max`; `positive` a number above 0; `symbol` one id of `symbols`; `text`
- * any text (the element reads it); `flag` a boolean attribute (present: on).
+ * address; neither with credentials (`user:password@`); `url-template` an address with
+ * `{symbol}` that is http(s) once the symbol is put in; `choice` one of `values`; `list` a
+ * comma-separated list of `values`, each once; `seconds` a number from `min` to `max`; `positive`
+ * a number above 0; `symbol` one id of `symbols`; `text` any text (the element reads it); `flag` a
+ * boolean attribute (present: on).
  */
 export type AttributeKind =
-  'symbols' | 'key' | 'base-url' | 'url' | 'choice' | 'seconds' | 'positive' | 'symbol' | 'text' | 'flag';
+  | 'symbols'
+  | 'key'
+  | 'base-url'
+  | 'url'
+  | 'url-template'
+  | 'choice'
+  | 'list'
+  | 'seconds'
+  | 'positive'
+  | 'symbol'
+  | 'text'
+  | 'flag';
 
 export interface AttributeSpec {
   /** The HTML attribute (and embed parameter) name. */
   readonly attribute: string;
   readonly kind: AttributeKind;
-  /** For `choice`: the allowed values (numbers for a numeric attribute). */
+  /** For `choice` and `list`: the allowed values (numbers for a numeric attribute). */
   readonly values?: readonly (string | number)[];
   /** For `seconds`: the smallest value accepted. */
   readonly min?: number;
@@ -94,6 +122,19 @@ export const BOARD_ATTRIBUTES = {
    * the plan rejects a span, and 1 → 7 when the service does not give today's chart.
    */
   days: { attribute: 'days', kind: 'choice', values: DAY_OPTIONS, default: 30 },
+  /**
+   * The cells of a row, in order: `price`, `change`, `change-amount` (the change in the row's
+   * unit), `high`, `low`, `time`, `spark` (the last 7 days), `bubble` (a coin's price over its
+   * gold's, docs/coins.md). Each cell has the part of its name; an unknown name falls back to the default.
+   */
+  columns: { attribute: 'columns', kind: 'list', values: COLUMNS, default: 'price,change,high,low,time' },
+  /** `comfortable`, or `compact`: a dense table for 20–40 symbols. */
+  density: { attribute: 'density', kind: 'choice', values: DENSITIES, default: 'comfortable' },
+  /**
+   * A URL template with `{symbol}` (`https://example.com/price/{symbol}`): each title links to that
+   * page (`rel="noopener"`; in an iframe, in the top window). Only http(s) addresses.
+   */
+  link: { attribute: 'link', kind: 'url-template' },
 } as const satisfies Record<string, AttributeSpec>;
 
 export const TICKER_ATTRIBUTES = {
@@ -120,15 +161,17 @@ export const WIDGET_ATTRIBUTES = {
 } as const;
 
 /** The value type of a property, from its spec. */
-type ValueOf<S> = S extends { values: readonly (infer V)[] }
-  ? V
-  : S extends { kind: 'seconds' } | { kind: 'positive' }
-    ? number
-    : S extends { kind: 'flag' }
-      ? boolean
-      : S extends { default: string } | { kind: 'base-url' }
-        ? string
-        : string | undefined;
+type ValueOf<S> = S extends { kind: 'list' }
+  ? string
+  : S extends { values: readonly (infer V)[] }
+    ? V
+    : S extends { kind: 'seconds' } | { kind: 'positive' }
+      ? number
+      : S extends { kind: 'flag' }
+        ? boolean
+        : S extends { default: string } | { kind: 'base-url' }
+          ? string
+          : string | undefined;
 
 /** The properties an attribute table gives an element, e.g. `AttributeProperties<typeof BOARD_ATTRIBUTES>`. */
 export type AttributeProperties<T> = { -readonly [K in keyof T]: ValueOf<T[K]> };

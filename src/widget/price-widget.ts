@@ -94,7 +94,15 @@ export abstract class PriceWidget extends LitElement {
     const before = this.#read;
     const changed = new Set(CONNECTION_KEYS.filter((key) => !before || !Object.is(before[key], this[key])));
     if (before && changed.size === 0) return;
-    const attrs: BoardAttributes = { chart: null, chartSymbol: null, days: null, ...this.#values() };
+    const attrs: BoardAttributes = {
+      chart: null,
+      chartSymbol: null,
+      days: null,
+      columns: null,
+      density: null,
+      link: null,
+      ...this.#values(),
+    };
     const { settings, invalid } = readSettings(attrs, DEFAULT_BASE_URL, this.settings, changed);
     this.settings = settings;
     this.#read = this.#values();

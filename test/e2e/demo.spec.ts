@@ -83,6 +83,72 @@ test('the configurator changes the preview and the code, without re-creating the
   expect(problems.all()).toEqual([]);
 });
 
+test('offers the columns, density, max height and link, in the preview and in every snippet', async ({
+  page,
+  servers,
+  key,
+  problems,
+}) => {
+  await openDemo(page, servers, key);
+  const board = await preview(page).elementHandle();
+  await expect(rows(page.locator('#preview-slot'))).toHaveCount(5);
+  await expect(code(page, 'script')).not.toContainText('columns=');
+
+  // Columns: the checked ones, in the element's order.
+  await page.locator('label:has(input[name="columns"][value="bubble"])').click();
+  await page.locator('label:has(input[name="columns"][value="high"])').click();
+  await page.locator('label:has(input[name="columns"][value="change-amount"])').click();
+  const columns = 'price,change,change-amount,low,time,bubble';
+  await expect(preview(page)).toHaveAttribute('columns', columns);
+  await expect(page.locator('#preview-slot [data-symbol="coin_emami"] [part~="bubble"]')).toHaveText(/٪$/);
+  await expect(code(page, 'script')).toContainText(`columns="${columns}"`);
+  await expect(code(page, 'loader')).toContainText(`data-columns="${columns}"`);
+  await expect(code(page, 'iframe')).toContainText(`columns=${columns}`);
+
+  // Density.
+  await page.locator('label:has(input[name="density"][value="compact"])').click();
+  await expect(preview(page)).toHaveAttribute('density', 'compact');
+  await expect(code(page, 'script')).toContainText('density="compact"');
+
+  // Link.
+  const link = 'https://example.com/price/{symbol}';
+  await page.locator('input[name="link"]').fill(link);
+  await page.locator('input[name="link"]').press('Enter');
+  await expect(preview(page)).toHaveAttribute('link', link);
+  await expect(page.locator('#preview-slot [data-symbol="usd"] [part~="title"] a')).toHaveAttribute(
+    'href',
+    'https://example.com/price/usd',
+  );
+  await expect(code(page, 'script')).toContainText(`link="${link}"`);
+  await expect(code(page, 'loader')).toContainText(`data-link="${link}"`);
+  await expect(code(page, 'iframe')).toContainText('link=https://example.com/price/%7Bsymbol%7D');
+
+  // Max height: a CSS variable on the preview; a style on the tag, max-height in the frame's URL.
+  await page.locator('input[name="max-height"]').fill('200');
+  await page.locator('input[name="max-height"]').press('Enter');
+  await expect
+    .poll(() => preview(page).evaluate((el) => getComputedStyle(el).getPropertyValue('--price-board-max-height')))
+    .toBe('200px');
+  await expect(code(page, 'script')).toContainText('style="--price-board-max-height: 200px"');
+  await expect(code(page, 'loader')).toContainText('data-max-height="200"');
+  await expect(code(page, 'iframe')).toContainText('max-height=200');
+  const url = new URL(page.url()).searchParams;
+  expect([url.get('columns'), url.get('density'), url.get('link'), url.get('max-height')]).toEqual([
+    columns,
+    'compact',
+    link,
+    '200',
+  ]);
+
+  // Still the same element; and a reload of the shared URL comes back with the same settings.
+  expect(await preview(page).evaluate((el, original) => el === original, board)).toBe(true);
+  await page.reload();
+  await expect(preview(page)).toHaveAttribute('columns', columns);
+  await expect(page.locator('input[name="max-height"]')).toHaveValue('200');
+  await expect(page.locator('input[name="columns"][value="high"]')).not.toBeChecked();
+  expect(problems.all()).toEqual([]);
+});
+
 test("the ticker and the converter show their own controls, and the ticker's speed reaches the preview and the code", async ({
   page,
   servers,

@@ -102,6 +102,44 @@ test('takes every attribute as a parameter, `api-key` as well as `key`', async (
   expect(problems.all()).toEqual([]);
 });
 
+test('takes columns, density, link and max-height; a title link opens in the top window', async ({
+  page,
+  servers,
+  key,
+  problems,
+}) => {
+  const symbols =
+    'usd,eur,aed,gbp,try,cny,iqd,afn,cad,aud,chf,jpy,rub,sar,kwd,qar,omr,bhd,inr,pkr,gold_18,gold_24,coin_emami,coin_bahar,coin_half,coin_quarter,coin_gerami,silver_999,ons,silver_ounce';
+  const src = embedUrl(servers, {
+    symbols,
+    key,
+    'base-url': sandboxBase(servers),
+    chart: 'none',
+    columns: 'price,change-amount,bubble',
+    density: 'compact',
+    link: 'https://example.com/price/{symbol}',
+    'max-height': '300',
+  });
+  const url = servers.site.page(
+    '/iframe-columns.html',
+    htmlPage(`<iframe id="board" src="${src.replace(/&/g, '&amp;')}" title="قیمت" width="600" height="400"></iframe>`),
+  );
+  await page.goto(url);
+  const frame = page.frameLocator('#board');
+  await expect(rows(frame)).toHaveCount(30);
+  const link = frame.locator('[data-symbol="usd"] [part~="title"] a');
+  await expect(link).toHaveAttribute('href', 'https://example.com/price/usd');
+  await expect(link).toHaveAttribute('target', '_top');
+  await expect(link).toHaveAttribute('rel', 'noopener');
+  await expect(frame.locator('[data-symbol="coin_emami"] [part~="bubble"]')).toHaveText(/٪$/);
+  await expect(frame.locator('[part~="board"]')).toHaveAttribute('data-density', 'compact');
+  // 30 rows scroll inside a board of at most 300 px (set through the CSSOM: no CSP violation).
+  const height = await frame.locator('[part~="board"]').evaluate((el) => el.getBoundingClientRect().height);
+  expect(height).toBeLessThanOrEqual(300);
+  expect(height).toBeGreaterThan(200);
+  expect(problems.all()).toEqual([]);
+});
+
 test('a bad value is left to the element, which reports invalid_attribute in Persian', async ({
   page,
   servers,
@@ -142,7 +180,7 @@ test('ignores unknown parameters and never parses a value as HTML', async ({ pag
     pwned: (window as unknown as { pwned?: number }).pwned,
   }));
   expect(body.children).toEqual(['price-board']);
-  // What was set, plus whatever the element reflects itself: attribute names only.
+  // What was set, plus whatever the element reflects itself: attribute names only (DESIGN.md §2).
   const known = [
     'symbols',
     'api-key',
@@ -155,6 +193,9 @@ test('ignores unknown parameters and never parses a value as HTML', async ({ pag
     'chart',
     'chart-symbol',
     'days',
+    'columns',
+    'density',
+    'link',
   ];
   expect(body.attributes.filter((name) => !known.includes(name))).toEqual([]);
   expect(body.attributes).toEqual(expect.arrayContaining(['api-key', 'base-url', 'chart', 'chart-symbol', 'symbols']));

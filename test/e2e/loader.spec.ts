@@ -126,3 +126,34 @@ ${placeholder(servers, key, 'after', 'eur,ons')}`),
     expect(problems.all()).toEqual([]);
   });
 }
+
+test('passes the columns, density, link and max height of a placeholder to its frame', async ({
+  page,
+  servers,
+  key,
+  problems,
+}) => {
+  const url = servers.site.page(
+    '/loader-columns.html',
+    htmlPage(`<div id="board" data-price-board data-symbols="usd,coin_emami" data-key="${key}" data-base-url="${sandboxBase(servers)}" data-chart="none"
+  data-columns="price,bubble" data-density="compact" data-link="https://example.com/p/{symbol}" data-max-height="150"></div>
+<script async src="${servers.cdn.url}embed.js"></script>`),
+  );
+  await page.goto(url);
+  const iframe = page.locator('#board > iframe');
+  await expect(iframe).toHaveCount(1);
+  const src = new URL((await iframe.getAttribute('src'))!).searchParams;
+  expect([src.get('columns'), src.get('density'), src.get('link'), src.get('max-height')]).toEqual([
+    'price,bubble',
+    'compact',
+    'https://example.com/p/{symbol}',
+    '150',
+  ]);
+  const frame = page.frameLocator('#board > iframe');
+  await expect(frame.locator('[data-symbol="coin_emami"] [part~="bubble"]')).toHaveText(/٪$/);
+  await expect(frame.locator('[data-symbol="usd"] [part~="title"] a')).toHaveAttribute('target', '_top');
+  // The frame follows the board, bounded by the max height.
+  await expectSizedToContent(page, 'board');
+  expect((await heights(page, 'board')).outer).toBeLessThanOrEqual(150);
+  expect(problems.all()).toEqual([]);
+});

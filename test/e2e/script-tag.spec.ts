@@ -66,3 +66,28 @@ test('two copies of the script tag on one page do not throw', async ({ page, ser
   expect(problems.pageErrors).toEqual([]);
   expect(problems.all()).toEqual([]);
 });
+
+test('with link, titles link to the site’s pages in the same window; extra columns come from the CDN folder', async ({
+  page,
+  servers,
+  key,
+  problems,
+}) => {
+  const url = servers.site.page(
+    '/script-tag-link.html',
+    htmlPageFor(
+      servers,
+      `<price-board api-key="${key}" base-url="${sandboxBase(servers)}" symbols="usd,coin_emami" chart="none" columns="price,change-amount,bubble" link="/price/{symbol}"></price-board>`,
+    ),
+  );
+  await page.goto(url);
+  await expect(rows(page)).toHaveCount(2);
+  const link = page.locator('price-board [data-symbol="coin_emami"] [part~="title"] a');
+  await expect(link).toHaveAttribute('href', `${new URL(url).origin}/price/coin_emami`);
+  await expect(link).toHaveAttribute('rel', 'noopener');
+  // A page of its own: the link opens in the same window.
+  expect(await link.getAttribute('target')).toBeNull();
+  await expect(page.locator('price-board [data-symbol="coin_emami"] [part~="bubble"]')).toHaveText(/٪$/);
+  await expect(page.locator('price-board [data-symbol="usd"] [part~="change-amount"]')).toHaveText(/[۰-۹]/);
+  expect(problems.all()).toEqual([]);
+});

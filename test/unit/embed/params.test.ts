@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readEmbedParams, readWidget } from '../../../src/embed/params';
+import { EMBED_PARAMETERS, readEmbedParams, readWidget } from '../../../src/embed/params';
+import { BOARD_ATTRIBUTES } from '../../../src/shared/attributes';
 
 describe('embed parameters of the widgets', () => {
   it('reads widget=ticker|converter, and the board for anything else', () => {
@@ -22,5 +23,28 @@ describe('embed parameters of the widgets', () => {
 
   it('reads the board’s attributes by default', () => {
     expect(readEmbedParams('?chart=none&speed=80').attributes).toEqual([['chart', 'none']]);
+  });
+
+  it('takes every board attribute from the one table, the columns, density and link among them', () => {
+    const attributes = Object.values(BOARD_ATTRIBUTES).map((spec) => spec.attribute);
+    expect(attributes).toEqual(expect.arrayContaining(['columns', 'density', 'link']));
+    // The loader passes on each of them (and the page's own max-height) as a data-* setting.
+    expect(EMBED_PARAMETERS.names).toEqual(expect.arrayContaining([...attributes, 'max-height']));
+    const query = '?columns=price,bubble&density=compact&link=https%3A%2F%2Fexample.com%2Fp%2F%7Bsymbol%7D';
+    expect(readEmbedParams(query).attributes).toEqual([
+      ['columns', 'price,bubble'],
+      ['density', 'compact'],
+      ['link', 'https://example.com/p/{symbol}'],
+    ]);
+  });
+
+  it('reads max-height as pixels or a length, and nothing else', () => {
+    expect(readEmbedParams('?max-height=300').maxHeight).toBe('300px');
+    expect(readEmbedParams('?max-height=%2020.5EM').maxHeight).toBe('20.5em');
+    expect(readEmbedParams('?max-height=60vh').maxHeight).toBe('60vh');
+    expect(readEmbedParams('?symbols=usd').maxHeight).toBeNull();
+    for (const bad of ['300px;color:red', 'calc(1px)', '-5', 'url(x)', '1e3']) {
+      expect(readEmbedParams(`?max-height=${encodeURIComponent(bad)}`).maxHeight, bad).toBeUndefined();
+    }
   });
 });

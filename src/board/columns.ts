@@ -1,0 +1,47 @@
+/**
+ * The board's columns beyond today's and its title links (DESIGN.md section 10): their code
+ * (`extra-columns.ts`) is loaded only when one of them is shown or `link` is set, and the first
+ * rows never wait for it: their cells fill in when it arrives. While `bubble` is shown the board
+ * follows `ons` and `usd` beside its symbols, without rows.
+ */
+import type { LitElement } from 'lit';
+import type { Column } from '../shared/attributes';
+import type { ColumnSettings, ColumnsSource, ExtraColumns } from './extra-columns';
+import { importOnce } from './import-once';
+
+const loadExtra = importOnce(() => import('./extra-columns'));
+
+/** The columns the initial module draws itself (today's board). */
+const OWN: readonly Column[] = ['price', 'change', 'high', 'low', 'time'];
+
+/** The symbols to subscribe to: the board's, and the bubble's inputs while it is shown. */
+export function followed(symbols: readonly string[], columns: readonly Column[]): string[] {
+  const inputs = columns.includes('bubble') ? ['ons', 'usd'].filter((s) => !symbols.includes(s)) : [];
+  return [...symbols, ...inputs];
+}
+
+export class Columns {
+  readonly #host: LitElement;
+  readonly #source: ColumnsSource;
+  /** The columns' chunk, once loaded. */
+  extra: ExtraColumns | undefined;
+
+  constructor(host: LitElement, source: ColumnsSource) {
+    this.#host = host;
+    this.#source = source;
+  }
+
+  /** Before each render: asks for the chunk when the settings need it (again after a failure). */
+  update(s: ColumnSettings): void {
+    if (!this.extra && (s.link || s.columns.some((c) => !OWN.includes(c)))) {
+      loadExtra().then(
+        ({ ExtraColumns }) => {
+          this.extra ??= new ExtraColumns(this.#host, this.#source);
+          this.#host.requestUpdate();
+        },
+        () => {},
+      );
+    }
+    this.extra?.update(s);
+  }
+}
