@@ -61,14 +61,23 @@ test.describe('dist/', () => {
     const lazy = [...source.matchAll(/\bimport\(\s*["'`]([^"'`]+)["'`]\s*\)/g)].map((m) =>
       m[1]!.replace(/-[\w-]{8}\.js$/, ''),
     );
-    expect(lazy).toEqual(expect.arrayContaining(['./assets/board-extras', './assets/chart-area', './assets/extra-columns']));
+    expect(lazy).toEqual(
+      expect.arrayContaining(['./assets/board-extras', './assets/chart-area', './assets/extra-columns']),
+    );
     // Code of each of them, by a text only it holds: the chart section's (its bar; the board keeps its room by name,
     // `.chart-pending`); the status line's text but while loading, and the live statuses' colours (with the board's
     // extras); the converter's arithmetic (its own script). (The selected row's style and the focus ring stay: a row
     // takes focus and clicks before the extras are there.) The hub, its driver (prices, stream, polling) and the
     // errors' Persian messages are in it: the first request never waits for a chunk (DESIGN.md §12).
     // The columns beyond today's (the bubble's title, the troy ounce) are the columns' chunk's (extra-columns).
-    const markers = ['chart-bar', 'بدون به‌روزرسانی خودکار', '[data-status=live]', 'Division by zero', 'ارزش طلا', '31.1034768'];
+    const markers = [
+      'chart-bar',
+      'بدون به‌روزرسانی خودکار',
+      '[data-status=live]',
+      'Division by zero',
+      'ارزش طلا',
+      '31.1034768',
+    ];
     for (const marker of markers) expect(source, marker).not.toContain(marker);
     for (const marker of ['Unknown symbols: ', 'Last-Event-ID', 'سرویس قیمت']) expect(source, marker).toContain(marker);
     // A ratchet on the initial module (`npm run bench`, size, measures and explains it): this fails when it grows.
