@@ -293,7 +293,7 @@ function scriptTagBuild(): BuildEnvironmentOptions {
               name: 'price-board',
               tags: ['$initial'],
               priority: 2,
-              test: /[\\/]src[\\/](?!embed[\\/]|ticker[\\/]|converter[\\/]|widget[\\/]|format[\\/]amount|shared[\\/]error-messages|price-ticker|price-converter)|[\\/]node_modules[\\/](lit|lit-html|lit-element|@lit[\\/]reactive-element)[\\/]/,
+              test: /[\\/]src[\\/](?!embed[\\/]|ticker[\\/]|converter[\\/]|widget[\\/](price-widget|text-reset)|format[\\/]amount|shared[\\/]error-messages|price-ticker|price-converter)|[\\/]node_modules[\\/](lit|lit-html|lit-element|@lit[\\/]reactive-element)[\\/]/,
             },
             { name: 'hubs', priority: 1, test: /[\\/]src[\\/](live[\\/]hubs|shared[\\/]error-messages)\.ts$/ },
             { name: 'board-extras', priority: 1, test: /[\\/]src[\\/]board[\\/]board-extras\.ts$/ },

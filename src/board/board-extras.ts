@@ -10,16 +10,17 @@ import { adoptStyles, supportsAdoptingStyleSheets, type LitElement, type Templat
 import type { HistoryDays } from '../shared/attributes';
 import type { ConnectionStatus, Quote } from '../shared/types';
 import { Announcer } from './announcer';
-import type { BoardSettings } from './attributes';
+import type { BoardSettings } from '../widget/attributes';
 import { extraStyles } from './board-extras.styles';
-import { ChartController } from './chart-controller';
-import { renderChart } from './chart-section';
-import { chartStyles } from './chart-section.styles';
+import { ChartController } from '../chart/chart-controller';
+import { renderChart } from '../chart/chart-section';
+import { chartStyles } from '../chart/chart-section.styles';
 import { Clock } from './clock';
-import { datesReady, prepareDates, type DateFormat } from './dates';
-import { reportError } from './emit';
+import type { DateFormat } from '../format/date';
+import { datesReady, prepareDates } from './dates';
+import { reportError } from '../widget/emit';
 import { flashStyles } from './flash.styles';
-import type { RowView } from './row-view';
+import type { RowView } from '../widget/row-view';
 import { RowSelection, type SelectionHost } from './row-selection';
 import { statusText } from './status-text';
 

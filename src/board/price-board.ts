@@ -3,20 +3,26 @@ import { PriceBoardError } from '../shared/errors';
 import type { ConnectionStatus, Quote } from '../shared/types';
 import { startTogether } from '../live/start-together';
 import { BOARD_ATTRIBUTES, type BoardProperties, type BoardProperty } from '../shared/attributes';
-import { defaultsOf, invalidAttributeMessage, litProperties, readSettings, type BoardSettings } from './attributes';
+import {
+  defaultsOf,
+  invalidAttributeMessage,
+  litProperties,
+  readSettings,
+  type BoardSettings,
+} from '../widget/attributes';
 import type { BoardExtras } from './board-extras';
-import { defineOnce } from './define';
-import { DEFAULT_BASE_URL } from './module-origin';
-import { emit, reportError } from './emit';
+import { defineOnce } from '../widget/define';
+import { DEFAULT_BASE_URL } from '../widget/module-origin';
+import { emit, reportError } from '../widget/emit';
 import { backoffDelay } from '../api/backoff';
 import { startTimer } from '../api/timer';
-import { importOnce } from './import-once';
+import { importOnce } from '../widget/import-once';
 import { FirstRender } from './first-render';
 import { rowOf, selectRow } from './select-row';
 import { styles } from './price-board.styles';
 import { QuotesController } from './quotes-controller';
 import { isStale } from '../model/quote';
-import { dayOf, emptyRow, quoteRow, type RowContext, type RowView } from './row-view';
+import { dayOf, emptyRow, quoteRow, type RowContext, type RowView } from '../widget/row-view';
 import { LOADING_TEXT, renderError, renderStatus, renderTable } from './templates';
 
 const ATTRIBUTE_KEYS = Object.keys(BOARD_ATTRIBUTES) as BoardProperty[];
@@ -177,7 +183,7 @@ export class PriceBoard extends LitElement {
     this.#configureChart();
     if (this.#extras) return;
     // The chart area's chunk too, when a chart is shown, rather than after the extras.
-    if (this.#settings.chart !== 'none') import('./chart-area').catch(() => {}); // the chart area reports a failure
+    if (this.#settings.chart !== 'none') import('../chart/chart-area').catch(() => {}); // the chart area reports a failure
     this.#loadExtras();
   }
 

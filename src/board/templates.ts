@@ -5,7 +5,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { unknownSymbolsText, type PriceBoardError } from '../shared/errors';
 import type { ConnectionStatus, DisplayUnit } from '../shared/types';
-import type { RowView } from './row-view';
+import type { RowView } from '../widget/row-view';
 
 /** The status line's text while the first prices are on their way (`status-text.ts` has the others). */
 export const LOADING_TEXT = 'در حال دریافت قیمت‌ها…';

@@ -2,9 +2,9 @@ import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'l
 import type { Quote } from '../shared/types';
 import { DOLLAR_SYMBOLS } from '../shared/types';
 import { CONVERTER_ATTRIBUTES, type AttributeProperties } from '../shared/attributes';
-import type { BoardSettings } from '../board/attributes';
-import { defineOnce } from '../board/define';
-import { defaultsOf, litProperties } from '../board/attributes';
+import type { BoardSettings } from '../widget/attributes';
+import { defineOnce } from '../widget/define';
+import { defaultsOf, litProperties } from '../widget/attributes';
 import { renderError } from '../board/templates';
 import { formatDecimal, MONEY_NAME, toPersianDigits } from '../format/number';
 import { PriceWidget } from '../widget/price-widget';

@@ -1,6 +1,6 @@
 /**
  * The public attributes, declared once: each entry's key is the property, and it holds the
- * attribute name, the kind of value (which says how it is validated: `board/attributes.ts`), the
+ * attribute name, the kind of value (which says how it is validated: `widget/attributes.ts`), the
  * default and whether it reflects. The JSDoc beside each entry is its documentation: the
  * manifest and the element pages' tables (docs/elements/) are generated from this file (`scripts/attribute-table.mjs`),
  * the element, the embed page and the loader derive their lists from it. Plain data, no DOM.

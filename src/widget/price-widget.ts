@@ -14,9 +14,9 @@ import {
   readSettings,
   type BoardAttributes,
   type BoardSettings,
-} from '../board/attributes';
-import { emit } from '../board/emit';
-import { DEFAULT_BASE_URL } from '../board/module-origin';
+} from './attributes';
+import { emit } from './emit';
+import { DEFAULT_BASE_URL } from './module-origin';
 import { QuotesController } from '../board/quotes-controller';
 import { startTogether } from '../live/start-together';
 

@@ -10,7 +10,7 @@ import { PriceBoardError } from '../shared/errors';
 import { startTimer } from '../api/timer';
 import { DOLLAR_SYMBOLS } from '../shared/types';
 import type { Candle, Quote } from '../shared/types';
-import type { ChartTheme, PriceChart } from '../chart/types';
+import type { ChartTheme, PriceChart } from './types';
 import { formatAxisNumber, toPersianDigits } from '../format/number';
 import { applyQuoteToCandles, intervalFor } from '../model/history';
 import type { HistoryDays } from '../shared/attributes';

@@ -10,11 +10,11 @@ import { PriceBoardError } from '../shared/errors';
 import type { Quote } from '../shared/types';
 import type { ChartArea } from './chart-area';
 import type { ChartHooks, ChartSettings, ChartView } from './chart-view';
-import { afterPaint } from './after-paint';
-import { importOnce } from './import-once';
+import { afterPaint } from '../widget/after-paint';
+import { importOnce } from '../widget/import-once';
 
 /** The chart chunk (lightweight-charts). */
-const loadChartModule = importOnce(() => import('../chart/price-chart'));
+const loadChartModule = importOnce(() => import('./price-chart'));
 const loadChartArea = importOnce(() => import('./chart-area'));
 
 /**

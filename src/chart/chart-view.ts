@@ -44,4 +44,4 @@ export interface ChartView {
   description: string;
 }
 
-export type ChartModule = typeof import('../chart/price-chart');
+export type ChartModule = typeof import('./price-chart');
