@@ -277,9 +277,9 @@ function scriptTagBuild(): BuildEnvironmentOptions {
           // The pages' self-hosted font gets a file of its own name. Everything the element loads
           // up front (src/ but the embed scripts, and lit) is one file, the price-board entry:
           // left alone, rolldown put api/errors.ts in a file of its own, which every page then
-          // had to load as well. The ticker's and the converter's own code (and the base they
-          // share, and the converter's arithmetic, format/amount.ts) stays out of it: their
-          // scripts import the rest from price-board.js.
+          // had to load as well. The ticker's and the converter's own code (and the text reset
+          // they share, and the converter's arithmetic, format/amount.ts) stays out of it: their
+          // scripts import the rest (the element base, widget/, among it) from price-board.js.
           // What the widgets load at start beside it comes in two chunks, each with what it needs
           // beyond price-board.js (left alone, rolldown made a file of each piece that two lazy
           // chunks share, each one more round trip after the chunk that imports it): `hubs` (the
@@ -293,7 +293,7 @@ function scriptTagBuild(): BuildEnvironmentOptions {
               name: 'price-board',
               tags: ['$initial'],
               priority: 2,
-              test: /[\\/]src[\\/](?!embed[\\/]|ticker[\\/]|converter[\\/]|widget[\\/](price-widget|text-reset)|format[\\/]amount|shared[\\/]error-messages|price-ticker|price-converter)|[\\/]node_modules[\\/](lit|lit-html|lit-element|@lit[\\/]reactive-element)[\\/]/,
+              test: /[\\/]src[\\/](?!embed[\\/]|ticker[\\/]|converter[\\/]|widget[\\/]text-reset|format[\\/]amount|shared[\\/]error-messages|price-ticker|price-converter)|[\\/]node_modules[\\/](lit|lit-html|lit-element|@lit[\\/]reactive-element)[\\/]/,
             },
             { name: 'hubs', priority: 1, test: /[\\/]src[\\/](live[\\/]hubs|shared[\\/]error-messages)\.ts$/ },
             { name: 'board-extras', priority: 1, test: /[\\/]src[\\/]board[\\/]board-extras\.ts$/ },

@@ -7,10 +7,9 @@
  * (`row-selection.ts`). The first rows need none of it, and never wait for it.
  */
 import { adoptStyles, supportsAdoptingStyleSheets, type LitElement, type TemplateResult } from 'lit';
-import type { HistoryDays } from '../shared/attributes';
+import type { BoardSettings, HistoryDays } from '../shared/attributes';
 import type { ConnectionStatus, Quote } from '../shared/types';
 import { Announcer } from './announcer';
-import type { BoardSettings } from '../widget/attributes';
 import { extraStyles } from './board-extras.styles';
 import { ChartController } from '../chart/chart-controller';
 import { renderChart } from '../chart/chart-section';

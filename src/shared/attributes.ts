@@ -131,3 +131,22 @@ export type AttributeProperties<T> = { -readonly [K in keyof T]: ValueOf<T[K]> }
 
 export type BoardProperty = keyof typeof BOARD_ATTRIBUTES;
 export type BoardProperties = AttributeProperties<typeof BOARD_ATTRIBUTES>;
+
+/** What a widget runs on for an entry, once read (`widget/attributes.ts`): every value valid. */
+type SettingOf<S> = S extends { kind: 'symbols' }
+  ? string[]
+  : S extends { kind: 'key' } | { kind: 'url' }
+    ? string | undefined
+    : S extends { kind: 'base-url' } | { kind: 'symbol' }
+      ? string
+      : ValueOf<S>;
+
+/**
+ * The settings read from a table: `symbols` a list, a `symbol` always one of it, `stream-url` and
+ * the key `undefined` when unset (the consumer's default), every other value its default when unset.
+ */
+export type SettingsOf<T> = { -readonly [K in keyof T]: SettingOf<T[K]> };
+/** What every widget runs on: the connection attributes, read. */
+export type WidgetSettings = SettingsOf<typeof CONNECTION_ATTRIBUTES>;
+/** What the board runs on. */
+export type BoardSettings = SettingsOf<typeof BOARD_ATTRIBUTES>;

@@ -4,7 +4,7 @@ import { defaultsOf, litProperties } from '../widget/attributes';
 import type { Quote } from '../shared/types';
 import { defineOnce } from '../widget/define';
 import { emptyRow, quoteRow, type RowView } from '../widget/row-view';
-import { renderError } from '../board/templates';
+import { renderError } from '../widget/error-view';
 import { MONEY_NAME } from '../format/number';
 import { PriceWidget } from '../widget/price-widget';
 import { styles } from './price-ticker.styles';

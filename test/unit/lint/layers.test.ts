@@ -86,6 +86,16 @@ describe('eslint rules that keep the structure', () => {
     expect(await refused('widget-imports-widget.txt', 'src/converter/fixture.ts')).toEqual(['../chart/price-chart']);
   });
 
+  it.each(['ticker', 'converter', 'widget', 'chart'])(
+    'reports %s/ importing board/ (what the widgets share is in widget/)',
+    async (dir) => {
+      expect(await refused('imports-board.txt', `src/${dir}/fixture.ts`)).toEqual([
+        '../board/templates',
+        '../board/price-board',
+      ]);
+    },
+  );
+
   it('reports the demo page importing the Node side', async () => {
     expect(await refused('demo-imports-sandbox.txt', 'demo/fixture.ts')).toEqual(['../sandbox/limits']);
   });
