@@ -42,6 +42,12 @@ const SRC_NEVER = {
   converter: ['../board/*', '../ticker/*', '../chart/*', '../embed/*', 'lightweight-charts'],
   embed: ['../api/*', '../model/*', '../live/*', '../chart/*', '../widget/*', ...WIDGETS, '../format/*'],
 };
+/**
+ * What a layer imports only by `import()` (or for its types): the board's chart code stays out of
+ * its initial module. Its extras, themselves loaded by `import()`, take the chart's part statically.
+ */
+const SRC_LAZY = { board: ['../chart/*'] };
+const LAZY_ENTRIES = { board: ['src/board/board-extras.ts'] };
 /** src/ (and the demo page) run in the browser: never the Node side. */
 const NODE_SIDE = ['**/sandbox/*', '**/relay/*', 'node:*'];
 
@@ -56,16 +62,23 @@ const layer = (name, group, extra = {}) => ({
   ...extra,
 });
 
+/** The patterns of a layer of src/: what it never imports, and what only lazily unless `entry`. */
+const srcPatterns = (name, entry = false) => [
+  layer(`src/${name}/`, [...SRC_NEVER[name], ...TOOLING]),
+  { group: NODE_SIDE, message: 'src/ runs in the browser: it never imports the sandbox, the relay or Node.' },
+  ...(SRC_LAZY[name] && !entry
+    ? [
+        layer(`src/${name}/`, SRC_LAZY[name], {
+          allowTypeImports: true,
+          message: `src/${name}/ imports this only by import() or for its types (docs/ARCHITECTURE.md, the layers).`,
+        }),
+      ]
+    : []),
+];
+
 const layerRules = [
-  ...Object.entries(SRC_NEVER).map(([name, never]) =>
-    restrict(
-      [`src/${name}/**/*.ts`],
-      [
-        layer(`src/${name}/`, [...never, ...TOOLING]),
-        { group: NODE_SIDE, message: 'src/ runs in the browser: it never imports the sandbox, the relay or Node.' },
-      ],
-    ),
-  ),
+  ...Object.keys(SRC_NEVER).map((name) => restrict([`src/${name}/**/*.ts`], srcPatterns(name))),
+  ...Object.entries(LAZY_ENTRIES).map(([name, files]) => restrict(files, srcPatterns(name, true))),
   restrict(['src/*.ts'], [layer('src/', [...NODE_SIDE, ...TOOLING])]),
   restrict(['demo/**/*.ts'], [layer('demo/', ['**/test/*', '**/bench/*', '**/scripts/*', ...NODE_SIDE])]),
   restrict(

@@ -213,7 +213,7 @@ export class PriceBoard extends PriceWidget {
   #configureChart(): void {
     if (!this.#extras) return;
     this.#chartShown = this.#chartSymbol();
-    this.#extras.configure({ ...this.settings, chartSymbol: this.#chartShown });
+    this.#extras.chart.configure({ ...this.settings, chartSymbol: this.#chartShown });
   }
 
   // ── Template ──────────────────────────────────────────────────────────────────────────────
@@ -243,7 +243,7 @@ export class PriceBoard extends PriceWidget {
         s.chart === 'none'
           ? nothing
           : extras
-            ? extras.renderChart({ ...s, chartSymbol }, selected)
+            ? extras.chart.render({ ...s, chartSymbol }, selected)
             : this.#extrasFailure
               ? html`<div class="chart-pending"><p role="alert" data-code=${this.#extrasFailure.code}>${this.#extrasFailure.messageFa}</p></div>`
               : html`<div class="chart-pending" aria-hidden="true"></div>`
@@ -295,7 +295,7 @@ export class PriceBoard extends PriceWidget {
 
   /** What every row depends on besides its quote; no date before the date formatters are prepared. */
   #rowContext(now = new Date()): RowContext {
-    const dates = this.#extras?.dates();
+    const dates = this.#extras?.clock.dates();
     return { unit: this.settings.unit, now, day: dates && dayOf(now, dates), dates };
   }
 

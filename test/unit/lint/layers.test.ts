@@ -96,6 +96,14 @@ describe('eslint rules that keep the structure', () => {
     },
   );
 
+  it('reports board/ importing chart/ code but by import() or for its types, bar its extras', async () => {
+    expect(await refused('board-imports-chart.txt', 'src/board/price-board.ts')).toEqual([
+      '../chart/board-chart',
+      '../ticker/price-ticker',
+    ]);
+    expect(await refused('board-imports-chart.txt', 'src/board/board-extras.ts')).toEqual(['../ticker/price-ticker']);
+  });
+
   it('reports the demo page importing the Node side', async () => {
     expect(await refused('demo-imports-sandbox.txt', 'demo/fixture.ts')).toEqual(['../sandbox/limits']);
   });
