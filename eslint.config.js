@@ -6,9 +6,9 @@ import globals from 'globals';
 
 /**
  * The layers of docs/ARCHITECTURE.md (the one list of them), kept by the linter: for each folder, what it must never
- * import. In src/, data flows one way: service → api/live → model → board → chart; `shared` (types,
- * the attribute table, the error policy) is below everything, and each widget (board, ticker,
- * converter) is a top of its own. The Node side: the relay takes src/ only through
+ * import. In src/, data flows one way: service → api/live → model → widget → chart → board;
+ * `shared` (types, the attribute table, the error policy) is below everything; each widget (board,
+ * ticker, converter) is a top of its own on `widget` (what they share). The Node side: the relay takes src/ only through
  * relay/from-src.ts and never the sandbox (the test double) but in its no-configuration mode, by a
  * dynamic import; the sandbox takes only the relay's HTTP writing and src/'s shared types; nothing
  * but tests imports test/.
@@ -33,14 +33,21 @@ const SRC_NEVER = {
   api: ['../model/*', '../live/*', '../chart/*', '../widget/*', ...WIDGETS, '../embed/*', ...LIT, 'lightweight-charts'],
   model: ['../live/*', '../chart/*', '../widget/*', ...WIDGETS, '../embed/*', ...LIT, 'lightweight-charts'],
   live: ['../chart/*', '../widget/*', ...WIDGETS, '../embed/*', ...LIT, 'lightweight-charts'],
-  chart: ['../api/*', '../model/*', '../live/*', '../widget/*', ...WIDGETS, '../embed/*', ...LIT],
+  chart: ['../live/*', ...WIDGETS, '../embed/*'],
   // (the sparkline is pure and small: the spark cells draw it without the chart's chunk)
-  widget: ['../ticker/*', '../converter/*', '../chart/*', '!../chart/sparkline', '../embed/*', 'lightweight-charts'],
-  board: ['../ticker/*', '../converter/*', '../embed/*'],
-  ticker: ['../converter/*', '../chart/*', '../embed/*', 'lightweight-charts'],
-  converter: ['../ticker/*', '../chart/*', '../embed/*', 'lightweight-charts'],
+  widget: [...WIDGETS, '../chart/*', '!../chart/sparkline', '../embed/*', 'lightweight-charts'],
+  board: ['../ticker/*', '../converter/*', '../embed/*', 'lightweight-charts'],
+  // The ticker and the converter stand on widget/ beside the board: no widget imports another.
+  ticker: ['../board/*', '../converter/*', '../chart/*', '../embed/*', 'lightweight-charts'],
+  converter: ['../board/*', '../ticker/*', '../chart/*', '../embed/*', 'lightweight-charts'],
   embed: ['../api/*', '../model/*', '../live/*', '../chart/*', '../widget/*', ...WIDGETS, '../format/*'],
 };
+/**
+ * What a layer imports only by `import()` (or for its types): the board's chart code stays out of
+ * its initial module. Its extras, themselves loaded by `import()`, take the chart's part statically.
+ */
+const SRC_LAZY = { board: ['../chart/*'] };
+const LAZY_ENTRIES = { board: ['src/board/board-extras.ts'] };
 /** src/ (and the demo page) run in the browser: never the Node side. */
 const NODE_SIDE = ['**/sandbox/*', '**/relay/*', 'node:*'];
 
@@ -55,16 +62,23 @@ const layer = (name, group, extra = {}) => ({
   ...extra,
 });
 
+/** The patterns of a layer of src/: what it never imports, and what only lazily unless `entry`. */
+const srcPatterns = (name, entry = false) => [
+  layer(`src/${name}/`, [...SRC_NEVER[name], ...TOOLING]),
+  { group: NODE_SIDE, message: 'src/ runs in the browser: it never imports the sandbox, the relay or Node.' },
+  ...(SRC_LAZY[name] && !entry
+    ? [
+        layer(`src/${name}/`, SRC_LAZY[name], {
+          allowTypeImports: true,
+          message: `src/${name}/ imports this only by import() or for its types (docs/ARCHITECTURE.md, the layers).`,
+        }),
+      ]
+    : []),
+];
+
 const layerRules = [
-  ...Object.entries(SRC_NEVER).map(([name, never]) =>
-    restrict(
-      [`src/${name}/**/*.ts`],
-      [
-        layer(`src/${name}/`, [...never, ...TOOLING]),
-        { group: NODE_SIDE, message: 'src/ runs in the browser: it never imports the sandbox, the relay or Node.' },
-      ],
-    ),
-  ),
+  ...Object.keys(SRC_NEVER).map((name) => restrict([`src/${name}/**/*.ts`], srcPatterns(name))),
+  ...Object.entries(LAZY_ENTRIES).map(([name, files]) => restrict(files, srcPatterns(name, true))),
   restrict(['src/*.ts'], [layer('src/', [...NODE_SIDE, ...TOOLING])]),
   restrict(['demo/**/*.ts'], [layer('demo/', ['**/test/*', '**/bench/*', '**/scripts/*', ...NODE_SIDE])]),
   restrict(

@@ -3,12 +3,12 @@
  * script is loaded) and exports the class and the public types.
  */
 import { PriceBoard } from './board/price-board';
-import type { PriceBoardEventMap } from './board/emit';
+import type { PriceBoardEventMap } from './widget/emit';
 
 PriceBoard.define();
 
 export { PriceBoard };
-export type { PriceBoardEventDetails, PriceBoardEventMap, PriceBoardEventName } from './board/emit';
+export type { PriceBoardEventDetails, PriceBoardEventMap, PriceBoardEventName } from './widget/emit';
 export type { ChartMode, HistoryDays, StreamMode, ThemeMode } from './shared/attributes';
 export type { ConnectionStatus, DisplayUnit, Quote } from './shared/types';
 export type { ErrorCode, ErrorDetail } from './shared/errors';

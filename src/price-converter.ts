@@ -7,7 +7,7 @@ import { PriceConverter } from './converter/price-converter';
 PriceConverter.define();
 
 export { PriceConverter };
-export type { PriceBoardEventDetails, PriceBoardEventMap, PriceBoardEventName } from './board/emit';
+export type { PriceBoardEventDetails, PriceBoardEventMap, PriceBoardEventName } from './widget/emit';
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -7,7 +7,7 @@ import { PriceTicker } from './ticker/price-ticker';
 PriceTicker.define();
 
 export { PriceTicker };
-export type { PriceBoardEventDetails, PriceBoardEventMap, PriceBoardEventName } from './board/emit';
+export type { PriceBoardEventDetails, PriceBoardEventMap, PriceBoardEventName } from './widget/emit';
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -1,8 +1,11 @@
 /**
  * The board's notion of now: re-renders periodically so that rows turn stale when the market
- * closes and times turn into dates after midnight, even when no quote arrives.
+ * closes and times turn into dates after midnight, even when no quote arrives; and the date
+ * formatters of the time cells, built once the first rows are shown (`dates.ts`).
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { DateFormat } from '../format/date';
+import { datesReady, prepareDates } from './dates';
 
 const TICK_MS = 30_000;
 
@@ -18,6 +21,16 @@ export class Clock implements ReactiveController {
   /** The current time; read once per render. */
   now(): Date {
     return new Date();
+  }
+
+  /** The date formatters of the time cells, once prepared (see {@link rowsShown}). */
+  dates(): DateFormat | undefined {
+    return datesReady();
+  }
+
+  /** The rows are on screen (with data, or an error in their place): their times may follow. */
+  rowsShown(): void {
+    if (!datesReady()) void prepareDates().then(() => this.#host.requestUpdate());
   }
 
   hostConnected(): void {

@@ -5,15 +5,8 @@
  * and the date formatters are built after those rows are painted, once for every board. This code
  * and the formatting itself are in the board's extras (`board-extras.ts`), not in the initial module.
  */
-import { formatJalaliDate, formatTime, formatUpdated } from '../format/date';
-import { afterPaint } from './after-paint';
-
-/** The date formatting the rows use (`format/date.ts`). */
-export interface DateFormat {
-  formatJalaliDate: typeof formatJalaliDate;
-  formatTime: typeof formatTime;
-  formatUpdated: typeof formatUpdated;
-}
+import { formatJalaliDate, formatTime, formatUpdated, type DateFormat } from '../format/date';
+import { afterPaint } from '../widget/after-paint';
 
 let ready: DateFormat | undefined;
 let preparing: Promise<void> | undefined;

@@ -15,7 +15,7 @@ import { formatDecimal } from '../format/number';
 import { formatPercent } from '../format/percent';
 import type { Direction } from '../model/quote';
 import type { SparkController } from '../widget/spark';
-import { linkFor } from './attributes';
+import { linkFor } from '../widget/attributes';
 import { importOnce } from './import-once';
 import { DASH, shape, type RowView } from './row-view';
 import { piece, SKELETON, type CellContext, type ExtraCells, type Piece } from './templates';

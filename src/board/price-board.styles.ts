@@ -1,5 +1,5 @@
 import { css, unsafeCSS } from 'lit';
-import { hostStyles, lightDefaults, themed } from './theme.styles';
+import { hostStyles, lightDefaults, themed } from '../widget/theme.styles';
 
 /*
  * Colours come from the shared theme (theme.styles.ts).

@@ -1,26 +1,23 @@
-import { html, LitElement, nothing } from 'lit';
+import { html, nothing, type PropertyValues } from 'lit';
 import { PriceBoardError } from '../shared/errors';
-import type { ConnectionStatus, Quote } from '../shared/types';
-import { startTogether } from '../live/start-together';
-import { BOARD_ATTRIBUTES, type BoardProperties, type BoardProperty } from '../shared/attributes';
-import { defaultsOf, invalidAttributeMessage, litProperties, readSettings, type BoardSettings } from './attributes';
+import type { Quote } from '../shared/types';
+import { BOARD_ATTRIBUTES, type BoardProperties, type BoardSettings } from '../shared/attributes';
+import { litProperties } from '../widget/attributes';
 import type { BoardExtras } from './board-extras';
-import { defineOnce } from './define';
-import { DEFAULT_BASE_URL } from './module-origin';
-import { emit, reportError } from './emit';
+import { defineOnce } from '../widget/define';
+import { emit } from '../widget/emit';
 import { backoffDelay } from '../api/backoff';
 import { startTimer } from '../api/timer';
-import { importOnce } from './import-once';
+import { importOnce } from '../widget/import-once';
 import { Columns, followed } from './columns';
 import { FirstRender } from './first-render';
 import { clickedRow, selectRow } from './select-row';
 import { styles } from './price-board.styles';
-import { QuotesController } from '../widget/quotes-controller';
 import { isStale } from '../model/quote';
-import { dayOf, emptyRow, quoteRow, type RowContext, type RowView } from './row-view';
-import { LOADING_TEXT, renderError, renderStatus, renderTable } from './templates';
-
-const ATTRIBUTE_KEYS = Object.keys(BOARD_ATTRIBUTES) as BoardProperty[];
+import { dayOf, emptyRow, quoteRow, type RowContext, type RowView } from '../widget/row-view';
+import { renderError } from '../widget/error-view';
+import { PriceWidget } from '../widget/price-widget';
+import { LOADING_TEXT, renderStatus, renderTable } from './templates';
 
 type Extras = typeof import('./board-extras');
 
@@ -77,8 +74,14 @@ const waitingForExtras = new Set<PriceBoard>();
  * @cssprop --price-board-max-height - The most the board takes without its chart (status line and column header included); beyond it the rows scroll under the header. Unset: no limit.
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- typed by the interface below
-export class PriceBoard extends LitElement {
+export class PriceBoard extends PriceWidget {
   static override styles = styles;
+
+  /**
+   * The connection attributes and the board's own (`chart`, `chart-symbol`, `days`) are read into its settings.
+   * @internal
+   */
+  static override settingsAttributes = BOARD_ATTRIBUTES;
 
   // Reactive properties from the attribute table (static rather than decorators: the decorators'
   // helper code is not needed). Their docs are the table's: `shared/attributes.ts`.
@@ -92,60 +95,39 @@ export class PriceBoard extends LitElement {
     defineOnce(tag, this);
   }
 
-  // ── Public state ──────────────────────────────────────────────────────────────────────────
-
-  /** The latest quote per symbol of the board, in board order (a read-only snapshot). */
-  get quotes(): ReadonlyMap<string, Quote> {
-    const all = this.#live.snapshot();
-    // Without the symbols followed for a column only (the bubble's `ons` and `usd`).
-    const shown = this.#settings?.symbols;
-    return shown ? new Map([...all].filter(([symbol]) => shown.includes(symbol))) : all;
-  }
-
-  /** The connection state, as in `price-board-status`. */
-  get status(): ConnectionStatus {
-    return this.#live.status;
-  }
-
-  /** Re-fetches the quotes now. */
-  refresh(): Promise<void> {
-    return this.#live.refresh();
-  }
-
-  // ── Controllers ───────────────────────────────────────────────────────────────────────────
-
-  constructor() {
-    super();
-    Object.assign(this, defaultsOf(BOARD_ATTRIBUTES), { baseUrl: DEFAULT_BASE_URL });
-  }
+  /** The connection settings and the board's own. */
+  declare protected settings: BoardSettings;
 
   readonly #firstRender = new FirstRender();
 
-  readonly #live = new QuotesController(this, {
-    onQuotes: (applied) => {
-      this.#firstRender.open();
-      const quotes = applied.filter((q) => this.#settings.symbols.includes(q.symbol));
-      if (quotes.length > 0) emit(this, 'price-board-quotes', { quotes });
-      const selected = this.#chartSymbol();
-      this.#extras?.quotesApplied(quotes, selected, () => {
-        const quote = this.#live.get(selected);
-        return quote && quoteRow(quote, this.#rowContext());
-      });
-    },
-    onStatus: (status) => {
-      this.#firstRender.open();
-      emit(this, 'price-board-status', { status });
-    },
-    onError: (error) => {
-      this.#firstRender.open();
-      reportError(this, error);
-    },
-  });
+  /** Anything from the live data renders the first rows at once (see `first-render.ts`). */
+  protected override liveReported(): void {
+    this.#firstRender.open();
+  }
 
   readonly #columns = new Columns(this, {
-    get: (symbol) => this.#live.get(symbol),
-    connection: () => ({ baseUrl: this.#settings.baseUrl, apiKey: this.#settings.apiKey }),
+    get: (symbol) => this.live.get(symbol),
+    connection: () => ({ baseUrl: this.settings.baseUrl, apiKey: this.settings.apiKey }),
   });
+
+  /** The board's symbols and, for the bubble column, `ons` and `usd` (followed, not shown). */
+  protected override liveSymbols(settings: BoardSettings): string[] {
+    return followed(settings.symbols, settings.columns);
+  }
+
+  /** Without the symbols followed for a column only (the bubble's `ons` and `usd`). */
+  protected override shownQuotes(quotes: Quote[]): Quote[] {
+    const shown = this.settings?.symbols;
+    return shown ? quotes.filter((q) => shown.includes(q.symbol)) : quotes;
+  }
+
+  protected override quotesApplied(quotes: Quote[]): void {
+    const selected = this.#chartSymbol();
+    this.#extras?.quotesApplied(quotes, selected, () => {
+      const quote = this.live.get(selected);
+      return quote && quoteRow(quote, this.#rowContext());
+    });
+  }
 
   /**
    * What the first rows do not need (`board-extras.ts`), once its chunk has loaded: it is asked
@@ -157,41 +139,18 @@ export class PriceBoard extends LitElement {
   #extrasAttempts = 0;
   #cancelExtrasRetry: (() => void) | undefined;
 
-  #settings!: BoardSettings;
-  /** The attribute values `#settings` were read from. */
-  #read: Partial<Record<BoardProperty, unknown>> | undefined;
-  /**
-   * Attributes (their names) whose current value is invalid and fell back to a default, in the
-   * order they were set: the first is shown in `part="error"` while no live error is.
-   */
-  readonly #invalid = new Set<string>();
-
   // ── Start ─────────────────────────────────────────────────────────────────────────────────
 
   /**
-   * The first prices request must not wait for the first render (which builds the template and
-   * the Intl formatters, and lays out the skeleton): the board reads its settings and subscribes
-   * with every widget connected in this task, in one microtask queued ahead of Lit's first
-   * update (`startTogether`); the board's extras and the chart area's chunk are asked for right
-   * after the prices (`#start`). Attributes set
-   * right after the element was added (same task) are read too.
-   * @internal
+   * Once the prices requests are out (the board started with every widget connected in its task,
+   * `price-widget.ts`): the chart's settings, and what the board loads beside them: its extras and,
+   * when a chart is shown, the chart area's chunk.
    */
-  override connectedCallback(): void {
-    startTogether(() => {
-      if (!this.isConnected) return;
-      this.#readSettings();
-      return () => this.#start();
-    });
-    super.connectedCallback();
-  }
-
-  /** Once the prices requests are out: the chart's settings, and what the board loads beside them. */
-  #start(): void {
+  protected override started(): void {
     this.#configureChart();
     if (this.#extras) return;
     // The chart area's chunk too, when a chart is shown, rather than after the extras.
-    if (this.#settings.chart !== 'none') import('./chart-area').catch(() => {}); // the chart area reports a failure
+    if (this.settings.chart !== 'none') import('../chart/chart-area').catch(() => {}); // the chart area reports a failure
     this.#loadExtras();
   }
 
@@ -245,7 +204,7 @@ export class PriceBoard extends LitElement {
     this.#stopExtrasRetry();
     this.#extrasFailure = undefined;
     this.#extrasAttempts = 0;
-    this.#extras = new BoardExtras(this, this.#live, this.#chartSymbol());
+    this.#extras = new BoardExtras(this, this.live, this.#chartSymbol());
     this.#configureChart();
     this.requestUpdate(); // its `updated` tells the chart whether the rows are shown
   }
@@ -256,59 +215,18 @@ export class PriceBoard extends LitElement {
     super.scheduleUpdate();
   }
 
-  protected override willUpdate(): void {
-    // The settings changed, or the chart's symbol did (the first symbol turned out unknown).
-    if (this.#readSettings() || this.#chartShown !== this.#chartSymbol()) this.#configureChart();
-    this.#columns.update(this.#settings);
+  protected override willUpdate(changed: PropertyValues): void {
+    const before = this.settings;
+    super.willUpdate(changed);
+    // The settings were read anew, or the chart's symbol changed (the first symbol turned out unknown).
+    if (this.settings !== before || this.#chartShown !== this.#chartSymbol()) this.#configureChart();
+    this.#columns.update(this.settings);
   }
 
   protected override updated(): void {
     // Rows with data (or an error in their place) are on screen: the chart and the times may follow.
-    if (this.#isLoading() && !this.#settings.symbols.some((symbol) => this.#live.get(symbol))) return;
+    if (this.#isLoading() && !this.settings.symbols.some((symbol) => this.live.get(symbol))) return;
     this.#extras?.rowsShown(); // else its arrival renders again
-  }
-
-  /**
-   * Parses the attributes whose values changed since they were last read (all of them the first
-   * time), reports invalid ones and hands the connection settings to the quotes. False when
-   * nothing changed.
-   */
-  #readSettings(): boolean {
-    const before = this.#read;
-    const changed = new Set<BoardProperty>(
-      ATTRIBUTE_KEYS.filter((key) => !before || !Object.is(before[key], this[key])),
-    );
-    if (before && changed.size === 0) return false;
-    const { settings, invalid } = readSettings(this, DEFAULT_BASE_URL, this.#settings, changed);
-    this.#settings = settings;
-    this.#read = Object.fromEntries(ATTRIBUTE_KEYS.map((key) => [key, this[key]]));
-    // A changed attribute is valid again unless reported now; a chart symbol may become valid (or
-    // follow the first symbol quietly) when the symbols change.
-    for (const key of changed) this.#invalid.delete(BOARD_ATTRIBUTES[key].attribute);
-    if (changed.has('symbols')) this.#invalid.delete(BOARD_ATTRIBUTES.chartSymbol.attribute);
-    for (const attribute of invalid) {
-      this.#invalid.add(attribute);
-      emit(this, 'price-board-error', { code: 'invalid_attribute', message: invalidAttributeMessage(attribute) });
-    }
-    const { baseUrl, apiKey, stream, streamUrl, pollInterval } = settings;
-    this.#live.configure(
-      { baseUrl, apiKey, stream, streamUrl, pollInterval },
-      followed(settings.symbols, settings.columns),
-    );
-    return true;
-  }
-
-  /** The error of the first invalid attribute: its name in Persian, never its value. */
-  #attributeError(): PriceBoardError | undefined {
-    const attribute = this.#invalid.values().next().value;
-    if (attribute === undefined) return undefined;
-    return new PriceBoardError(
-      'invalid_attribute',
-      `Invalid value of the "${attribute}" attribute; the default is used`,
-      {
-        messageFa: invalidAttributeMessage(attribute),
-      },
-    );
   }
 
   /** The chart symbol the chart was last configured with. */
@@ -317,13 +235,13 @@ export class PriceBoard extends LitElement {
   #configureChart(): void {
     if (!this.#extras) return;
     this.#chartShown = this.#chartSymbol();
-    this.#extras.configure({ ...this.#settings, chartSymbol: this.#chartShown });
+    this.#extras.chart.configure({ ...this.settings, chartSymbol: this.#chartShown });
   }
 
   // ── Template ──────────────────────────────────────────────────────────────────────────────
 
   protected override render() {
-    const s = this.#settings;
+    const s = this.settings;
     const now = new Date();
     const rows = this.#rows(now);
     const chartSymbol = this.#chartSymbol();
@@ -333,16 +251,16 @@ export class PriceBoard extends LitElement {
     return html`<div part="board" class="board" dir="rtl" lang="fa" data-theme=${s.theme} data-density=${s.density}>
       <div class="sheet">
         <div class="top">
-          ${renderStatus(this.#live.status, this.#statusText(closedSince, now), closedSince === undefined ? 'open' : 'closed')}
+          ${renderStatus(this.live.status, this.#statusText(closedSince, now), closedSince === undefined ? 'open' : 'closed')}
         </div>
-        ${renderError(this.#live.error ?? this.#attributeError())}
+        ${renderError(this.error ?? this.attributeError)}
         ${renderTable(rows, {
           unit: s.unit,
           columns: s.columns,
           loading: this.#isLoading(),
           selected: chartSymbol,
           tabStop: extras?.rows.tabStop(s.symbols, chartSymbol) ?? chartSymbol,
-          flashOf: (symbol) => this.#live.changeCount(symbol),
+          flashOf: (symbol) => this.live.changeCount(symbol),
           onRowEvent: this.#onRowEvent,
           extra: this.#columns.extra,
         })}
@@ -351,7 +269,7 @@ export class PriceBoard extends LitElement {
         s.chart === 'none'
           ? nothing
           : extras
-            ? extras.renderChart({ ...s, chartSymbol }, selected)
+            ? extras.chart.render({ ...s, chartSymbol }, selected)
             : this.#extrasFailure
               ? html`<div class="chart-pending"><p role="alert" data-code=${this.#extrasFailure.code}>${this.#extrasFailure.messageFa}</p></div>`
               : html`<div class="chart-pending" aria-hidden="true"></div>`
@@ -363,8 +281,8 @@ export class PriceBoard extends LitElement {
   /** The status line's text: in full once the extras are there, else only while loading. */
   #statusText(closedSince: number | undefined, now: Date): string {
     const extras = this.#extras;
-    if (extras) return extras.statusText(this.#settings, closedSince, now);
-    return this.#live.status === 'loading' ? LOADING_TEXT : '';
+    if (extras) return extras.statusText(this.settings, closedSince, now);
+    return this.live.status === 'loading' ? LOADING_TEXT : '';
   }
 
   /**
@@ -375,8 +293,8 @@ export class PriceBoard extends LitElement {
   #closedSince(now: Date): number | undefined {
     let latest = NaN;
     let shown = false;
-    for (const symbol of this.#settings.symbols) {
-      const quote = this.#live.get(symbol);
+    for (const symbol of this.settings.symbols) {
+      const quote = this.live.get(symbol);
       if (!quote) continue;
       if (!isStale(quote, now)) return undefined;
       shown = true;
@@ -391,28 +309,28 @@ export class PriceBoard extends LitElement {
    * knows (the first one may be unknown: its row is missing, and it has no history).
    */
   #chartSymbol(): string {
-    const { chartSymbol, symbols } = this.#settings;
-    const missing = this.#live.missing;
+    const { chartSymbol, symbols } = this.settings;
+    const missing = this.live.missing;
     if (this.chartSymbol || !missing.has(chartSymbol)) return chartSymbol;
     return symbols.find((symbol) => !missing.has(symbol)) ?? chartSymbol;
   }
 
   #isLoading(): boolean {
-    return this.#live.status === 'loading' && !this.#live.error;
+    return this.live.status === 'loading' && !this.live.error;
   }
 
   /** What every row depends on besides its quote; no date before the date formatters are prepared. */
   #rowContext(now = new Date()): RowContext {
-    const dates = this.#extras?.dates();
-    return { unit: this.#settings.unit, now, day: dates && dayOf(now, dates), dates };
+    const dates = this.#extras?.clock.dates();
+    return { unit: this.settings.unit, now, day: dates && dayOf(now, dates), dates };
   }
 
   #rows(now: Date): RowView[] {
     const ctx = this.#rowContext(now);
     const loading = this.#isLoading();
-    return this.#settings.symbols.map((symbol) => {
-      const quote = this.#live.get(symbol);
-      const missing = this.#live.missing.has(symbol);
+    return this.settings.symbols.map((symbol) => {
+      const quote = this.live.get(symbol);
+      const missing = this.live.missing.has(symbol);
       if (!quote) return emptyRow(symbol, missing, loading);
       const view = quoteRow(quote, ctx);
       return missing ? { ...view, missing } : view;

@@ -2,7 +2,7 @@
  * Selecting a row's symbol for the chart: the one place it happens, for a click before the
  * board's extras are there (`price-board.ts`) and for clicks and keys with them (`row-selection.ts`).
  */
-import { emit } from './emit';
+import { emit } from '../widget/emit';
 
 /** What a selection needs of the board. */
 export interface SelectionTarget extends EventTarget {

@@ -6,6 +6,7 @@
  */
 import type { ConnectionStatus } from '../shared/types';
 import { toPersianDigits } from '../format/number';
+import { datesReady } from './dates';
 import { LOADING_TEXT } from './templates';
 
 const fa = (n: number): string => toPersianDigits(String(n));
@@ -37,4 +38,33 @@ export function statusText(
     text = stream === 'off' ? 'بدون به‌روزرسانی خودکار' : `به‌روزرسانی هر ${fa(pollInterval)} ثانیه`;
   }
   return delaySeconds > 0 ? `${text} · با ${fa(delaySeconds)} ثانیه تأخیر` : text;
+}
+
+/**
+ * The board's status line: `quotes`' status and delay, `s`'s stream settings; `closedSince` (epoch
+ * ms, NaN when unreadable): the market is closed and the last shown quote changed then (its time
+ * today, else its Jalali date and time, once the date formatters are prepared).
+ */
+export function statusLine(
+  quotes: { readonly status: ConnectionStatus; readonly delaySeconds: number },
+  s: { stream: string; pollInterval: number },
+  closedSince?: number,
+  now = new Date(),
+): string {
+  let closedAt: string | undefined;
+  const dates = datesReady();
+  if (closedSince !== undefined) {
+    const at = new Date(closedSince);
+    closedAt =
+      !dates || Number.isNaN(closedSince)
+        ? ''
+        : dates.formatJalaliDate(at) === dates.formatJalaliDate(now)
+          ? dates.formatTime(at)
+          : `${dates.formatJalaliDate(at, 'long')} ${dates.formatTime(at)}`;
+  }
+  return statusText(
+    quotes.status,
+    { stream: s.stream, pollInterval: s.pollInterval, delaySeconds: quotes.delaySeconds },
+    closedAt,
+  );
 }

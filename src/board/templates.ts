@@ -3,10 +3,9 @@
  * never HTML), no inline styles (strict CSP), and the stable parts/data attributes of DESIGN.md.
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import { unknownSymbolsText, type PriceBoardError } from '../shared/errors';
 import type { Column } from '../shared/attributes';
 import type { ConnectionStatus, DisplayUnit } from '../shared/types';
-import type { RowView } from './row-view';
+import type { RowView } from '../widget/row-view';
 
 /** The status line's text while the first prices are on their way (`status-text.ts` has the others). */
 export const LOADING_TEXT = 'در حال دریافت قیمت‌ها…';
@@ -14,18 +13,6 @@ export const LOADING_TEXT = 'در حال دریافت قیمت‌ها…';
 /** `market`: `closed` when every shown quote is stale (DESIGN.md section 9), else `open`. */
 export function renderStatus(status: ConnectionStatus, text: string, market: 'open' | 'closed'): TemplateResult {
   return html`<div part="status" data-status=${status} data-market=${market}><span class="dot" aria-hidden="true"></span>${text}</div>`;
-}
-
-/**
- * `part="error"`: the failure in Persian (in a visitor's words when only the site's developer can
- * fix it); the rows keep what the board knew. Unknown symbols are named, each bidi-isolated.
- */
-export function renderError(error: PriceBoardError | undefined): TemplateResult | typeof nothing {
-  if (!error) return nothing;
-  const ids =
-    error.code === 'unknown_symbol' && Array.isArray(error.data?.symbols) ? (error.data.symbols as unknown[]) : [];
-  const message = ids.length === 0 ? error.shownFa : unknownSymbolsText(error, ids);
-  return html`<div part="error" role="alert" data-code=${error.code}>${message}</div>`;
 }
 
 const UNIT_NAME: Readonly<Record<DisplayUnit, string>> = { toman: 'تومان', rial: 'ریال' };

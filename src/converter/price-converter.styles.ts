@@ -1,5 +1,5 @@
 import { css } from 'lit';
-import { hostStyles, themed } from '../board/theme.styles';
+import { hostStyles, themed } from '../widget/theme.styles';
 import { textReset } from '../widget/text-reset.styles';
 
 /* Static styles only (adopted style sheets): nothing inline, so a strict CSP holds. */

@@ -1,11 +1,10 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import type { Quote } from '../shared/types';
 import { DOLLAR_SYMBOLS } from '../shared/types';
-import { CONVERTER_ATTRIBUTES, type AttributeProperties } from '../shared/attributes';
-import type { BoardSettings } from '../board/attributes';
-import { defineOnce } from '../board/define';
-import { defaultsOf, litProperties } from '../board/attributes';
-import { renderError } from '../board/templates';
+import { CONVERTER_ATTRIBUTES, type AttributeProperties, type WidgetSettings } from '../shared/attributes';
+import { defineOnce } from '../widget/define';
+import { defaultsOf, litProperties } from '../widget/attributes';
+import { renderError } from '../widget/error-view';
 import { formatDecimal, MONEY_NAME, toPersianDigits } from '../format/number';
 import { PriceWidget } from '../widget/price-widget';
 import { convert, quantityName, USD, type Conversion } from './convert';
@@ -67,7 +66,7 @@ export class PriceConverter extends PriceWidget {
   /** Whether the last copy worked, until the result changes. */
   #copied: 'yes' | 'no' | undefined;
 
-  protected override liveSymbols(settings: BoardSettings): string[] {
+  protected override liveSymbols(settings: WidgetSettings): string[] {
     const dollar = settings.symbols.some((s) => DOLLAR_SYMBOLS.has(s));
     return dollar && !settings.symbols.includes(USD) ? [...settings.symbols, USD] : settings.symbols;
   }

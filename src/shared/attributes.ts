@@ -1,6 +1,6 @@
 /**
  * The public attributes, declared once: each entry's key is the property, and it holds the
- * attribute name, the kind of value (which says how it is validated: `board/attributes.ts`), the
+ * attribute name, the kind of value (which says how it is validated: `widget/attributes.ts`), the
  * default and whether it reflects. The JSDoc beside each entry is its documentation: the
  * manifest and the element pages' tables (docs/elements/) are generated from this file (`scripts/attribute-table.mjs`),
  * the element, the embed page and the loader derive their lists from it. Plain data, no DOM.
@@ -178,3 +178,24 @@ export type AttributeProperties<T> = { -readonly [K in keyof T]: ValueOf<T[K]> }
 
 export type BoardProperty = keyof typeof BOARD_ATTRIBUTES;
 export type BoardProperties = AttributeProperties<typeof BOARD_ATTRIBUTES>;
+
+/** What a widget runs on for an entry, once read (`widget/attributes.ts`): every value valid. */
+type SettingOf<S> = S extends { kind: 'symbols' }
+  ? string[]
+  : S extends { kind: 'list'; values: readonly (infer V)[] }
+    ? V[]
+  : S extends { kind: 'key' } | { kind: 'url' } | { kind: 'url-template' }
+    ? string | undefined
+    : S extends { kind: 'base-url' } | { kind: 'symbol' }
+      ? string
+      : ValueOf<S>;
+
+/**
+ * The settings read from a table: `symbols` a list, a `symbol` always one of it, `stream-url` and
+ * the key `undefined` when unset (the consumer's default), every other value its default when unset.
+ */
+export type SettingsOf<T> = { -readonly [K in keyof T]: SettingOf<T[K]> };
+/** What every widget runs on: the connection attributes, read. */
+export type WidgetSettings = SettingsOf<typeof CONNECTION_ATTRIBUTES>;
+/** What the board runs on. */
+export type BoardSettings = SettingsOf<typeof BOARD_ATTRIBUTES>;

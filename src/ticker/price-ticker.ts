@@ -1,10 +1,10 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { TICKER_ATTRIBUTES, type AttributeProperties } from '../shared/attributes';
-import { defaultsOf, litProperties } from '../board/attributes';
+import { defaultsOf, litProperties } from '../widget/attributes';
 import type { Quote } from '../shared/types';
-import { defineOnce } from '../board/define';
-import { emptyRow, quoteRow, type RowView } from '../board/row-view';
-import { renderError } from '../board/templates';
+import { defineOnce } from '../widget/define';
+import { emptyRow, quoteRow, type RowView } from '../widget/row-view';
+import { renderError } from '../widget/error-view';
 import { MONEY_NAME } from '../format/number';
 import { PriceWidget } from '../widget/price-widget';
 import { styles } from './price-ticker.styles';

@@ -1,41 +1,47 @@
 /**
- * What `<price-ticker>` and `<price-converter>` share with the board: the connection attributes,
- * one subscription to the page's shared hub (`QuotesController`), the start batch, and the
- * `price-board-quotes` / `-status` / `-error` events.
+ * The base of every widget (`<price-board>`, `<price-ticker>`, `<price-converter>`): the
+ * connection attributes and the reading of the settings from an attribute table, one subscription
+ * to the page's shared hub (`QuotesController`), the start batch, the `price-board-quotes` /
+ * `-status` / `-error` events, and `quotes`, `status`, `refresh()`. A widget adds its own
+ * attributes, its template and what it does with the quotes.
  */
 import { LitElement, type PropertyDeclarations, type PropertyValues } from 'lit';
-import type { PriceBoardError } from '../shared/errors';
+import { PriceBoardError } from '../shared/errors';
 import type { ConnectionStatus, Quote } from '../shared/types';
-import { CONNECTION_ATTRIBUTES, type AttributeProperties } from '../shared/attributes';
 import {
-  defaultsOf,
-  invalidAttributeMessage,
-  litProperties,
-  readSettings,
-  type BoardAttributes,
-  type BoardSettings,
-} from '../board/attributes';
-import { emit } from '../board/emit';
-import { DEFAULT_BASE_URL } from '../board/module-origin';
+  CONNECTION_ATTRIBUTES,
+  type AttributeProperties,
+  type AttributeSpec,
+  type WidgetSettings,
+} from '../shared/attributes';
+import { defaultsOf, invalidAttributeMessage, litProperties, readSettings } from './attributes';
+import { emit, reportError } from './emit';
+import { DEFAULT_BASE_URL } from './module-origin';
 import { QuotesController } from './quotes-controller';
 import { startTogether } from '../live/start-together';
 
-type ConnectionKey = keyof typeof CONNECTION_ATTRIBUTES;
-const CONNECTION_KEYS = Object.keys(CONNECTION_ATTRIBUTES) as ConnectionKey[];
-
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the table's properties (interface below)
 export abstract class PriceWidget extends LitElement {
+  /**
+   * The attributes read into `settings`: validated, an invalid one falling back to its default and
+   * reported (`invalid_attribute`). The connection ones; a widget may read its own too (the board's).
+   * @internal
+   */
+  static settingsAttributes: Readonly<Record<string, AttributeSpec>> = CONNECTION_ATTRIBUTES;
+
   // The connection attributes, from the attribute table (their docs are the table's).
   static override properties: PropertyDeclarations = litProperties(CONNECTION_ATTRIBUTES);
 
   constructor() {
     super();
-    Object.assign(this, defaultsOf(CONNECTION_ATTRIBUTES), { baseUrl: DEFAULT_BASE_URL });
+    Object.assign(this, defaultsOf(this.#table()), { baseUrl: DEFAULT_BASE_URL });
   }
 
   /** The latest quote per symbol, in `symbols` order (a read-only snapshot). */
   get quotes(): ReadonlyMap<string, Quote> {
-    return this.live.snapshot();
+    const all = this.live.snapshot();
+    const shown = this.shownQuotes([...all.values()]);
+    return shown.length === all.size ? all : new Map(shown.map((q) => [q.symbol, q]));
   }
 
   /** The connection state, as in `price-board-status`. */
@@ -49,22 +55,47 @@ export abstract class PriceWidget extends LitElement {
   }
 
   protected readonly live = new QuotesController(this, {
-    onQuotes: (quotes) => {
-      emit(this, 'price-board-quotes', { quotes });
+    onQuotes: (applied) => {
+      this.liveReported();
+      const quotes = this.shownQuotes(applied);
+      if (quotes.length > 0) emit(this, 'price-board-quotes', { quotes });
       this.quotesApplied(quotes);
     },
-    onStatus: (status) => emit(this, 'price-board-status', { status }),
-    onError: (error) => emit(this, 'price-board-error', error.toDetail()),
+    onStatus: (status) => {
+      this.liveReported();
+      emit(this, 'price-board-status', { status });
+    },
+    onError: (error) => {
+      this.liveReported();
+      reportError(this, error);
+    },
   });
 
-  /** Valid settings (invalid attributes fell back to their defaults). */
-  protected settings!: BoardSettings;
-  #read: Partial<Record<ConnectionKey, unknown>> | undefined;
+  /**
+   * Valid settings (invalid attributes fell back to their defaults): a new object each time they
+   * are read anew. A widget that reads more attributes declares its own type (the board's).
+   */
+  protected settings!: WidgetSettings;
+  /** The attribute values `settings` were read from. */
+  #read: Record<string, unknown> | undefined;
+  /**
+   * The error of each attribute (by name) whose current value is invalid and fell back to a
+   * default, in the order they were set: the first is {@link attributeError}.
+   */
+  readonly #invalid = new Map<string, PriceBoardError>();
 
-  /** @internal */
+  /**
+   * The first prices request must not wait for the first render: a widget reads its settings and
+   * subscribes with every widget connected in this task, in one microtask queued ahead of Lit's
+   * first update (`startTogether`), then {@link started}. Attributes set right after the element
+   * was added (same task) are read too.
+   * @internal
+   */
   override connectedCallback(): void {
     startTogether(() => {
-      if (this.isConnected) this.#readSettings();
+      if (!this.isConnected) return;
+      this.#readSettings();
+      return () => this.started();
     });
     super.connectedCallback();
   }
@@ -73,43 +104,68 @@ export abstract class PriceWidget extends LitElement {
     this.#readSettings();
   }
 
+  /** The prices requests of the widgets started with this one are out: what may load beside them. */
+  protected started(): void {}
+
+  /** Something came from the live data: quotes, a status or an error (before its event). */
+  protected liveReported(): void {}
+
+  /** A batch of applied quotes (at most one per frame), after `price-board-quotes`. */
+  protected quotesApplied(_quotes: Quote[]): void {}
+
+  /** Of the quotes of `liveSymbols`, those the widget shows (in `quotes` and `price-board-quotes`): all by default. */
+  protected shownQuotes(quotes: Quote[]): Quote[] {
+    return quotes;
+  }
+
   /** The symbols to subscribe to: the widget's own (the converter adds `usd`). */
-  protected liveSymbols(settings: BoardSettings): string[] {
+  protected liveSymbols(settings: WidgetSettings): string[] {
     return settings.symbols;
   }
 
-  /** A batch of applied quotes (at most one per frame). */
-  protected quotesApplied(_quotes: Quote[]): void {}
-
-  /** The current error to show: a live one, else none. */
+  /** The current live error, if any. */
   protected get error(): PriceBoardError | undefined {
     return this.live.error;
   }
 
-  #values(): Record<ConnectionKey, unknown> {
-    return Object.fromEntries(CONNECTION_KEYS.map((key) => [key, this[key]])) as Record<ConnectionKey, unknown>;
+  /** The error of the first invalid attribute: its name in Persian, never its value. */
+  protected get attributeError(): PriceBoardError | undefined {
+    return this.#invalid.values().next().value;
   }
 
+  #table(): Readonly<Record<string, AttributeSpec>> {
+    return (this.constructor as typeof PriceWidget).settingsAttributes;
+  }
+
+  /**
+   * Parses the attributes whose values changed since they were last read (all of them the first
+   * time), reports invalid ones and hands the connection settings to the quotes.
+   */
   #readSettings(): void {
+    const table = this.#table();
+    const keys = Object.keys(table);
+    const values = this as unknown as Readonly<Record<string, unknown>>;
     const before = this.#read;
-    const changed = new Set(CONNECTION_KEYS.filter((key) => !before || !Object.is(before[key], this[key])));
+    const changed = new Set(keys.filter((key) => !before || !Object.is(before[key], values[key])));
     if (before && changed.size === 0) return;
-    const attrs: BoardAttributes = {
-      chart: null,
-      chartSymbol: null,
-      days: null,
-      columns: null,
-      density: null,
-      link: null,
-      ...this.#values(),
-    };
-    const { settings, invalid } = readSettings(attrs, DEFAULT_BASE_URL, this.settings, changed);
-    this.settings = settings;
-    this.#read = this.#values();
-    for (const attribute of invalid)
-      emit(this, 'price-board-error', { code: 'invalid_attribute', message: invalidAttributeMessage(attribute) });
-    const { baseUrl, apiKey, stream, streamUrl, pollInterval } = settings;
-    this.live.configure({ baseUrl, apiKey, stream, streamUrl, pollInterval }, this.liveSymbols(settings));
+    const { settings, invalid } = readSettings(table, values, DEFAULT_BASE_URL, this.settings, changed);
+    this.settings = settings as WidgetSettings;
+    this.#read = Object.fromEntries(keys.map((key) => [key, values[key]]));
+    // A changed attribute is valid again unless reported now; a symbol of the list may become valid
+    // (or follow the first symbol quietly) when the symbols change.
+    for (const [key, spec] of Object.entries(table))
+      if (changed.has(key) || (spec.kind === 'symbol' && changed.has('symbols'))) this.#invalid.delete(spec.attribute);
+    for (const attribute of invalid) {
+      const error = new PriceBoardError(
+        'invalid_attribute',
+        `Invalid value of the "${attribute}" attribute; the default is used`,
+        { messageFa: invalidAttributeMessage(attribute) },
+      );
+      this.#invalid.set(attribute, error);
+      reportError(this, error);
+    }
+    const { baseUrl, apiKey, stream, streamUrl, pollInterval } = this.settings;
+    this.live.configure({ baseUrl, apiKey, stream, streamUrl, pollInterval }, this.liveSymbols(this.settings));
   }
 }
 

@@ -2,7 +2,7 @@
 // is possible". A transient error leaves part="error" once the service answers again, even when
 // no price changed (the hub's `recovered` signal, src/live/hub.ts → widget/quotes-controller.ts),
 // and a chart whose history failed transiently loads by itself (retry with capped backoff in
-// src/board/chart-area.ts). Both began as `it.fails` repros of those bugs.
+// src/chart/chart-area.ts). Both began as `it.fails` repros of those bugs.
 import { fixture, fixtureCleanup, html } from '@open-wc/testing/pure';
 import { afterEach, describe, expect, it } from 'vitest';
 import '../../src/price-board';

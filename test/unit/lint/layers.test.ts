@@ -90,6 +90,24 @@ describe('eslint rules that keep the structure', () => {
     expect(await refused('widget-imports-sparkline.txt', 'src/widget/fixture.ts')).toEqual(['../chart/price-chart']);
   });
 
+  it.each(['ticker', 'converter', 'widget', 'chart'])(
+    'reports %s/ importing board/ (what the widgets share is in widget/)',
+    async (dir) => {
+      expect(await refused('imports-board.txt', `src/${dir}/fixture.ts`)).toEqual([
+        '../board/templates',
+        '../board/price-board',
+      ]);
+    },
+  );
+
+  it('reports board/ importing chart/ code but by import() or for its types, bar its extras', async () => {
+    expect(await refused('board-imports-chart.txt', 'src/board/price-board.ts')).toEqual([
+      '../chart/board-chart',
+      '../ticker/price-ticker',
+    ]);
+    expect(await refused('board-imports-chart.txt', 'src/board/board-extras.ts')).toEqual(['../ticker/price-ticker']);
+  });
+
   it('reports the demo page importing the Node side', async () => {
     expect(await refused('demo-imports-sandbox.txt', 'demo/fixture.ts')).toEqual(['../sandbox/limits']);
   });

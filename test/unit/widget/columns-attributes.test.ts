@@ -1,10 +1,13 @@
 // Reading the board's columns, density and link attributes (DESIGN.md section 10): what a value
 // means, and which values fall back to the default with invalid_attribute.
 import { describe, expect, it } from 'vitest';
-import { linkFor, readSettings, type BoardAttributes } from '../../../src/board/attributes';
+import { BOARD_ATTRIBUTES, type BoardProperty } from '../../../src/shared/attributes';
+import { linkFor, readSettings } from '../../../src/widget/attributes';
+
+type BoardAttributes = Record<BoardProperty, unknown>;
 
 const read = (attrs: Partial<BoardAttributes>) =>
-  readSettings({ symbols: 'usd', ...attrs } as BoardAttributes, 'https://prices.example');
+  readSettings(BOARD_ATTRIBUTES, { symbols: 'usd', ...attrs } as BoardAttributes, 'https://prices.example');
 
 describe('columns', () => {
   it('keeps the order given, tolerates spaces and case, drops repeats', () => {

@@ -1,7 +1,7 @@
 import { css } from 'lit';
 
 /**
- * The chart section's styles, adopted with the board's extras (`board-extras.ts`) beside the
+ * The chart section's styles, adopted with the board's extras (`board/board-extras.ts`) beside the
  * board's own, which the first rows need: the section is rendered only from then on.
  */
 export const chartStyles = css`

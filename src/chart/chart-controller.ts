@@ -1,20 +1,19 @@
 /**
  * The chart area as a Lit ReactiveController. It stays small because the board loads it at start
- * (with its extras, `board-extras.ts`): when a chart is shown it loads the chart area's work (./chart-area: history, candles, the chart)
+ * (with its extras, `board/board-extras.ts`): when a chart is shown it loads the chart area's work (./chart-area: history, candles, the chart)
  * at once and the chart chunk once the board's first rows are in the DOM, and hands them the
  * board's settings, quotes and lifecycle. The chart itself is made only after the board's first rows are painted (see
  * `rowsShown`). Nothing of the chart is loaded while `chart="none"`.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { PriceBoardError } from '../shared/errors';
 import type { Quote } from '../shared/types';
 import type { ChartArea } from './chart-area';
-import type { ChartHooks, ChartSettings, ChartView } from './chart-view';
-import { afterPaint } from './after-paint';
-import { importOnce } from './import-once';
+import { chartLoadFailed, type ChartHooks, type ChartSettings, type ChartView } from './chart-view';
+import { afterPaint } from '../widget/after-paint';
+import { importOnce } from '../widget/import-once';
 
 /** The chart chunk (lightweight-charts). */
-const loadChartModule = importOnce(() => import('../chart/price-chart'));
+const loadChartModule = importOnce(() => import('./price-chart'));
 const loadChartArea = importOnce(() => import('./chart-area'));
 
 /**
@@ -126,7 +125,7 @@ export class ChartController implements ReactiveController {
       (error: unknown) => {
         this.#loading = false;
         if (!this.#connected) return;
-        const failure = new PriceBoardError('network', 'The chart module failed to load', { cause: error });
+        const failure = chartLoadFailed(error);
         this.#view.status = 'error';
         this.#view.error = failure;
         this.#hooks.onError(failure);

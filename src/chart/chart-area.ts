@@ -10,11 +10,11 @@ import { PriceBoardError } from '../shared/errors';
 import { startTimer } from '../api/timer';
 import { DOLLAR_SYMBOLS } from '../shared/types';
 import type { Candle, Quote } from '../shared/types';
-import type { ChartTheme, PriceChart } from '../chart/types';
+import type { ChartTheme, PriceChart } from './types';
 import { formatAxisNumber, toPersianDigits } from '../format/number';
 import { applyQuoteToCandles, intervalFor } from '../model/history';
 import type { HistoryDays } from '../shared/attributes';
-import type { ChartHooks, ChartModule, ChartSettings, ChartView } from './chart-view';
+import { chartLoadFailed, type ChartHooks, type ChartModule, type ChartSettings, type ChartView } from './chart-view';
 import { loadHistory, sourceFor, type HistorySource } from './history-source';
 
 /**
@@ -282,7 +282,7 @@ export class ChartArea {
       },
       (error: unknown) => {
         this.#creating = false;
-        this.fail(new PriceBoardError('network', 'The chart module failed to load', { cause: error }));
+        this.fail(chartLoadFailed(error));
       },
     );
   }

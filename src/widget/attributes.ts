@@ -4,19 +4,7 @@
  * (`invalid_attribute`), so a typo never leaves a broken box on the page.
  */
 import { trimBaseUrl } from '../api/urls';
-import type { DisplayUnit } from '../shared/types';
-import {
-  BOARD_ATTRIBUTES,
-  SYMBOL_ID,
-  type AttributeSpec,
-  type BoardProperty,
-  type ChartMode,
-  type Column,
-  type Density,
-  type HistoryDays,
-  type StreamMode,
-  type ThemeMode,
-} from '../shared/attributes';
+import { CONNECTION_ATTRIBUTES, SYMBOL_ID, type AttributeSpec, type SettingsOf } from '../shared/attributes';
 
 /** Lit's `static properties` for an attribute table. */
 export function litProperties(
@@ -38,31 +26,6 @@ export function defaultsOf(table: Record<string, AttributeSpec>): Record<string,
   return out;
 }
 
-/** The attribute-backed properties as users may set them (any value may arrive at run time). */
-export type BoardAttributes = Record<BoardProperty, unknown>;
-
-/** What the board runs on: every value valid. */
-export interface BoardSettings {
-  symbols: string[];
-  apiKey: string | undefined;
-  baseUrl: string;
-  stream: StreamMode;
-  /** `undefined`: the hub's default, `{baseUrl}/v1/stream`. */
-  streamUrl: string | undefined;
-  pollInterval: number;
-  unit: DisplayUnit;
-  theme: ThemeMode;
-  chart: ChartMode;
-  /** Always one of `symbols`. */
-  chartSymbol: string;
-  days: HistoryDays;
-  /** The cells of a row, in order, each once. */
-  columns: Column[];
-  density: Density;
-  /** The title links' URL template, `{symbol}` in it; `undefined`: titles are not links. */
-  link: string | undefined;
-}
-
 interface Parsed<T> {
   value: T;
   invalid: boolean;
@@ -72,7 +35,7 @@ const ok = <T>(value: T): Parsed<T> => ({ value, invalid: false });
 const bad = <T>(value: T): Parsed<T> => ({ value, invalid: true });
 const isUnset = (raw: unknown): raw is null | undefined => raw === null || raw === undefined;
 const isBlank = (raw: unknown): boolean => isUnset(raw) || String(raw).trim() === '';
-const DEFAULT_SYMBOLS = BOARD_ATTRIBUTES.symbols.default.split(',');
+const DEFAULT_SYMBOLS = CONNECTION_ATTRIBUTES.symbols.default.split(',');
 
 /** Comma-separated ids: trimmed, lower-cased, order kept, duplicates and empty pieces dropped. */
 function parseSymbols(raw: unknown): Parsed<string[]> {
@@ -212,37 +175,38 @@ function parse(
 }
 
 /** The result of {@link readSettings}: the settings and the attributes that fell back to defaults. */
-export interface SettingsRead {
-  settings: BoardSettings;
+export interface SettingsRead<S> {
+  settings: S;
   /** Attribute names (`poll-interval`, ...) whose value was invalid, each reported once per change. */
   invalid: string[];
 }
 
 /**
- * Parses the attributes that changed (all of them when there are no previous settings) and keeps
- * the rest from `previous`, so an invalid value is reported once, when it is set, not on every
- * update. The chart symbol is always read again (the symbols may have changed): one that drops out of the
- * list follows the first symbol quietly; one set explicitly to a symbol not on the board is reported.
+ * Reads the attributes of `table` from `attrs` (the element): those that changed (all of them when
+ * there are no previous settings), keeping the rest from `previous`, so an invalid value is
+ * reported once, when it is set, not on every update. A `symbol` (one of the list) is always read
+ * again (the symbols may have changed): one that drops out of the list follows the first symbol
+ * quietly; one set explicitly to a symbol not in the list is reported.
  */
-export function readSettings(
-  attrs: BoardAttributes,
+export function readSettings<T extends Record<string, AttributeSpec>>(
+  table: T,
+  attrs: Readonly<Record<string, unknown>>,
   defaultBaseUrl: string,
-  previous?: BoardSettings,
+  previous?: Readonly<Record<string, unknown>>,
   changed?: { has(key: PropertyKey): boolean },
-): SettingsRead {
+): SettingsRead<SettingsOf<T>> {
   const invalid: string[] = [];
-  const settings = { ...previous } as Record<BoardProperty, unknown>;
-  const context = { baseUrl: defaultBaseUrl, symbols: previous?.symbols ?? DEFAULT_SYMBOLS };
-  for (const key of Object.keys(BOARD_ATTRIBUTES) as BoardProperty[]) {
-    const spec: AttributeSpec = BOARD_ATTRIBUTES[key];
+  const settings: Record<string, unknown> = { ...previous };
+  const context = { baseUrl: defaultBaseUrl, symbols: (settings.symbols as string[] | undefined) ?? DEFAULT_SYMBOLS };
+  for (const [key, spec] of Object.entries(table)) {
     const has = !previous || !changed || changed.has(key);
-    if (!has && key !== 'chartSymbol') continue;
+    if (!has && spec.kind !== 'symbol') continue;
     const parsed = parse(spec, attrs[key], context);
     settings[key] = parsed.value;
-    if (key === 'symbols') context.symbols = parsed.value as string[];
+    if (spec.kind === 'symbols') context.symbols = parsed.value as string[];
     if (parsed.invalid && has) invalid.push(spec.attribute);
   }
-  return { settings: settings as unknown as BoardSettings, invalid };
+  return { settings: settings as SettingsOf<T>, invalid };
 }
 
 /** The Persian message of an `invalid_attribute` error: names the attribute, never echoes its value. */

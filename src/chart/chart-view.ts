@@ -1,10 +1,10 @@
 /**
- * What the board, the chart controller (initial module) and the chart area (lazy) share about the
- * chart. Types only: the controller imports the area's code lazily and the area imports nothing of
+ * What the board, the chart controller (with the board's extras) and the chart area (lazy) share
+ * about the chart: the controller imports the area's code lazily and the area imports nothing of
  * the controller, so they depend one way, through this file.
  */
 import type { ChartMode, HistoryDays } from '../shared/attributes';
-import type { PriceBoardError } from '../shared/errors';
+import { PriceBoardError } from '../shared/errors';
 import type { DisplayUnit, Quote } from '../shared/types';
 
 /** What the chart shows; the board passes it on every update. */
@@ -44,4 +44,9 @@ export interface ChartView {
   description: string;
 }
 
-export type ChartModule = typeof import('../chart/price-chart');
+export type ChartModule = typeof import('./price-chart');
+
+/** A chunk of the chart (the area's, or lightweight-charts') did not load. */
+export function chartLoadFailed(cause: unknown): PriceBoardError {
+  return new PriceBoardError('network', 'The chart module failed to load', { cause });
+}

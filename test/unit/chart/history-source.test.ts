@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadHistory, sourceFor } from '../../../src/board/history-source';
+import { loadHistory, sourceFor } from '../../../src/chart/history-source';
 import type { PriceClient } from '../../../src/api/client';
 
 // The history sources and their caches are the only data of the board's that a page keeps once

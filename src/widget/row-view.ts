@@ -5,7 +5,7 @@
 import type { Column } from '../shared/attributes';
 import type { DisplayUnit, Quote } from '../shared/types';
 import { DOLLAR_SYMBOLS } from '../shared/types';
-import type { DateFormat } from './dates';
+import type { DateFormat } from '../format/date';
 import { formatQuoteValue, unitLabel } from '../format/number';
 import { formatPercent } from '../format/percent';
 import { direction, isStale, type Direction } from '../model/quote';
