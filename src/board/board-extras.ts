@@ -10,7 +10,7 @@
  * - the status line's text but while loading (`status-text.ts`), and the statuses' and the error
  *   box's styles (`board-extras.styles.ts`).
  */
-import { adoptStyles, supportsAdoptingStyleSheets, type LitElement } from 'lit';
+import { adoptStyles, supportsAdoptingStyleSheets } from 'lit';
 import type { BoardSettings } from '../shared/attributes';
 import type { ConnectionStatus, Quote } from '../shared/types';
 import type { RowView } from '../widget/row-view';

@@ -7,7 +7,7 @@
 import type { LitElement } from 'lit';
 import type { Column } from '../shared/attributes';
 import type { ColumnSettings, ColumnsSource, ExtraColumns } from './extra-columns';
-import { importOnce } from './import-once';
+import { importOnce } from '../widget/import-once';
 
 const loadExtra = importOnce(() => import('./extra-columns'));
 

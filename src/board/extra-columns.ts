@@ -16,8 +16,8 @@ import { formatPercent } from '../format/percent';
 import type { Direction } from '../model/quote';
 import type { SparkController } from '../widget/spark';
 import { linkFor } from '../widget/attributes';
-import { importOnce } from './import-once';
-import { DASH, shape, type RowView } from './row-view';
+import { importOnce } from '../widget/import-once';
+import { DASH, shape, type RowView } from '../widget/row-view';
 import { piece, SKELETON, type CellContext, type ExtraCells, type Piece } from './templates';
 
 const loadSpark = importOnce(() => import('../widget/spark'));

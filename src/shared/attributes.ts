@@ -184,11 +184,11 @@ type SettingOf<S> = S extends { kind: 'symbols' }
   ? string[]
   : S extends { kind: 'list'; values: readonly (infer V)[] }
     ? V[]
-  : S extends { kind: 'key' } | { kind: 'url' } | { kind: 'url-template' }
-    ? string | undefined
-    : S extends { kind: 'base-url' } | { kind: 'symbol' }
-      ? string
-      : ValueOf<S>;
+    : S extends { kind: 'key' } | { kind: 'url' } | { kind: 'url-template' }
+      ? string | undefined
+      : S extends { kind: 'base-url' } | { kind: 'symbol' }
+        ? string
+        : ValueOf<S>;
 
 /**
  * The settings read from a table: `symbols` a list, a `symbol` always one of it, `stream-url` and

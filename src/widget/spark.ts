@@ -10,8 +10,8 @@
 import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
 import type { SparkDirection } from '../chart/sparkline';
 import type { SparkHistory } from './spark-history';
-import { afterPaint } from '../board/after-paint';
-import { importOnce } from '../board/import-once';
+import { afterPaint } from './after-paint';
+import { importOnce } from './import-once';
 
 type SparkLines = typeof import('./spark-history');
 const loadLines = importOnce(() => import('./spark-history'));
