@@ -102,8 +102,8 @@ export function buildRows(s: Sections, failures: Record<string, string>): Row[] 
     });
     rows.push({
       section: 'size',
-      metric: `chunks loaded at start beside the first prices request: live data, board extras, live transport unless stream="off" (${files(split.start.files.length)}), gzip -9`,
-      measured: `${kb(split.start.gzip)} (${list(split.start)}); the transport alone ${kb(split.transport.gzip)}`,
+      metric: `chunks loaded at start beside the first prices request: board extras, the tabs' one stream unless stream="off" (${files(split.start.files.length)}), gzip -9`,
+      measured: `${kb(split.start.gzip)} (${list(split.start)}); the tabs' code alone ${kb(split.transport.gzip)}`,
       baseline: '',
       target: '(part of the row above)',
       verdict: 'info',
@@ -466,8 +466,9 @@ export function markdown(rows: Row[], env: Record<string, string>, s: Sections):
       'and everything it imports statically (dynamic `import()` targets excluded). The browser rows list the `dist/` JS files ' +
       'a 10-symbol board actually fetched (resource timing, 1.5 s after its rows or candles) with `chart="none"` and with the ' +
       'chart on, as a check of the static figures. The lazy chunks are told apart by name: those a board asks for at ' +
-      'start, beside its first prices request (`hubs-*.js`, the live data layer; `board-extras-*.js`; `transport-*.js`, ' +
-      'the live transport, unless `stream="off"`), and their static imports, count towards "board without chart"; the chart ' +
+      "start, beside its first prices request (`board-extras-*.js`; `tabs-*.js`, the tabs' sharing of one stream, asked for " +
+      'as the stream starts, unless `stream="off"`; the hub and its driver are in the initial module), and their static ' +
+      'imports, count towards "board without chart"; the chart ' +
       'chunk is what a chart adds (`chart-area-*.js` + `price-chart-*.js` and their static imports, minus the initial ' +
       'module and the start chunks). ' +
       'Baselines are Vite builds with the same minifier and target into `bench/tmp/`: a minimal `LitElement` component, ' +

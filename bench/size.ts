@@ -42,15 +42,16 @@ export interface Composition {
 }
 /**
  * The lazy chunks by role (static analysis of dist/): those every board asks for at start, beside
- * its first prices request (the live data layer `hubs`, the board's `board-extras`, the live
- * transport `transport` unless stream="off"), and what a chart adds (the chart area and the chart
+ * its first prices request (the board's `board-extras`; the tabs' sharing of one stream `tabs`,
+ * asked for as the stream starts unless stream="off"; the hub and its driver are in the initial
+ * module), and what a chart adds (the chart area and the chart
  * with lightweight-charts). Chunks are told apart by their names (`assets/<name>-<hash>.js`); the
  * files they import statically (a chunk of shared helpers) count with them.
  */
 export interface LazySplit {
   /** The graphs of the chunks loaded at start, minus the initial graph. */
   start: GraphSize;
-  /** The transport chunk's graph, minus the initial graph and the other start chunks' graphs. */
+  /** The tabs chunk's graph (one stream per browser), minus the initial graph and the other start chunks' graphs. */
   transport: GraphSize;
   /** The chart-area and price-chart graphs, minus the initial graph and the start chunks. */
   chart: GraphSize;
@@ -64,9 +65,9 @@ export interface LazySplit {
   unclassified: GraphSize;
 }
 
-/** Loaded at start by every board (the transport unless stream="off"). */
-const WIDGET_CHUNKS = /(^|\/)(hubs|board-extras)-[\w-]+\.js$/;
-const TRANSPORT_CHUNK = /(^|\/)transport-[\w-]+\.js$/;
+/** Loaded at start by every board (the tabs' code unless stream="off"). */
+const WIDGET_CHUNKS = /(^|\/)(board-extras)-[\w-]+\.js$/;
+const TRANSPORT_CHUNK = /(^|\/)tabs-[\w-]+\.js$/;
 const CHART_CHUNKS = /(^|\/)(chart-area|price-chart)-[\w-]+\.js$/;
 
 export function splitLazy(project: EntrySizes, root: string): LazySplit {
