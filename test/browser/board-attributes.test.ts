@@ -109,6 +109,9 @@ describe('unit', () => {
     await untilLoaded(el);
     await until(() => el.status === 'live', 'not live');
     await until(() => !!el.shadowRoot!.querySelector('[part~="chart"] canvas'), 'no chart');
+    // Every request of the start has reached the service (the chart's history may still be on its way when its
+    // canvas is there): the count below is of what the switch would add.
+    await until(async () => (await sandbox.requests(`${KEY}-unit`, '/v1/history/')).length > 0, 'no history asked');
     expect(cell(el, 'usd', 'price')).toBe('۱۰۰٬۰۰۰٫۵');
     const onsToman = cell(el, 'ons', 'price');
     const before = (await sandbox.requests(`${KEY}-unit`)).length;
