@@ -140,6 +140,13 @@ test('offers the columns, density, max height and link, in the preview and in ev
     '200',
   ]);
 
+  // Today's chart (days="1"), in the preview and the snippets.
+  await page.locator('label:has(input[name="days"][value="1"])').click();
+  await expect(preview(page)).toHaveAttribute('days', '1');
+  await expect(code(page, 'script')).toContainText('days="1"');
+  await expect(code(page, 'loader')).toContainText('data-days="1"');
+  await expect(code(page, 'iframe')).toContainText('days=1');
+
   // Still the same element; and a reload of the shared URL comes back with the same settings.
   expect(await preview(page).evaluate((el, original) => el === original, board)).toBe(true);
   await page.reload();
