@@ -179,7 +179,8 @@ export async function perfMetrics(cdp: CDPSession): Promise<Record<string, numbe
 
 /**
  * Text replacements in the widgets' adopted style sheets, to price a style rule without a rebuild
- * (`bench/ab.ts`, `bench/trace.ts`; debugging aids): the sheets' text is replaced as Lit adopts it.
+ * (`bench/ab.ts`, `bench/trace.ts`, `bench/cpu.ts`; debugging aids): the sheets' text is replaced as Lit
+ * adopts it. `sysui` and `sans` replace the default font stack (`--_font`).
  */
 export const STYLE_PATCHES: Record<string, [string, string][]> = {
   nosizer: [['content:attr(data-w)', 'content:none']],
@@ -187,6 +188,9 @@ export const STYLE_PATCHES: Record<string, [string, string][]> = {
   noclamp: [['display:-webkit-box', 'display:block']],
   nogrid: [['display:grid', 'display:flex']],
   font: [['font-family:var(--_font)', 'font-family:sans-serif']],
+  sysui: [["Vazirmatn,Vazir,Tahoma,'Segoe UI',system-ui,sans-serif", 'system-ui,sans-serif']],
+  sans: [["Vazirmatn,Vazir,Tahoma,'Segoe UI',system-ui,sans-serif", 'sans-serif']],
+  nohostbefore: [['font:16px/0 sans-serif', 'display:none']],
 };
 
 /** Applies `STYLE_PATCHES[name]` to every page load of `page` (no name: nothing). */

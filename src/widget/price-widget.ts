@@ -5,7 +5,7 @@
  * `-status` / `-error` events, and `quotes`, `status`, `refresh()`. A widget adds its own
  * attributes, its template and what it does with the quotes.
  */
-import { LitElement, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { adoptStyles, LitElement, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { PriceBoardError } from '../shared/errors';
 import type { ConnectionStatus, Quote } from '../shared/types';
 import {
@@ -95,12 +95,35 @@ export abstract class PriceWidget extends LitElement {
     startTogether(() => {
       if (!this.isConnected) return;
       this.#readSettings();
-      return () => this.started();
+      return () => {
+        this.#adoptStyles();
+        this.started();
+      };
     });
     super.connectedCallback();
   }
 
+  /**
+   * The shadow root without its styles: parsing a widget's style sheet (once per page, the
+   * board's is the largest) would hold up the first prices request, so the styles are adopted
+   * once that request is out (`connectedCallback`), in the same microtask, before any frame; and
+   * at the latest before the first render.
+   * @internal
+   */
+  protected override createRenderRoot(): HTMLElement | DocumentFragment {
+    return this.attachShadow((this.constructor as typeof LitElement).shadowRootOptions);
+  }
+
+  #styled = false;
+
+  #adoptStyles(): void {
+    if (this.#styled) return;
+    this.#styled = true;
+    adoptStyles(this.renderRoot as ShadowRoot, (this.constructor as typeof LitElement).elementStyles);
+  }
+
   protected override willUpdate(_changed: PropertyValues): void {
+    this.#adoptStyles();
     this.#readSettings();
   }
 

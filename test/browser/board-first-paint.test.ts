@@ -44,6 +44,38 @@ describe('<price-board> first paint', () => {
     expect(requests.map((r) => r.url)).toEqual(['/v1/prices?symbols=usd,eur,gbp']);
   });
 
+  it('adopts its style sheets only once the prices request is out, and before any frame', async () => {
+    const el = newBoard({
+      'base-url': base(),
+      'api-key': `${KEY}-styles`,
+      symbols: 'usd,eur',
+      chart: 'none',
+      stream: 'off',
+    });
+    const sheetsWhenSent: number[] = [];
+    const realFetch = window.fetch.bind(window);
+    vi.spyOn(window, 'fetch').mockImplementation((input, init) => {
+      if (isPrices(input)) sheetsWhenSent.push(el.shadowRoot?.adoptedStyleSheets.length ?? -1);
+      return realFetch(input, init);
+    });
+    const atFirstFrame = new Promise<{ sheets: number; breakInside: string }>((resolve) =>
+      requestAnimationFrame(() =>
+        resolve({
+          sheets: el.shadowRoot?.adoptedStyleSheets.length ?? -1,
+          breakInside: getComputedStyle(el).breakInside,
+        }),
+      ),
+    );
+    document.body.append(el);
+    // Parsing the board's style sheet (the first time on a page) no longer holds up the request...
+    await untilLoaded(el);
+    expect(sheetsWhenSent).toEqual([0]);
+    // ...and no frame shows the element without its styles (`:host` has break-inside: avoid).
+    const first = await atFirstFrame;
+    expect(first.sheets).toBeGreaterThan(0);
+    expect(first.breakInside).toBe('avoid');
+  });
+
   it('boards added in one task share one prices request, still sent before their first render', async () => {
     const key = `${KEY}-shared`;
     const a = newBoard({ 'base-url': base(), 'api-key': key, symbols: 'usd,eur', chart: 'none', stream: 'off' });

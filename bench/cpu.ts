@@ -1,0 +1,109 @@
+/**
+ * `AB=dist,dist|sysui PROFILE_CPU=4 npx tsx bench/cpu.ts`: main-thread CPU time (thread time, from
+ * DevTools timeline traces) of the first paint per build or style patch (`|name` of
+ * `STYLE_PATCHES` in browser.ts), in interleaved runs. On a shared machine wall times of one page
+ * load vary by ±100 ms; thread time varies less, so a change of a few ms of work shows sooner. Per
+ * entry, medians (ms) of: all main-thread tasks to the rows painted, those from the element's
+ * connection on, the layouts among them, and the wall times. A debugging aid beside bench/ab.ts.
+ */
+import { resolve } from 'node:path';
+import { boardUrl, js, launchBrowser, newPage, patchStyles } from './browser';
+import { PAINT_SYMBOLS } from './paint';
+import { startBenchServer } from './server';
+import { median, until } from './util';
+
+interface Ev {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  tdur?: number;
+  pid: number;
+  tid: number;
+  args?: { name?: string; data?: { url?: string } };
+}
+
+const ROOT = resolve(import.meta.dirname, '..');
+const entries = (process.env.AB ?? 'dist').split(',');
+const RUNS = Number(process.env.RUNS ?? 9);
+const CPU = Number(process.env.PROFILE_CPU ?? 1);
+
+/** Thread time (ms) of `events`. */
+const cpuOf = (events: Ev[]) => events.reduce((sum, e) => sum + (e.tdur ?? 0), 0) / 1000;
+
+async function main(): Promise<void> {
+  const servers = await Promise.all(entries.map((d) => startBenchServer(ROOT, resolve(ROOT, d.split('|')[0]!))));
+  const browser = await launchBrowser();
+  const acc = entries.map(() => ({
+    all: [] as number[],
+    fromConnection: [] as number[],
+    layout: [] as number[],
+    wall: [] as number[],
+    wallFromConnection: [] as number[],
+  }));
+  try {
+    // Round 0 warms up the browser; rounds 1..RUNS are measured, every entry once per round.
+    for (let run = 0; run <= RUNS; run++) {
+      for (const [i, server] of servers.entries()) {
+        const { context, page, cdp } = await newPage(browser, { watch: true, rows: PAINT_SYMBOLS.length });
+        await patchStyles(page, entries[i]!.split('|')[1]);
+        if (CPU > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU });
+        await browser.startTracing(page, {
+          categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'loading'],
+        });
+        await page.goto(
+          boardUrl(server.url, {
+            symbols: PAINT_SYMBOLS,
+            key: `enterprise-key:cpu${i}-${run}`,
+            base: server.url,
+            chart: process.env.CHART ?? 'candles',
+          }),
+        );
+        await until(
+          'rows painted',
+          async () => (await js<{ paintAt?: number }[]>(page, '__bench.times()'))[0]?.paintAt,
+          15_000,
+          20,
+        );
+        const t = (await js<{ paintAt: number; attachAt: number }[]>(page, '__bench.times()'))[0]!;
+        const trace = await browser.stopTracing();
+        await context.close();
+        if (run === 0) continue;
+        const events: Ev[] = JSON.parse(trace.toString()).traceEvents;
+        const send = events.find(
+          (e) => e.name === 'ResourceSendRequest' && String(e.args?.data?.url).includes('/v1/prices'),
+        )!;
+        const mainTid = events.find(
+          (e) => e.name === 'thread_name' && e.pid === send.pid && e.args?.name === 'CrRendererMain',
+        )!.tid;
+        const navTs = events.find((e) => e.name === 'navigationStart' && e.pid === send.pid)!.ts;
+        const end = navTs + t.paintAt * 1000;
+        const connection = navTs + t.attachAt * 1000;
+        const main = events.filter((e) => e.pid === send.pid && e.tid === mainTid && e.ph === 'X' && e.ts <= end);
+        const tasks = main.filter((e) => e.name === 'RunTask');
+        const a = acc[i]!;
+        a.all.push(cpuOf(tasks));
+        a.fromConnection.push(cpuOf(tasks.filter((e) => e.ts + (e.dur ?? 0) >= connection)));
+        a.layout.push(cpuOf(main.filter((e) => e.name === 'Layout' && e.ts >= connection)));
+        a.wall.push(t.paintAt);
+        a.wallFromConnection.push(t.paintAt - t.attachAt);
+      }
+    }
+  } finally {
+    await browser.close();
+    for (const s of servers) await s.close();
+  }
+  const width = Math.max(...entries.map((e) => e.length));
+  for (const [i, entry] of entries.entries()) {
+    const a = acc[i]!;
+    const f = (xs: number[]) => median(xs).toFixed(1);
+    console.log(
+      `${entry.padEnd(width)}  cpu nav→painted ${f(a.all)}, connection→painted ${f(a.fromConnection)} (layout ${f(a.layout)}) | wall nav→painted ${f(a.wall)}, connection→painted ${f(a.wallFromConnection)} (${a.all.length} runs, CPU ×${CPU})`,
+    );
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
