@@ -88,8 +88,9 @@ test.describe('dist/', () => {
     // parsing, one row template per set of columns, the max-height sheet with its sticky header, the density styles and
     // the loader of the columns' chunk; the change-amount, bubble and spark cells and the title links are that chunk's);
     // 27,025 B with the element base the board now extends (it left the ticker's and converter's shared chunk for this
-    // module), the stream's hand-over to the tabs' chunk, and days="1".
-    expect(gzipSync(source, { level: 9 }).length).toBeLessThanOrEqual(26.4 * 1024);
+    // module), the stream's hand-over to the tabs' chunk, and days="1"; 27,089 B since a widget adopts its style
+    // sheets once its prices request is out (first paint: the request no longer waits for the sheets' parsing).
+    expect(gzipSync(source, { level: 9 }).length).toBeLessThanOrEqual(26.5 * 1024);
   });
 
   test('what a board without a chart loads at start stays within its ratchet (DESIGN.md §6: 31 KB, README says why it is over)', () => {
