@@ -54,8 +54,13 @@ export function sourceFor(baseUrl: string, apiKey: string | undefined): HistoryS
  * gap closes up: a 7-day chart shows 7 trading days, not 40 % of flat lines (docs/embedding.md).
  */
 export function tradedCandles(candles: readonly Candle[]): Candle[] {
-  // (high and low at that close: so are open and close)
-  return candles.filter((c, i) => c.high !== candles[i - 1]?.close || c.low !== c.high);
+  return candles.filter((c, i) => {
+    const flat = c.low === c.high; // (so are open and close)
+    // The first has no close before it: flat, with the next opening at its price, it is the night
+    // (or Friday) the span happened to start in.
+    if (i === 0) return !(flat && candles.length > 1 && candles[1]!.open === c.close);
+    return !flat || c.high !== candles[i - 1]!.close;
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadHistory, sourceFor } from '../../../src/chart/history-source';
+import { loadHistory, sourceFor, tradedCandles } from '../../../src/chart/history-source';
 import type { PriceClient } from '../../../src/api/client';
 
 // The history sources and their caches are the only data of the board's that a page keeps once
@@ -39,6 +39,30 @@ describe('history sources: bounded', () => {
     await loadHistory(source, 'sym_0', 7, signal);
     expect(calls()).toBe(51);
     expect(source.cache.size).toBe(12);
+  });
+});
+
+describe('tradedCandles', () => {
+  const candle = (time: number, open: number, high: number, low: number, close: number) => ({
+    time,
+    open,
+    high,
+    low,
+    close,
+  });
+  it('leaves out the flat candles of a closed market, the first one too when the span starts in it', () => {
+    const night = candle(0, 100, 100, 100, 100);
+    const night2 = candle(3600, 100, 100, 100, 100);
+    const open = candle(7200, 100, 104, 99, 103);
+    const quiet = candle(10_800, 103, 103, 103, 103);
+    const next = candle(14_400, 103, 105, 101, 102);
+    expect(tradedCandles([night, night2, open, quiet, next])).toEqual([open, next]);
+    // A first candle that traded, or a flat one the next does not open at, stays.
+    const moved = candle(0, 98, 101, 97, 100);
+    expect(tradedCandles([moved, open])).toEqual([moved, open]);
+    const gapped = candle(0, 95, 95, 95, 95);
+    expect(tradedCandles([gapped, open])).toEqual([gapped, open]);
+    expect(tradedCandles([night])).toEqual([night]);
   });
 });
 
