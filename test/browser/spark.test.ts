@@ -135,7 +135,9 @@ describe('spark cells (SparkController)', () => {
     const framed = new Set<string>();
     let framing = true;
     const frame = () => {
-      for (const s of symbols) if (el && priceShown(el, s)) framed.add(s);
+      // Found in the page, not through `el`: its rows may paint before the fixture's promise hands it over.
+      const shown = el ?? document.querySelector<SparkRows>(`spark-rows[api-key="${key}"]`);
+      for (const s of symbols) if (shown && priceShown(shown, s)) framed.add(s);
       if (framing) requestAnimationFrame(frame);
     };
     requestAnimationFrame(frame);
