@@ -117,8 +117,10 @@ export class PriceBoard extends PriceWidget {
 
   /** Without the symbols followed for a column only (the bubble's `ons` and `usd`). */
   protected override shownQuotes(quotes: Quote[]): Quote[] {
-    const shown = this.settings?.symbols;
-    return shown ? quotes.filter((q) => shown.includes(q.symbol)) : quotes;
+    // Only while the bubble is shown does the board follow a symbol it does not show (every frame's batch comes here).
+    if (!this.settings?.columns.includes('bubble')) return quotes;
+    const shown = new Set(this.settings.symbols);
+    return quotes.filter((q) => shown.has(q.symbol));
   }
 
   protected override quotesApplied(quotes: Quote[]): void {
