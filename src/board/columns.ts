@@ -25,6 +25,7 @@ export class Columns {
   readonly #source: ColumnsSource;
   /** The columns' chunk, once loaded. */
   extra: ExtraColumns | undefined;
+  #loading = false;
 
   constructor(host: LitElement, source: ColumnsSource) {
     this.#host = host;
@@ -33,14 +34,18 @@ export class Columns {
 
   /** Before each render: asks for the chunk when the settings need it (again after a failure). */
   update(s: ColumnSettings): void {
-    if (!this.extra && (s.link || s.columns.some((c) => !OWN.includes(c)))) {
-      loadExtra().then(
-        ({ ExtraColumns }) => {
-          this.extra ??= new ExtraColumns(this.#host, this.#source);
-          this.#host.requestUpdate();
-        },
-        () => {},
-      );
+    if (!this.extra && !this.#loading && (s.link || s.columns.some((c) => !OWN.includes(c)))) {
+      // One import at a time (each update until it lands would add its own callback); a failed one is asked again.
+      this.#loading = true;
+      loadExtra()
+        .then(
+          ({ ExtraColumns }) => {
+            this.extra ??= new ExtraColumns(this.#host, this.#source);
+            this.#host.requestUpdate();
+          },
+          () => {},
+        )
+        .finally(() => (this.#loading = false));
     }
     this.extra?.update(s);
   }
