@@ -143,11 +143,12 @@ export class SparkController implements ReactiveController {
   #sync(): void {
     if (!this.#host.isConnected) return;
     if (!lines) {
-      // Synced once loaded; a chunk that failed to load is tried again at the next update.
+      // Synced once loaded, after the next paint again: rows that got their price while the chunk
+      // loaded have not painted yet. A chunk that failed to load is tried again at the next update.
       loadLines().then(
         (loaded) => {
           lines = loaded;
-          this.#sync();
+          this.#check();
         },
         () => {},
       );
