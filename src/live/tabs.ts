@@ -81,7 +81,7 @@ interface WireError {
 }
 
 type Message =
-  | { t: 'hello'; from: string; symbols: string[] }
+  | { t: 'hello'; from: string; symbols: string[]; reply?: true }
   | { t: 'bye'; from: string }
   | { t: 'kick'; from: string }
   | { t: 'lead'; from: string }
@@ -122,8 +122,14 @@ export class TabStream {
   readonly #id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}-${++tabCounter}`;
   #symbols: string[];
   #channel: ChannelLike | undefined;
-  /** Other tabs' symbols, by tab (the leader streams their union with its own). */
+  /**
+   * Other tabs' symbols, by tab (the leader streams their union with its own). Every tab knows
+   * every other: a tab that joins hears each follower's reply, so whichever leads next opens one
+   * stream for them all at once.
+   */
   readonly #peers = new Map<string, string[]>();
+  /** The tab this one last heard lead: out of the union once this one leads (it went, or froze). */
+  #leaderId: string | undefined;
   /** Symbols the service rejected: out of the union. */
   readonly #unknown = new Set<string>();
   /** The union the leader streams. */
@@ -202,13 +208,13 @@ export class TabStream {
   /** Leaves: a leader's lock passes to another tab; reports nothing more. */
   close(): void {
     if (this.#closed) return;
-    if (!this.#leading) this.#post({ t: 'bye', from: this.#id });
+    this.#post({ t: 'bye', from: this.#id });
     this.#leave();
     this.#release?.();
   }
 
   readonly #onPageHide = (): void => {
-    if (!this.#leading) this.#post({ t: 'bye', from: this.#id });
+    this.#post({ t: 'bye', from: this.#id });
   };
 
   readonly #onPageShow = (event: Event): void => {
@@ -278,6 +284,8 @@ export class TabStream {
   #lead(): void {
     this.#pending = undefined;
     this.#leading = true;
+    // A leader that froze says hello again when it wakes.
+    if (this.#leaderId !== undefined) this.#peers.delete(this.#leaderId);
     this.#post({ t: 'lead', from: this.#id });
     this.#follow();
     this.#beat();
@@ -392,6 +400,8 @@ export class TabStream {
     switch (message.t) {
       case 'hello':
         this.#peers.set(message.from, message.symbols);
+        if (!this.#leading && !message.reply)
+          this.#post({ t: 'hello', from: this.#id, symbols: this.#symbols, reply: true });
         if (this.#leading) {
           this.#beat(); // the newcomer learns the state now, not at the next beat
           this.#follow();
@@ -410,9 +420,11 @@ export class TabStream {
     // The rest comes from a leader; a tab that leads itself ignores another's (the lock sorts it out).
     if (this.#leading) return;
     this.#heardAt = Date.now();
+    this.#leaderId = message.from;
     switch (message.t) {
       case 'lead':
-        this.#post({ t: 'hello', from: this.#id, symbols: this.#symbols });
+        // To the new leader (the other followers know these symbols: no replies).
+        this.#post({ t: 'hello', from: this.#id, symbols: this.#symbols, reply: true });
         return;
       case 'beat':
         if (message.resume) this.#resume = message.resume;

@@ -260,6 +260,62 @@ describe('tabs share one stream', () => {
     await expect.poll(async () => (await sb.stats()).openStreams).toBe(1);
   });
 
+  it('a new leader opens one stream for every remaining tab, the ones that joined before it too', async () => {
+    const a = openTab(['usd']);
+    await expect.poll(() => a.states.at(-1)).toBe('open');
+    // b joins first but queues for the lock after c: c leads next without having heard b join.
+    let cQueued!: () => void;
+    const queued = new Promise<void>((resolve) => (cQueued = resolve));
+    const b = openTab(['eur'], {
+      env: {
+        locks: { request: (name, options, callback) => queued.then(() => locks.request(name, options, callback)) },
+        channel: (name) => new Freezable(name),
+      },
+    });
+    await expect.poll(() => b.states.at(-1)).toBe('open');
+    const c = openTab(['gbp'], {
+      env: {
+        locks: {
+          request: (name, options, callback) => {
+            const request = locks.request(name, options, callback);
+            cQueued();
+            return request;
+          },
+        },
+        channel: (name) => new Freezable(name),
+      },
+    });
+    await expect.poll(async () => symbolsOf((await streamRequests()).at(-1) ?? '')).toEqual(['eur', 'gbp', 'usd']);
+    await expect.poll(() => c.states.at(-1)).toBe('open');
+    const before = (await streamRequests()).length;
+
+    a.stream.close();
+    await expect.poll(() => c.stream.leading).toBe(true);
+    await sb.market({ set: [{ symbol: 'eur', price: '4343434' }] });
+    await expect.poll(() => b.price('eur')).toBe('4343434');
+    // One stream for the tabs left, opened once: not widened afterwards as the others spoke up.
+    const after = (await streamRequests()).slice(before);
+    expect(after.map(symbolsOf)).toEqual([['eur', 'gbp']]);
+    expect(b.stream.leading).toBe(false);
+  });
+
+  it('a leader that goes takes its symbols with it: the next leader streams only the tabs left', async () => {
+    const a = openTab(['usd']);
+    await expect.poll(() => a.states.at(-1)).toBe('open');
+    const b = openTab(['eur']);
+    const c = openTab(['gbp']);
+    await expect.poll(async () => symbolsOf((await streamRequests()).at(-1) ?? '')).toEqual(['eur', 'gbp', 'usd']);
+    await expect.poll(() => [b, c].map((t) => t.states.at(-1))).toEqual(['open', 'open']);
+    a.stream.close();
+    await expect.poll(() => b.stream.leading).toBe(true);
+    await expect.poll(async () => symbolsOf((await streamRequests()).at(-1) ?? '')).toEqual(['eur', 'gbp']);
+    b.stream.close();
+    await expect.poll(() => c.stream.leading).toBe(true);
+    await expect.poll(async () => symbolsOf((await streamRequests()).at(-1) ?? '')).toEqual(['gbp']);
+    await sb.market({ set: [{ symbol: 'gbp', price: '5151515' }] });
+    await expect.poll(() => c.price('gbp')).toBe('5151515');
+  });
+
   it('a silent (frozen) leader is replaced, and leads no more when it wakes', async () => {
     const a = openTab(['usd'], { silentMs: 300 });
     await expect.poll(() => a.states.at(-1)).toBe('open');
