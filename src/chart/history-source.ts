@@ -1,10 +1,11 @@
 /**
- * History for the chart: one source per service and key, shared by every board of the page (one
- * client, so identical requests in flight are shared; fetched candles; the plan's span limit
- * learnt), and the span fallback 365 → 30 → 7 when the plan rejects a span, 1 → 7 when the
- * service does not give today's chart.
+ * History for the chart: one source per service and key (`servicePart`), shared by every board of
+ * the page (the service's client; fetched candles; the plan's span limit learnt), and the span
+ * fallback 365 → 30 → 7 when the plan rejects a span, 1 → 7 when the service does not give
+ * today's chart.
  */
-import { PriceClient } from '../api/client';
+import type { PriceClient } from '../api/client';
+import { servicePart, type ServicePart } from '../api/services';
 import { PriceBoardError } from '../shared/errors';
 import type { Candle } from '../shared/types';
 import { intervalFor, normalizeHistory, toCandles } from '../model/history';
@@ -13,7 +14,6 @@ import { DAY_OPTIONS, type HistoryDays } from '../shared/attributes';
 /** Fetched history stays fresh this long when the user switches symbols or spans back and forth. */
 const HISTORY_TTL_MS = 5 * 60_000;
 const CACHE_LIMIT = 12;
-const SOURCE_LIMIT = 8;
 
 /** One service and key. */
 export interface HistorySource {
@@ -26,8 +26,6 @@ export interface HistorySource {
   noToday?: boolean;
 }
 
-const sources = new Map<string, HistorySource>();
-
 /** Sets `key` in `map` as its most recently used entry, letting the least recently used go past `limit`. */
 function use<T>(map: Map<string, T>, key: string, value: T, limit: number): T {
   map.delete(key);
@@ -36,15 +34,11 @@ function use<T>(map: Map<string, T>, key: string, value: T, limit: number): T {
   return value;
 }
 
-/** The source of `baseUrl` and `apiKey`; the least recently used ones are let go. */
+const SOURCE: ServicePart<HistorySource> = { make: (client) => ({ client, cache: new Map() }) };
+
+/** The source of `baseUrl` and `apiKey` (let go with its service). */
 export function sourceFor(baseUrl: string, apiKey: string | undefined): HistorySource {
-  const key = JSON.stringify([baseUrl, apiKey ?? '']);
-  return use(
-    sources,
-    key,
-    sources.get(key) ?? { client: new PriceClient({ baseUrl, apiKey }), cache: new Map() },
-    SOURCE_LIMIT,
-  );
+  return servicePart(baseUrl, apiKey, SOURCE);
 }
 
 /**

@@ -7,7 +7,8 @@
  * `transient`) is tried again with capped backoff, a final one (`unknown_symbol`, 401, 403) is not.
  */
 import { backoffDelay, type BackoffOptions } from '../api/backoff';
-import { PriceClient } from '../api/client';
+import type { PriceClient } from '../api/client';
+import { servicePart, type ServicePart } from '../api/services';
 import { startTimer } from '../api/timer';
 import { normalizeHistory } from '../model/history';
 import { PriceBoardError } from '../shared/errors';
@@ -26,8 +27,6 @@ const SPARK_RETRY: Readonly<BackoffOptions> = { baseMs: 5_000, maxMs: 5 * 60_000
  * leaving the browser's connections (six per origin over HTTP/1.1) to the chart and the quotes.
  */
 export const SPARK_CONCURRENCY = 2;
-/** Services and keys whose lines a page keeps (a page uses one or two). */
-const CONNECTION_LIMIT = 8;
 
 interface Entry {
   line?: Sparkline;
@@ -43,22 +42,15 @@ interface Entry {
 
 /** The sparks of one service and key. */
 export class SparkHistory {
-  static readonly #all = new Map<string, SparkHistory>();
+  /** A service is kept while a cell shows one of its lines. */
+  static readonly #part: ServicePart<SparkHistory> = {
+    make: (client) => new SparkHistory(client),
+    busy: (history) => history.#shown(),
+  };
 
-  /** The page's one instance for `baseUrl` and `apiKey`. */
+  /** The page's instance for `baseUrl` and `apiKey` (`servicePart`). */
   static for(baseUrl: string, apiKey: string | undefined): SparkHistory {
-    const key = `${baseUrl}\n${apiKey ?? ''}`;
-    const history = this.#all.get(key) ?? new SparkHistory(new PriceClient({ baseUrl, apiKey }));
-    // Most recently used last; past the limit, the least recently used that no cell shows is let go.
-    this.#all.delete(key);
-    this.#all.set(key, history);
-    if (this.#all.size > CONNECTION_LIMIT)
-      for (const [old, other] of this.#all)
-        if (!other.#shown()) {
-          this.#all.delete(old);
-          break;
-        }
-    return history;
+    return servicePart(baseUrl, apiKey, this.#part);
   }
 
   readonly #client: PriceClient;
