@@ -7,21 +7,10 @@
  * connection on, the layouts among them, and the wall times. A debugging aid beside bench/ab.ts.
  */
 import { resolve } from 'node:path';
-import { boardUrl, js, launchBrowser, newPage, patchStyles } from './browser';
-import { PAINT_SYMBOLS } from './paint';
+import { launchBrowser } from './browser';
+import { tracePaint, type TraceEvent } from './paint-trace';
 import { startBenchServer } from './server';
-import { median, until } from './util';
-
-interface Ev {
-  name: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  pid: number;
-  tid: number;
-  args?: { name?: string; data?: { url?: string } };
-}
+import { median } from './util';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const entries = (process.env.AB ?? 'dist').split(',');
@@ -29,7 +18,7 @@ const RUNS = Number(process.env.RUNS ?? 9);
 const CPU = Number(process.env.PROFILE_CPU ?? 1);
 
 /** Thread time (ms) of `events`. */
-const cpuOf = (events: Ev[]) => events.reduce((sum, e) => sum + (e.tdur ?? 0), 0) / 1000;
+const cpuOf = (events: TraceEvent[]) => events.reduce((sum, e) => sum + (e.tdur ?? 0), 0) / 1000;
 
 async function main(): Promise<void> {
   const servers = await Promise.all(entries.map((d) => startBenchServer(ROOT, resolve(ROOT, d.split('|')[0]!))));
@@ -45,41 +34,18 @@ async function main(): Promise<void> {
     // Round 0 warms up the browser; rounds 1..RUNS are measured, every entry once per round.
     for (let run = 0; run <= RUNS; run++) {
       for (const [i, server] of servers.entries()) {
-        const { context, page, cdp } = await newPage(browser, { watch: true, rows: PAINT_SYMBOLS.length });
-        await patchStyles(page, entries[i]!.split('|')[1]);
-        if (CPU > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU });
-        await browser.startTracing(page, {
+        const trace = await tracePaint(browser, server.url, {
+          key: `enterprise-key:cpu${i}-${run}`,
+          chart: process.env.CHART ?? 'candles',
+          cpu: CPU,
+          patch: entries[i]!.split('|')[1],
           categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'loading'],
         });
-        await page.goto(
-          boardUrl(server.url, {
-            symbols: PAINT_SYMBOLS,
-            key: `enterprise-key:cpu${i}-${run}`,
-            base: server.url,
-            chart: process.env.CHART ?? 'candles',
-          }),
-        );
-        await until(
-          'rows painted',
-          async () => (await js<{ paintAt?: number }[]>(page, '__bench.times()'))[0]?.paintAt,
-          15_000,
-          20,
-        );
-        const t = (await js<{ paintAt: number; attachAt: number }[]>(page, '__bench.times()'))[0]!;
-        const trace = await browser.stopTracing();
-        await context.close();
         if (run === 0) continue;
-        const events: Ev[] = JSON.parse(trace.toString()).traceEvents;
-        const send = events.find(
-          (e) => e.name === 'ResourceSendRequest' && String(e.args?.data?.url).includes('/v1/prices'),
-        )!;
-        const mainTid = events.find(
-          (e) => e.name === 'thread_name' && e.pid === send.pid && e.args?.name === 'CrRendererMain',
-        )!.tid;
-        const navTs = events.find((e) => e.name === 'navigationStart' && e.pid === send.pid)!.ts;
+        const { events, times: t, pid, mainTid, navTs } = trace;
         const end = navTs + t.paintAt * 1000;
         const connection = navTs + t.attachAt * 1000;
-        const main = events.filter((e) => e.pid === send.pid && e.tid === mainTid && e.ph === 'X' && e.ts <= end);
+        const main = events.filter((e) => e.pid === pid && e.tid === mainTid && e.ph === 'X' && e.ts <= end);
         const tasks = main.filter((e) => e.name === 'RunTask');
         const a = acc[i]!;
         a.all.push(cpuOf(tasks));

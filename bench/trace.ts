@@ -5,25 +5,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { boardUrl, js, launchBrowser, newPage, patchStyles } from './browser';
-import { PAINT_SYMBOLS } from './paint';
+import { launchBrowser } from './browser';
+import { tracePaint } from './paint-trace';
 import { startBenchServer } from './server';
-import { until } from './util';
 
-interface Ev {
-  name: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  pid: number;
-  tid: number;
-  cat: string;
-  args?: {
-    data?: { url?: string; requestId?: string; functionName?: string; type?: string; name?: string };
-    name?: string;
-  };
-}
 const ROOT = resolve(import.meta.dirname, '..');
 const CPU = Number(process.env.PROFILE_CPU ?? 1);
 
@@ -32,10 +17,12 @@ async function main(): Promise<void> {
   const browser = await launchBrowser();
   try {
     for (let run = 0; run < 2; run++) {
-      const { context, page, cdp } = await newPage(browser, { watch: true, rows: PAINT_SYMBOLS.length });
-      if (CPU > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU });
-      await patchStyles(page, process.env.PATCH); // e.g. PATCH=nosizer (STYLE_PATCHES in browser.ts)
-      await browser.startTracing(page, {
+      const trace = await tracePaint(browser, server.url, {
+        key: `enterprise-key:bench-trace${run}`,
+        chart: process.env.PROFILE_CHART ?? 'candles',
+        stream: 'auto',
+        cpu: CPU,
+        patch: process.env.PATCH, // e.g. PATCH=nosizer (STYLE_PATCHES in browser.ts)
         categories: [
           'devtools.timeline',
           'disabled-by-default-devtools.timeline',
@@ -46,43 +33,9 @@ async function main(): Promise<void> {
           'disabled-by-default-v8.compile',
         ],
       });
-      await page.goto(
-        boardUrl(server.url, {
-          symbols: PAINT_SYMBOLS,
-          key: `enterprise-key:bench-trace${run}`,
-          base: server.url,
-          chart: process.env.PROFILE_CHART ?? 'candles',
-          stream: 'auto',
-        }),
-      );
-      await until(
-        'rows painted',
-        async () => (await js<{ paintAt?: number }[]>(page, '__bench.times()'))[0]?.paintAt,
-        15_000,
-        20,
-      );
-      const t = (await js<{ rowsAt: number; paintAt: number; attachAt: number }[]>(page, '__bench.times()'))[0]!;
-      const buf = await browser.stopTracing();
-      await context.close();
       if (run === 0) continue;
-      writeFileSync(resolve(ROOT, 'bench/tmp/first-paint.trace.json'), buf);
-      const events: Ev[] = JSON.parse(buf.toString()).traceEvents;
-      const nav = events.find(
-        (e) => e.name === 'navigationStart' || e.name === 'NavigationStartToLargestContentfulPaint::Start',
-      );
-      const send = events.filter(
-        (e) => e.name === 'ResourceSendRequest' && String(e.args?.data?.url).includes('/v1/prices'),
-      )[0]!;
-      const tid = events
-        .filter((e) => e.name === 'RunTask' && e.pid === send.pid)
-        .reduce((m, e) => {
-          m.set(e.tid, (m.get(e.tid) ?? 0) + (e.dur ?? 0));
-          return m;
-        }, new Map<number, number>());
-      const mainTid =
-        events.find((e) => e.name === 'thread_name' && e.pid === send.pid && e.args?.name === 'CrRendererMain')?.tid ??
-        [...tid].sort((a, b) => b[1] - a[1])[0]![0];
-      const navTs = events.find((e) => e.name === 'navigationStart' && e.pid === send.pid)?.ts ?? nav?.ts ?? 0;
+      writeFileSync(resolve(ROOT, 'bench/tmp/first-paint.trace.json'), trace.raw);
+      const { events, times: t, send, pid, mainTid, navTs } = trace;
       console.log(
         `attach ${t.attachAt.toFixed(1)} rowsInDom ${t.rowsAt.toFixed(1)} painted ${t.paintAt.toFixed(1)} (ms from navigation)`,
       );
@@ -90,7 +43,7 @@ async function main(): Promise<void> {
       const from = send.ts - 2000;
       const to = navTs + t.paintAt * 1000;
       for (const e of events.filter(
-        (e) => e.name.startsWith('Resource') && e.pid === send.pid && e.ts >= from - 60000 && e.ts <= to,
+        (e) => e.name.startsWith('Resource') && e.pid === pid && e.ts >= from - 60000 && e.ts <= to,
       ))
         console.log(
           `  ${rel(e.ts)} ${e.name} ${String(e.args?.data?.url ?? e.args?.data?.requestId ?? '')
@@ -98,7 +51,7 @@ async function main(): Promise<void> {
             .slice(0, 60)}`,
         );
       const onMain = events.filter(
-        (e) => e.pid === send.pid && e.tid === mainTid && e.ph === 'X' && e.ts + (e.dur ?? 0) >= from && e.ts <= to,
+        (e) => e.pid === pid && e.tid === mainTid && e.ph === 'X' && e.ts + (e.dur ?? 0) >= from && e.ts <= to,
       );
       const tasks = onMain.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) > 300);
       for (const task of tasks) {
