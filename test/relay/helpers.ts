@@ -151,6 +151,9 @@ export function visitorAddress(i: number): string {
   return `127.0.${1 + Math.floor(i / 250)}.${1 + (i % 250)}`;
 }
 
+/** `ms` (epoch) as an `updated_at`. */
+export const at = (ms: number): string => new Date(ms).toISOString();
+
 /** A quote of `symbol` updated at 08:`minute` UTC on a fixed day: later minutes are newer. */
 export function quote(symbol: string, minute: number): Quote {
   return {

@@ -3,44 +3,17 @@
 // request. Over real HTTP: the controlled upstream serves its own event stream, the relay keeps
 // its record in memory (one process) or in a real Redis; then a cluster of relay processes, where
 // the record outlives the process that recorded it.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BAR_MS, MemoryRecord, RECORD_BARS, RECORD_SYMBOLS } from '../../relay/engine/record';
-import { createMemoryEngine } from '../../relay/engine/memory';
-import { RedisEngine } from '../../relay/engine/redis';
 import type { Engine, RecordedBar } from '../../relay/engine/types';
 import { start, type StartedSandbox } from '../sandbox/helpers';
-import {
-  leaderOf,
-  startRedis,
-  startRelayProcess,
-  stopAll,
-  type RedisServer,
-  type RelayProcess,
-} from './cluster-helpers';
-import { control, get, quote, Stream, until, upstreamRequests } from './helpers';
-import { startBehind, type Setup } from './upstream-helpers';
+import { leaderOf, startRelayProcess, stopAll, type RelayProcess } from './cluster-helpers';
+import { at, control, get, quote, Stream, until, upstreamRequests } from './helpers';
+import { ownStreamRelays } from './upstream-helpers';
 
-let redis: RedisServer | undefined;
-let setup: Setup | undefined;
-let streams: Stream[] = [];
-let prefix = 0;
+const relays = ownStreamRelays('today');
+const openStream = relays.open;
 
-afterEach(async () => {
-  for (const s of streams) s.close();
-  streams = [];
-  await setup?.close();
-  setup = undefined;
-});
-afterAll(async () => {
-  if (redis) await stopAll();
-});
-
-const at = (ms: number): string => new Date(ms).toISOString();
-const openStream = (base: string, symbols: string): Stream => {
-  const s = new Stream(base, symbols);
-  streams.push(s);
-  return s;
-};
 interface Point {
   at: string;
   open: string;
@@ -57,25 +30,10 @@ const today = async (base: string, symbol: string) => {
 const carries = (s: Stream, symbol: string, price: string) =>
   s.event((e) => e.data.includes(`"symbol":"${symbol}"`) && e.data.includes(`"price":"${price}"`));
 
-const engines: Record<string, () => Promise<Engine>> = {
-  memory: async () => createMemoryEngine(),
-  redis: async () => {
-    redis ??= await startRedis();
-    prefix += 1;
-    return RedisEngine.connect({ url: redis.url, prefix: `today${prefix}:` });
-  },
-};
-
-describe.each(Object.keys(engines))('days=1 from the record, %s engine', (name) => {
-  beforeAll(async () => {
-    if (name === 'redis') redis ??= await startRedis();
-  }, 60_000);
-
-  async function relayOnOwnStream(): Promise<{ setup: Setup; engine: Engine }> {
-    const engine = await engines[name]!();
-    setup = await startBehind({}, { engine }, (up) => up.ownStream());
-    await until(() => setup!.upstream.openStreams >= 1, 15_000);
-    return { setup, engine };
+relays.eachEngine('days=1 from the record, %s engine', (name) => {
+  async function relayOnOwnStream() {
+    const engine = await relays.engine(name);
+    return { setup: await relays.start(engine), engine };
   }
 
   it('answers the changes it relayed as 5-minute bars (exact decimal strings), with no upstream history request', async () => {
@@ -219,9 +177,7 @@ describe('the record in memory and in Redis: bounds', () => {
   });
 
   it('holds the same bounds in Redis, merged by the same rules', { timeout: 60_000 }, async () => {
-    redis ??= await startRedis();
-    prefix += 1;
-    const engine = await RedisEngine.connect({ url: redis.url, prefix: `bounds${prefix}:` });
+    const engine = await relays.redisEngine('bounds');
     try {
       await until(() => engine.leader.isLeader);
       const end = Date.now();
@@ -263,12 +219,9 @@ describe('the record while Redis is away', () => {
     'is served from memory while Redis is away, and written back when Redis returns empty',
     { timeout: 60_000 },
     async () => {
-      redis ??= await startRedis();
-      prefix += 1;
-      const engine = await RedisEngine.connect({ url: redis.url, prefix: `away${prefix}:` });
-      setup = await startBehind({}, { engine }, (up) => up.ownStream());
-      const { upstream, relay } = setup;
-      await until(() => upstream.openStreams >= 1, 15_000);
+      const redis = await relays.redis();
+      const engine = await relays.redisEngine('away');
+      const { upstream, relay } = await relays.start(engine);
       const visitor = openStream(relay.url, 'usd');
       const t0 = Math.floor(Date.now() / BAR_MS) * BAR_MS - 60 * 60_000;
       for (const [i, price] of ['5000', '5100', '4900'].entries())
@@ -293,30 +246,30 @@ describe('the record while Redis is away', () => {
 
 describe('a cluster: the record outlives the process that recorded it', { timeout: 120_000 }, () => {
   let sandbox: StartedSandbox;
-  let relays: RelayProcess[];
+  let processes: RelayProcess[];
 
   beforeAll(async () => {
-    redis ??= await startRedis();
+    await relays.redis();
     sandbox = await start();
   }, 90_000);
   afterAll(async () => {
     await stopAll();
-    redis = undefined;
     await sandbox.close();
   });
 
   it('records on the leader, answers on a follower, and still after the leader is gone', async () => {
-    relays = await Promise.all(
+    const redis = await relays.redis();
+    processes = await Promise.all(
       ['a', 'b'].map((name) =>
         startRelayProcess({
-          REDIS_URL: redis!.url,
+          REDIS_URL: redis.url,
           UPSTREAM_URL: sandbox.url,
           UPSTREAM_KEY: `enterprise-key:today-${name}`,
         }),
       ),
     );
-    const leader = await leaderOf(relays);
-    const follower = relays.find((r) => r !== leader)!;
+    const leader = await leaderOf(processes);
+    const follower = processes.find((r) => r !== leader)!;
     // The leader's upstream stream carries usd; a visitor of the follower sees the changes.
     const visitor = openStream(follower.url, 'usd');
     await visitor.event((e) => e.event === 'quotes');
@@ -338,7 +291,7 @@ describe('a cluster: the record outlives the process that recorded it', { timeou
     expect(await leaderOf([follower], 30_000)).toBe(follower);
     // A process started now never saw those changes: it answers them from Redis.
     const late = await startRelayProcess({
-      REDIS_URL: redis!.url,
+      REDIS_URL: redis.url,
       UPSTREAM_URL: sandbox.url,
       UPSTREAM_KEY: 'enterprise-key:today-c',
     });

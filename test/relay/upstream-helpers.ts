@@ -4,10 +4,16 @@
 // every request it saw, so a test counts what the relay spent.
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe } from 'vitest';
 import { readConfig } from '../../relay/config';
+import { createMemoryEngine } from '../../relay/engine/memory';
+import { RedisEngine } from '../../relay/engine/redis';
+import type { Engine } from '../../relay/engine/types';
 import { startRelay, type Relay, type RelayOptions } from '../../relay/server';
 import type { SandboxOptions } from '../../sandbox/server';
 import { start, type StartedSandbox } from '../sandbox/helpers';
+import { startRedis, stopAll, type RedisServer } from './cluster-helpers';
+import { Stream, until } from './helpers';
 
 /** Answers the request (returns true), or leaves it to the next rule / the sandbox (false). */
 export type Rule = (req: IncomingMessage, res: ServerResponse, url: URL) => boolean;
@@ -149,4 +155,64 @@ export async function startBehind(
       await sandbox.close();
     },
   };
+}
+
+/** Where a relay keeps its state: in memory (one process) or in a real Redis (a cluster of one). */
+export type EngineName = 'memory' | 'redis';
+const ENGINES: EngineName[] = ['memory', 'redis'];
+
+/**
+ * The setup of the tests that send the relay quotes themselves: relays on the controlled
+ * upstream's own event stream (`ownStream`) with their state in memory or in the file's Redis
+ * (started at first use, a fresh key prefix per engine), and visitors' streams. Call once at the
+ * top of a test file: the relay and the streams of a test are closed after it, the Redis and any
+ * relay process after the file.
+ */
+export function ownStreamRelays(prefix: string) {
+  let redis: RedisServer | undefined;
+  let setup: Setup | undefined;
+  let streams: Stream[] = [];
+  let engines = 0;
+  afterEach(async () => {
+    for (const s of streams) s.close();
+    streams = [];
+    await setup?.close();
+    setup = undefined;
+  });
+  afterAll(async () => {
+    if (redis) await stopAll();
+  });
+  const relays = {
+    /** `describe.each` of the engines (`%s` in `title` names one); the Redis starts before its tests. */
+    eachEngine(title: string, body: (name: EngineName) => void): void {
+      describe.each(ENGINES)(title, (name) => {
+        beforeAll(async () => {
+          if (name === 'redis') await relays.redis();
+        }, 60_000);
+        body(name);
+      });
+    },
+    /** The file's Redis. */
+    redis: async (): Promise<RedisServer> => (redis ??= await startRedis()),
+    /** A new engine: memory, or the file's Redis ({@link redisEngine}). */
+    engine: (name: EngineName): Promise<Engine> =>
+      name === 'memory' ? Promise.resolve(createMemoryEngine()) : relays.redisEngine(),
+    /** The file's Redis under a key prefix of its own (`label`, then a number). */
+    async redisEngine(label = prefix): Promise<RedisEngine> {
+      return RedisEngine.connect({ url: (await relays.redis()).url, prefix: `${label}${++engines}:` });
+    },
+    /** A relay on `engine`, once the upstream's stream it is fed by is open. */
+    async start(engine: Engine): Promise<Setup> {
+      setup = await startBehind({}, { engine }, (up) => up.ownStream());
+      await until(() => setup!.upstream.openStreams >= 1, 15_000);
+      return setup;
+    },
+    /** A visitor's stream of `symbols` (comma-separated) from `base`. */
+    open(base: string, symbols: string): Stream {
+      const stream = new Stream(base, symbols);
+      streams.push(stream);
+      return stream;
+    },
+  };
+  return relays;
 }

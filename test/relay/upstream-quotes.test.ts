@@ -1,50 +1,14 @@
 // Quotes as the upstream sends them, not as it should (DESIGN.md §7.1 "Corrections and clocks",
 // "Bounded reading"): the controlled upstream serves its own event stream, and the relay keeps
 // its QuoteState in memory (one process) or in a real Redis (a cluster of one).
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { RedisEngine } from '../../relay/engine/redis';
-import type { Engine } from '../../relay/engine/types';
-import { startRedis, stopAll, type RedisServer } from './cluster-helpers';
-import { get, quote, Stream, until } from './helpers';
-import { startBehind, type Setup } from './upstream-helpers';
+import { expect, it } from 'vitest';
+import { at, get, quote, until, type Stream } from './helpers';
+import { ownStreamRelays } from './upstream-helpers';
 
-let redis: RedisServer | undefined;
-let setup: Setup | undefined;
-let streams: Stream[] = [];
-let prefix = 0;
+const relays = ownStreamRelays('quotes');
 
-afterEach(async () => {
-  for (const s of streams) s.close();
-  streams = [];
-  await setup?.close();
-  setup = undefined;
-});
-afterAll(async () => {
-  if (redis) await stopAll();
-});
-
-const engines: Record<string, () => Promise<Engine | undefined>> = {
-  memory: async () => undefined,
-  redis: async () => {
-    redis ??= await startRedis();
-    prefix += 1;
-    return RedisEngine.connect({ url: redis.url, prefix: `quotes${prefix}:` });
-  },
-};
-
-describe.each(Object.keys(engines))('quotes from upstream, %s state', (name) => {
-  beforeAll(async () => {
-    if (name === 'redis') redis ??= await startRedis();
-  }, 60_000);
-
-  async function relayOnOwnStream(): Promise<Setup> {
-    const engine = await engines[name]!();
-    setup = await startBehind({}, engine ? { engine } : {}, (up) => up.ownStream());
-    await until(() => setup!.upstream.openStreams >= 1, 15_000);
-    return setup;
-  }
-
-  const at = (ms: number): string => new Date(ms).toISOString();
+relays.eachEngine('quotes from upstream, %s state', (name) => {
+  const relayOnOwnStream = async () => relays.start(await relays.engine(name));
   const prices = (s: Stream): string[] =>
     s.events.filter((e) => e.event === 'quote').map((e) => (JSON.parse(e.data) as { price: string }).price);
 
@@ -52,8 +16,7 @@ describe.each(Object.keys(engines))('quotes from upstream, %s state', (name) => 
     const { upstream, relay } = await relayOnOwnStream();
     const t0 = Date.now() - 60_000;
     upstream.send('quote', { ...quote('usd', 1), price: '1000', updated_at: at(t0) });
-    const visitor = new Stream(relay.url, 'usd');
-    streams.push(visitor);
+    const visitor = relays.open(relay.url, 'usd');
     await visitor.event((e) => e.event === 'quotes' && e.data.includes('"1000"'));
 
     // The service corrects the quote it sent: same time, another price.
@@ -84,8 +47,7 @@ describe.each(Object.keys(engines))('quotes from upstream, %s state', (name) => 
   it('drops quotes for ids outside the catalog: thousands of them hold no memory and reach nobody', async () => {
     const { upstream, relay } = await relayOnOwnStream();
     upstream.send('quote', { ...quote('usd', 1), updated_at: at(Date.now() - 1_000) });
-    const visitor = new Stream(relay.url, 'usd');
-    streams.push(visitor);
+    const visitor = relays.open(relay.url, 'usd');
     await visitor.event((e) => e.event === 'quotes');
     const junk = Array.from({ length: 5_000 }, (_, i) => ({
       ...quote(`zz_${i}`, 1),
@@ -105,8 +67,7 @@ describe.each(Object.keys(engines))('quotes from upstream, %s state', (name) => 
   it('drops a stream event larger than its cap: the connection is reset, quotes flow on the next one', async () => {
     const { upstream, relay } = await relayOnOwnStream();
     upstream.send('quote', { ...quote('usd', 1), updated_at: at(Date.now() - 5_000) });
-    const visitor = new Stream(relay.url, 'usd');
-    streams.push(visitor);
+    const visitor = relays.open(relay.url, 'usd');
     await visitor.event((e) => e.event === 'quotes');
     const opened = upstream.count(/^\/v1\/stream/);
     // 6 M characters of one event's data, never terminated (the cap is 4 M).
