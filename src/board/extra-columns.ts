@@ -131,7 +131,7 @@ export class ExtraColumns implements ExtraCells {
     if (spark && !this.#spark) {
       loadSpark().then(
         ({ SparkController }) => {
-          this.#spark ??= new SparkController(this.#host, () => this.#source.connection());
+          this.#spark ??= new SparkController(this.#host, this.#source);
           this.#host.requestUpdate();
         },
         () => {}, // tried again at the next update

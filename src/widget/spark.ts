@@ -25,30 +25,33 @@ const STROKE: Record<SparkDirection, string> = {
   flat: 'var(--_muted, var(--price-board-muted, #59616e))',
 };
 
-/** A widget showing quotes (`PriceWidget`): its rows show the symbols it has a quote of. */
-interface QuotesHost {
-  quotes?: ReadonlyMap<string, unknown>;
+/** What the cells need of their widget. */
+export interface SparkSource {
+  /** The service the lines come from. */
+  connection(): { baseUrl: string; apiKey?: string };
+  /** The latest quote of `symbol`: its row shows a price (read on every update: no copy of all quotes). */
+  get(symbol: string): unknown;
 }
 
 export class SparkController implements ReactiveController {
   readonly #host: ReactiveControllerHost & HTMLElement;
-  readonly #connection: () => { baseUrl: string; apiKey?: string };
+  readonly #source: SparkSource;
   #wanted: readonly string[] = [];
   #wantedKey = '';
   #wantedCount = 0;
   /** Whether `want` was called in the current update. */
   #asked = false;
-  /** What the watched set was made for: the symbols and the connection, and how many quotes were shown. */
+  /** What the watched set was made for: the symbols and the connection, and how many of them had a price. */
   #syncedKey = '';
-  #syncedQuotes = -1;
+  #syncedPriced = -1;
   #history: SparkHistory | undefined;
   readonly #watching = new Map<string, () => void>();
   #cancelPaint: (() => void) | undefined;
   readonly #changed = (): void => this.#host.requestUpdate();
 
-  constructor(host: ReactiveControllerHost & HTMLElement, connection: () => { baseUrl: string; apiKey?: string }) {
+  constructor(host: ReactiveControllerHost & HTMLElement, source: SparkSource) {
     this.#host = host;
-    this.#connection = connection;
+    this.#source = source;
     host.addController(this);
   }
 
@@ -68,7 +71,7 @@ export class SparkController implements ReactiveController {
   /** The spark of `symbol`: an inline SVG coloured by direction, or `nothing` before its line came. */
   render(symbol: string): unknown {
     if (!lines) return nothing;
-    const { baseUrl, apiKey } = this.#connection();
+    const { baseUrl, apiKey } = this.#source.connection();
     const line = lines.SparkHistory.for(baseUrl, apiKey).line(symbol);
     if (!line) return nothing;
     return html`<svg
@@ -127,15 +130,18 @@ export class SparkController implements ReactiveController {
     if (this.#key() !== this.#syncedKey) return true;
     // Every wanted symbol watched: new quotes change nothing.
     if (this.#watching.size >= this.#wantedCount) return false;
-    return (this.#quotes()?.size ?? -1) !== this.#syncedQuotes;
+    let priced = 0;
+    for (const symbol of this.#wanted) if (this.#priced(symbol)) priced++;
+    return priced !== this.#syncedPriced;
   }
 
-  #quotes(): ReadonlyMap<string, unknown> | undefined {
-    return (this.#host as QuotesHost).quotes;
+  /** Whether the row of `symbol` shows a price. */
+  #priced(symbol: string): boolean {
+    return this.#source.get(symbol) !== undefined;
   }
 
   #key(): string {
-    const { baseUrl, apiKey } = this.#connection();
+    const { baseUrl, apiKey } = this.#source.connection();
     return `${this.#wantedKey}\n${baseUrl}\n${apiKey ?? ''}`;
   }
 
@@ -155,13 +161,13 @@ export class SparkController implements ReactiveController {
       return;
     }
     this.#syncedKey = this.#key();
-    const quotes = this.#quotes();
-    this.#syncedQuotes = quotes?.size ?? -1;
-    const { baseUrl, apiKey } = this.#connection();
+    const priced = this.#wanted.filter((symbol) => this.#priced(symbol));
+    this.#syncedPriced = priced.length;
+    const { baseUrl, apiKey } = this.#source.connection();
     const history = lines.SparkHistory.for(baseUrl, apiKey);
     if (history !== this.#history) this.#unwatch([...this.#watching.keys()]);
     this.#history = history;
-    const shown = new Set(this.#wanted.filter((symbol) => !quotes || quotes.has(symbol)));
+    const shown = new Set(priced);
     this.#unwatch([...this.#watching.keys()].filter((symbol) => !shown.has(symbol)));
     let drawn = false;
     for (const symbol of shown) {

@@ -8,10 +8,14 @@ import { describe, expect, it } from 'vitest';
 import { PriceWidget } from '../../src/widget/price-widget';
 import { SparkController } from '../../src/widget/spark';
 import { SPARK_CONCURRENCY } from '../../src/widget/spark-history';
-import { base, collect, sandbox, until, useSandbox } from './helpers/board';
+import '../../src/price-board';
+import { base, cell, collect, newBoard, row, sandbox, until, useSandbox } from './helpers/board';
 
 class SparkRows extends PriceWidget {
-  readonly spark = new SparkController(this, () => ({ baseUrl: this.settings.baseUrl, apiKey: this.settings.apiKey }));
+  readonly spark = new SparkController(this, {
+    connection: () => ({ baseUrl: this.settings.baseUrl, apiKey: this.settings.apiKey }),
+    get: (symbol) => this.live.get(symbol),
+  });
   /** Whether the spark column is shown (set it, then `requestUpdate()`). */
   showSpark = true;
 
@@ -108,6 +112,42 @@ describe('spark cells (SparkController)', () => {
     }
     // The rows still show their prices.
     expect(FIVE.every((s) => priceShown(el!, s))).toBe(true);
+  });
+
+  it('on a board, the cells take each row’s quote from the board: no copy of all its quotes per update', async () => {
+    const symbols = ['usd', 'eur', 'gold_18', 'no_such_symbol'];
+    const el = newBoard({
+      'base-url': base(),
+      'api-key': 'pro-key:spark-board',
+      symbols: symbols.join(','),
+      columns: 'price,spark',
+      chart: 'none',
+      stream: 'sse',
+    });
+    // Every read of `quotes` (a new map of the shown quotes) is counted.
+    let reads = 0;
+    Object.defineProperty(el, 'quotes', {
+      get: () => {
+        reads++;
+        return Reflect.get(PriceWidget.prototype, 'quotes', el) as unknown;
+      },
+    });
+    document.body.append(el);
+    const priced = symbols.slice(0, 3);
+    const svg = (symbol: string) => row(el, symbol)?.querySelector('[part~="spark"] svg') ?? null;
+    await until(() => priced.every((s) => svg(s)), 'not every spark was drawn', 10_000);
+    // New prices: an update per change, with a row (the unknown symbol's) still without a price.
+    const changes: [symbol: string, price: string, shown: string][] = [
+      ['usd', '1234560', '۱۲۳٬۴۵۶'],
+      ['eur', '1456780', '۱۴۵٬۶۷۸'],
+    ];
+    for (const [symbol, price, shown] of changes) {
+      await sandbox.market({ set: [{ symbol, price }] });
+      await until(() => cell(el, symbol, 'price') === shown, `the new price of ${symbol} was not shown`);
+    }
+    await el.updateComplete;
+    expect(svg('no_such_symbol')).toBeNull();
+    expect(reads).toBe(0);
   });
 
   it('three widgets of 5 symbols make one /v1/history/{s}?days=7 request per symbol', async () => {
