@@ -39,6 +39,15 @@ test.describe('dist/', () => {
     for (const spec of staticImports) expect(spec, 'static imports are relative').toMatch(/^\.\.?\//);
   });
 
+  test("the lazy chunks are loaded by plain import() calls, without Vite's preload wrapper", () => {
+    // The wrapper (`helper(() => import(x), [], import.meta.url)`) has nothing to preload here (vite.config.ts,
+    // plainDynamicImports): each call is the import alone.
+    const js = scriptTagFiles().filter((f) => f.endsWith('.js'));
+    const wrapped = js.filter((f) => /,\s*\[[^\]]*\]\s*,\s*import\.meta\.url\s*\)/.test(readFileSync(f, 'utf8')));
+    expect(wrapped.map((f) => relative(DIST_DIR, f))).toEqual([]);
+    expect(read('price-board.js')).toMatch(/\bimport\(\s*["'`]\.\/assets\/board-extras-[\w-]+\.js["'`]\s*\)/);
+  });
+
   test('price-board.js holds the element itself; the pages load that same module (one definition)', () => {
     const source = read('price-board.js');
     // No re-export of a hashed chunk: the element upgrades after one request, not two in a row.
