@@ -1,3 +1,5 @@
+import { gzipSync } from 'node:zlib';
+import { minify as terser } from 'terser';
 import { defineConfig, parseAst, type BuildEnvironmentOptions, type Plugin } from 'vite';
 
 /**
@@ -255,6 +257,35 @@ function dropChartAttributionLogo(): Plugin {
 }
 
 /**
+ * Build only, the script-tag files: terser runs once more over each chunk Vite's minifier (oxc)
+ * wrote, with its safe defaults (3 passes, names kept: oxc's are already short), and its output is
+ * kept where it gzips smaller: 301 B gzip -9 off what a board loads at start, 62 B off the chart
+ * (16 B off lightweight-charts' own candlestick build). Terser instead of oxc was larger (start
+ * +540 B, chart +487 B). The V8 compile hint comment (`allFunctionsCalledOnLoad`) stays first.
+ */
+function terserAfterOxc(): Plugin {
+  const gzip = (code: string) => gzipSync(code, { level: 9 }).length;
+  return {
+    name: 'price-board-terser-after-oxc',
+    apply: 'build',
+    applyToEnvironment: (environment) => environment.name === 'client',
+    async generateBundle(_options, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk') continue;
+        const { code } = await terser(chunk.code, {
+          module: true,
+          ecma: 2020,
+          compress: { passes: 3 },
+          mangle: false,
+          format: { comments: /^# allFunctionsCalledOnLoad$/ },
+        });
+        if (code !== undefined && gzip(code) < gzip(chunk.code)) chunk.code = code;
+      }
+    },
+  };
+}
+
+/**
  * Rolldown's build-timing check warns when plugins take a large share of a build over 3 s: on a
  * busy machine it fires for any build, which says nothing about this config and would break
  * `npm start`'s one-line greeting. Every build turns it off.
@@ -295,7 +326,7 @@ function otherBuilds(): Plugin {
 export default defineConfig({
   // Every URL inside dist/ is relative, so it works under any path prefix (a CDN folder).
   base: './',
-  plugins: [minifyLitLiterals(), plainDynamicImports(), dropChartAttributionLogo(), otherBuilds()],
+  plugins: [minifyLitLiterals(), plainDynamicImports(), dropChartAttributionLogo(), terserAfterOxc(), otherBuilds()],
   build: scriptTagBuild(),
   // `vite build` builds the script-tag files and pages first (they empty dist/), then the npm
   // modules and the loader beside them.
