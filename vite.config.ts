@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { minify as terser } from 'terser';
 import { defineConfig, parseAst, type BuildEnvironmentOptions, type Plugin } from 'vite';
@@ -257,6 +258,83 @@ function dropChartAttributionLogo(): Plugin {
 }
 
 /**
+ * lightweight-charts' public API methods that nothing in the chart uses (src/chart/ calls none of
+ * them, and the chart object never leaves that code but through `inspect()`, for tests).
+ */
+const UNUSED_CHART_API = [
+  // panes (the chart has one)
+  ...['getHeight', 'setHeight', 'getStretchFactor', 'setStretchFactor', 'setPreserveEmptyPane', 'preserveEmptyPane'],
+  ...['moveToPane', 'seriesOrder', 'addPane', 'removePane', 'swapPanes', 'paneSize'],
+  // series (one, never removed; no price lines)
+  ...['coordinateToPrice', 'barsInLogicalRange', 'createPriceLine', 'removePriceLine', 'priceLines', 'lastValueData'],
+  ...['removeSeries', 'clearMarkers'],
+  // time scale (the chart fits its content; no scrolling by code)
+  ...['scrollPosition', 'scrollToPosition', 'scrollToRealTime', 'setVisibleLogicalRange', 'resetTimeScale'],
+  ...[
+    'coordinateToLogical',
+    'coordinateToTime',
+    'subscribeVisibleTimeRangeChange',
+    'unsubscribeVisibleTimeRangeChange',
+  ],
+  ...['subscribeVisibleLogicalRangeChange', 'unsubscribeVisibleLogicalRangeChange'],
+  // chart (no clicks, screenshots or crosshair set by code)
+  ...['subscribeClick', 'unsubscribeClick', 'subscribeDblClick', 'unsubscribeDblClick', 'takeScreenshot'],
+  ...['chartElement', 'setCrosshairPosition', 'clearCrosshairPosition'],
+];
+
+/**
+ * Build only: empties the methods of lightweight-charts' API listed in `UNUSED_CHART_API`: a
+ * bundler keeps a class's methods whether called or not, and these are never called here (about
+ * 666 B gzip off the chart chunk). The build fails when one of them is not one method of its
+ * production file, when that file names one elsewhere (its own code would call it), or when
+ * src/chart/ names one, so that an update or a new use cannot silently break. The npm build
+ * (dist/lib) imports lightweight-charts by name and keeps them.
+ */
+function dropUnusedChartApi(): Plugin {
+  const name = 'price-board-drop-unused-chart-api';
+  const file = /[\\/]node_modules[\\/]lightweight-charts[\\/]dist[\\/]lightweight-charts\.production\.mjs$/;
+  return {
+    name,
+    apply: 'build',
+    transform(code, id) {
+      if (!file.test(id)) return null;
+      const ours = readdirSync('src/chart')
+        .map((f) => readFileSync(`src/chart/${f}`, 'utf8'))
+        .join('\n');
+      type Node = { type?: string; start: number; end: number; kind?: string; static?: boolean; computed?: boolean };
+      const bodies = new Map<string, Node[]>();
+      const visit = (node: unknown): void => {
+        if (!node || typeof node !== 'object') return;
+        if (Array.isArray(node)) return node.forEach(visit);
+        const n = node as Node & { key?: { type: string; name?: string }; value?: { body?: Node } };
+        if (n.type === 'MethodDefinition' && n.kind === 'method' && !n.static && !n.computed && n.key?.name) {
+          const list = bodies.get(n.key.name) ?? [];
+          bodies.set(n.key.name, [...list, n.value!.body!]);
+        }
+        for (const key in node) if (key !== 'type') visit((node as Record<string, unknown>)[key]);
+      };
+      visit(parseAst(code));
+      const edits: Node[] = [];
+      for (const method of UNUSED_CHART_API) {
+        const found = bodies.get(method) ?? [];
+        const named = code.match(new RegExp(`\\b${method}\\b`, 'g'))?.length ?? 0;
+        if (found.length !== 1 || named !== 1)
+          throw new Error(
+            `${name}: expected one method ${method} in ${id}, named nowhere else; check lightweight-charts`,
+          );
+        if (new RegExp(`\\b${method}\\b`).test(ours))
+          throw new Error(`${name}: src/chart/ uses ${method}; take it off UNUSED_CHART_API`);
+        edits.push(found[0]!);
+      }
+      let out = code;
+      for (const body of edits.sort((a, b) => b.start - a.start))
+        out = `${out.slice(0, body.start)}{}${out.slice(body.end)}`;
+      return { code: out, map: null };
+    },
+  };
+}
+
+/**
  * Build only, the script-tag files: terser runs once more over each chunk Vite's minifier (oxc)
  * wrote, with its safe defaults (3 passes, names kept: oxc's are already short), and its output is
  * kept where it gzips smaller: 301 B gzip -9 off what a board loads at start, 62 B off the chart
@@ -326,7 +404,14 @@ function otherBuilds(): Plugin {
 export default defineConfig({
   // Every URL inside dist/ is relative, so it works under any path prefix (a CDN folder).
   base: './',
-  plugins: [minifyLitLiterals(), plainDynamicImports(), dropChartAttributionLogo(), terserAfterOxc(), otherBuilds()],
+  plugins: [
+    minifyLitLiterals(),
+    plainDynamicImports(),
+    dropChartAttributionLogo(),
+    dropUnusedChartApi(),
+    terserAfterOxc(),
+    otherBuilds(),
+  ],
   build: scriptTagBuild(),
   // `vite build` builds the script-tag files and pages first (they empty dist/), then the npm
   // modules and the loader beside them.
