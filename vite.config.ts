@@ -284,8 +284,8 @@ const UNUSED_CHART_API = [
 
 /**
  * Build only: empties the methods of lightweight-charts' API listed in `UNUSED_CHART_API`: a
- * bundler keeps a class's methods whether called or not, and these are never called here (about
- * 666 B gzip off the chart chunk). The build fails when one of them is not one method of its
+ * bundler keeps a class's methods whether called or not, and these are never called here
+ * (666 B gzip off the chart chunk). The build fails when one of them is not one method of its
  * production file, when that file names one elsewhere (its own code would call it), or when
  * src/chart/ names one, so that an update or a new use cannot silently break. The npm build
  * (dist/lib) imports lightweight-charts by name and keeps them.
