@@ -298,8 +298,10 @@ function dropUnusedChartApi(): Plugin {
     apply: 'build',
     transform(code, id) {
       if (!file.test(id)) return null;
-      const ours = readdirSync('src/chart')
-        .map((f) => readFileSync(`src/chart/${f}`, 'utf8'))
+      const dir = new URL('./src/chart/', import.meta.url);
+      const ours = readdirSync(dir)
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => readFileSync(new URL(f, dir), 'utf8'))
         .join('\n');
       type Node = { type?: string; start: number; end: number; kind?: string; static?: boolean; computed?: boolean };
       const bodies = new Map<string, Node[]>();
