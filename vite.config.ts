@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { minify as terser } from 'terser';
 import { defineConfig, parseAst, type BuildEnvironmentOptions, type Plugin } from 'vite';
 
 /**
@@ -83,16 +86,87 @@ function minifyLitLiterals(): Plugin {
  * module) that preloads the imported chunk's own imports and CSS. Our lazy chunks (chart, chart
  * area, live transport) import only the chunk the board has already loaded, and no CSS, so that
  * helper has nothing to do; this one just imports. (It fires no `vite:preloadError`: the board
- * handles a failed import itself.)
+ * handles a failed import itself.) Each chunk's calls of it then go, the import left in their
+ * place: `__vitePreload(() => import(x), ...)` is `import(x)`, and the form Vite gives a
+ * destructured import, `__vitePreload(async () => { const { a: b } = await import(x); return
+ * { a: b }; }, ...)`, is `import(x)` too (its namespace holds `a`): 71 B gzip off the chunks a
+ * board loads at start. A call of another form keeps the helper.
  */
 function plainDynamicImports(): Plugin {
   const id = '\0vite/preload-helper.js';
+  type Node = {
+    type: string;
+    start: number;
+    end: number;
+    [key: string]: unknown;
+  };
+  const isNode = (value: unknown): value is Node =>
+    !!value && typeof value === 'object' && typeof (value as Node).type === 'string';
+  /** The import a wrapper's loader stands for, or undefined for a loader of another form. */
+  const importOf = (loader: Node): Node | undefined => {
+    if (loader.type !== 'ArrowFunctionExpression' || (loader.params as Node[]).length) return undefined;
+    const body = loader.body as Node;
+    if (!loader.async) return loader.expression ? body : undefined; // `() => import(x)` (or `import(x).then(...)`)
+    // `async () => { const { a: b, ... } = await import(x); return { a: b, ... }; }`
+    const [declaration, ret, ...rest] = (body.body ?? []) as Node[];
+    if (rest.length || declaration?.type !== 'VariableDeclaration' || ret?.type !== 'ReturnStatement') return undefined;
+    const [declarator, ...more] = declaration.declarations as Node[];
+    const pattern = declarator?.id as Node | undefined;
+    const init = declarator?.init as Node | undefined;
+    const returned = ret.argument as Node | undefined;
+    if (more.length || pattern?.type !== 'ObjectPattern' || returned?.type !== 'ObjectExpression') return undefined;
+    if (init?.type !== 'AwaitExpression' || (init.argument as Node).type !== 'ImportExpression') return undefined;
+    const pairs = (object: Node) =>
+      (object.properties as Node[]).map((p) =>
+        p.type === 'Property' &&
+        !p.computed &&
+        (p.key as Node).type === 'Identifier' &&
+        (p.value as Node).type === 'Identifier'
+          ? `${(p.key as { name: string }).name}:${(p.value as { name: string }).name}`
+          : '?',
+      );
+    const from = pairs(pattern);
+    const to = pairs(returned);
+    if (from.includes('?') || from.join() !== to.join()) return undefined;
+    return init.argument as Node;
+  };
   return {
     name: 'price-board-plain-dynamic-imports',
     apply: 'build',
     enforce: 'pre',
     resolveId: (source) => (source === id ? id : null),
     load: (source) => (source === id ? 'export const __vitePreload = (load) => load();' : null),
+    renderChunk(code) {
+      if (!code.includes('__vitePreload(')) return null;
+      const edits: { start: number; end: number; text: string }[] = [];
+      const visit = (node: unknown): void => {
+        if (!node || typeof node !== 'object') return;
+        if (Array.isArray(node)) return node.forEach(visit);
+        const n = node as Node;
+        const args = n.args ?? n.arguments;
+        if (
+          n.type === 'CallExpression' &&
+          isNode(n.callee) &&
+          (n.callee as { name?: string }).name === '__vitePreload' &&
+          Array.isArray(args) &&
+          args.length === 3 &&
+          isNode(args[0])
+        ) {
+          const target = importOf(args[0]);
+          if (target) {
+            edits.push({ start: n.start, end: n.end, text: code.slice(target.start, target.end) });
+            return;
+          }
+        }
+        for (const key in node) if (key !== 'type') visit((node as Record<string, unknown>)[key]);
+      };
+      visit(parseAst(code));
+      if (edits.length === 0) return null;
+      edits.sort((a, b) => b.start - a.start);
+      let out = code;
+      for (const e of edits) out = out.slice(0, e.start) + e.text + out.slice(e.end);
+      return { code: out, map: null };
+    },
   };
 }
 
@@ -184,6 +258,114 @@ function dropChartAttributionLogo(): Plugin {
 }
 
 /**
+ * lightweight-charts' public API methods that nothing in the chart uses (src/chart/ calls none of
+ * them, and the chart object never leaves that code but through `inspect()`, for tests).
+ */
+const UNUSED_CHART_API = [
+  // panes (the chart has one)
+  ...['getHeight', 'setHeight', 'getStretchFactor', 'setStretchFactor', 'setPreserveEmptyPane', 'preserveEmptyPane'],
+  ...['moveToPane', 'seriesOrder', 'addPane', 'removePane', 'swapPanes', 'paneSize'],
+  // series (one, never removed; no price lines)
+  ...['coordinateToPrice', 'barsInLogicalRange', 'createPriceLine', 'removePriceLine', 'priceLines', 'lastValueData'],
+  ...['removeSeries', 'clearMarkers'],
+  // time scale (the chart fits its content; no scrolling by code)
+  ...['scrollPosition', 'scrollToPosition', 'scrollToRealTime', 'setVisibleLogicalRange', 'resetTimeScale'],
+  ...[
+    'coordinateToLogical',
+    'coordinateToTime',
+    'subscribeVisibleTimeRangeChange',
+    'unsubscribeVisibleTimeRangeChange',
+  ],
+  ...['subscribeVisibleLogicalRangeChange', 'unsubscribeVisibleLogicalRangeChange'],
+  // chart (no clicks, screenshots or crosshair set by code)
+  ...['subscribeClick', 'unsubscribeClick', 'subscribeDblClick', 'unsubscribeDblClick', 'takeScreenshot'],
+  ...['chartElement', 'setCrosshairPosition', 'clearCrosshairPosition'],
+];
+
+/**
+ * Build only: empties the methods of lightweight-charts' API listed in `UNUSED_CHART_API`: a
+ * bundler keeps a class's methods whether called or not, and these are never called here
+ * (666 B gzip off the chart chunk). The build fails when one of them is not one method of its
+ * production file, when that file names one elsewhere (its own code would call it), or when
+ * src/chart/ names one, so that an update or a new use cannot silently break. The npm build
+ * (dist/lib) imports lightweight-charts by name and keeps them.
+ */
+function dropUnusedChartApi(): Plugin {
+  const name = 'price-board-drop-unused-chart-api';
+  const file = /[\\/]node_modules[\\/]lightweight-charts[\\/]dist[\\/]lightweight-charts\.production\.mjs$/;
+  return {
+    name,
+    apply: 'build',
+    transform(code, id) {
+      if (!file.test(id)) return null;
+      const dir = new URL('./src/chart/', import.meta.url);
+      const ours = readdirSync(dir)
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => readFileSync(new URL(f, dir), 'utf8'))
+        .join('\n');
+      type Node = { type?: string; start: number; end: number; kind?: string; static?: boolean; computed?: boolean };
+      const bodies = new Map<string, Node[]>();
+      const visit = (node: unknown): void => {
+        if (!node || typeof node !== 'object') return;
+        if (Array.isArray(node)) return node.forEach(visit);
+        const n = node as Node & { key?: { type: string; name?: string }; value?: { body?: Node } };
+        if (n.type === 'MethodDefinition' && n.kind === 'method' && !n.static && !n.computed && n.key?.name) {
+          const list = bodies.get(n.key.name) ?? [];
+          bodies.set(n.key.name, [...list, n.value!.body!]);
+        }
+        for (const key in node) if (key !== 'type') visit((node as Record<string, unknown>)[key]);
+      };
+      visit(parseAst(code));
+      const edits: Node[] = [];
+      for (const method of UNUSED_CHART_API) {
+        const found = bodies.get(method) ?? [];
+        const named = code.match(new RegExp(`\\b${method}\\b`, 'g'))?.length ?? 0;
+        if (found.length !== 1 || named !== 1)
+          throw new Error(
+            `${name}: expected one method ${method} in ${id}, named nowhere else; check lightweight-charts`,
+          );
+        if (new RegExp(`\\b${method}\\b`).test(ours))
+          throw new Error(`${name}: src/chart/ uses ${method}; take it off UNUSED_CHART_API`);
+        edits.push(found[0]!);
+      }
+      let out = code;
+      for (const body of edits.sort((a, b) => b.start - a.start))
+        out = `${out.slice(0, body.start)}{}${out.slice(body.end)}`;
+      return { code: out, map: null };
+    },
+  };
+}
+
+/**
+ * Build only, the script-tag files: terser runs once more over each chunk Vite's minifier (oxc)
+ * wrote, with its safe defaults (3 passes, names kept: oxc's are already short), and its output is
+ * kept where it gzips smaller: 301 B gzip -9 off what a board loads at start, 62 B off the chart
+ * (16 B off lightweight-charts' own candlestick build). Terser instead of oxc was larger (start
+ * +540 B, chart +487 B). The V8 compile hint comment (`allFunctionsCalledOnLoad`) stays first.
+ */
+function terserAfterOxc(): Plugin {
+  const gzip = (code: string) => gzipSync(code, { level: 9 }).length;
+  return {
+    name: 'price-board-terser-after-oxc',
+    apply: 'build',
+    applyToEnvironment: (environment) => environment.name === 'client',
+    async generateBundle(_options, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk') continue;
+        const { code } = await terser(chunk.code, {
+          module: true,
+          ecma: 2020,
+          compress: { passes: 3 },
+          mangle: false,
+          format: { comments: /^# allFunctionsCalledOnLoad$/ },
+        });
+        if (code !== undefined && gzip(code) < gzip(chunk.code)) chunk.code = code;
+      }
+    },
+  };
+}
+
+/**
  * Rolldown's build-timing check warns when plugins take a large share of a build over 3 s: on a
  * busy machine it fires for any build, which says nothing about this config and would break
  * `npm start`'s one-line greeting. Every build turns it off.
@@ -224,7 +406,14 @@ function otherBuilds(): Plugin {
 export default defineConfig({
   // Every URL inside dist/ is relative, so it works under any path prefix (a CDN folder).
   base: './',
-  plugins: [minifyLitLiterals(), plainDynamicImports(), dropChartAttributionLogo(), otherBuilds()],
+  plugins: [
+    minifyLitLiterals(),
+    plainDynamicImports(),
+    dropChartAttributionLogo(),
+    dropUnusedChartApi(),
+    terserAfterOxc(),
+    otherBuilds(),
+  ],
   build: scriptTagBuild(),
   // `vite build` builds the script-tag files and pages first (they empty dist/), then the npm
   // modules and the loader beside them.

@@ -5,6 +5,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Column } from '../shared/attributes';
 import type { ConnectionStatus, DisplayUnit } from '../shared/types';
+import { MONEY_NAME } from '../format/number';
 import type { RowView } from '../widget/row-view';
 
 /** The status line's text while the first prices are on their way (`status-text.ts` has the others). */
@@ -14,8 +15,6 @@ export const LOADING_TEXT = 'در حال دریافت قیمت‌ها…';
 export function renderStatus(status: ConnectionStatus, text: string, market: 'open' | 'closed'): TemplateResult {
   return html`<div part="status" data-status=${status} data-market=${market}><span class="dot" aria-hidden="true"></span>${text}</div>`;
 }
-
-const UNIT_NAME: Readonly<Record<DisplayUnit, string>> = { toman: 'تومان', rial: 'ریال' };
 
 /** What the table needs besides the rows. */
 export interface TableState {
@@ -54,9 +53,9 @@ const arrowOf = (arrow: string) => html`<span class="arrow" aria-hidden="true">$
 
 /** Header text of each column. */
 const HEADERS: Readonly<Record<Column, (unit: DisplayUnit) => string>> = {
-  price: (unit) => `قیمت (${UNIT_NAME[unit]})`,
+  price: (unit) => `قیمت (${MONEY_NAME[unit]})`,
   change: () => 'تغییر',
-  'change-amount': (unit) => `تغییر (${UNIT_NAME[unit]})`,
+  'change-amount': (unit) => `تغییر (${MONEY_NAME[unit]})`,
   high: () => 'بیشترین',
   low: () => 'کمترین',
   time: () => 'زمان',

@@ -77,7 +77,7 @@ export const MONEY_NAME: Readonly<Record<DisplayUnit, string>> = { toman: 'تو�
 /** The Persian name of the unit a cell is shown in: `تومان`, `ریال` or `دلار`. */
 export function unitLabel(quote: Quote, unit: DisplayUnit): string {
   if (isDollar(quote)) return 'دلار';
-  return unit === 'rial' ? 'ریال' : 'تومان';
+  return MONEY_NAME[unit];
 }
 
 /**

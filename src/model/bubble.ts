@@ -5,7 +5,7 @@
 import type { DisplayUnit, Quote } from '../shared/types';
 import { divideRatio, multiplyRatio, roundRatio, subtractRatio, toRatio, type Ratio } from '../format/amount';
 import { decimalToString, divideByTen, isZero, parseDecimal, type Decimal } from '../format/decimal';
-import { formatDecimal } from '../format/number';
+import { formatDecimal, MONEY_NAME } from '../format/number';
 import { formatPercent } from '../format/percent';
 import { coinSpec, TROY_OUNCE_GRAMS, type CoinSpec } from './coins';
 import { direction, type Direction } from './quote';
@@ -85,7 +85,7 @@ const money = (rial: string, unit: DisplayUnit): string =>
  */
 export function bubbleTitle(bubble: CoinBubble, unit: DisplayUnit): string {
   const { spec } = bubble;
-  const unitName = unit === 'rial' ? 'ریال' : 'تومان';
+  const unitName = MONEY_NAME[unit];
   const intrinsic = decimalToString(
     roundRatio(unit === 'rial' ? bubble.intrinsicRial : multiplyRatio(bubble.intrinsicRial, { num: 1n, den: 10n }), 0),
   );
