@@ -44,6 +44,10 @@ export class SparkController implements ReactiveController {
   /** What the watched set was made for: the symbols and the connection, and how many of them had a price. */
   #syncedKey = '';
   #syncedPriced = -1;
+  /** The wanted symbols whose rows showed a price at the host's last render. */
+  #rendered: ReadonlySet<string> = new Set();
+  /** Those of them that the last frame painted (the rendered ones as that frame began). */
+  #painted: ReadonlySet<string> = new Set();
   #history: SparkHistory | undefined;
   readonly #watching = new Map<string, () => void>();
   #cancelPaint: (() => void) | undefined;
@@ -104,16 +108,31 @@ export class SparkController implements ReactiveController {
   hostUpdated(): void {
     if (!this.#asked) this.want([]);
     this.#asked = false;
+    // What this render showed (unless every wanted symbol is watched: then nothing is due).
+    if (this.#watching.size < this.#wantedCount)
+      this.#rendered = new Set(this.#wanted.filter((symbol) => this.#source.get(symbol) !== undefined));
     this.#check();
   }
 
-  /** Syncs the watched symbols after the next paint, when they may be out of date. */
+  /**
+   * Syncs the watched symbols after the next paint, when they may be out of date: with the rows
+   * that frame painted. A quote the widget holds but has not rendered yet (it arrived after the
+   * frame began) waits for the next frame.
+   */
   #check(): void {
     if (this.#cancelPaint || !this.#due()) return;
-    this.#cancelPaint = afterPaint(() => {
+    let frame = 0;
+    // A hidden page paints nothing: what it rendered is what it shows.
+    if (globalThis.document?.visibilityState === 'hidden') this.#painted = this.#rendered;
+    else frame = requestAnimationFrame(() => (this.#painted = this.#rendered));
+    const cancel = afterPaint(() => {
       this.#cancelPaint = undefined;
       this.#sync();
     });
+    this.#cancelPaint = () => {
+      cancelAnimationFrame(frame);
+      cancel();
+    };
   }
 
   /** @internal */
@@ -130,14 +149,7 @@ export class SparkController implements ReactiveController {
     if (this.#key() !== this.#syncedKey) return true;
     // Every wanted symbol watched: new quotes change nothing.
     if (this.#watching.size >= this.#wantedCount) return false;
-    let priced = 0;
-    for (const symbol of this.#wanted) if (this.#priced(symbol)) priced++;
-    return priced !== this.#syncedPriced;
-  }
-
-  /** Whether the row of `symbol` shows a price. */
-  #priced(symbol: string): boolean {
-    return this.#source.get(symbol) !== undefined;
+    return this.#rendered.size !== this.#syncedPriced;
   }
 
   #key(): string {
@@ -161,7 +173,7 @@ export class SparkController implements ReactiveController {
       return;
     }
     this.#syncedKey = this.#key();
-    const priced = this.#wanted.filter((symbol) => this.#priced(symbol));
+    const priced = this.#wanted.filter((symbol) => this.#painted.has(symbol));
     this.#syncedPriced = priced.length;
     const { baseUrl, apiKey } = this.#source.connection();
     const history = lines.SparkHistory.for(baseUrl, apiKey);
@@ -177,6 +189,8 @@ export class SparkController implements ReactiveController {
     }
     // Lines another widget fetched (or another connection's): drawn now.
     if (drawn) this.#host.requestUpdate();
+    // Rows rendered since that frame began: after the next one.
+    this.#check();
   }
 
   #unwatch(symbols: string[]): void {

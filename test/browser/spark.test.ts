@@ -3,7 +3,7 @@
 // and a failing history that leaves the cells empty and the rows as they were. (Until the board's
 // `columns` attribute renders the cells, a small widget defined here shows `render(symbol)` per row.)
 import { fixture, html } from '@open-wc/testing/pure';
-import type { PropertyValues } from 'lit';
+import { LitElement, type PropertyValues } from 'lit';
 import { describe, expect, it } from 'vitest';
 import { PriceWidget } from '../../src/widget/price-widget';
 import { SparkController } from '../../src/widget/spark';
@@ -35,6 +35,33 @@ class SparkRows extends PriceWidget {
   }
 }
 customElements.define('spark-rows', SparkRows);
+
+/** Rows of the quotes it holds as they were at its last render: a quote held since shows at the next one. */
+class HeldRows extends LitElement {
+  readonly held = new Map<string, { price: string }>();
+  baseUrl = '';
+  apiKey = '';
+  symbols: string[] = [];
+  readonly spark = new SparkController(this, {
+    connection: () => ({ baseUrl: this.baseUrl, apiKey: this.apiKey }),
+    get: (symbol) => this.held.get(symbol),
+  });
+
+  protected override willUpdate(): void {
+    this.spark.want(this.symbols);
+  }
+
+  override render(): unknown {
+    return this.symbols.map(
+      (symbol) =>
+        html`<div part="row" data-symbol=${symbol}>
+          <span part="price">${this.held.get(symbol)?.price ?? ''}</span>
+          <span part="spark">${this.spark.render(symbol)}</span>
+        </div>`,
+    );
+  }
+}
+customElements.define('held-rows', HeldRows);
 
 const FIVE = ['usd', 'eur', 'gold_18', 'coin_emami', 'ons'];
 /** Distinct colours per direction, so that the stroke says which variable it took. */
@@ -165,6 +192,28 @@ describe('spark cells (SparkController)', () => {
     const late = await sparkRows(key, FIVE);
     await until(() => FIVE.every((s) => svgOf(late, s)), 'the late widget drew no spark');
     expect(await sandbox.requests(key, '/v1/history/')).toHaveLength(FIVE.length);
+  });
+
+  it('asks for no history of a quote its widget holds but has not rendered yet', async () => {
+    const el = document.createElement('held-rows') as HeldRows;
+    Object.assign(el, { baseUrl: base(), apiKey: 'pro-key:spark-held', symbols: ['usd', 'eur'] });
+    el.held.set('usd', { price: '1000000' });
+    document.body.append(el);
+    const watch = watchHistory((symbol) => priceShown(el as unknown as SparkRows, symbol));
+    try {
+      await el.updateComplete;
+      // Held after the render, before any frame: its row shows no price until the widget renders again.
+      el.held.set('eur', { price: '2000000' });
+      // usd's line makes the widget render, which shows eur's price; then eur's line follows.
+      await until(() => ['usd', 'eur'].every((s) => svgOf(el as unknown as SparkRows, s)), 'not every spark was drawn');
+    } finally {
+      watch.stop();
+      el.remove();
+    }
+    expect(watch.sent).toEqual([
+      { symbol: 'usd', seen: true },
+      { symbol: 'eur', seen: true },
+    ]);
   });
 
   it('asks for no history before the rows have painted their prices, nor for a symbol without one', async () => {
