@@ -201,6 +201,7 @@ export const STYLE_PATCHES: Record<string, [string, string][]> = {
     ['flash-a .9s ease-out', 'flash-a .9s ease-out forwards'],
     ['flash-b .9s ease-out', 'flash-b .9s ease-out forwards'],
   ],
+  vib: [['.value{unicode-bidi:isolate}', '.value{unicode-bidi:isolate;display:inline-block}']],
   noflash: [['animation:flash-', 'animation-name:none;--x:']],
 };
 
