@@ -82,6 +82,11 @@ function slotsOf(columns: readonly Column[]): Record<string, string> {
 
 /** Per table (unit, columns and symbols): the longest value shape of each kind seen, and the `data-w`s. */
 const seen = new Map<string, { longest: Map<string, string>; w: Record<string, string> }>();
+/**
+ * The table each row view was last measured for: a view is made once per quote, so a frame of live
+ * updates measures again only the rows whose quote changed.
+ */
+const measured = new WeakMap<RowView, object>();
 
 const digits = (shape: string): number => shape.split('۰').length - 1;
 /** Every character of `a` is in `b`, as often. */
@@ -102,13 +107,16 @@ const shapeOf = (v: RowView, column: Column, t: TableState): string | undefined 
 function columnWidths(rows: readonly RowView[], t: TableState, slots: Record<string, string>): Record<string, string> {
   const id = t.unit + t.columns.join() + rows.map((v) => v.symbol).join();
   let table = seen.get(id);
+  let grew = !table;
   if (!table) {
     if (seen.size > 20) seen.clear();
     seen.set(id, (table = { longest: new Map(), w: {} }));
   }
   const { longest } = table;
-  let grew = Object.keys(table.w).length === 0;
   for (const v of rows) {
+    // A view's own shapes stay; with the columns' chunk every row is measured each time (the bubble follows ons and usd).
+    if (measured.get(v) === table && !t.extra) continue;
+    measured.set(v, table);
     for (const column of t.columns) {
       const shape = shapeOf(v, column, t);
       if (shape === undefined) continue;

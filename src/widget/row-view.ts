@@ -25,7 +25,7 @@ export interface RowView {
   arrow: string;
   direction: Direction;
   time: string;
-  /** When the quote last changed, in full (for a stale row's tooltip). */
+  /** When the quote last changed, in full (for a stale row's tooltip; empty while the row is not stale). */
   changedAt: string;
   /** Unit shown beside the price when it differs from the column's (dollars). */
   ownUnit: string | undefined;
@@ -132,7 +132,9 @@ export function quoteRow(quote: Quote, ctx: RowContext): RowView {
     arrow,
     direction: dir,
     time,
-    changedAt: dates ? safe(() => `${dates.formatJalaliDate(updated, 'long')} ${dates.formatTime(updated)}`) : '',
+    // Only a stale row shows it (a view is made anew when its row turns stale): two Intl formats spared per live quote.
+    changedAt:
+      stale && dates ? safe(() => `${dates.formatJalaliDate(updated, 'long')} ${dates.formatTime(updated)}`) : '',
     ownUnit,
     spokenPrice: `${price} ${unit}`,
     stale,

@@ -1,0 +1,65 @@
+/**
+ * A/B of the live load (bench/live.ts) between builds, interleaved so that machine noise falls on
+ * both alike: `AB=/tmp/dist-a,/tmp/dist-b RUNS=3 npx tsx bench/live-ab.ts` (COLUMNS=… for the
+ * board's columns, MOTION=reduce for prefers-reduced-motion, LIVE_SECONDS, default 10). Prints
+ * each run's long tasks (count, max), main-thread busy ms/s and dropped frames, then the medians
+ * per build. A debugging aid.
+ */
+import { resolve } from 'node:path';
+import { launchBrowser } from './browser';
+import { runLive } from './live';
+import { startBenchServer } from './server';
+import { median, symbolIds } from './util';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const dists = (process.env.AB ?? 'dist').split(',');
+const RUNS = Number(process.env.RUNS ?? 3);
+
+async function main(): Promise<void> {
+  const servers = await Promise.all(dists.map((d) => startBenchServer(ROOT, resolve(ROOT, d))));
+  const browser = await launchBrowser();
+  const res = dists.map(() => ({
+    count: [] as number[],
+    max: [] as number[],
+    busy: [] as number[],
+    drop: [] as number[],
+  }));
+  try {
+    const symbols = symbolIds(await servers[0]!.call('/v1/symbols', { key: 'enterprise-key:ab-setup' })).slice(0, 170);
+    for (let run = 0; run < RUNS; run++) {
+      for (let i = 0; i < dists.length; i++) {
+        const r = await runLive(browser, servers[i]!, {
+          symbols,
+          key: `enterprise-key:live-ab${i}-${run}`,
+          pushKey: `enterprise-key:live-ab-push${i}`,
+          seconds: Number(process.env.LIVE_SECONDS ?? 10),
+          perSecond: 200,
+          everyMs: 50,
+          reducedMotion: process.env.MOTION === 'reduce',
+          ...(process.env.COLUMNS ? { columns: process.env.COLUMNS } : {}),
+        });
+        const l = r.load;
+        res[i]!.count.push(l.longTaskCount);
+        res[i]!.max.push(l.longTaskMaxMs);
+        res[i]!.busy.push(l.busyMsPerSec);
+        res[i]!.drop.push(l.droppedFrames);
+        console.log(
+          `${dists[i]!.padEnd(16)} run ${run + 1}: ${l.longTaskCount} long tasks (max ${l.longTaskMaxMs.toFixed(0)} ms), busy ${l.busyMsPerSec.toFixed(0)} ms/s (script ${l.scriptMsPerSec.toFixed(0)}, style ${l.styleMsPerSec.toFixed(0)}, layout ${l.layoutMsPerSec.toFixed(0)}), dropped ${l.droppedFrames} of ${l.frames}, final mismatches ${r.finalMismatches}, writes ${l.records} records for ${l.appliedQuotes} quotes, redundant ${l.redundant.cell}`,
+        );
+      }
+    }
+  } finally {
+    await browser.close();
+    for (const s of servers) await s.close();
+  }
+  dists.forEach((d, i) => {
+    const r = res[i]!;
+    console.log(
+      `${d.padEnd(16)} median of ${RUNS}: ${median(r.count)} long tasks (max ${median(r.max).toFixed(0)} ms), busy ${median(r.busy).toFixed(0)} ms/s, dropped ${median(r.drop)}; counts ${r.count.join(' ')}`,
+    );
+  });
+}
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
