@@ -350,7 +350,8 @@ export class TabStream {
         const asked = quotes.filter((quote) => this.#asked.has(quote.symbol));
         if (asked.length === 0) return;
         for (const quote of asked) this.#latest.set(quote.symbol, quote);
-        this.#post({ t: 'quotes', from: this.#id, quotes: asked, at, resume });
+        // Alone, it posts none (a tab that joins gets the latest ones when it says hello).
+        if (this.#peers.size > 0) this.#post({ t: 'quotes', from: this.#id, quotes: asked, at, resume });
         this.#deliver(asked, at);
       },
       onError: (error, failure) => {
@@ -420,11 +421,15 @@ export class TabStream {
     // The rest comes from a leader; a tab that leads itself ignores another's (the lock sorts it out).
     if (this.#leading) return;
     this.#heardAt = Date.now();
-    this.#leaderId = message.from;
+    if (message.from !== this.#leaderId) {
+      // A leader it has not spoken to (its 'lead' missed, say by a frozen page): it learns this
+      // tab's symbols now (the other followers know them: no replies). A leader posts quotes only
+      // while other tabs are there.
+      this.#leaderId = message.from;
+      this.#post({ t: 'hello', from: this.#id, symbols: this.#symbols, reply: true });
+    }
     switch (message.t) {
       case 'lead':
-        // To the new leader (the other followers know these symbols: no replies).
-        this.#post({ t: 'hello', from: this.#id, symbols: this.#symbols, reply: true });
         return;
       case 'beat':
         if (message.resume) this.#resume = message.resume;

@@ -337,6 +337,29 @@ describe('tabs share one stream', () => {
     expect(b.stream.leading).toBe(true);
   });
 
+  it('a tab alone posts no quotes to the channel; one that joins gets the latest, then every change', async () => {
+    const spy = new BroadcastChannel(tabsName({ streamUrl: `${sb.url}/v1/stream`, apiKey: key, mode: 'sse' }));
+    const posted: string[] = [];
+    spy.onmessage = (event: MessageEvent<{ t: string; to?: string; quotes?: Quote[] }>) => {
+      if (event.data.t === 'quotes' && event.data.to === undefined)
+        posted.push(...event.data.quotes!.map((q) => `${q.symbol}:${q.price}`));
+    };
+    try {
+      const a = openTab(['usd']);
+      await expect.poll(() => a.states.at(-1)).toBe('open');
+      await sb.market({ set: [{ symbol: 'usd', price: '3131313' }] });
+      await expect.poll(() => a.price('usd')).toBe('3131313');
+      const b = openTab(['usd']);
+      await expect.poll(() => b.price('usd')).toBe('3131313');
+      await sb.market({ set: [{ symbol: 'usd', price: '3131314' }] });
+      await expect.poll(() => b.price('usd')).toBe('3131314');
+      // Only what came after b joined went to the channel for everyone.
+      expect(posted).toEqual(['usd:3131314']);
+    } finally {
+      spy.close();
+    }
+  });
+
   it('quotes of symbols no tab asked for are not passed on (a flood of them stays in the leader)', async () => {
     const a = openTab(['usd']);
     const b = openTab(['usd']);
