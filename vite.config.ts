@@ -16,6 +16,17 @@ const ENTRIES: Record<string, string> = {
 /** What the npm build leaves to the app's bundler, so that one copy of each serves the whole app. */
 const DEPENDENCIES = /^(lit|lit-html|lit-element|@lit\/reactive-element|lightweight-charts|eventsource-parser)(\/|$)/;
 
+/** `code` with each range replaced by its text (the ranges do not overlap), or null when there is none. */
+function applyEdits(
+  code: string,
+  edits: { start: number; end: number; text: string }[],
+): { code: string; map: null } | null {
+  if (edits.length === 0) return null;
+  let out = code;
+  for (const e of [...edits].sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
+  return { code: out, map: null };
+}
+
 /** CSS text without comments and without the whitespace CSS ignores; quoted strings are kept as they are. */
 function minifyCssText(text: string): string {
   return text
@@ -72,11 +83,7 @@ function minifyLitLiterals(): Plugin {
         for (const key in node) if (key !== 'type') visit((node as Record<string, unknown>)[key]);
       };
       visit(parseAst(code));
-      if (edits.length === 0) return null;
-      edits.sort((a, b) => b.start - a.start);
-      let out = code;
-      for (const e of edits) out = out.slice(0, e.start) + e.text + out.slice(e.end);
-      return { code: out, map: null };
+      return applyEdits(code, edits);
     },
   };
 }
@@ -161,11 +168,7 @@ function plainDynamicImports(): Plugin {
         for (const key in node) if (key !== 'type') visit((node as Record<string, unknown>)[key]);
       };
       visit(parseAst(code));
-      if (edits.length === 0) return null;
-      edits.sort((a, b) => b.start - a.start);
-      let out = code;
-      for (const e of edits) out = out.slice(0, e.start) + e.text + out.slice(e.end);
-      return { code: out, map: null };
+      return applyEdits(code, edits);
     },
   };
 }

@@ -9,19 +9,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { boardUrl, js, launchBrowser, newPage, patchStyles } from './browser';
 import { pushLoad } from './live';
+import type { TraceEvent } from './paint-trace';
 import { startBenchServer } from './server';
 import { quotesOf, sleep, symbolIds, until } from './util';
 
-interface Ev {
-  name: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  pid: number;
-  tid: number;
-  args?: { data?: Record<string, unknown>; name?: string; elementCount?: number; beginData?: unknown };
-}
+type Ev = TraceEvent;
 const ROOT = resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.LIVE_SECONDS ?? 5);
 // Event names whose own time (minus their children's) is summed per task.

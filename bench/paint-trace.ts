@@ -21,6 +21,8 @@ export interface TraceEvent {
   args?: {
     data?: { url?: string; requestId?: string; functionName?: string; type?: string; name?: string };
     name?: string;
+    /** A style recalculation's restyled elements. */
+    elementCount?: number;
   };
 }
 

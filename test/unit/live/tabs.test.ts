@@ -171,6 +171,17 @@ const streamRequests = async (): Promise<string[]> => (await sb.requests('/v1/st
 const symbolsOf = (url: string): string[] =>
   (new URL(url, 'http://x').searchParams.get('symbols') ?? '').split(',').sort();
 
+/** Tab a (usd) leads; b (eur) and c (gbp) follow, all open on the union. */
+async function threeTabs(): Promise<[Tab, Tab, Tab]> {
+  const a = openTab(['usd']);
+  await expect.poll(() => a.states.at(-1)).toBe('open');
+  const b = openTab(['eur']);
+  const c = openTab(['gbp']);
+  await expect.poll(async () => symbolsOf((await streamRequests()).at(-1) ?? '')).toEqual(['eur', 'gbp', 'usd']);
+  await expect.poll(() => [b, c].map((t) => t.states.at(-1))).toEqual(['open', 'open']);
+  return [a, b, c];
+}
+
 describe('tabs share one stream', () => {
   it('three tabs open one stream, for the union of their symbols, and each gets its own quotes', async () => {
     const a = openTab(['usd']);
@@ -246,12 +257,7 @@ describe('tabs share one stream', () => {
   });
 
   it('the union shrinks with a tab that leaves, and a new leader takes the remaining tabs with it', async () => {
-    const a = openTab(['usd']);
-    await expect.poll(() => a.states.at(-1)).toBe('open');
-    const b = openTab(['eur']);
-    const c = openTab(['gbp']);
-    await expect.poll(async () => symbolsOf((await streamRequests()).at(-1) ?? '')).toEqual(['eur', 'gbp', 'usd']);
-    await expect.poll(() => [b, c].map((t) => t.states.at(-1))).toEqual(['open', 'open']);
+    const [a, b, c] = await threeTabs();
     a.stream.close();
     await expect.poll(() => [b, c].filter((t) => t.stream.leading)).toHaveLength(1);
     await sb.market({ set: [{ symbol: 'gbp', price: '5555555' }] });
@@ -300,12 +306,7 @@ describe('tabs share one stream', () => {
   });
 
   it('a leader that goes takes its symbols with it: the next leader streams only the tabs left', async () => {
-    const a = openTab(['usd']);
-    await expect.poll(() => a.states.at(-1)).toBe('open');
-    const b = openTab(['eur']);
-    const c = openTab(['gbp']);
-    await expect.poll(async () => symbolsOf((await streamRequests()).at(-1) ?? '')).toEqual(['eur', 'gbp', 'usd']);
-    await expect.poll(() => [b, c].map((t) => t.states.at(-1))).toEqual(['open', 'open']);
+    const [a, b, c] = await threeTabs();
     a.stream.close();
     await expect.poll(() => b.stream.leading).toBe(true);
     await expect.poll(async () => symbolsOf((await streamRequests()).at(-1) ?? '')).toEqual(['eur', 'gbp']);
