@@ -121,18 +121,13 @@ export class SparkController implements ReactiveController {
    */
   #check(): void {
     if (this.#cancelPaint || !this.#due()) return;
-    let frame = 0;
-    // A hidden page paints nothing: what it rendered is what it shows.
-    if (globalThis.document?.visibilityState === 'hidden') this.#painted = this.#rendered;
-    else frame = requestAnimationFrame(() => (this.#painted = this.#rendered));
-    const cancel = afterPaint(() => {
-      this.#cancelPaint = undefined;
-      this.#sync();
-    });
-    this.#cancelPaint = () => {
-      cancelAnimationFrame(frame);
-      cancel();
-    };
+    this.#cancelPaint = afterPaint(
+      () => {
+        this.#cancelPaint = undefined;
+        this.#sync();
+      },
+      () => (this.#painted = this.#rendered),
+    );
   }
 
   /** @internal */
