@@ -422,15 +422,13 @@ export class TabStream {
     if (this.#leading) return;
     this.#heardAt = Date.now();
     if (message.from !== this.#leaderId) {
-      // A leader it has not spoken to (its 'lead' missed, say by a frozen page): it learns this
-      // tab's symbols now (the other followers know them: no replies). A leader posts quotes only
-      // while other tabs are there.
+      // The first word of a leader (its 'lead', or any later one when that was missed, say by a
+      // frozen page): it learns this tab's symbols now (the other followers know them: no
+      // replies). A leader posts quotes only while other tabs are there.
       this.#leaderId = message.from;
       this.#post({ t: 'hello', from: this.#id, symbols: this.#symbols, reply: true });
     }
     switch (message.t) {
-      case 'lead':
-        return;
       case 'beat':
         if (message.resume) this.#resume = message.resume;
         this.#setState(message.state);
