@@ -49,6 +49,8 @@ export class SparkController implements ReactiveController {
   /** Those of them that the last frame painted (the rendered ones as that frame began). */
   #painted: ReadonlySet<string> = new Set();
   #history: SparkHistory | undefined;
+  /** The lines this render's cells show (the service's, found once per render). */
+  #shown: SparkHistory | undefined;
   readonly #watching = new Map<string, () => void>();
   #cancelPaint: (() => void) | undefined;
   readonly #changed = (): void => this.#host.requestUpdate();
@@ -74,10 +76,8 @@ export class SparkController implements ReactiveController {
 
   /** The spark of `symbol`: an inline SVG coloured by direction, or `nothing` before its line came. */
   render(symbol: string): unknown {
-    if (!lines) return nothing;
-    const { baseUrl, apiKey } = this.#source.connection();
-    const line = lines.SparkHistory.for(baseUrl, apiKey).line(symbol);
-    if (!line) return nothing;
+    const line = this.#shown?.line(symbol);
+    if (!lines || !line) return nothing;
     return html`<svg
       viewBox="0 0 ${lines.SPARK_WIDTH} ${lines.SPARK_HEIGHT}"
       width=${lines.SPARK_WIDTH}
@@ -102,6 +102,13 @@ export class SparkController implements ReactiveController {
   hostConnected(): void {
     // Back in the page: its rows are still painted.
     if (this.#wantedCount > 0) this.#check();
+  }
+
+  /** @internal */
+  hostUpdate(): void {
+    // Once per render, not per cell.
+    const { baseUrl, apiKey } = this.#source.connection();
+    this.#shown = lines && this.#wantedCount > 0 ? lines.SparkHistory.for(baseUrl, apiKey) : undefined;
   }
 
   /** @internal */
