@@ -286,11 +286,61 @@ const UNUSED_CHART_API = [
 ];
 
 /**
- * Build only: empties the methods of lightweight-charts' API listed in `UNUSED_CHART_API`: a
- * bundler keeps a class's methods whether called or not, and these are never called here
- * (666 B gzip off the chart chunk). The build fails when one of them is not one method of its
+ * lightweight-charts' classes that the chart never reaches with the options it sets, each found by
+ * a text only it holds in the production file (whose names are minified). `unreached` says why and
+ * returns what breaks that reason (the build then fails): the file no longer defaults to it, or
+ * src/chart/ (`ours`) may now reach the class. A class that is made all the same (`made`) keeps its
+ * constructor.
+ */
+const UNREACHED_CHART_CLASSES: {
+  name: string;
+  marker: string;
+  made: boolean;
+  unreached(lib: string, ours: string): string | undefined;
+}[] = [
+  {
+    // Merges bars when they are narrower than a pixel; only with timeScale.enableConflation.
+    name: 'DataConflater',
+    marker: '31*t.length+17*',
+    made: true,
+    unreached: (lib, ours) =>
+      !lib.includes('enableConflation:!1')
+        ? 'enableConflation is no longer off by default'
+        : /conflat/i.test(ours)
+          ? 'src/chart/ names conflation'
+          : undefined,
+  },
+  {
+    // The draggable bar between two panes: the chart has one pane (addPane and moveToPane are
+    // emptied, and its one series is added without a pane index).
+    name: 'PaneSeparator',
+    marker: 'colspan',
+    made: false,
+    unreached: (_lib, ours) =>
+      !['addPane', 'moveToPane'].every((m) => UNUSED_CHART_API.includes(m))
+        ? 'addPane or moveToPane is no longer emptied'
+        : /\baddSeries\(|\baddCustomSeries\((?![\w$.]+\))/.test(ours)
+          ? 'src/chart/ adds a series that may take a pane index'
+          : undefined,
+  },
+  {
+    // The pulsing dot of lastPriceAnimation, made only for the built-in line, area and baseline
+    // series (addSeries); the chart's one series is a custom one (addCustomSeries).
+    name: 'SeriesLastPriceAnimationPaneView',
+    marker: '%2600/2600',
+    made: false,
+    unreached: (_lib, ours) => (/\baddSeries\(/.test(ours) ? 'src/chart/ adds a built-in series' : undefined),
+  },
+];
+
+/**
+ * Build only: empties the methods of lightweight-charts' API listed in `UNUSED_CHART_API` and of
+ * the classes in `UNREACHED_CHART_CLASSES`: a bundler keeps a class's methods whether called or
+ * not, and these are never called here (666 B gzip off the chart chunk for the API, 2,390 B for
+ * the classes). The build fails when one of the API methods is not one method of its
  * production file, when that file names one elsewhere (its own code would call it), or when
- * src/chart/ names one, so that an update or a new use cannot silently break. The npm build
+ * src/chart/ names one; when a class's marker is not in exactly one class, or what keeps it
+ * unreached no longer holds; so that an update or a new use cannot silently break. The npm build
  * (dist/lib) imports lightweight-charts by name and keeps them.
  */
 function dropUnusedChartApi(): Plugin {
@@ -307,15 +357,18 @@ function dropUnusedChartApi(): Plugin {
         .map((f) => readFileSync(new URL(f, dir), 'utf8'))
         .join('\n');
       type Node = { type?: string; start: number; end: number; kind?: string; static?: boolean; computed?: boolean };
+      type Method = Node & { key?: { type: string; name?: string }; value?: { body?: Node } };
       const bodies = new Map<string, Node[]>();
+      const classes: (Node & { body: { body: Method[] } })[] = [];
       const visit = (node: unknown): void => {
         if (!node || typeof node !== 'object') return;
         if (Array.isArray(node)) return node.forEach(visit);
-        const n = node as Node & { key?: { type: string; name?: string }; value?: { body?: Node } };
+        const n = node as Method;
         if (n.type === 'MethodDefinition' && n.kind === 'method' && !n.static && !n.computed && n.key?.name) {
           const list = bodies.get(n.key.name) ?? [];
           bodies.set(n.key.name, [...list, n.value!.body!]);
         }
+        if (n.type === 'ClassDeclaration' || n.type === 'ClassExpression') classes.push(n as (typeof classes)[0]);
         for (const key in node) if (key !== 'type') visit((node as Record<string, unknown>)[key]);
       };
       visit(parseAst(code));
@@ -330,6 +383,20 @@ function dropUnusedChartApi(): Plugin {
         if (new RegExp(`\\b${method}\\b`).test(ours))
           throw new Error(`${name}: src/chart/ uses ${method}; take it off UNUSED_CHART_API`);
         edits.push(found[0]!);
+      }
+      for (const cls of UNREACHED_CHART_CLASSES) {
+        const holding = classes.filter((c) => code.slice(c.start, c.end).includes(cls.marker));
+        // The innermost class holding the marker (a class expression may sit inside another).
+        const found = holding.filter((c) => !holding.some((d) => d !== c && d.start >= c.start && d.end <= c.end));
+        if (found.length !== 1 || code.split(cls.marker).length !== 2)
+          throw new Error(`${name}: expected "${cls.marker}" once, in one class (${cls.name}) of ${id}`);
+        const reason = cls.unreached(code, ours);
+        if (reason)
+          throw new Error(`${name}: ${cls.name} may be reached: ${reason}; take it off UNREACHED_CHART_CLASSES`);
+        for (const m of found[0]!.body.body) {
+          if (m.type !== 'MethodDefinition' || m.static || (m.kind === 'constructor' && cls.made)) continue;
+          edits.push(m.value!.body!);
+        }
       }
       let out = code;
       for (const body of edits.sort((a, b) => b.start - a.start))
