@@ -2,7 +2,8 @@
  * What the board loads beside its first prices request, out of the initial module (the first
  * rows need none of it, and never wait for it), by what each part does:
  *
- * - the chart: its controller, section and styles (`chart/board-chart.ts`);
+ * - the chart's holder (`chart/board-chart.ts`), which loads the chart area's chunk when a chart is
+ *   shown;
  * - the rows: selection by click and keys (`row-selection.ts`), the flash of a changed price, the
  *   hover, selection and missing rows' styles;
  * - the announcer of the selected symbol's price changes (`announcer.ts`);
@@ -14,7 +15,7 @@ import { adoptStyles, supportsAdoptingStyleSheets } from 'lit';
 import type { BoardSettings } from '../shared/attributes';
 import type { ConnectionStatus, Quote } from '../shared/types';
 import type { RowView } from '../widget/row-view';
-import { BoardChart, chartStyles, type ChartHost } from '../chart/board-chart';
+import { BoardChart, type ChartHost } from '../chart/board-chart';
 import { PriceAnnouncer } from './announcer';
 import { extraStyles } from './board-extras.styles';
 import { Clock } from './clock';
@@ -48,9 +49,9 @@ export class BoardExtras {
     this.announcer = new PriceAnnouncer(board, quotes, selected);
     this.rows = new RowSelection(board);
     this.clock = new Clock(board);
-    // Beside the board's (and the columns' chunk's, whichever came first); without adopted style
-    // sheets Lit appends a <style> per sheet: only the new ones then.
-    const extra = [extraStyles, flashStyles, chartStyles];
+    // Beside the board's (and the columns' and chart area's chunks', whichever came first); without
+    // adopted style sheets Lit appends a <style> per sheet: only the new ones then.
+    const extra = [extraStyles, flashStyles];
     const root = board.renderRoot as ShadowRoot;
     adoptStyles(root, supportsAdoptingStyleSheets ? [...root.adoptedStyleSheets, ...extra] : extra);
   }

@@ -1,74 +1,81 @@
 /**
- * The board's chart, loaded with the board's extras (`board/board-extras.ts`): its controller
- * (history, the chart chunk, the last candle following live quotes), its section in the template
- * (title, span buttons, `part="chart"`) and the section's styles.
+ * The board's chart, held by the board's extras (`board/board-extras.ts`). Its code (section,
+ * styles, history, the chart chunk's loading: `chart-area.ts`) is a chunk loaded only when a chart
+ * is shown (the board asks for it beside its extras): a chart="none" board loads none of it. Until
+ * it is there the board keeps the section's room, with the reason when it did not load (tried again
+ * at the next change of the board's settings).
  */
-import type { LitElement, TemplateResult } from 'lit';
-import type { BoardSettings, HistoryDays } from '../shared/attributes';
+import { html, nothing, type TemplateResult } from 'lit';
+import type { BoardSettings } from '../shared/attributes';
+import type { PriceBoardError } from '../shared/errors';
 import type { Quote } from '../shared/types';
 import { reportError } from '../widget/emit';
+import { importOnce } from '../widget/import-once';
 import type { RowView } from '../widget/row-view';
-import { ChartController } from './chart-controller';
-import { renderChart } from './chart-section';
+import type { ChartArea, ChartHost } from './chart-area';
+import { chartLoadFailed } from './chart-view';
 
-export { chartStyles } from './chart-section.styles';
+export type { ChartHost } from './chart-area';
 
-/** What the chart needs of the board. */
-export type ChartHost = LitElement & {
-  /** The `days` property, set by the span buttons. */
-  days: HistoryDays;
-};
+const loadChartArea = importOnce(() => import('./chart-area'));
 
 export class BoardChart {
   readonly #board: ChartHost;
-  readonly #controller: ChartController;
+  readonly #latest: (symbol: string) => Quote | undefined;
+  #area: ChartArea | undefined;
+  #settings: BoardSettings | undefined;
+  #loading = false;
+  #failure: PriceBoardError | undefined;
 
   /** `latest`: the board's latest quote of a symbol. */
   constructor(board: ChartHost, latest: (symbol: string) => Quote | undefined) {
     this.#board = board;
-    const find = (selector: string) => board.renderRoot?.querySelector<HTMLElement>(selector);
-    this.#controller = new ChartController(board, {
-      container: () => find('.chart-canvas'),
-      themeSource: () => find('.board'),
-      latest,
-      onError: (error) => reportError(board, error),
-    });
+    this.#latest = latest;
   }
 
   /** The chart's settings, from the board's. */
   configure(s: BoardSettings): void {
-    this.#controller.configure({
-      mode: s.chart,
-      symbol: s.chartSymbol,
-      days: s.days,
-      unit: s.unit,
-      theme: s.theme,
-      baseUrl: s.baseUrl,
-      apiKey: s.apiKey,
-    });
+    this.#settings = s;
+    if (this.#area) this.#area.configure(s);
+    else if (s.chart !== 'none' && !this.#loading) this.#load();
   }
 
-  /** The board's rows are on screen: the chart may follow them. */
+  /** The board's rows are on screen (said at each of its updates from then on): the chart may follow them. */
   rowsShown(): void {
-    this.#controller.rowsShown();
+    this.#area?.rowsShown();
   }
 
   /** Live quotes: the chart symbol's one moves the last candle. */
   applyQuotes(quotes: readonly Quote[]): void {
-    this.#controller.applyQuotes(quotes);
+    this.#area?.applyQuotes(quotes);
   }
 
   /** The chart section; `selected` is the chart symbol's row. */
   render(s: BoardSettings, selected: RowView | undefined): TemplateResult {
-    const { view } = this.#controller;
-    return renderChart({
-      ...view,
-      title: selected && !selected.loading ? selected.title : s.chartSymbol,
-      days: view.status === 'ready' ? (view.shownDays ?? s.days) : s.days,
-      onSpan: (event) => {
-        const days = (event.target as Element | null)?.closest<HTMLElement>('button[data-days]')?.dataset.days;
-        if (days) this.#board.days = Number(days) as HistoryDays;
+    const failure = this.#failure;
+    return (
+      this.#area?.render(s, selected) ??
+      html`<div class="chart-pending">
+        ${failure ? html`<p role="alert" data-code=${failure.code}>${failure.shownFa}</p>` : nothing}
+      </div>`
+    );
+  }
+
+  #load(): void {
+    this.#loading = true;
+    const board = this.#board;
+    loadChartArea().then(
+      ({ ChartArea }) => {
+        this.#area = new ChartArea(board, this.#latest);
+        this.#area.configure(this.#settings!);
+        board.requestUpdate(); // its update says whether the rows are shown
       },
-    });
+      (error: unknown) => {
+        this.#loading = false;
+        this.#failure = chartLoadFailed(error);
+        reportError(board, this.#failure);
+        board.requestUpdate();
+      },
+    );
   }
 }

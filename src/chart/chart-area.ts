@@ -1,21 +1,55 @@
 /**
- * The chart area's work, loaded lazily with the chart (see chart-controller.ts, which stays in the
- * initial module): fetches the history of the chart symbol (falling back 365 → 30 → 7 days when the
- * plan rejects a span), keeps the last candle following live quotes, drives the chart, and reports
- * failures in the chart area only.
+ * The board's chart area, a chunk loaded only when a chart is shown (`board-chart.ts`, with the
+ * board's extras, loads it): its section in the template (title, span buttons, `part="chart"`)
+ * and the section's styles; the history of the chart symbol (falling back 365 → 30 → 7 days when
+ * the plan rejects a span); the chart chunk (lightweight-charts), made once the board's first rows
+ * are painted; the last candle following live quotes; failures shown in the chart area only.
  */
-import type { ReactiveControllerHost } from 'lit';
+import { adoptStyles, supportsAdoptingStyleSheets, type LitElement, type TemplateResult } from 'lit';
 import { backoffDelay } from '../api/backoff';
 import { PriceBoardError } from '../shared/errors';
 import { startTimer } from '../api/timer';
 import { DOLLAR_SYMBOLS } from '../shared/types';
-import type { Candle, Quote } from '../shared/types';
+import type { Candle, DisplayUnit, Quote } from '../shared/types';
 import type { ChartTheme, PriceChart } from './types';
 import { formatAxisNumber, toPersianDigits } from '../format/number';
 import { applyQuoteToCandles, intervalFor } from '../model/history';
-import type { HistoryDays } from '../shared/attributes';
-import { chartLoadFailed, type ChartHooks, type ChartModule, type ChartSettings, type ChartView } from './chart-view';
+import type { BoardSettings, ChartMode, HistoryDays } from '../shared/attributes';
+import { reportError } from '../widget/emit';
+import { afterPaint } from '../widget/after-paint';
+import { importOnce } from '../widget/import-once';
+import type { RowView } from '../widget/row-view';
+import { chartLoadFailed, type ChartView } from './chart-view';
+import { renderChart } from './chart-section';
+import { chartStyles } from './chart-section.styles';
 import { loadHistory, sourceFor, type HistorySource } from './history-source';
+
+/** The chart chunk (lightweight-charts). */
+const loadChartModule = importOnce(() => import('./price-chart'));
+
+/**
+ * The rows come first: the chart (whose creation takes a style read, layout and canvas work) is
+ * made only once the board's first rows are painted, or after this long without them (slow
+ * prices, while the history is there).
+ */
+const ROWS_FIRST_MAX_WAIT_MS = 1_000;
+
+/** What the chart shows; from the board's settings. */
+interface ChartSettings {
+  mode: ChartMode;
+  symbol: string;
+  days: HistoryDays;
+  unit: DisplayUnit;
+  theme: string;
+  baseUrl: string;
+  apiKey: string | undefined;
+}
+
+/** What the chart needs of the board. */
+export type ChartHost = LitElement & {
+  /** The `days` property, set by the span buttons. */
+  days: HistoryDays;
+};
 
 /**
  * A history load that failed for a reason that is not final (`ERROR_POLICY`) is tried again while
@@ -34,16 +68,21 @@ function spanNote(wanted: HistoryDays, shown: HistoryDays): string {
 }
 
 /**
- * The chart area of one board; its controller forwards settings, quotes and the host's lifecycle,
- * and reads `view`, which only this writes.
+ * The chart area of one board, a controller of the board (its lifecycle): the board's chart
+ * (`board-chart.ts`) forwards its settings, quotes and first rows, and renders its section.
  */
 export class ChartArea {
-  /** What the template shows (the controller's view, handed over when this was made). */
-  readonly view: ChartView;
-  readonly #host: ReactiveControllerHost;
-  readonly #hooks: ChartHooks;
-  /** The chart chunk, whose import started together with this one's. */
-  readonly #chartModule: () => Promise<ChartModule>;
+  /** What the template shows. */
+  readonly view: ChartView = {
+    status: 'idle',
+    shownDays: undefined,
+    note: undefined,
+    error: undefined,
+    description: '',
+  };
+  readonly #host: ChartHost;
+  /** The board's latest quote of a symbol, to bring fresh history up to now. */
+  readonly #latest: (symbol: string) => Quote | undefined;
   #settings: ChartSettings | undefined;
   #connected = false;
   #source: HistorySource | undefined;
@@ -59,21 +98,73 @@ export class ChartArea {
   /** The system's colour scheme, and printing (the board prints light): the chart takes the board's colours again. */
   readonly #media = ['(prefers-color-scheme:dark)', 'print'].map((query) => globalThis.matchMedia?.(query));
   readonly #onSchemeChange = (): void => this.#applyTheme();
+  /** Resolves once the board's first rows are painted (see {@link rowsShown}), or after `ROWS_FIRST_MAX_WAIT_MS`. */
+  readonly #rowsPainted: Promise<void>;
+  #releaseChart!: () => void;
+  #released = false;
+  #cancelWait: (() => void) | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(
-    host: ReactiveControllerHost,
-    hooks: ChartHooks,
-    view: ChartView,
-    chartModule: () => Promise<ChartModule>,
-  ) {
+  constructor(host: ChartHost, latest: (symbol: string) => Quote | undefined) {
     this.#host = host;
-    this.#hooks = hooks;
-    this.view = view;
-    this.#chartModule = chartModule;
+    this.#latest = latest;
+    this.#rowsPainted = new Promise((resolve) => (this.#releaseChart = resolve));
+    // Beside the board's styles (and its extras' and columns'); without adopted style sheets Lit
+    // appends a <style> per sheet: only this one then.
+    const root = host.renderRoot as ShadowRoot;
+    adoptStyles(root, supportsAdoptingStyleSheets ? [...root.adoptedStyleSheets, chartStyles] : [chartStyles]);
+    host.addController(this);
   }
 
-  /** Takes the board's current settings; fetches only what changed. */
-  configure(next: ChartSettings): void {
+  /** The chart section; `selected` is the chart symbol's row. */
+  render(s: BoardSettings, selected: RowView | undefined): TemplateResult {
+    const { view } = this;
+    return renderChart({
+      ...view,
+      title: selected && !selected.loading ? selected.title : s.chartSymbol,
+      days: view.status === 'ready' ? (view.shownDays ?? s.days) : s.days,
+      onSpan: (event) => {
+        const days = (event.target as Element | null)?.closest<HTMLElement>('button[data-days]')?.dataset.days;
+        if (days) this.#host.days = Number(days) as HistoryDays;
+      },
+    });
+  }
+
+  /** The board rendered its first rows with data (or with an error instead): the chart may follow them. */
+  rowsShown(): void {
+    if (this.#released || this.#cancelWait) return;
+    // The chart's chunk is fetched from now on: evaluated earlier, its 170 KB of code would hold up
+    // the answer's rows on a slow CPU; the history takes as long.
+    if (this.#settings?.mode !== 'none') loadChartModule().catch(() => {}); // reported where the chart is made
+    this.#cancelWait = afterPaint(() => this.#release());
+  }
+
+  #release(): void {
+    if (this.#released) return;
+    this.#released = true;
+    this.#cancelWait?.();
+    clearTimeout(this.#timer);
+    this.#releaseChart();
+  }
+
+  #find(selector: string): HTMLElement | null | undefined {
+    return this.#host.renderRoot?.querySelector<HTMLElement>(selector);
+  }
+
+  /** The board's settings for the chart; fetches only what changed. */
+  configure(s: BoardSettings): void {
+    this.#configure({
+      mode: s.chart,
+      symbol: s.chartSymbol,
+      days: s.days,
+      unit: s.unit,
+      theme: s.theme,
+      baseUrl: s.baseUrl,
+      apiKey: s.apiKey,
+    });
+  }
+
+  #configure(next: ChartSettings): void {
     const prev = this.#settings;
     this.#settings = next;
     if (next.mode === 'none') {
@@ -82,6 +173,7 @@ export class ChartArea {
       this.view.status = 'idle';
       return;
     }
+    if (!this.#released) this.#timer ??= setTimeout(() => this.#release(), ROWS_FIRST_MAX_WAIT_MS);
     const sourceChanged = !prev || !this.#source || prev.baseUrl !== next.baseUrl || prev.apiKey !== next.apiKey;
     if (sourceChanged) this.#source = sourceFor(next.baseUrl, next.apiKey);
     const reload = sourceChanged || prev.mode === 'none' || prev.symbol !== next.symbol || prev.days !== next.days;
@@ -122,6 +214,8 @@ export class ChartArea {
 
   hostDisconnected(): void {
     this.#connected = false;
+    // Nothing left waiting: a board shown again later makes its chart without waiting.
+    this.#release();
     for (const media of this.#media) media?.removeEventListener('change', this.#onSchemeChange);
     // Nothing is loaded or retried while detached; a re-mount loads again at once (hostConnected).
     if (this.view.status !== 'ready') this.#stop();
@@ -166,13 +260,13 @@ export class ChartArea {
     state.shownDays = loaded.days;
     state.note = loaded.days !== s.days ? spanNote(s.days, loaded.days) : undefined;
     state.status = 'ready';
-    const latest = this.#hooks.latest(s.symbol);
+    const latest = this.#latest(s.symbol);
     if (latest) this.#applyQuote(latest);
     this.#draw();
     this.#host.requestUpdate();
   }
 
-  /** Shows `error` in the chart area (the board fires `price-board-error`). */
+  /** Shows `error` in the chart area, and fires `price-board-error`. */
   fail(error: unknown): void {
     const e =
       error instanceof PriceBoardError
@@ -185,7 +279,7 @@ export class ChartArea {
     this.#candles = undefined;
     this.view.description = '';
     this.#chart?.setData([]);
-    this.#hooks.onError(e);
+    reportError(this.#host, e);
     this.#host.requestUpdate();
   }
 
@@ -260,14 +354,14 @@ export class ChartArea {
 
   #ensureChart(): void {
     if (!this.#wantsChart() || this.#creating) return;
-    const container = this.#hooks.container();
+    const container = this.#find('.chart-canvas');
     if (!container) return;
     this.#creating = true;
-    this.#chartModule().then(
+    this.#rowsPainted.then(loadChartModule).then(
       (mod) => {
         this.#creating = false;
         if (!this.#wantsChart()) return;
-        if (!container.isConnected || this.#hooks.container() !== container) {
+        if (!container.isConnected || this.#find('.chart-canvas') !== container) {
           this.#host.requestUpdate(); // re-rendered meanwhile: try again with the new container
           return;
         }
@@ -294,7 +388,7 @@ export class ChartArea {
 
   /** Colours from the computed custom properties, so page overrides and the theme both apply. */
   #readTheme(): ChartTheme {
-    const source = this.#hooks.themeSource();
+    const source = this.#find('.board');
     const style = source ? getComputedStyle(source) : undefined;
     const read = (name: string, fallback: string) => style?.getPropertyValue(name).trim() || fallback;
     return {

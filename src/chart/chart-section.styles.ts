@@ -1,8 +1,8 @@
 import { css } from 'lit';
 
 /**
- * The chart section's styles, adopted with the board's extras (`board/board-extras.ts`) beside the
- * board's own, which the first rows need: the section is rendered only from then on.
+ * The chart section's styles, adopted by the chart area (`chart-area.ts`, a chunk loaded only when
+ * a chart is shown) beside the board's own: the section is rendered only from then on.
  */
 export const chartStyles = css`
   .chart-section {

@@ -1,6 +1,6 @@
 /**
  * The board's chart section: span buttons, `part="chart"` (the chart fills `.chart-canvas`), a
- * text alternative. Loaded with the board's extras (`board/board-extras.ts`), not in the initial module.
+ * text alternative. In the chart area's chunk (`chart-area.ts`), loaded only when a chart is shown.
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import { DAY_OPTIONS, type HistoryDays } from '../shared/attributes';

@@ -122,8 +122,9 @@ test.describe('dist/', () => {
     // columns of DESIGN.md §10 (+1,225 B in the initial module), the element base, and one stream per browser (the
     // tabs’ chunk, 2,024 B, and the stream's hand-over to it); 33,366 B with the lazy imports unwrapped and terser's
     // pass after oxc (vite.config.ts); 33,348 B with the unit names held once; 33,389 B with one registry of the page's
-    // price clients (src/api/services.ts). DESIGN.md §6's 31 KB is not met: README, Size.
-    expect(gzip).toBeLessThanOrEqual(32.65 * 1024);
+    // price clients (src/api/services.ts); 32,112 B with the chart section's code (its section, styles and controller) in
+    // the chart area's chunk, which only a board with a chart loads. DESIGN.md §6's 31 KB is not met: README, Size.
+    expect(gzip).toBeLessThanOrEqual(31.4 * 1024);
   });
 
   test('the chart chunk stays within its budget, without lightweight-charts’ own logo code', () => {
@@ -145,7 +146,8 @@ test.describe('dist/', () => {
     // history chunk, then part of the chart area); 54,997 B with it, 54,938 B with terser's pass after oxc
     // (vite.config.ts), 54,272 B with the chart API's unused methods emptied (vite.config.ts, UNUSED_CHART_API); with
     // the one registry of price clients (src/api/services.ts) in that chunk, as measured by the bench (54,438 B);
-    // 52,053 B with the classes the chart never reaches emptied (vite.config.ts, UNREACHED_CHART_CLASSES).
+    // 52,053 B with the classes the chart never reaches emptied (vite.config.ts, UNREACHED_CHART_CLASSES); 53,489 B
+    // with the chart section's code (section, styles, controller), which every board loaded with its extras.
     const local = (file: string) =>
       [...readFileSync(file, 'utf8').matchAll(/(?:\bfrom|\bimport)\s*["'](\.[^"']+)["']/g)].map((m) =>
         join(file, '..', m[1]!),
@@ -160,7 +162,7 @@ test.describe('dist/', () => {
       'assets/services',
     ]);
     const gzip = [...files].reduce((sum, f) => sum + gzipSync(readFileSync(f), { level: 9 }).length, 0);
-    expect(gzip).toBeLessThanOrEqual(50.9 * 1024);
+    expect(gzip).toBeLessThanOrEqual(52.3 * 1024);
   });
 
   test('the npm modules in lib/ import lit and the chart by name, and inline neither', () => {

@@ -136,6 +136,50 @@ test('when the extras chunk fails to load, the board says so where the chart goe
   expect(await page.evaluate(() => (window as unknown as { __errors: unknown[] }).__errors.length)).toBe(1);
 });
 
+test("when the chart area's chunk fails to load, the board says so where the chart goes, fires the error and loads it at its next change", async ({
+  page,
+  servers,
+  key,
+  problems,
+}) => {
+  // The chart's section and work are a chunk only a board with a chart loads (src/chart/board-chart.ts).
+  let blocked = true;
+  await page.route(/\/assets\/chart-area-[\w-]+\.js$/, (route) =>
+    blocked ? route.abort('connectionreset') : route.continue(),
+  );
+  await page.addInitScript(() => {
+    const w = window as unknown as { __errors: unknown[] };
+    w.__errors = [];
+    document.addEventListener('price-board-error', (e) => w.__errors.push((e as CustomEvent).detail), true);
+  });
+  const url = servers.site.page(
+    '/chart-area-fails.html',
+    htmlPageFor(
+      servers,
+      `<price-board api-key="${key}" base-url="${sandboxBase(servers)}" symbols="usd,eur" stream="off"></price-board>`,
+    ),
+  );
+  await page.goto(url);
+  await expect(priceCell(page, 'usd')).toHaveText(/[۰-۹]/);
+  const alert = page.locator('price-board .chart-pending [role="alert"]');
+  await expect(alert).toHaveAttribute('data-code', 'network');
+  await expect(alert).toHaveText(/[\u0600-\u06ff]/);
+  // The rest of the board's extras came: the status line's text.
+  await expect(page.locator('price-board [part~="status"]')).toHaveText('بدون به‌روزرسانی خودکار');
+  const errors = () =>
+    page.evaluate(() => (window as unknown as { __errors: { code: string }[] }).__errors.map((e) => e.code));
+  expect(await errors()).toEqual(['network']);
+
+  blocked = false;
+  await page.locator('price-board').evaluate((el) => el.setAttribute('days', '7'));
+  await expect(page.locator('price-board [part~="chart"]')).toHaveAttribute('data-status', 'ready');
+  await expect(page.locator('price-board [data-days="7"]')).toHaveAttribute('aria-pressed', 'true');
+  await expect(alert).toHaveCount(0);
+  expect(await errors()).toEqual(['network']);
+  // The failed fetch is logged by the browser; nothing is thrown.
+  expect(problems.pageErrors).toEqual([]);
+});
+
 test('a board waiting to retry its extras gets them as soon as another board of the page has loaded the chunk', async ({
   page,
   servers,
