@@ -6,7 +6,7 @@ import { endsRetries, type PriceBoardError } from '../shared/errors';
 import { startTimer } from '../api/timer';
 import { asPriceBoardError, clampPollMs } from './policy';
 import { RateLimit } from './rate-limit';
-import { ALWAYS_VISIBLE, type VisibilitySource } from './visibility';
+import { documentVisibility, type VisibilitySource } from './visibility';
 
 /** Options of {@link Poller}. */
 export interface PollerOptions {
@@ -14,6 +14,7 @@ export interface PollerOptions {
   intervalMs: number;
   /** One poll; rejects with a `PriceBoardError`. */
   poll(signal: AbortSignal): Promise<void>;
+  /** Default the document's (`documentVisibility()`: in Node, always visible). */
   visibility?: VisibilitySource;
   /** The `Retry-After` in force, shared with whoever else asks the service (default: its own). */
   rateLimit?: RateLimit;
@@ -39,7 +40,7 @@ export class Poller {
   constructor(options: PollerOptions) {
     this.#options = options;
     this.#intervalMs = clampPollMs(options.intervalMs);
-    this.#visibility = options.visibility ?? ALWAYS_VISIBLE;
+    this.#visibility = options.visibility ?? documentVisibility();
     this.#now = options.now ?? Date.now;
     this.#rateLimit = options.rateLimit ?? new RateLimit(this.#now);
   }

@@ -8,16 +8,16 @@
  * comes back online; a try that opens takes over from polling, one that fails just waits again.
  */
 import type { StreamMode } from '../shared/attributes';
-import type { PriceBoardError } from '../shared/errors';
+import { PriceBoardError } from '../shared/errors';
 import type { FetchLike } from '../api/request';
 import { startTimer } from '../api/timer';
 import type { Quote } from '../shared/types';
-import { Poller } from './poller';
+import type { Poller } from './poller';
 import type { RateLimit } from './rate-limit';
 import { suggestsNoStream } from './policy';
 import { LiveStream, type LiveStreamOptions, type StreamFailure, type StreamState } from './stream';
 import type { LockManagerLike, TabsEnv, TabStream } from './tabs';
-import { documentVisibility, type VisibilitySource } from './visibility';
+import type { VisibilitySource } from './visibility';
 
 /** What the transport is doing (the hub turns it into a `ConnectionStatus`). */
 export type TransportState = 'connecting' | 'live' | 'reconnecting' | 'polling' | 'idle';
@@ -57,7 +57,7 @@ export interface TransportConfig {
   apiKey?: string;
   fetch?: FetchLike;
   watchdogMs?: number;
-  /** Polling pauses while the page is hidden; default `documentVisibility()`. */
+  /** Polling pauses while the page is hidden; default the document's (`documentVisibility()`). */
   visibility?: VisibilitySource;
   pollMs: number;
   sseRetryMs?: number;
@@ -79,6 +79,9 @@ export class Transport {
   #stream: LiveStream | SharedStream | undefined;
   #probing = false;
   #poller: Poller | undefined;
+  /** Polling is on; the poller's chunk may still be loading (`ensurePoller`). */
+  #polling = false;
+  #cancelPollerRetry: (() => void) | undefined;
   #fellBack = false;
   #cancelRetry: (() => void) | undefined;
   #retryMs: number;
@@ -143,18 +146,42 @@ export class Transport {
     this.#hooks.state(state);
   }
 
+  /**
+   * Polling's code (`poller.ts`) is a chunk of its own, loaded when polling starts (stream="poll",
+   * or `auto` without a stream): a board on a stream never needs it, and the first rows come from
+   * the hub's own request either way (the first poll is one interval later). If it cannot load,
+   * that is a failed poll: said as one, and tried again an interval later.
+   */
   #ensurePoller(): void {
-    if (this.#poller) return;
-    this.#poller = new Poller({
-      intervalMs: this.#config.pollMs,
-      visibility: this.#config.visibility ?? documentVisibility(),
-      poll: (signal) => this.#config.quotes.poll(signal),
-      rateLimit: this.#config.rateLimit,
-      onError: (error) => this.#hooks.failure(error, 'poll', false),
-      onStop: (error) => this.#fail(error),
-    });
-    this.#poller.start(this.#config.quotes.untilNextPoll(this.#poller.interval));
+    if (this.#polling) return;
+    this.#polling = true;
     if (!this.#probing) this.#setState('polling');
+    import('./poller').then(
+      ({ Poller }) => {
+        if (!this.#polling || this.#poller) return;
+        this.#poller = new Poller({
+          intervalMs: this.#config.pollMs,
+          visibility: this.#config.visibility,
+          poll: (signal) => this.#config.quotes.poll(signal),
+          rateLimit: this.#config.rateLimit,
+          onError: (error) => this.#hooks.failure(error, 'poll', false),
+          onStop: (error) => this.#fail(error),
+        });
+        this.#poller.start(this.#config.quotes.untilNextPoll(this.#poller.interval));
+      },
+      (cause: unknown) => {
+        if (!this.#polling) return;
+        this.#hooks.failure(
+          new PriceBoardError('network', 'The polling code failed to load', { cause }),
+          'poll',
+          false,
+        );
+        this.#cancelPollerRetry = startTimer(() => {
+          this.#polling = false;
+          this.#ensurePoller();
+        }, this.#config.pollMs);
+      },
+    );
   }
 
   #ensureStream(probe: boolean): void {
@@ -243,6 +270,8 @@ export class Transport {
   }
 
   #stopPoller(): void {
+    this.#polling = false;
+    this.#cancelPollerRetry?.();
     this.#poller?.stop();
     this.#poller = undefined;
   }

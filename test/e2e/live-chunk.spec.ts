@@ -1,9 +1,10 @@
 /**
- * The live data layer (the hub and its driver: prices, SSE, reconnects, polling) is in the initial
- * module, so nothing is waited for: no chunk is asked for before the first /v1/prices request (the
- * board's extras come beside it), and the stream opens without waiting for the prices answer (here
- * held back for 1.5 s). (It was a chunk of its own, `transport`, imported beside the first
- * request; one module measured smaller: DESIGN.md §6 size, `src/live/driver.ts`.)
+ * The live data layer (the hub and its driver: prices, SSE, reconnects) is in the initial module,
+ * so nothing is waited for: no chunk is asked for before the first /v1/prices request (the board's
+ * extras come beside it), and the stream opens without waiting for the prices answer (here held
+ * back for 1.5 s). (It was a chunk of its own, `transport`, imported beside the first request; one
+ * module measured smaller: DESIGN.md §6 size, `src/live/driver.ts`.) Polling is a chunk loaded only
+ * when polling (tested below).
  */
 import { expect, htmlPageFor, priceCell, rows, sandboxBase, test } from './support/fixtures';
 
@@ -61,4 +62,84 @@ test('no chunk is asked for before the first prices request, and the stream open
   // ...and the stream is open long before the (slow) prices answer.
   expect(stream!).toBeLessThan(pricesAnswered! - 500);
   expect(problems.all()).toEqual([]);
+});
+
+test('the polling code is a chunk of its own: a board on the stream never asks for it, stream="poll" loads it and polls', async ({
+  page,
+  servers,
+  key,
+  problems,
+}) => {
+  const scripts: string[] = [];
+  let prices = 0;
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (path.endsWith('.js'))
+      scripts.push(
+        path
+          .split('/')
+          .pop()!
+          .replace(/-[\w-]{8}\.js$/, ''),
+      );
+    else if (path === '/v1/prices') prices++;
+  });
+  const board = (attributes: string) =>
+    `<price-board api-key="${key}" base-url="${sandboxBase(servers)}" symbols="usd,eur" chart="none" ${attributes}></price-board>`;
+  await page.goto(servers.site.page('/live-stream.html', htmlPageFor(servers, board('stream="auto"'))));
+  const status = page.locator('price-board [part~="status"]');
+  await expect(status).toHaveAttribute('data-status', 'live');
+  await expect(status).toHaveText('زنده'); // the extras are there too
+  expect(scripts).not.toContain('poller');
+
+  scripts.length = 0;
+  prices = 0;
+  await page.goto(servers.site.page('/live-poll.html', htmlPageFor(servers, board('stream="poll" poll-interval="5"'))));
+  await expect(status).toHaveAttribute('data-status', 'polling');
+  await expect(priceCell(page, 'usd')).toHaveText(/[۰-۹]/);
+  // The first request is the hub's own; the poller asks again an interval later.
+  await expect.poll(() => prices, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+  expect(scripts).toContain('poller');
+  expect(problems.all()).toEqual([]);
+});
+
+test('when the polling chunk fails to load, the board says so and polls once it loads, an interval later', async ({
+  page,
+  servers,
+  key,
+  problems,
+}) => {
+  let failures = 0;
+  await page.route(/\/assets\/poller-[\w-]+\.js$/, async (route) => {
+    if (failures === 0) {
+      failures++;
+      await route.abort('connectionreset');
+    } else await route.continue();
+  });
+  await page.addInitScript(() => {
+    const w = window as unknown as { __errors: string[] };
+    w.__errors = [];
+    document.addEventListener('price-board-error', (e) => w.__errors.push((e as CustomEvent).detail.code), true);
+  });
+  let prices = 0;
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/v1/prices') prices++;
+  });
+  await page.goto(
+    servers.site.page(
+      '/live-poll-fails.html',
+      htmlPageFor(
+        servers,
+        `<price-board api-key="${key}" base-url="${sandboxBase(servers)}" symbols="usd,eur" chart="none" stream="poll" poll-interval="5"></price-board>`,
+      ),
+    ),
+  );
+  await expect(priceCell(page, 'usd')).toHaveText(/[۰-۹]/);
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { __errors: string[] }).__errors))
+    .toEqual(['network']);
+  // Tried again an interval later: it loads, and polls.
+  await expect.poll(() => prices, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+  await expect(page.locator('price-board [part~="status"]')).toHaveAttribute('data-status', 'polling');
+  expect(failures).toBe(1);
+  expect(problems.pageErrors).toEqual([]);
 });
