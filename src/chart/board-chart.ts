@@ -24,7 +24,8 @@ export class BoardChart {
   readonly #latest: (symbol: string) => Quote | undefined;
   #area: ChartArea | undefined;
   #settings: BoardSettings | undefined;
-  #loading = false;
+  /** The chart area's import under way (or done); none after a failure. */
+  #loading: Promise<void> | undefined;
   #failure: PriceBoardError | undefined;
 
   /** `latest`: the board's latest quote of a symbol. */
@@ -37,7 +38,7 @@ export class BoardChart {
   configure(s: BoardSettings): void {
     this.#settings = s;
     if (this.#area) this.#area.configure(s);
-    else if (s.chart !== 'none' && !this.#loading) this.#load();
+    else if (s.chart !== 'none') this.#loading ??= this.#load();
   }
 
   /** The board's rows are on screen (said at each of its updates from then on): the chart may follow them. */
@@ -61,17 +62,16 @@ export class BoardChart {
     );
   }
 
-  #load(): void {
-    this.#loading = true;
+  #load(): Promise<void> {
     const board = this.#board;
-    loadChartArea().then(
+    return loadChartArea().then(
       ({ ChartArea }) => {
         this.#area = new ChartArea(board, this.#latest);
         this.#area.configure(this.#settings!);
         board.requestUpdate(); // its update says whether the rows are shown
       },
       (error: unknown) => {
-        this.#loading = false;
+        this.#loading = undefined;
         this.#failure = chartLoadFailed(error);
         reportError(board, this.#failure);
         board.requestUpdate();
