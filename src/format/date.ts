@@ -5,7 +5,8 @@
  */
 import { dateTimeFormat, relativeTimeFormat } from './intl-cache';
 
-const TIME_ZONE = 'Asia/Tehran';
+/** Iran's time zone, in which every date and time here is read. */
+export const TIME_ZONE = 'Asia/Tehran';
 
 /** A moment in Tehran, Jalali calendar. `weekday`: 0 = Sunday … 6 = Saturday (as `Date#getDay`). */
 export interface TehranParts {
@@ -90,15 +91,4 @@ export function tehranParts(d: Date): TehranParts {
     else if (type === 'hour') out.hour = parseInt(value, 10) % 24;
   }
   return out;
-}
-
-/** Tehran's UTC offset at `d` in seconds (+12600 today; Iran kept DST until 2022, so it is looked up). */
-export function tehranOffsetSeconds(d: Date): number {
-  const name = dateTimeFormat('en-US', { timeZone: TIME_ZONE, timeZoneName: 'longOffset' })
-    .formatToParts(d)
-    .find((p) => p.type === 'timeZoneName')?.value;
-  const m = /GMT([+-])(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?/.exec(name ?? '');
-  if (!m) return 0; // plain "GMT"
-  const seconds = Number(m[2]) * 3600 + Number(m[3] ?? 0) * 60 + Number(m[4] ?? 0);
-  return m[1] === '-' ? -seconds : seconds;
 }

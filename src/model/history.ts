@@ -5,7 +5,7 @@
  */
 import { PriceBoardError } from '../shared/errors';
 import type { Candle } from '../shared/types';
-import { tehranOffsetSeconds } from '../format/date';
+import { tehranOffsetSeconds } from '../format/tehran-offset';
 import { isObject } from '../api/validate';
 import { type HistoryPoint, parsePoint } from './history-point';
 

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  formatJalaliDate,
-  formatRelative,
-  formatTime,
-  formatUpdated,
-  tehranOffsetSeconds,
-  tehranParts,
-} from '../../../src/format/date';
+import { formatJalaliDate, formatRelative, formatTime, formatUpdated, tehranParts } from '../../../src/format/date';
+import { tehranOffsetSeconds } from '../../../src/format/tehran-offset';
 
 const LATIN_DIGIT = /[0-9]/;
 // 20:30Z is Tehran midnight (+03:30); this one is also Nowruz: 1405/01/01.

@@ -1,12 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  formatJalaliDate,
-  formatRelative,
-  formatTime,
-  formatUpdated,
-  tehranOffsetSeconds,
-  tehranParts,
-} from '../../../src/format/date';
+import { formatJalaliDate, formatRelative, formatTime, formatUpdated, tehranParts } from '../../../src/format/date';
+import { tehranOffsetSeconds } from '../../../src/format/tehran-offset';
 import { formatAxisNumber, formatDecimal } from '../../../src/format/number';
 import { formatPercent } from '../../../src/format/percent';
 
