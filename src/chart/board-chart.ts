@@ -38,7 +38,7 @@ export class BoardChart {
   configure(s: BoardSettings): void {
     this.#settings = s;
     if (this.#area) this.#area.configure(s);
-    else if (s.chart !== 'none') this.#loading ??= this.#load();
+    else if (s.chart !== 'none' && !this.#loading) this.#loading = this.#load();
   }
 
   /** The board's rows are on screen (said at each of its updates from then on): the chart may follow them. */
