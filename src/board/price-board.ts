@@ -9,7 +9,7 @@ import { emit } from '../widget/emit';
 import { backoffDelay } from '../api/backoff';
 import { startTimer } from '../api/timer';
 import { importOnce } from '../widget/import-once';
-import { afterPaint } from '../widget/after-paint';
+import { afterPaint } from '../shared/after-paint';
 import { Columns, followed } from './columns';
 import { FirstRender } from './first-render';
 import { clickedRow, selectRow } from './select-row';

@@ -9,7 +9,7 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { Quote } from '../shared/types';
 import type { ChartArea } from './chart-area';
 import { chartLoadFailed, type ChartHooks, type ChartSettings, type ChartView } from './chart-view';
-import { afterPaint } from '../widget/after-paint';
+import { afterPaint } from '../shared/after-paint';
 import { importOnce } from '../widget/import-once';
 
 /** The chart chunk (lightweight-charts). */
