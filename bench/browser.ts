@@ -135,8 +135,12 @@ export function boardUrl(
     stream: params.stream ?? 'auto',
     count: String(params.count ?? 1),
   });
-  for (const [name, value] of Object.entries(params.attrs ?? {})) q.set(`attr-${name}`, value);
-  return `${origin}/bench/board.html?${q}`;
+  const attrs = Object.entries(params.attrs ?? {});
+  for (const [name, value] of attrs) q.set(`attr-${name}`, value);
+  // One board and no more attributes: the page is the README's snippet, no other script (a classic
+  // script in the body would hold the module back until it has loaded and run).
+  const page = (params.count ?? 1) === 1 && attrs.length === 0 ? 'board' : 'boards';
+  return `${origin}/bench/${page}.html?${q}`;
 }
 
 /** Evaluates `expr` (an expression over `window.__bench`) in the page; JSON arguments inline. */

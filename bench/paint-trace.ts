@@ -36,6 +36,8 @@ export interface PaintTraceOptions {
   /** A style patch (`STYLE_PATCHES` in browser.ts). */
   patch?: string;
   categories: string[];
+  /** The board's symbols (default `PAINT_SYMBOLS`). */
+  symbols?: string[];
 }
 
 export interface PaintTrace {
@@ -55,13 +57,12 @@ export interface PaintTrace {
 
 /** Loads the board at `origin` (serving `base` too) with tracing on, until its rows painted. */
 export async function tracePaint(browser: Browser, origin: string, o: PaintTraceOptions): Promise<PaintTrace> {
-  const { context, page, cdp } = await newPage(browser, { watch: true, rows: PAINT_SYMBOLS.length });
+  const symbols = o.symbols ?? PAINT_SYMBOLS;
+  const { context, page, cdp } = await newPage(browser, { watch: true, rows: symbols.length });
   await patchStyles(page, o.patch);
   if (o.cpu > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: o.cpu });
   await browser.startTracing(page, { categories: o.categories });
-  await page.goto(
-    boardUrl(origin, { symbols: PAINT_SYMBOLS, key: o.key, base: origin, chart: o.chart, stream: o.stream }),
-  );
+  await page.goto(boardUrl(origin, { symbols, key: o.key, base: origin, chart: o.chart, stream: o.stream }));
   await until(
     'rows painted',
     async () => (await js<{ paintAt?: number }[]>(page, '__bench.times()'))[0]?.paintAt,

@@ -86,7 +86,7 @@ export function buildRows(s: Sections, failures: Record<string, string>): Row[] 
       verdict: 'info',
     });
     // DESIGN.md's "(board without chart)": everything such a board loads, the chunks it asks for
-    // at start included (lazy, but every board fetches them beside its first prices request). The
+    // at start included (lazy, but every board fetches them at start, after its first paint). The
     // browser-observed set of a chart="none" board is shown beside it as a check.
     const loaded = s.loaded;
     const seen = loaded
@@ -102,7 +102,7 @@ export function buildRows(s: Sections, failures: Record<string, string>): Row[] 
     });
     rows.push({
       section: 'size',
-      metric: `chunks loaded at start beside the first prices request: board extras, the tabs' one stream unless stream="off" (${files(split.start.files.length)}), gzip -9`,
+      metric: `chunks loaded at start: board extras (once the first render is painted), the tabs' one stream unless stream="off" (${files(split.start.files.length)}), gzip -9`,
       measured: `${kb(split.start.gzip)} (${list(split.start)}); the tabs' code alone ${kb(split.transport.gzip)}`,
       baseline: '',
       target: '(part of the row above)',

@@ -1,6 +1,6 @@
 /**
- * What the board loads beside its first prices request, out of the initial module (the first
- * rows need none of it, and never wait for it), by what each part does:
+ * What the board loads once its first render (the rows, or their skeleton) is painted, out of the
+ * initial module (the first rows need none of it, and never wait for it), by what each part does:
  *
  * - the chart's holder (`chart/board-chart.ts`), which loads the chart area's chunk when a chart is
  *   shown;

@@ -6,7 +6,7 @@
  * and the formatting itself are in the board's extras (`board-extras.ts`), not in the initial module.
  */
 import { formatJalaliDate, formatTime, formatUpdated, type DateFormat } from '../format/date';
-import { afterPaint } from '../widget/after-paint';
+import { afterPaint } from '../shared/after-paint';
 
 let ready: DateFormat | undefined;
 let preparing: Promise<void> | undefined;

@@ -9,6 +9,7 @@ import { emit } from '../widget/emit';
 import { backoffDelay } from '../api/backoff';
 import { startTimer } from '../api/timer';
 import { importOnce } from '../widget/import-once';
+import { afterPaint } from '../shared/after-paint';
 import { Columns, followed } from './columns';
 import { FirstRender } from './first-render';
 import { clickedRow, selectRow } from './select-row';
@@ -133,27 +134,43 @@ export class PriceBoard extends PriceWidget {
 
   /**
    * What the first rows do not need (`board-extras.ts`), once its chunk has loaded: it is asked
-   * for at the start, beside the first prices request.
+   * for once the first render (the rows, or their skeleton) is painted.
    */
   #extras: BoardExtras | undefined;
   /** Why the extras' chunk did not load (shown where the chart goes), while it is asked for again. */
   #extrasFailure: PriceBoardError | undefined;
   #extrasAttempts = 0;
   #cancelExtrasRetry: (() => void) | undefined;
+  /** Cancels the wait for the first render's paint before the extras are asked for. */
+  #cancelExtrasWait: (() => void) | undefined;
 
   // ── Start ─────────────────────────────────────────────────────────────────────────────────
 
   /**
    * Once the prices requests are out (the board started with every widget connected in its task,
-   * `price-widget.ts`): the chart's settings, and what the board loads beside them: its extras and,
-   * when a chart is shown, the chart area's chunk.
+   * `price-widget.ts`): the chart's settings; then, once the first render (the rows, or their
+   * skeleton) is painted, the board's extras and, when a chart is shown, the chart area's chunk.
+   * Asked for beside the prices request, their fetch, compile and styles competed with the rows'
+   * answer, render and layout (about 10 ms of main-thread time of the first paint, `bench/cpu.ts`).
    */
   protected override started(): void {
     this.#configureChart();
-    if (this.#extras) return;
-    // The chart area's chunk too, when a chart is shown, rather than after the extras.
-    if (this.settings.chart !== 'none') import('../chart/chart-area').catch(() => {}); // the chart area reports a failure
-    this.#loadExtras();
+    if (this.#extras || this.#cancelExtrasWait) return;
+    let cancelPaint: (() => void) | undefined;
+    let cancelled = false;
+    this.#cancelExtrasWait = () => {
+      cancelled = true;
+      cancelPaint?.();
+    };
+    void this.updateComplete.then(() => {
+      if (cancelled) return;
+      cancelPaint = afterPaint(() => {
+        this.#cancelExtrasWait = undefined;
+        // The chart area's chunk too, when a chart is shown, rather than after the extras.
+        if (this.settings.chart !== 'none') import('../chart/chart-area').catch(() => {}); // the chart area reports a failure
+        this.#loadExtras();
+      });
+    });
   }
 
   #loadExtras(): void {
@@ -193,6 +210,8 @@ export class PriceBoard extends PriceWidget {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.#stopExtrasRetry();
+    this.#cancelExtrasWait?.();
+    this.#cancelExtrasWait = undefined;
   }
 
   #stopExtrasRetry(): void {

@@ -2,7 +2,7 @@
  * What the user does with the rows, with the board's extras (`board-extras.ts`): a click, Enter
  * or Space selects a row's symbol for the chart (`price-board-select`); the arrows, Home and End
  * move focus between rows, and the row last focused keeps the table's one tab stop (a roving
- * tabindex). Until the extras are there (they are asked for beside the first prices request), a
+ * tabindex). Until the extras are there (they are asked for once the first render is painted), a
  * click still selects (`price-board.ts`), and a key on a row does what the browser does.
  */
 import type { ReactiveControllerHost } from 'lit';

@@ -16,7 +16,7 @@ import { formatAxisNumber, toPersianDigits } from '../format/number';
 import { applyQuoteToCandles, intervalFor } from '../model/history';
 import type { BoardSettings, ChartMode, HistoryDays } from '../shared/attributes';
 import { reportError } from '../widget/emit';
-import { afterPaint } from '../widget/after-paint';
+import { afterPaint } from '../shared/after-paint';
 import { importOnce } from '../widget/import-once';
 import type { RowView } from '../widget/row-view';
 import { chartLoadFailed, type ChartView } from './chart-view';

@@ -18,6 +18,7 @@ import { suggestsNoStream } from './policy';
 import { LiveStream, type LiveStreamOptions, type StreamFailure, type StreamState } from './stream';
 import type { LockManagerLike, TabsEnv, TabStream } from './tabs';
 import type { VisibilitySource } from './visibility';
+import { afterPaint } from '../shared/after-paint';
 
 /** What the transport is doing (the hub turns it into a `ConnectionStatus`). */
 export type TransportState = 'connecting' | 'live' | 'reconnecting' | 'polling' | 'idle';
@@ -286,9 +287,10 @@ export function browserTabs(): TabsEnv | undefined {
 }
 
 /**
- * A stream shared with the other tabs (`tabs.ts`). That code is a chunk of its own, loaded when
- * the stream starts rather than with the board's first request: the first rows never need it.
- * If it cannot load, the tab streams on its own.
+ * A stream shared with the other tabs (`tabs.ts`). That code is a chunk of its own, asked for once
+ * the page has painted after the stream was started (the first rows, on a fast network), so that
+ * its fetch, compile and connection do not compete with the first prices answer: the first rows
+ * never need it. If it cannot load, the tab streams on its own.
  */
 class SharedStream {
   readonly #options: LiveStreamOptions;
@@ -298,6 +300,7 @@ class SharedStream {
   #inner: TabStream | LiveStream | undefined;
   #started = false;
   #closed = false;
+  #cancelWait: (() => void) | undefined;
 
   constructor(options: LiveStreamOptions, env: TabsEnv, config: TransportConfig) {
     this.#options = options;
@@ -313,12 +316,14 @@ class SharedStream {
   start(): void {
     if (this.#started) return;
     this.#started = true;
-    import('./tabs').then(
-      ({ TabStream, tabsName }) =>
-        this.#begin(
-          new TabStream({ ...this.#options, symbols: this.#symbols, env: this.#env, name: tabsName(this.#config) }),
-        ),
-      () => this.#begin(new LiveStream({ ...this.#options, symbols: this.#symbols })),
+    this.#cancelWait = afterPaint(() =>
+      import('./tabs').then(
+        ({ TabStream, tabsName }) =>
+          this.#begin(
+            new TabStream({ ...this.#options, symbols: this.#symbols, env: this.#env, name: tabsName(this.#config) }),
+          ),
+        () => this.#begin(new LiveStream({ ...this.#options, symbols: this.#symbols })),
+      ),
     );
   }
 
@@ -333,6 +338,7 @@ class SharedStream {
 
   close(): void {
     this.#closed = true;
+    this.#cancelWait?.();
     this.#inner?.close();
   }
 

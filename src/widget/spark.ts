@@ -10,7 +10,7 @@
 import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
 import type { SparkDirection } from '../chart/sparkline';
 import type { SparkHistory } from './spark-history';
-import { afterPaint } from './after-paint';
+import { afterPaint } from '../shared/after-paint';
 import { importOnce } from './import-once';
 
 type SparkLines = typeof import('./spark-history');

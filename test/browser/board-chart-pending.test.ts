@@ -1,5 +1,5 @@
-// The chart section's template and styles come with the board's extras (a chunk loaded beside the
-// first prices request). Until then the board keeps the section's room (`.chart-pending`), so the
+// The chart section's template and styles come with the board's extras (a chunk loaded once the
+// first render is painted). Until then the board keeps the section's room (`.chart-pending`), so the
 // page below the board does not move when the section arrives. Heights measured in Chromium, at
 // the wide layout and at the compact one (a shorter chart).
 import { describe, expect, it } from 'vitest';

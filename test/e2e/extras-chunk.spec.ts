@@ -1,7 +1,7 @@
 /**
  * The board's extras (the chart section, the status text, selection and keys, announcements, the
- * price flash) are a chunk loaded beside the first prices request. Held back here until the rows
- * are shown: the rows do not wait for it, and the board keeps the chart section's room and the
+ * price flash) are a chunk asked for once the board's first render is painted, so that its fetch
+ * and compile do not compete with the rows'. Held back here: the rows do not wait for it, and the board keeps the chart section's room and the
  * status line's height meanwhile, so nothing below the board moves when they arrive.
  */
 import type { Page } from '@playwright/test';
@@ -46,6 +46,48 @@ test('the rows do not wait for the extras chunk, and the board does not change h
   await expect(page.locator('price-board .chart-pending')).toHaveCount(0);
   const after = await page.locator('#below').boundingBox();
   expect(Math.abs(after!.y - before!.y)).toBeLessThanOrEqual(1);
+  expect(problems.all()).toEqual([]);
+});
+
+test('the extras and the chart area are asked for once the first render is painted (the skeleton while the prices are slow), not beside the prices request', async ({
+  page,
+  servers,
+  key,
+  problems,
+}) => {
+  // What the page shows as each chunk is asked for (checked while its request waits).
+  const shown: Record<string, { rows: number; priced: number; skeletons: number }> = {};
+  await page.route(/\/assets\/(board-extras|chart-area)-[\w-]+\.js$/, async (route) => {
+    const name = /(board-extras|chart-area)/.exec(route.request().url())![1]!;
+    shown[name] = await page.evaluate(() => {
+      const root = document.querySelector('price-board')?.shadowRoot;
+      const all = [...(root?.querySelectorAll('[part~="row"]') ?? [])];
+      return {
+        rows: all.length,
+        priced: all.filter((r) => /[۰-۹]/.test(r.querySelector('[part~="price"]')?.textContent ?? '')).length,
+        skeletons: root?.querySelectorAll('[part~="row"] .skeleton').length ?? 0,
+      };
+    });
+    await route.continue();
+  });
+  const board = (symbols: string) =>
+    `<price-board api-key="${key}" base-url="${sandboxBase(servers)}" symbols="${symbols}" stream="off"></price-board>`;
+
+  // A slow answer: the skeleton is the first render (what the chunks would compete with on a fast
+  // network is the rows'); the chunks do not wait for the prices.
+  const slow = await fetch(`${sandboxBase(servers)}/__sandbox/faults`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ rules: [{ path: '/v1/prices', key, kind: 'slow', delayMs: 3000, count: 1 }] }),
+  });
+  expect(slow.ok).toBe(true);
+  await page.goto(servers.site.page('/extras-after-skeleton.html', htmlPageFor(servers, board('usd,eur'))));
+  await expect(page.locator('price-board [part~="chart"]')).toHaveCount(1);
+  for (const name of ['board-extras', 'chart-area']) {
+    expect(shown[name]).toEqual({ rows: 2, priced: 0, skeletons: expect.any(Number) });
+    expect(shown[name]!.skeletons).toBeGreaterThan(0);
+  }
+  await expect(priceCell(page, 'usd')).toHaveText(/[۰-۹]/, { timeout: 10_000 });
   expect(problems.all()).toEqual([]);
 });
 
@@ -211,6 +253,10 @@ test('a board waiting to retry its extras gets them as soon as another board of 
 
   blocked = false;
   await page.evaluate((markup) => document.body.insertAdjacentHTML('beforeend', markup), board('second'));
+  // The second board asks for the chunk once its first render is painted: one frame and an idle
+  // callback of the paused clock (16 ms, at most 50 ms), well before the first board's retry.
+  await expect(page.locator('#second [part~="row"]')).toHaveCount(2);
+  await page.clock.runFor(100);
   await expect(page.locator('#second [part~="chart"]')).toHaveCount(1);
   // The first board did not wait for its retry (its timer is frozen): the second board's chunk woke it.
   await expect(page.locator('#first [part~="chart"]')).toHaveCount(1);

@@ -1,10 +1,10 @@
 /**
  * The live data layer (the hub and its driver: prices, SSE, reconnects) is in the initial module,
  * so nothing is waited for: no chunk is asked for before the first /v1/prices request (the board's
- * extras come beside it), and the stream opens without waiting for the prices answer (here held
- * back for 1.5 s). (It was a chunk of its own, `transport`, imported beside the first request; one
- * module measured smaller: DESIGN.md §6 size, `src/live/driver.ts`.) Polling is a chunk loaded only
- * when polling (tested below).
+ * extras come once its first render is painted), and the stream opens without waiting for the
+ * prices answer (here held back for 1.5 s). (It was a chunk of its own, `transport`, imported
+ * beside the first request; one module measured smaller: DESIGN.md §6 size, `src/live/driver.ts`.)
+ * Polling is a chunk loaded only when polling (tested below).
  */
 import { expect, htmlPageFor, priceCell, rows, sandboxBase, test } from './support/fixtures';
 

@@ -2,7 +2,7 @@
  * The tabs' shared stream (`tabs.ts`) against the real sandbox, with real BroadcastChannels (Node
  * has them) and a small in-process Web Locks manager (Node 20 has none): each TabStream is a tab.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PriceBoardError } from '../../../src/shared/errors';
 import type { Quote } from '../../../src/shared/types';
 import type { FetchLike } from '../../../src/api/request';
@@ -459,6 +459,45 @@ describe('without Web Locks or BroadcastChannel each tab keeps its own stream', 
     } finally {
       one.close();
       two.close();
+    }
+  });
+
+  it("a Transport with tabs asks for the tabs' code, and so opens its stream, once the page has painted", async () => {
+    // A visible page whose animation frames run when the test says (the first rows' frame).
+    const frames: FrameRequestCallback[] = [];
+    vi.stubGlobal('document', { visibilityState: 'visible' });
+    vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => frames.push(callback));
+    vi.stubGlobal('cancelAnimationFrame', () => {});
+    const states: TransportState[] = [];
+    const transport = new Transport(
+      {
+        mode: 'sse',
+        streamUrl: `${sb.url}/v1/stream`,
+        apiKey: key,
+        pollMs: 60_000,
+        quotes: { poll: () => Promise.resolve(), untilNextPoll: () => 60_000 },
+        tabs: { locks, channel: (name) => new BroadcastChannel(name) },
+        visibility: { isVisible: () => true, subscribe: () => () => {} },
+      },
+      {
+        streamQuotes: () => {},
+        state: (state) => states.push(state),
+        failure: () => {},
+        stopped: () => {},
+        unknownSymbols: () => {},
+      },
+    );
+    try {
+      transport.setSymbols(['usd']);
+      // Started, and waiting for the next frame: nothing asked for yet.
+      expect(frames).toHaveLength(1);
+      expect(states).not.toContain('live');
+      frames.shift()!(0);
+      await expect.poll(() => states.at(-1)).toBe('live');
+      expect(await streamRequests()).toHaveLength(1);
+    } finally {
+      transport.close();
+      vi.unstubAllGlobals();
     }
   });
 
