@@ -9,7 +9,6 @@
 import type { DisplayUnit, Quote } from '../shared/types';
 import { DOLLAR_SYMBOLS } from '../shared/types';
 import { decimalToString, divideByTen, isZero, parseDecimal, roundDecimal } from './decimal';
-import { numberFormat } from './intl-cache';
 
 const PERSIAN_DIGITS = '۰۱۲۳۴۵۶۷۸۹';
 const LRM = '\u200E';
@@ -78,19 +77,4 @@ export const MONEY_NAME: Readonly<Record<DisplayUnit, string>> = { toman: 'تو�
 export function unitLabel(quote: Quote, unit: DisplayUnit): string {
   if (isDollar(quote)) return 'دلار';
   return MONEY_NAME[unit];
-}
-
-/**
- * A chart-axis number: Persian digits and grouping with exactly `fractionDigits` fraction digits,
- * so labels keep a stable width. A float is fine here (drawing only). Non-finite → `""`.
- */
-export function formatAxisNumber(n: number, fractionDigits: number): string {
-  if (!Number.isFinite(n)) return '';
-  const digits = Math.max(0, Math.min(20, Math.trunc(fractionDigits) || 0));
-  // 'negative': no sign on zero, including a -0.001 rounded to "0.00".
-  return numberFormat('fa-IR', {
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-    signDisplay: 'negative',
-  }).format(n);
 }

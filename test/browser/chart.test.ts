@@ -6,7 +6,7 @@ import { defaultHorzScaleBehavior } from 'lightweight-charts';
 import type { Mutable, TickMarkWeightValue, TimeScalePoint, UTCTimestamp } from 'lightweight-charts';
 import type { Candle } from '../../src/shared/types';
 import { tehranParts } from '../../src/format/date';
-import { formatAxisNumber } from '../../src/format/number';
+import { formatAxisNumber } from '../../src/format/axis-number';
 import {
   DAY_MARK,
   HOUR12_MARK,

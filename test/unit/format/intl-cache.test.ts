@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatJalaliDate, formatRelative, formatTime, formatUpdated, tehranParts } from '../../../src/format/date';
 import { tehranOffsetSeconds } from '../../../src/format/tehran-offset';
-import { formatAxisNumber, formatDecimal } from '../../../src/format/number';
+import { formatAxisNumber } from '../../../src/format/axis-number';
+import { formatDecimal } from '../../../src/format/number';
 import { formatPercent } from '../../../src/format/percent';
 
 const originals = {

@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PriceBoardError } from '../../../src/shared/errors';
 import { makeQuote } from '../../helpers/quote';
-import {
-  formatAxisNumber,
-  formatDecimal,
-  formatQuoteValue,
-  rialToToman,
-  toPersianDigits,
-  unitLabel,
-} from '../../../src/format/number';
+import { formatAxisNumber } from '../../../src/format/axis-number';
+import { formatDecimal, formatQuoteValue, rialToToman, toPersianDigits, unitLabel } from '../../../src/format/number';
 
 const LATIN_DIGIT = /[0-9]/;
 const fa = (n: number, o: Intl.NumberFormatOptions = {}) => new Intl.NumberFormat('fa-IR', o).format(n);
