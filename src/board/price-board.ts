@@ -156,15 +156,11 @@ export class PriceBoard extends PriceWidget {
   protected override started(): void {
     this.#configureChart();
     if (this.#extras || this.#cancelExtrasWait) return;
-    let cancelPaint: (() => void) | undefined;
-    let cancelled = false;
-    this.#cancelExtrasWait = () => {
-      cancelled = true;
-      cancelPaint?.();
-    };
+    let cancel = (): void => {};
+    const wait = (this.#cancelExtrasWait = () => cancel());
     void this.updateComplete.then(() => {
-      if (cancelled) return;
-      cancelPaint = afterPaint(() => {
+      if (this.#cancelExtrasWait !== wait) return; // disconnected meanwhile
+      cancel = afterPaint(() => {
         this.#cancelExtrasWait = undefined;
         // The chart area's chunk too, when a chart is shown, rather than after the extras.
         if (this.settings.chart !== 'none') import('../chart/chart-area').catch(() => {}); // the chart area reports a failure
