@@ -113,6 +113,11 @@ export class ExtraColumns implements ExtraCells {
   /** The link template the addresses in `#hrefs` were made from. */
   #link: string | undefined;
   readonly #hrefs = new Map<string, string | undefined>();
+  #bubble = false;
+  /** The bubble's `ons` and `usd` quotes at the last {@link inputs}, and how often they changed. */
+  #ons: Quote | undefined;
+  #usd: Quote | undefined;
+  #inputs = 0;
 
   constructor(host: LitElement, source: ColumnsSource) {
     this.#host = host;
@@ -125,6 +130,7 @@ export class ExtraColumns implements ExtraCells {
   /** Before each render: the settings, and the symbols whose spark is wanted. */
   update(s: ColumnSettings): void {
     this.#unit = s.unit;
+    this.#bubble = s.columns.includes('bubble');
     if (s.link !== this.#link) this.#hrefs.clear();
     this.#link = s.link;
     const spark = s.columns.includes('spark');
@@ -160,6 +166,16 @@ export class ExtraColumns implements ExtraCells {
       m.bubble = bubble = { ons, usd, cell: bubbleCell(quote, ons, usd, unit) };
     }
     return bubble.cell;
+  }
+
+  inputs(): number {
+    if (!this.#bubble) return this.#inputs;
+    const ons = this.#source.get('ons');
+    const usd = this.#source.get('usd');
+    if (ons !== this.#ons || usd !== this.#usd) this.#inputs++;
+    this.#ons = ons;
+    this.#usd = usd;
+    return this.#inputs;
   }
 
   shape(column: Column, v: RowView): string | undefined {

@@ -40,6 +40,11 @@ export interface ExtraCells {
   cell(column: Column, v: RowView, c: CellContext): Piece;
   /** As {@link RowView.shapes}, for such a cell. */
   shape(column: Column, v: RowView): string | undefined;
+  /**
+   * Changes when a cell may change while its row's view stays (the bubble's `ons` and `usd`
+   * quotes): then every row's cells of the chunk are measured again, else only changed rows'.
+   */
+  inputs(): number;
   /** A row's title as a link to the site's page for its symbol; `undefined` without one. */
   title(v: RowView, tabStop: boolean): unknown;
 }
@@ -80,8 +85,17 @@ function slotsOf(columns: readonly Column[]): Record<string, string> {
   return slots;
 }
 
-/** Per table (unit, columns and symbols): the longest value shape of each kind seen, and the `data-w`s. */
-const seen = new Map<string, { longest: Map<string, string>; w: Record<string, string> }>();
+/**
+ * Per table (unit, columns and symbols): the longest value shape of each kind seen, the `data-w`s,
+ * and the columns' chunk and its inputs the rows' cells of that chunk were last measured with.
+ */
+interface Table {
+  longest: Map<string, string>;
+  w: Record<string, string>;
+  extra?: ExtraCells;
+  inputs?: number;
+}
+const seen = new Map<string, Table>();
 /**
  * The table each row view was last measured for: a view is made once per quote, so a frame of live
  * updates measures again only the rows whose quote changed.
@@ -91,10 +105,6 @@ const measured = new WeakMap<RowView, object>();
 const digits = (shape: string): number => shape.split('۰').length - 1;
 /** Every character of `a` is in `b`, as often. */
 const within = (a: string, b: string): boolean => [...a].every((c) => b.split(c).length >= a.split(c).length);
-
-/** A cell's value shape, for its column's width (none for the spark: its width is fixed). */
-const shapeOf = (v: RowView, column: Column, t: TableState): string | undefined =>
-  v.shapes[column] ?? t.extra?.shape(column, v);
 
 /**
  * The `data-w` of each column, the same in every row and in the header: the header text and, one
@@ -113,13 +123,21 @@ function columnWidths(rows: readonly RowView[], t: TableState, slots: Record<str
     seen.set(id, (table = { longest: new Map(), w: {} }));
   }
   const { longest } = table;
+  // The chunk's cells of every row, when the chunk came or its inputs changed (the bubble follows ons and usd).
+  const inputs = t.extra?.inputs();
+  const again = table.extra !== t.extra || table.inputs !== inputs;
+  table.extra = t.extra;
+  table.inputs = inputs;
   for (const v of rows) {
-    // A view's own shapes stay; with the columns' chunk every row is measured each time (the bubble follows ons and usd).
-    if (measured.get(v) === table && !t.extra) continue;
+    // A view's own shapes stay, and so do its other cells' until the chunk's inputs change.
+    const fresh = measured.get(v) !== table;
+    if (!fresh && !again) continue;
     measured.set(v, table);
     for (const column of t.columns) {
-      const shape = shapeOf(v, column, t);
-      if (shape === undefined) continue;
+      const own = v.shapes[column];
+      if (!fresh && own !== undefined) continue;
+      const shape = own ?? t.extra?.shape(column, v);
+      if (shape === undefined) continue; // the spark: its width is fixed
       const kind = `${column}|${shape.replace(/۰/g, '')}`;
       if (shape.length > (longest.get(kind)?.length ?? -1)) {
         longest.set(kind, shape);
