@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   formatJalaliDate,
   formatRelative,
@@ -101,6 +101,42 @@ describe('formatUpdated', () => {
     expect(formatUpdated(new Date('2026-03-20T10:00:00Z'), new Date('2026-03-20T21:00:00Z'))).toBe('۱۴۰۴/۱۲/۲۹');
     // Different UTC days, same Tehran day (1 Farvardin).
     expect(formatUpdated(new Date('2026-03-20T21:00:00Z'), new Date('2026-03-21T19:00:00Z'))).toBe('۰۰:۳۰');
+  });
+
+  it('keeps to the Tehran day at both ends while now moves through it and into the next', () => {
+    const now = (iso: string) => new Date(iso);
+    // 1 Farvardin 1405: from 2026-03-20T20:30Z to 2026-03-21T20:30Z.
+    expect(formatUpdated(MIDNIGHT, now('2026-03-21T01:00:00Z'))).toBe('۰۰:۰۰');
+    expect(formatUpdated(BEFORE_MIDNIGHT, now('2026-03-21T02:00:00Z'))).toBe('۱۴۰۴/۱۲/۲۹');
+    expect(formatUpdated(new Date('2026-03-21T20:29:59.999Z'), now('2026-03-21T20:29:59.999Z'))).toBe('۲۳:۵۹');
+    expect(formatUpdated(new Date('2026-03-21T20:30:00Z'), now('2026-03-21T20:00:00Z'))).toBe('۱۴۰۵/۰۱/۰۲');
+    // Now on 2 Farvardin: yesterday's last minute is a date, today's first a time.
+    expect(formatUpdated(new Date('2026-03-21T20:29:59Z'), now('2026-03-21T20:30:00Z'))).toBe('۱۴۰۵/۰۱/۰۱');
+    expect(formatUpdated(new Date('2026-03-21T20:30:00Z'), now('2026-03-22T08:00:00Z'))).toBe('۰۰:۰۰');
+  });
+
+  it('keeps to the Tehran day on the days summer time began (23 hours) and ended (25 hours)', () => {
+    // 2 Farvardin 1400 began at 01:00 (+04:30): 2021-03-21T20:30Z to 2021-03-22T19:30Z.
+    expect(formatUpdated(new Date('2021-03-22T19:29:00Z'), new Date('2021-03-22T10:00:00Z'))).toBe('۲۳:۵۹');
+    expect(formatUpdated(new Date('2021-03-22T19:30:00Z'), new Date('2021-03-22T11:00:00Z'))).toBe('۱۴۰۰/۰۱/۰۳');
+    // 30 Shahrivar 1400 ran 23:00 to 24:00 twice: 2021-09-20T19:30Z to 2021-09-21T20:30Z.
+    expect(formatUpdated(new Date('2021-09-21T20:00:00Z'), new Date('2021-09-21T12:00:00Z'))).toBe('۲۳:۳۰');
+    expect(formatUpdated(new Date('2021-09-20T19:29:00Z'), new Date('2021-09-21T13:00:00Z'))).toBe('۱۴۰۰/۰۶/۲۹');
+  });
+
+  it('finds the Tehran day once for many quotes of that day, not once per quote', () => {
+    const start = Date.parse('2026-05-10T03:00:00Z');
+    formatUpdated(new Date(start), new Date(start)); // the formatters built
+    const parts = vi.spyOn(Intl.DateTimeFormat.prototype, 'formatToParts');
+    try {
+      for (let i = 1; i <= 100; i++) {
+        const now = new Date(start + i * 60_000);
+        expect(formatUpdated(new Date(start + i * 30_000), now)).toMatch(/^[۰-۹]{2}:[۰-۹]{2}$/);
+      }
+      expect(parts.mock.calls.length).toBeLessThanOrEqual(5);
+    } finally {
+      parts.mockRestore();
+    }
   });
 });
 
