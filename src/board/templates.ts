@@ -238,19 +238,15 @@ function titleOf(v: RowView, t: TableState): unknown {
  * skeleton (inside the same span) and the title the id for screen readers: the row's element stays
  * when the prices come, and so does the focus.
  */
-function renderRow(
-  v: RowView,
-  t: TableState,
-  w: Record<string, string>,
-  slots: Record<string, string>,
-): TemplateResult {
+function renderRow(v: RowView, t: TableState, cells: readonly [Column, CellContext][], key: string): TemplateResult {
   const head = piece`<div part="row" class="row" role="row" data-symbol=${v.symbol} data-direction=${v.direction} ?data-stale=${v.stale} ?data-missing=${v.missing} tabindex=${v.symbol === t.tabStop ? '0' : '-1'} aria-current=${v.symbol === t.selected ? 'true' : nothing}><div part="title" class="cell" role="rowheader">${titleOf(v, t)}</div>`;
-  const cells = t.columns.map((c) => {
-    const context = { t, w: w[c], cls: `cell ${slots[c]}` };
-    return CELLS[c]?.(v, context) ?? t.extra?.cell(c, v, context) ?? pending(c, v, context.cls);
-  });
-  return joinPieces(t.columns.join() + (t.extra ? '+' : ''), [head, ...cells, piece`</div>`]);
+  const pieces = [head];
+  for (const [c, context] of cells)
+    pieces.push(CELLS[c]?.(v, context) ?? t.extra?.cell(c, v, context) ?? pending(c, v, context.cls));
+  pieces.push(ROW_END);
+  return joinPieces(key, pieces);
 }
+const ROW_END = piece`</div>`;
 
 /**
  * The quotes table: ARIA table semantics over one CSS grid per row (the same columns in each),
@@ -261,6 +257,9 @@ function renderRow(
 export function renderTable(rows: readonly RowView[], t: TableState): TemplateResult {
   const slots = slotsOf(t.columns);
   const w = columnWidths(rows, t, slots);
+  // What every row's cells share, made once per render rather than per row.
+  const cells = t.columns.map((c): [Column, CellContext] => [c, { t, w: w[c], cls: `cell ${slots[c]}` }]);
+  const key = t.columns.join() + (t.extra ? '+' : '');
   return html`<div class="table" role="table" aria-label="قیمت‌ها" aria-busy=${t.loading ? 'true' : 'false'}>
     <div class="rowgroup head" role="rowgroup">
       <div class="row" role="row">
@@ -272,7 +271,7 @@ export function renderTable(rows: readonly RowView[], t: TableState): TemplateRe
       </div>
     </div>
     <div class="rowgroup rows" role="rowgroup" @click=${t.onRowEvent} @keydown=${t.onRowEvent} @focusin=${t.onRowEvent}>
-      ${rows.map((v) => renderRow(v, t, w, slots))}
+      ${rows.map((v) => renderRow(v, t, cells, key))}
     </div>
   </div>`;
 }
