@@ -41,10 +41,10 @@ export interface ExtraCells {
   /** As {@link RowView.shapes}, for such a cell. */
   shape(column: Column, v: RowView): string | undefined;
   /**
-   * Changes when a cell may change while its row's view stays (the bubble's `ons` and `usd`
-   * quotes): then every row's cells of the chunk are measured again, else only changed rows'.
+   * Whether the row's cells of the chunk may have changed since they were measured for `table`
+   * (the bubble follows `ons` and `usd` while its row's quote stays); they count as measured now.
    */
-  inputs(): number;
+  changed(v: RowView, table: object): boolean;
   /** A row's title as a link to the site's page for its symbol; `undefined` without one. */
   title(v: RowView, tabStop: boolean): unknown;
 }
@@ -85,17 +85,8 @@ function slotsOf(columns: readonly Column[]): Record<string, string> {
   return slots;
 }
 
-/**
- * Per table (unit, columns and symbols): the longest value shape of each kind seen, the `data-w`s,
- * and the columns' chunk and its inputs the rows' cells of that chunk were last measured with.
- */
-interface Table {
-  longest: Map<string, string>;
-  w: Record<string, string>;
-  extra?: ExtraCells;
-  inputs?: number;
-}
-const seen = new Map<string, Table>();
+/** Per table (unit, columns and symbols): the longest value shape of each kind seen, and the `data-w`s. */
+const seen = new Map<string, { longest: Map<string, string>; w: Record<string, string> }>();
 /**
  * The table each row view was last measured for: a view is made once per quote, so a frame of live
  * updates measures again only the rows whose quote changed.
@@ -105,6 +96,10 @@ const measured = new WeakMap<RowView, object>();
 const digits = (shape: string): number => shape.split('۰').length - 1;
 /** Every character of `a` is in `b`, as often. */
 const within = (a: string, b: string): boolean => [...a].every((c) => b.split(c).length >= a.split(c).length);
+
+/** A cell's value shape, for its column's width (none for the spark: its width is fixed). */
+const shapeOf = (v: RowView, column: Column, t: TableState): string | undefined =>
+  v.shapes[column] ?? t.extra?.shape(column, v);
 
 /**
  * The `data-w` of each column, the same in every row and in the header: the header text and, one
@@ -123,21 +118,13 @@ function columnWidths(rows: readonly RowView[], t: TableState, slots: Record<str
     seen.set(id, (table = { longest: new Map(), w: {} }));
   }
   const { longest } = table;
-  // The chunk's cells of every row, when the chunk came or its inputs changed (the bubble follows ons and usd).
-  const inputs = t.extra?.inputs();
-  const again = table.extra !== t.extra || table.inputs !== inputs;
-  table.extra = t.extra;
-  table.inputs = inputs;
   for (const v of rows) {
-    // A view's own shapes stay, and so do its other cells' until the chunk's inputs change.
-    const fresh = measured.get(v) !== table;
-    if (!fresh && !again) continue;
+    // A view's own shapes stay; the chunk's cells, until they may change.
+    if (measured.get(v) === table && !t.extra?.changed(v, table)) continue;
     measured.set(v, table);
     for (const column of t.columns) {
-      const own = v.shapes[column];
-      if (!fresh && own !== undefined) continue;
-      const shape = own ?? t.extra?.shape(column, v);
-      if (shape === undefined) continue; // the spark: its width is fixed
+      const shape = shapeOf(v, column, t);
+      if (shape === undefined) continue;
       const kind = `${column}|${shape.replace(/۰/g, '')}`;
       if (shape.length > (longest.get(kind)?.length ?? -1)) {
         longest.set(kind, shape);
@@ -238,15 +225,19 @@ function titleOf(v: RowView, t: TableState): unknown {
  * skeleton (inside the same span) and the title the id for screen readers: the row's element stays
  * when the prices come, and so does the focus.
  */
-function renderRow(v: RowView, t: TableState, cells: readonly [Column, CellContext][], key: string): TemplateResult {
+function renderRow(
+  v: RowView,
+  t: TableState,
+  w: Record<string, string>,
+  slots: Record<string, string>,
+): TemplateResult {
   const head = piece`<div part="row" class="row" role="row" data-symbol=${v.symbol} data-direction=${v.direction} ?data-stale=${v.stale} ?data-missing=${v.missing} tabindex=${v.symbol === t.tabStop ? '0' : '-1'} aria-current=${v.symbol === t.selected ? 'true' : nothing}><div part="title" class="cell" role="rowheader">${titleOf(v, t)}</div>`;
-  const pieces = [head];
-  for (const [c, context] of cells)
-    pieces.push(CELLS[c]?.(v, context) ?? t.extra?.cell(c, v, context) ?? pending(c, v, context.cls));
-  pieces.push(ROW_END);
-  return joinPieces(key, pieces);
+  const cells = t.columns.map((c) => {
+    const context = { t, w: w[c], cls: `cell ${slots[c]}` };
+    return CELLS[c]?.(v, context) ?? t.extra?.cell(c, v, context) ?? pending(c, v, context.cls);
+  });
+  return joinPieces(t.columns.join() + (t.extra ? '+' : ''), [head, ...cells, piece`</div>`]);
 }
-const ROW_END = piece`</div>`;
 
 /**
  * The quotes table: ARIA table semantics over one CSS grid per row (the same columns in each),
@@ -257,9 +248,6 @@ const ROW_END = piece`</div>`;
 export function renderTable(rows: readonly RowView[], t: TableState): TemplateResult {
   const slots = slotsOf(t.columns);
   const w = columnWidths(rows, t, slots);
-  // What every row's cells share, made once per render rather than per row.
-  const cells = t.columns.map((c): [Column, CellContext] => [c, { t, w: w[c], cls: `cell ${slots[c]}` }]);
-  const key = t.columns.join() + (t.extra ? '+' : '');
   return html`<div class="table" role="table" aria-label="قیمت‌ها" aria-busy=${t.loading ? 'true' : 'false'}>
     <div class="rowgroup head" role="rowgroup">
       <div class="row" role="row">
@@ -271,7 +259,7 @@ export function renderTable(rows: readonly RowView[], t: TableState): TemplateRe
       </div>
     </div>
     <div class="rowgroup rows" role="rowgroup" @click=${t.onRowEvent} @keydown=${t.onRowEvent} @focusin=${t.onRowEvent}>
-      ${rows.map((v) => renderRow(v, t, cells, key))}
+      ${rows.map((v) => renderRow(v, t, w, slots))}
     </div>
   </div>`;
 }

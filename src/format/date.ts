@@ -45,38 +45,14 @@ export function formatJalaliDate(d: Date, style: 'short' | 'long' = 'short'): st
   return dateTimeFormat('fa-IR', options).format(d);
 }
 
+/** The last `now` of {@link formatUpdated} and its short Jalali date (a render asks with one `now` per changed quote). */
+let today: (number | string)[] = [];
+
 /** When a quote last changed: the time if `d` is on the same Tehran day as `now`, else the short Jalali date. */
 export function formatUpdated(d: Date, now: Date): string {
-  return sameTehranDay(d, now) ? formatTime(d) : formatJalaliDate(d, 'short');
-}
-
-const sameDate = (a: TehranParts, b: TehranParts): boolean =>
-  a.year === b.year && a.month === b.month && a.day === b.day;
-
-/** The Tehran day of the last `now` asked: its date, and its bounds in epoch ms (NaN when not exact). */
-let today: { time: number; parts: TehranParts; start: number; end: number } | undefined;
-
-/**
- * Whether `d` is on `now`'s Tehran day. Under live updates every changed quote asks with a `now`
- * of the same day: its bounds are found once a day (a few `formatToParts`), then each quote is two
- * comparisons. They are kept only when exact, checked at both ends (a day of 24 hours and an
- * offset of whole minutes); else (Iran kept DST until 2022) the dates are compared.
- */
-function sameTehranDay(d: Date, now: Date): boolean {
-  const t = now.getTime();
-  if (!today || !(t === today.time || (t >= today.start && t < today.end))) today = tehranDay(now);
-  if (!Number.isNaN(today.start)) return d.getTime() >= today.start && d.getTime() < today.end;
-  return sameDate(tehranParts(d), today.parts);
-}
-
-function tehranDay(now: Date): NonNullable<typeof today> {
-  const time = now.getTime();
-  const parts = tehranParts(now);
-  const start = time - (parts.hour * 60 + parts.minute) * 60_000 - (((time % 60_000) + 60_000) % 60_000);
-  const end = start + 86_400_000;
-  const on = (ms: number) => sameDate(tehranParts(new Date(ms)), parts);
-  const exact = on(start) && !on(start - 1) && on(end - 1) && !on(end);
-  return exact ? { time, parts, start, end } : { time, parts, start: NaN, end: NaN };
+  const date = formatJalaliDate(d);
+  if (today[0] !== +now) today = [+now, formatJalaliDate(now)];
+  return date === today[1] ? formatTime(d) : date;
 }
 
 /**

@@ -124,18 +124,22 @@ describe('formatUpdated', () => {
     expect(formatUpdated(new Date('2021-09-20T19:29:00Z'), new Date('2021-09-21T13:00:00Z'))).toBe('۱۴۰۰/۰۶/۲۹');
   });
 
-  it('finds the Tehran day once for many quotes of that day, not once per quote', () => {
-    const start = Date.parse('2026-05-10T03:00:00Z');
-    formatUpdated(new Date(start), new Date(start)); // the formatters built
+  it('formats now’s date once for all the quotes of a render, and takes no date apart', () => {
+    const now = Date.parse('2026-05-10T08:00:00Z');
+    formatUpdated(new Date(now), new Date(now)); // the formatters built
     const parts = vi.spyOn(Intl.DateTimeFormat.prototype, 'formatToParts');
+    // `format` is a getter (of a bound function): each format() reads it once.
+    const format = vi.spyOn(Intl.DateTimeFormat.prototype as { readonly format: unknown }, 'format', 'get');
     try {
-      for (let i = 1; i <= 100; i++) {
-        const now = new Date(start + i * 60_000);
-        expect(formatUpdated(new Date(start + i * 30_000), now)).toMatch(/^[۰-۹]{2}:[۰-۹]{2}$/);
-      }
-      expect(parts.mock.calls.length).toBeLessThanOrEqual(5);
+      // 100 changed quotes of one render (one now, a new Date for each quote as a row makes it).
+      for (let i = 1; i <= 100; i++)
+        expect(formatUpdated(new Date(now - i * 60_000), new Date(now))).toMatch(/^[۰-۹]{2}:[۰-۹]{2}$/);
+      expect(parts).not.toHaveBeenCalled();
+      // Each quote's date and time: now's date was formatted by the first call already.
+      expect(format.mock.calls.length).toBe(200);
     } finally {
       parts.mockRestore();
+      format.mockRestore();
     }
   });
 });
