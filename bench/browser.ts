@@ -207,6 +207,7 @@ export const STYLE_PATCHES: Record<string, [string, string][]> = {
   ],
   vib: [['.value{unicode-bidi:isolate}', '.value{unicode-bidi:isolate;display:inline-block}']],
   noflash: [['animation:flash-', 'animation-name:none;--x:']],
+  nosparksvg: [['[part~=spark] svg{display:block;', '[part~=spark] svg{display:none;']],
 };
 
 /** Applies `STYLE_PATCHES[name]` to every page load of `page` (no name: nothing). */

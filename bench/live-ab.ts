@@ -22,6 +22,7 @@ async function main(): Promise<void> {
     count: [] as number[],
     max: [] as number[],
     busy: [] as number[],
+    cpu: [] as number[],
     drop: [] as number[],
   }));
   try {
@@ -42,9 +43,10 @@ async function main(): Promise<void> {
         res[i]!.count.push(l.longTaskCount);
         res[i]!.max.push(l.longTaskMaxMs);
         res[i]!.busy.push(l.busyMsPerSec);
+        res[i]!.cpu.push(l.cpuMsPerSec);
         res[i]!.drop.push(l.droppedFrames);
         console.log(
-          `${dists[i]!.padEnd(16)} run ${run + 1}: ${l.longTaskCount} long tasks (max ${l.longTaskMaxMs.toFixed(0)} ms), busy ${l.busyMsPerSec.toFixed(0)} ms/s (script ${l.scriptMsPerSec.toFixed(0)}, style ${l.styleMsPerSec.toFixed(0)}, layout ${l.layoutMsPerSec.toFixed(0)}), dropped ${l.droppedFrames} of ${l.frames}, final mismatches ${r.finalMismatches}, writes ${l.records} records for ${l.appliedQuotes} quotes, redundant ${l.redundant.cell}`,
+          `${dists[i]!.padEnd(16)} run ${run + 1}: ${l.longTaskCount} long tasks (max ${l.longTaskMaxMs.toFixed(0)} ms), busy ${l.busyMsPerSec.toFixed(0)} ms/s (cpu ${l.cpuMsPerSec.toFixed(0)}, script ${l.scriptMsPerSec.toFixed(0)}, style ${l.styleMsPerSec.toFixed(0)}, layout ${l.layoutMsPerSec.toFixed(0)}), dropped ${l.droppedFrames} of ${l.frames}, final mismatches ${r.finalMismatches}, writes ${l.records} records for ${l.appliedQuotes} quotes, redundant ${l.redundant.cell}`,
         );
       }
     }
@@ -55,7 +57,7 @@ async function main(): Promise<void> {
   dists.forEach((d, i) => {
     const r = res[i]!;
     console.log(
-      `${d.padEnd(16)} median of ${RUNS}: ${median(r.count)} long tasks (max ${median(r.max).toFixed(0)} ms), busy ${median(r.busy).toFixed(0)} ms/s, dropped ${median(r.drop)}; counts ${r.count.join(' ')}`,
+      `${d.padEnd(16)} median of ${RUNS}: ${median(r.count)} long tasks (max ${median(r.max).toFixed(0)} ms), busy ${median(r.busy).toFixed(0)} ms/s (cpu ${median(r.cpu).toFixed(0)}), dropped ${median(r.drop)}; counts ${r.count.join(' ')}`,
     );
   });
 }

@@ -45,6 +45,8 @@ export interface WindowStats {
   medianFrameInterval: number;
   /** From CDP Performance metrics (seconds → ms) over the window. */
   busyMsPerSec: number;
+  /** The main thread's CPU time (ThreadTime): less sensitive than busy to other processes' load. */
+  cpuMsPerSec: number;
   scriptMsPerSec: number;
   layoutMsPerSec: number;
   styleMsPerSec: number;
@@ -147,6 +149,7 @@ async function measureWindow(
     Omit<
       WindowStats,
       | 'busyMsPerSec'
+      | 'cpuMsPerSec'
       | 'scriptMsPerSec'
       | 'layoutMsPerSec'
       | 'styleMsPerSec'
@@ -160,6 +163,7 @@ async function measureWindow(
   return {
     ...s,
     busyMsPerSec: (d('TaskDuration') * 1000) / wall,
+    cpuMsPerSec: (d('ThreadTime') * 1000) / wall,
     scriptMsPerSec: (d('ScriptDuration') * 1000) / wall,
     layoutMsPerSec: (d('LayoutDuration') * 1000) / wall,
     styleMsPerSec: (d('RecalcStyleDuration') * 1000) / wall,

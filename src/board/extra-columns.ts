@@ -113,6 +113,12 @@ export class ExtraColumns implements ExtraCells {
   /** The link template the addresses in `#hrefs` were made from. */
   #link: string | undefined;
   readonly #hrefs = new Map<string, string | undefined>();
+  /** The bubble's `ons` and `usd` quotes at the last update, and how often they changed. */
+  #ons: Quote | undefined;
+  #usd: Quote | undefined;
+  #inputs = 0;
+  /** The table and inputs each row view's cells were last measured for. */
+  readonly #measured = new WeakMap<RowView, [object, number]>();
 
   constructor(host: LitElement, source: ColumnsSource) {
     this.#host = host;
@@ -125,6 +131,13 @@ export class ExtraColumns implements ExtraCells {
   /** Before each render: the settings, and the symbols whose spark is wanted. */
   update(s: ColumnSettings): void {
     this.#unit = s.unit;
+    if (s.columns.includes('bubble')) {
+      const ons = this.#source.get('ons');
+      const usd = this.#source.get('usd');
+      if (ons !== this.#ons || usd !== this.#usd) this.#inputs++;
+      this.#ons = ons;
+      this.#usd = usd;
+    }
     if (s.link !== this.#link) this.#hrefs.clear();
     this.#link = s.link;
     const spark = s.columns.includes('spark');
@@ -160,6 +173,13 @@ export class ExtraColumns implements ExtraCells {
       m.bubble = bubble = { ons, usd, cell: bubbleCell(quote, ons, usd, unit) };
     }
     return bubble.cell;
+  }
+
+  changed(v: RowView, table: object): boolean {
+    const m = this.#measured.get(v);
+    if (m?.[0] === table && m[1] === this.#inputs) return false;
+    this.#measured.set(v, [table, this.#inputs]);
+    return true;
   }
 
   shape(column: Column, v: RowView): string | undefined {

@@ -40,6 +40,11 @@ export interface ExtraCells {
   cell(column: Column, v: RowView, c: CellContext): Piece;
   /** As {@link RowView.shapes}, for such a cell. */
   shape(column: Column, v: RowView): string | undefined;
+  /**
+   * Whether the row's cells of the chunk may have changed since they were measured for `table`
+   * (the bubble follows `ons` and `usd` while its row's quote stays); they count as measured now.
+   */
+  changed(v: RowView, table: object): boolean;
   /** A row's title as a link to the site's page for its symbol; `undefined` without one. */
   title(v: RowView, tabStop: boolean): unknown;
 }
@@ -114,8 +119,8 @@ function columnWidths(rows: readonly RowView[], t: TableState, slots: Record<str
   }
   const { longest } = table;
   for (const v of rows) {
-    // A view's own shapes stay; with the columns' chunk every row is measured each time (the bubble follows ons and usd).
-    if (measured.get(v) === table && !t.extra) continue;
+    // A view's own shapes stay; the chunk's cells, until they may change.
+    if (measured.get(v) === table && !t.extra?.changed(v, table)) continue;
     measured.set(v, table);
     for (const column of t.columns) {
       const shape = shapeOf(v, column, t);

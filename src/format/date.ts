@@ -46,12 +46,14 @@ export function formatJalaliDate(d: Date, style: 'short' | 'long' = 'short'): st
   return dateTimeFormat('fa-IR', options).format(d);
 }
 
+/** The last `now` of {@link formatUpdated} and its short Jalali date (a render asks with one `now` per changed quote). */
+let today: (number | string)[] = [];
+
 /** When a quote last changed: the time if `d` is on the same Tehran day as `now`, else the short Jalali date. */
 export function formatUpdated(d: Date, now: Date): string {
-  const a = tehranParts(d);
-  const b = tehranParts(now);
-  const sameDay = a.year === b.year && a.month === b.month && a.day === b.day;
-  return sameDay ? formatTime(d) : formatJalaliDate(d, 'short');
+  const date = formatJalaliDate(d);
+  if (today[0] !== +now) today = [+now, formatJalaliDate(now)];
+  return date === today[1] ? formatTime(d) : date;
 }
 
 /**

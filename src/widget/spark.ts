@@ -7,8 +7,8 @@
  * column loads none of it. Lines are the page's (`SparkHistory`): a line another widget fetched
  * shows at once, with no request.
  */
-import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
-import type { SparkDirection } from '../chart/sparkline';
+import { html, nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import type { SparkDirection, Sparkline } from '../chart/sparkline';
 import type { SparkHistory } from './spark-history';
 import { afterPaint } from '../shared/after-paint';
 import { importOnce } from './import-once';
@@ -24,6 +24,28 @@ const STROKE: Record<SparkDirection, string> = {
   down: 'var(--_down, var(--price-board-down, #c0262d))',
   flat: 'var(--_muted, var(--price-board-muted, #59616e))',
 };
+
+/** A line's inline SVG, coloured by its direction (the same for every row and widget that shows it). */
+const draw = (l: SparkLines, line: Sparkline): TemplateResult =>
+  html`<svg
+    viewBox="0 0 ${l.SPARK_WIDTH} ${l.SPARK_HEIGHT}"
+    width=${l.SPARK_WIDTH}
+    height=${l.SPARK_HEIGHT}
+    aria-hidden="true"
+    focusable="false"
+    data-direction=${line.direction}
+  >
+    <path
+      d=${line.path}
+      fill="none"
+      stroke=${STROKE[line.direction]}
+      stroke-width="1.5"
+      stroke-linejoin="round"
+      stroke-linecap="round"
+      vector-effect="non-scaling-stroke"
+    ></path>
+  </svg>`;
+const drawn = new WeakMap<Sparkline, TemplateResult>();
 
 /** What the cells need of their widget. */
 export interface SparkSource {
@@ -78,24 +100,10 @@ export class SparkController implements ReactiveController {
   render(symbol: string): unknown {
     const line = this.#shown?.line(symbol);
     if (!lines || !line) return nothing;
-    return html`<svg
-      viewBox="0 0 ${lines.SPARK_WIDTH} ${lines.SPARK_HEIGHT}"
-      width=${lines.SPARK_WIDTH}
-      height=${lines.SPARK_HEIGHT}
-      aria-hidden="true"
-      focusable="false"
-      data-direction=${line.direction}
-    >
-      <path
-        d=${line.path}
-        fill="none"
-        stroke=${STROKE[line.direction]}
-        stroke-width="1.5"
-        stroke-linejoin="round"
-        stroke-linecap="round"
-        vector-effect="non-scaling-stroke"
-      ></path>
-    </svg>`;
+    // A line changes hourly at most, and every frame of live updates renders every row.
+    let svg = drawn.get(line);
+    if (!svg) drawn.set(line, (svg = draw(lines, line)));
+    return svg;
   }
 
   /** @internal */

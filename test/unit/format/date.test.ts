@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { formatJalaliDate, formatRelative, formatTime, formatUpdated, tehranParts } from '../../../src/format/date';
 import { tehranOffsetSeconds } from '../../../src/format/tehran-offset';
 
@@ -95,6 +95,46 @@ describe('formatUpdated', () => {
     expect(formatUpdated(new Date('2026-03-20T10:00:00Z'), new Date('2026-03-20T21:00:00Z'))).toBe('۱۴۰۴/۱۲/۲۹');
     // Different UTC days, same Tehran day (1 Farvardin).
     expect(formatUpdated(new Date('2026-03-20T21:00:00Z'), new Date('2026-03-21T19:00:00Z'))).toBe('۰۰:۳۰');
+  });
+
+  it('keeps to the Tehran day at both ends while now moves through it and into the next', () => {
+    const now = (iso: string) => new Date(iso);
+    // 1 Farvardin 1405: from 2026-03-20T20:30Z to 2026-03-21T20:30Z.
+    expect(formatUpdated(MIDNIGHT, now('2026-03-21T01:00:00Z'))).toBe('۰۰:۰۰');
+    expect(formatUpdated(BEFORE_MIDNIGHT, now('2026-03-21T02:00:00Z'))).toBe('۱۴۰۴/۱۲/۲۹');
+    expect(formatUpdated(new Date('2026-03-21T20:29:59.999Z'), now('2026-03-21T20:29:59.999Z'))).toBe('۲۳:۵۹');
+    expect(formatUpdated(new Date('2026-03-21T20:30:00Z'), now('2026-03-21T20:00:00Z'))).toBe('۱۴۰۵/۰۱/۰۲');
+    // Now on 2 Farvardin: yesterday's last minute is a date, today's first a time.
+    expect(formatUpdated(new Date('2026-03-21T20:29:59Z'), now('2026-03-21T20:30:00Z'))).toBe('۱۴۰۵/۰۱/۰۱');
+    expect(formatUpdated(new Date('2026-03-21T20:30:00Z'), now('2026-03-22T08:00:00Z'))).toBe('۰۰:۰۰');
+  });
+
+  it('keeps to the Tehran day on the days summer time began (23 hours) and ended (25 hours)', () => {
+    // 2 Farvardin 1400 began at 01:00 (+04:30): 2021-03-21T20:30Z to 2021-03-22T19:30Z.
+    expect(formatUpdated(new Date('2021-03-22T19:29:00Z'), new Date('2021-03-22T10:00:00Z'))).toBe('۲۳:۵۹');
+    expect(formatUpdated(new Date('2021-03-22T19:30:00Z'), new Date('2021-03-22T11:00:00Z'))).toBe('۱۴۰۰/۰۱/۰۳');
+    // 30 Shahrivar 1400 ran 23:00 to 24:00 twice: 2021-09-20T19:30Z to 2021-09-21T20:30Z.
+    expect(formatUpdated(new Date('2021-09-21T20:00:00Z'), new Date('2021-09-21T12:00:00Z'))).toBe('۲۳:۳۰');
+    expect(formatUpdated(new Date('2021-09-20T19:29:00Z'), new Date('2021-09-21T13:00:00Z'))).toBe('۱۴۰۰/۰۶/۲۹');
+  });
+
+  it('formats now’s date once for all the quotes of a render, and takes no date apart', () => {
+    const now = Date.parse('2026-05-10T08:00:00Z');
+    formatUpdated(new Date(now), new Date(now)); // the formatters built
+    const parts = vi.spyOn(Intl.DateTimeFormat.prototype, 'formatToParts');
+    // `format` is a getter (of a bound function): each format() reads it once.
+    const format = vi.spyOn(Intl.DateTimeFormat.prototype as { readonly format: unknown }, 'format', 'get');
+    try {
+      // 100 changed quotes of one render (one now, a new Date for each quote as a row makes it).
+      for (let i = 1; i <= 100; i++)
+        expect(formatUpdated(new Date(now - i * 60_000), new Date(now))).toMatch(/^[۰-۹]{2}:[۰-۹]{2}$/);
+      expect(parts).not.toHaveBeenCalled();
+      // Each quote's date and time: now's date was formatted by the first call already.
+      expect(format.mock.calls.length).toBe(200);
+    } finally {
+      parts.mockRestore();
+      format.mockRestore();
+    }
   });
 });
 
