@@ -5,7 +5,7 @@
  * status line's height meanwhile, so nothing below the board moves when they arrive.
  */
 import type { Page } from '@playwright/test';
-import { expect, htmlPageFor, priceCell, rows, sandboxBase, test } from './support/fixtures';
+import { expect, htmlPageFor, priceCell, recordErrorCodes, rows, sandboxBase, test } from './support/fixtures';
 
 /** Holds the extras chunk back until the returned function is called. */
 async function holdExtras(page: Page): Promise<() => void> {
@@ -156,26 +156,20 @@ test('when the extras chunk fails to load, the board says so where the chart goe
       `<price-board api-key="${key}" base-url="${sandboxBase(servers)}" symbols="usd,eur" stream="off"></price-board>`,
     ),
   );
-  await page.addInitScript(() => {
-    const w = window as unknown as { __errors: unknown[] };
-    w.__errors = [];
-    document.addEventListener('price-board-error', (e) => w.__errors.push((e as CustomEvent).detail), true);
-  });
+  const errorCodes = await recordErrorCodes(page);
   await page.goto(url);
   await expect(rows(page)).toHaveCount(2);
   await expect(priceCell(page, 'usd')).toHaveText(/[۰-۹]/);
   const alert = page.locator('price-board .chart-pending [role="alert"]');
   await expect(alert).toHaveAttribute('data-code', 'network');
   await expect(alert).toHaveText('بخشی از تابلو (نمودار و کلیدها) بارگیری نشد؛ دوباره تلاش می‌شود.');
-  expect(
-    await page.evaluate(() => (window as unknown as { __errors: { code: string }[] }).__errors.map((e) => e.code)),
-  ).toEqual(['network']);
+  expect(await errorCodes()).toEqual(['network']);
 
   // Tried again by itself (after a capped backoff): the chart section replaces the message, one event in all.
   await expect(page.locator('price-board [part~="chart"]')).toHaveCount(1, { timeout: 15_000 });
   await expect(alert).toHaveCount(0);
   expect(failures).toBe(2);
-  expect(await page.evaluate(() => (window as unknown as { __errors: unknown[] }).__errors.length)).toBe(1);
+  expect(await errorCodes()).toEqual(['network']);
 });
 
 test("when the chart area's chunk fails to load, the board says so where the chart goes, fires the error and loads it at its next change", async ({
@@ -189,11 +183,7 @@ test("when the chart area's chunk fails to load, the board says so where the cha
   await page.route(/\/assets\/chart-area-[\w-]+\.js$/, (route) =>
     blocked ? route.abort('connectionreset') : route.continue(),
   );
-  await page.addInitScript(() => {
-    const w = window as unknown as { __errors: unknown[] };
-    w.__errors = [];
-    document.addEventListener('price-board-error', (e) => w.__errors.push((e as CustomEvent).detail), true);
-  });
+  const errorCodes = await recordErrorCodes(page);
   const url = servers.site.page(
     '/chart-area-fails.html',
     htmlPageFor(
@@ -208,16 +198,14 @@ test("when the chart area's chunk fails to load, the board says so where the cha
   await expect(alert).toHaveText(/[\u0600-\u06ff]/);
   // The rest of the board's extras came: the status line's text.
   await expect(page.locator('price-board [part~="status"]')).toHaveText('بدون به‌روزرسانی خودکار');
-  const errors = () =>
-    page.evaluate(() => (window as unknown as { __errors: { code: string }[] }).__errors.map((e) => e.code));
-  expect(await errors()).toEqual(['network']);
+  expect(await errorCodes()).toEqual(['network']);
 
   blocked = false;
   await page.locator('price-board').evaluate((el) => el.setAttribute('days', '7'));
   await expect(page.locator('price-board [part~="chart"]')).toHaveAttribute('data-status', 'ready');
   await expect(page.locator('price-board [data-days="7"]')).toHaveAttribute('aria-pressed', 'true');
   await expect(alert).toHaveCount(0);
-  expect(await errors()).toEqual(['network']);
+  expect(await errorCodes()).toEqual(['network']);
   // The failed fetch is logged by the browser; nothing is thrown.
   expect(problems.pageErrors).toEqual([]);
 });

@@ -6,7 +6,7 @@
  * beside the first request; one module measured smaller: DESIGN.md §6 size, `src/live/driver.ts`.)
  * Polling is a chunk loaded only when polling (tested below).
  */
-import { expect, htmlPageFor, priceCell, rows, sandboxBase, test } from './support/fixtures';
+import { expect, htmlPageFor, priceCell, recordErrorCodes, rows, sandboxBase, test } from './support/fixtures';
 
 test('no chunk is asked for before the first prices request, and the stream opens before prices answer', async ({
   page,
@@ -115,11 +115,7 @@ test('when the polling chunk fails to load, the board says so and polls once it 
       await route.abort('connectionreset');
     } else await route.continue();
   });
-  await page.addInitScript(() => {
-    const w = window as unknown as { __errors: string[] };
-    w.__errors = [];
-    document.addEventListener('price-board-error', (e) => w.__errors.push((e as CustomEvent).detail.code), true);
-  });
+  const errorCodes = await recordErrorCodes(page);
   let prices = 0;
   page.on('request', (request) => {
     if (new URL(request.url()).pathname === '/v1/prices') prices++;
@@ -134,9 +130,7 @@ test('when the polling chunk fails to load, the board says so and polls once it 
     ),
   );
   await expect(priceCell(page, 'usd')).toHaveText(/[۰-۹]/);
-  await expect
-    .poll(() => page.evaluate(() => (window as unknown as { __errors: string[] }).__errors))
-    .toEqual(['network']);
+  await expect.poll(() => errorCodes()).toEqual(['network']);
   // Tried again an interval later: it loads, and polls.
   await expect.poll(() => prices, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
   await expect(page.locator('price-board [part~="status"]')).toHaveAttribute('data-status', 'polling');

@@ -135,6 +135,23 @@ export async function recordMessages(page: Page): Promise<() => Promise<unknown[
   return () => page.evaluate(() => (window as unknown as { __messages: unknown[] }).__messages);
 }
 
+/**
+ * From the next page load on, records the `code` of every `price-board-error` in the page (any
+ * board's, captured at the document); returns a reader of the codes so far.
+ */
+export async function recordErrorCodes(page: Page): Promise<() => Promise<string[]>> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __errorCodes: string[] };
+    w.__errorCodes = [];
+    document.addEventListener(
+      'price-board-error',
+      (e) => w.__errorCodes.push((e as CustomEvent<{ code: string }>).detail.code),
+      true,
+    );
+  });
+  return () => page.evaluate(() => (window as unknown as { __errorCodes: string[] }).__errorCodes);
+}
+
 /** Whether a message's data is a `{ height }` object with this height. */
 export const hasHeight = (data: unknown, height: unknown): boolean =>
   typeof data === 'object' && data !== null && (data as { height?: unknown }).height === height;
