@@ -423,6 +423,9 @@ test('printing: a dark board prints light, chart included, and the status line c
   await expect(inBoard(page, '[part~="status"]')).toHaveAttribute('data-status', 'live');
   await expect(inBoard(page, '[part~="row"][data-symbol="eur"] [part~="price"]')).toHaveText(/[۰-۹]/);
   await expect(inBoard(page, '[part~="chart"]')).toHaveAttribute('data-status', 'ready');
+  // The history is ready before the chart's own chunk may have made its canvases: the caption
+  // describes the last candle once the chart has drawn it.
+  await expect(inBoard(page, '[part~="chart"] figcaption')).toContainText('آخرین شمع');
   await expect.poll(() => plotBackground(page)).toBe('22,25,30'); // #16191e, the dark theme's
   await page.emulateMedia({ media: 'print' });
   const board = inBoard(page, '[part~="board"]');
