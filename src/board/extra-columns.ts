@@ -113,12 +113,11 @@ export class ExtraColumns implements ExtraCells {
   /** The link template the addresses in `#hrefs` were made from. */
   #link: string | undefined;
   readonly #hrefs = new Map<string, string | undefined>();
-  /** The bubble's `ons` and `usd` quotes at the last update, and how often they changed. */
+  /** The bubble's `ons` and `usd` quotes at the last update. */
   #ons: Quote | undefined;
   #usd: Quote | undefined;
-  #inputs = 0;
-  /** The table and inputs each row view's cells were last measured for. */
-  readonly #measured = new WeakMap<RowView, [object, number]>();
+  /** How often they changed (`ExtraCells.inputs`). */
+  inputs = 0;
 
   constructor(host: LitElement, source: ColumnsSource) {
     this.#host = host;
@@ -134,7 +133,7 @@ export class ExtraColumns implements ExtraCells {
     if (s.columns.includes('bubble')) {
       const ons = this.#source.get('ons');
       const usd = this.#source.get('usd');
-      if (ons !== this.#ons || usd !== this.#usd) this.#inputs++;
+      if (ons !== this.#ons || usd !== this.#usd) this.inputs++;
       this.#ons = ons;
       this.#usd = usd;
     }
@@ -173,13 +172,6 @@ export class ExtraColumns implements ExtraCells {
       m.bubble = bubble = { ons, usd, cell: bubbleCell(quote, ons, usd, unit) };
     }
     return bubble.cell;
-  }
-
-  changed(v: RowView, table: object): boolean {
-    const m = this.#measured.get(v);
-    if (m?.[0] === table && m[1] === this.#inputs) return false;
-    this.#measured.set(v, [table, this.#inputs]);
-    return true;
   }
 
   shape(column: Column, v: RowView): string | undefined {

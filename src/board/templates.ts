@@ -41,10 +41,10 @@ export interface ExtraCells {
   /** As {@link RowView.shapes}, for such a cell. */
   shape(column: Column, v: RowView): string | undefined;
   /**
-   * Whether the row's cells of the chunk may have changed since they were measured for `table`
-   * (the bubble follows `ons` and `usd` while its row's quote stays); they count as measured now.
+   * Counts what changes the chunk's cells while a row's quote stays (the bubble follows `ons` and
+   * `usd`): a row is measured again when it moved.
    */
-  changed(v: RowView, table: object): boolean;
+  readonly inputs: number;
   /** A row's title as a link to the site's page for its symbol; `undefined` without one. */
   title(v: RowView, tabStop: boolean): unknown;
 }
@@ -88,10 +88,11 @@ function slotsOf(columns: readonly Column[]): Record<string, string> {
 /** Per table (unit, columns and symbols): the longest value shape of each kind seen, and the `data-w`s. */
 const seen = new Map<string, { longest: Map<string, string>; w: Record<string, string> }>();
 /**
- * The table each row view was last measured for: a view is made once per quote, so a frame of live
- * updates measures again only the rows whose quote changed.
+ * The table each row view was last measured for, and the chunk's `inputs` then (-1 before the
+ * chunk): a view is made once per quote, so a frame of live updates measures again only the rows
+ * whose quote changed, or all of them when the bubble's inputs moved.
  */
-const measured = new WeakMap<RowView, object>();
+const measured = new WeakMap<RowView, [object, number]>();
 
 const digits = (shape: string): number => shape.split('۰').length - 1;
 /** Every character of `a` is in `b`, as often. */
@@ -118,10 +119,11 @@ function columnWidths(rows: readonly RowView[], t: TableState, slots: Record<str
     seen.set(id, (table = { longest: new Map(), w: {} }));
   }
   const { longest } = table;
+  const inputs = t.extra?.inputs ?? -1;
   for (const v of rows) {
-    // A view's own shapes stay; the chunk's cells, until they may change.
-    if (measured.get(v) === table && !t.extra?.changed(v, table)) continue;
-    measured.set(v, table);
+    const m = measured.get(v);
+    if (m?.[0] === table && m[1] === inputs) continue;
+    measured.set(v, [table, inputs]);
     for (const column of t.columns) {
       const shape = shapeOf(v, column, t);
       if (shape === undefined) continue;
