@@ -47,12 +47,12 @@ export function formatJalaliDate(d: Date, style: 'short' | 'long' = 'short'): st
 }
 
 /** The last `now` of {@link formatUpdated} and its short Jalali date (a render asks with one `now` per changed quote). */
-let today: (number | string)[] = [];
+let today: [at: number, date: string] | undefined;
 
 /** When a quote last changed: the time if `d` is on the same Tehran day as `now`, else the short Jalali date. */
 export function formatUpdated(d: Date, now: Date): string {
   const date = formatJalaliDate(d);
-  if (today[0] !== +now) today = [+now, formatJalaliDate(now)];
+  if (today?.[0] !== +now) today = [+now, formatJalaliDate(now)];
   return date === today[1] ? formatTime(d) : date;
 }
 
