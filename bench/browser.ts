@@ -39,6 +39,8 @@ export interface ProbeConfig {
   chartWatch?: boolean;
   /** Patch the timer functions to count pending timers. */
   timers?: boolean;
+  /** Keep the first board's DOM and style sheets as its rows first show (`__bench.markup`). */
+  snapshot?: boolean;
 }
 
 /** A fresh context (empty cache) with the board's locale and time zone, and the probe installed. */

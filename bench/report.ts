@@ -179,7 +179,11 @@ export function buildRows(s: Sections, failures: Record<string, string>): Row[] 
       section: 'paint',
       metric: `first paint: 10 rows painted, from navigation start, ${v.condition.name}, ${v.boardRuns.length} runs`,
       measured: `${iqr(v.board)}, ${round(v.ratio, 2)} × floor (${ratios(v.pairRatio)}); from the connection ${ms(v.boardFromStartMs)}`,
-      baseline: `floor page (one fetch + innerHTML) ${iqr(v.floor)}; from its fetch ${ms(v.floorFromStartMs)}`,
+      baseline:
+        `floor page (one fetch + innerHTML) ${iqr(v.floor)}; from its fetch ${ms(v.floorFromStartMs)}` +
+        (v.markup
+          ? ` · markup floor (the board's own DOM and styles, no script of ours) ${iqr(v.markup.spread)}, ${round(v.markup.ratio, 2)} × floor`
+          : ''),
       target: `≤ ${FLOOR_RATIO_TARGET} × floor = ${ms(target)}`,
       verdict: verdict(v.ratio <= FLOOR_RATIO_TARGET),
     });
@@ -536,9 +540,13 @@ export function markdown(rows: Row[], env: Record<string, string>, s: Sections):
       '`Network.emulateNetworkConditions`. The floor (`bench/pages/floor.html`) is a page whose classic script makes one ' +
       '`fetch` of the same `/v1/prices` and one `innerHTML` of the same rows (title, toman price, change, Persian digits), ' +
       "nothing else, and marks its rows painted as the probe does a board's (the rows in the DOM, the next frame's " +
-      '`requestAnimationFrame`, then a `user-blocking` task). These times are noisy on a small shared machine, so the loads ' +
-      `are interleaved: ${runs} rounds after a warm-up round, each loading, for every condition in turn, the board page and ` +
-      'the floor page (which goes first alternates), so that whatever else the machine does falls on both alike. The ' +
+      '`requestAnimationFrame`, then a `user-blocking` task). The **markup floor** (`bench/pages/markup.html`, information) ' +
+      "is the same script writing, instead of its own rows, the board's DOM and style sheets as the board's rows first " +
+      'showed in one load of the same build in the same run (one shadow root, its sheets made before the fetch, one ' +
+      "`innerHTML`): what the board's markup and styles cost with none of its JavaScript; the board's time beyond it is the " +
+      "element's (module, Lit, data path). These times are noisy on a small shared machine, so the loads " +
+      `are interleaved: ${runs} rounds after a warm-up round, each loading, for every condition in turn, the board page, ` +
+      'the floor page and the markup floor (which goes first rotates), so that whatever else the machine does falls on all alike. The ' +
       'verdict is the ratio of the medians (target ≤ 1.2); each median is shown with its interquartile range (IQR), and ' +
       'the ratio with the IQR of the per-round ratios (a board load over the floor load next to it). The bench waits on a ' +
       "promise of the page's probe (one DevTools call, no polling of the page while it loads). " +
@@ -554,7 +562,9 @@ export function markdown(rows: Row[], env: Record<string, string>, s: Sections):
   const list = (xs: number[]) => xs.map((x) => round(x, 0)).join(', ');
   for (const v of s.visitor ?? [])
     out.push(
-      `  ${v.condition.name}: board ${list(v.boardRuns)} ms; floor ${list(v.floorRuns)} ms. From the start of the work to the ` +
+      `  ${v.condition.name}: board ${list(v.boardRuns)} ms; floor ${list(v.floorRuns)} ms` +
+        (v.markup ? `; markup floor ${list(v.markup.runs)} ms` : '') +
+        `. From the start of the work to the ` +
         `rows painted (medians): board from its connection ${ms(v.boardFromStartMs)}, floor from its \`fetch\` call ${ms(v.floorFromStartMs)}.`,
     );
   for (const v of s.keyless?.conditions ?? [])

@@ -24,7 +24,7 @@ import { runSharing } from './sharing';
 import { measureEntry, runSize } from './size';
 import { runTabs } from './tabs';
 import { symbolIds } from './util';
-import { keyedPages, runVisitor } from './visitor';
+import { keyedPages, runVisitor, withMarkupFloor } from './visitor';
 import { runTickerLive, runWidgetSizes } from './widgets';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -106,7 +106,9 @@ async function main(): Promise<number> {
         runPaint(br, srv, { variant: 'cross-origin', runs: 7, key: 'enterprise-key:bench-paint-cors', initialFiles }),
       );
       sections.visitor = await step('visitor', () =>
-        runVisitor(br, keyedPages(srv), { runs: VISITOR_RUNS, keyPrefix: 'enterprise-key:bench-visitor' }),
+        withMarkupFloor(br, srv, keyedPages(srv)).then((pages) =>
+          runVisitor(br, pages, { runs: VISITOR_RUNS, keyPrefix: 'enterprise-key:bench-visitor' }),
+        ),
       );
       sections.keyless = await step('keyless', () =>
         runKeyless(br, srv, { runs: KEYLESS_RUNS, keyPrefix: 'enterprise-key:bench-keyless', dist: DIST }),

@@ -27,6 +27,8 @@ export interface BenchServer {
   url: string;
   /** A second origin serving the same pages and widget (the sandbox stays on `url`). */
   otherUrl: string;
+  /** Serves `body` at `/bench/<name>` from now on (a page's script made during the run). */
+  serve(name: string, body: string): void;
   /** Calls a sandbox control (`/__sandbox/...`) or service path on `url`. */
   call<T = unknown>(path: string, init?: { method?: string; body?: unknown; key?: string }): Promise<T>;
   close(): Promise<void>;
@@ -44,6 +46,7 @@ export async function startBenchServer(projectRoot: string, dist: string): Promi
   // Files do not change during a run: each is read once, so that serving a page is no disk read
   // (a thread-pool round trip whose delay, on a busy machine, would add noise to first paint).
   const files = new Map<string, Promise<Buffer>>();
+  const made = new Map<string, Buffer>();
   const read = (file: string) => {
     let body = files.get(file);
     if (!body) {
@@ -87,6 +90,15 @@ export async function startBenchServer(projectRoot: string, dist: string): Promi
     }
     if (req.method === 'GET' && url.pathname.startsWith('/bench/')) {
       const rel = decodeURIComponent(url.pathname.slice('/bench/'.length));
+      const body = made.get(rel);
+      if (body) {
+        res.writeHead(200, {
+          'content-type': TYPES[extname(rel)] ?? 'application/octet-stream',
+          'cache-control': 'no-cache',
+        });
+        res.end(body);
+        return;
+      }
       void serveFile(pages, rel, res, rel.endsWith('.html') ? url.searchParams : undefined);
       return;
     }
@@ -132,6 +144,7 @@ export async function startBenchServer(projectRoot: string, dist: string): Promi
   return {
     url,
     otherUrl,
+    serve: (name, body) => void made.set(name, Buffer.from(body)),
     call,
     close: async () => {
       sandbox.close();

@@ -11,8 +11,10 @@
  * alternating), so that whatever else the machine does falls on board and floor alike; the
  * medians are reported with their interquartile ranges, and the spread of the per-round ratios.
  */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Browser, CDPSession } from 'playwright';
-import { boardUrl, gotoPainted, newPage, pageErrors, type PaintMarks } from './browser';
+import { boardUrl, gotoPainted, js, newPage, pageErrors, type PaintMarks } from './browser';
 import { PAINT_SYMBOLS } from './paint';
 import type { BenchServer } from './server';
 import { spread, type Spread } from './util';
@@ -50,6 +52,8 @@ export interface VisitorResult {
   floorFromStartMs: number;
   /** Where counted (the keyless relay): `/v1/prices` requests the server received per board load. */
   pricesPerBoardLoad?: number[];
+  /** The markup floor (`withMarkupFloor`), where measured: its loads, and its median over the floor's. */
+  markup?: { runs: number[]; spread: Spread; ratio: number };
   errors: string[];
 }
 
@@ -57,6 +61,8 @@ export interface VisitorResult {
 export interface PagePair {
   board(key: string): string;
   floor(key: string): string;
+  /** The markup floor page (`withMarkupFloor`), loaded in each round beside the other two. */
+  markup?(key: string): string;
   /** `/v1/prices` requests received so far by the service the pages use (when it can be counted). */
   pricesCount?: () => number;
 }
@@ -67,6 +73,31 @@ export function keyedPages(server: BenchServer): PagePair {
     board: (key) => boardUrl(server.url, { symbols: PAINT_SYMBOLS, key, base: server.url, chart: 'candles' }),
     floor: (key) =>
       `${server.url}/bench/floor.html?${new URLSearchParams({ symbols: PAINT_SYMBOLS.join(','), key, base: server.url })}`,
+  };
+}
+
+/**
+ * Adds the markup floor to `pages`: the board's own DOM and style sheets as its rows first show,
+ * taken from one load of the board page (this build, this run), written by the floor page's
+ * script instead of its own rows: the same fetch, then one shadow root adopting those sheets and
+ * one innerHTML (bench/pages/floor.js). What the board's markup and styles cost with none of its
+ * JavaScript: the board's time beyond it is the element's (module, Lit, data path).
+ */
+export async function withMarkupFloor(browser: Browser, server: BenchServer, pages: PagePair): Promise<PagePair> {
+  const { context, page } = await newPage(browser, { watch: true, rows: PAINT_SYMBOLS.length, snapshot: true });
+  try {
+    await gotoPainted(page, pages.board('enterprise-key:bench-markup'), 30_000);
+    const markup = await js<{ html: string; sheets: string[] } | undefined>(page, '__bench.markup');
+    if (!markup?.html.includes('part="row"')) throw new Error('markup floor: the board showed no rows to copy');
+    const floorJs = readFileSync(resolve(import.meta.dirname, 'pages/floor.js'), 'utf8');
+    server.serve('markup.js', `window.__MARKUP = ${JSON.stringify(markup)};\n${floorJs}`);
+  } finally {
+    await context.close();
+  }
+  return {
+    ...pages,
+    markup: (key) =>
+      `${server.url}/bench/markup.html?${new URLSearchParams({ symbols: PAINT_SYMBOLS.join(','), key, base: server.url })}`,
   };
 }
 
@@ -94,25 +125,28 @@ interface Load {
  * frame that shows the rows, and from the start of the work (the board's connection, the floor's
  * `fetch` call) to then.
  */
+type Kind = 'board' | 'floor' | 'markup';
+
 async function load(
   browser: Browser,
   pages: PagePair,
   c: Condition,
-  floor: boolean,
+  kind: Kind,
   key: string,
   errors: string[],
 ): Promise<Load> {
-  const { context, page, cdp } = await newPage(browser, { watch: !floor, rows: PAINT_SYMBOLS.length });
+  const board = kind === 'board';
+  const { context, page, cdp } = await newPage(browser, { watch: board, rows: PAINT_SYMBOLS.length });
   const before = pages.pricesCount?.();
   let t: PaintMarks;
   try {
     await emulate(cdp, c);
-    t = await gotoPainted(page, floor ? pages.floor(key) : pages.board(key), 30_000);
-    errors.push(...pageErrors(page).map((e) => `${floor ? 'floor' : 'board'}: ${e}`));
+    t = await gotoPainted(page, pages[kind]!(key), 30_000);
+    errors.push(...pageErrors(page).map((e) => `${kind}: ${e}`));
   } finally {
     await context.close();
   }
-  const start = floor ? t.sentAt : t.attachAt;
+  const start = board ? t.attachAt : t.sentAt;
   return {
     paintAt: t.paintAt,
     fromStart: t.paintAt - (start ?? NaN),
@@ -122,7 +156,8 @@ async function load(
 
 /**
  * `runs` measured rounds after one warm-up round; a round loads, for each condition, the board
- * page and the floor page (which first alternates), each in a fresh context.
+ * page, the floor page and the markup floor where given (which first rotates), each in a fresh
+ * context.
  */
 export async function runVisitor(
   browser: Browser,
@@ -130,25 +165,27 @@ export async function runVisitor(
   opts: { runs: number; keyPrefix: string; conditions?: Condition[] },
 ): Promise<VisitorResult[]> {
   const conditions = opts.conditions ?? CONDITIONS;
+  const kinds: Kind[] = pages.markup ? ['board', 'floor', 'markup'] : ['board', 'floor'];
   const acc = conditions.map(() => ({
     board: [] as Load[],
     floor: [] as Load[],
+    markup: [] as Load[],
     errors: [] as string[],
   }));
   for (let round = 0; round <= opts.runs; round++) {
     for (const [i, c] of conditions.entries()) {
       const key = `${opts.keyPrefix}-${i}-${round}`;
       const a = acc[i]!;
-      const floorFirst = (round + i) % 2 === 1;
-      const first = await load(browser, pages, c, floorFirst, key, a.errors);
-      const second = await load(browser, pages, c, !floorFirst, key, a.errors);
-      if (round === 0) continue; // warm-up
-      a.board.push(floorFirst ? second : first);
-      a.floor.push(floorFirst ? first : second);
+      const first = (round + i) % kinds.length;
+      for (let k = 0; k < kinds.length; k++) {
+        const kind = kinds[(first + k) % kinds.length]!;
+        const l = await load(browser, pages, c, kind, key, a.errors);
+        if (round > 0) a[kind].push(l); // round 0: warm-up
+      }
     }
   }
   return conditions.map((condition, i) => {
-    const { board, floor, errors } = acc[i]!;
+    const { board, floor, markup, errors } = acc[i]!;
     const boardRuns = board.map((l) => l.paintAt);
     const floorRuns = floor.map((l) => l.paintAt);
     const b = spread(boardRuns);
@@ -167,6 +204,15 @@ export async function runVisitor(
       boardFromStartMs: spread(board.map((l) => l.fromStart)).median,
       floorFromStartMs: spread(floor.map((l) => l.fromStart)).median,
       ...(prices.length ? { pricesPerBoardLoad: prices } : {}),
+      ...(markup.length
+        ? {
+            markup: {
+              runs: markup.map((l) => l.paintAt),
+              spread: spread(markup.map((l) => l.paintAt)),
+              ratio: spread(markup.map((l) => l.paintAt)).median / f.median,
+            },
+          }
+        : {}),
       errors: [...new Set(errors)].slice(0, 10),
     };
   });

@@ -1,6 +1,6 @@
 // In-page instrumentation of the bench, injected with page.addInitScript before any page script.
 // Plain JS on purpose (evaluated in the browser as is). Exposes `window.__bench`.
-// `window.__BENCH_CFG` (set just before this script): { watch: boolean, rows: number, chartWatch: boolean }
+// `window.__BENCH_CFG` (set just before this script): { watch: boolean, rows: number, chartWatch: boolean, snapshot: boolean }
 (function () {
   'use strict';
   var cfg = window.__BENCH_CFG || {};
@@ -154,6 +154,23 @@
     true,
   );
 
+  /**
+   * The board's DOM and style sheets as its rows first show (for the markup floor, bench/visitor.ts):
+   * the shadow root's HTML without Lit's comment markers, and each adopted sheet's text.
+   */
+  function snapshot(root) {
+    return {
+      html: root.innerHTML.replace(/<!--[^]*?-->/g, ''),
+      sheets: Array.prototype.map.call(root.adoptedStyleSheets, function (sheet) {
+        return Array.prototype.map
+          .call(sheet.cssRules, function (rule) {
+            return rule.cssText;
+          })
+          .join('\n');
+      }),
+    };
+  }
+
   function watch(host, root) {
     var t = { attachAt: now() };
     times.set(host, t);
@@ -163,6 +180,7 @@
       if (readyRows(root) >= want) {
         t.rowsAt = now();
         mo.disconnect();
+        if (cfg.snapshot && !B.markup) B.markup = snapshot(root);
         raf(function () {
           t.frameAt = now();
           nextTask(function () {
