@@ -540,7 +540,7 @@ export function markdown(rows: Row[], env: Record<string, string>, s: Sections):
       '`Network.emulateNetworkConditions`. The floor (`bench/pages/floor.html`) is a page whose classic script makes one ' +
       '`fetch` of the same `/v1/prices` and one `innerHTML` of the same rows (title, toman price, change, Persian digits), ' +
       "nothing else, and marks its rows painted as the probe does a board's (the rows in the DOM, the next frame's " +
-      '`requestAnimationFrame`, then a `user-blocking` task). The **markup floor** (`bench/pages/markup.html`, information) ' +
+      '`requestAnimationFrame`, then a `user-blocking` task). The **markup floor** (information; `withMarkupFloor` in `bench/visitor.ts`) ' +
       "is the same script writing, instead of its own rows, the board's DOM and style sheets as the board's rows first " +
       'showed in one load of the same build in the same run (one shadow root, its sheets made before the fetch, one ' +
       "`innerHTML`): what the board's markup and styles cost with none of its JavaScript; the board's time beyond it is the " +

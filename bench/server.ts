@@ -27,7 +27,7 @@ export interface BenchServer {
   url: string;
   /** A second origin serving the same pages and widget (the sandbox stays on `url`). */
   otherUrl: string;
-  /** Serves `body` at `/bench/<name>` from now on (a page's script made during the run). */
+  /** Serves `body` at `/bench/<name>` from now on, as a file of bench/pages (a page or script made during the run). */
   serve(name: string, body: string): void;
   /** Calls a sandbox control (`/__sandbox/...`) or service path on `url`. */
   call<T = unknown>(path: string, init?: { method?: string; body?: unknown; key?: string }): Promise<T>;
@@ -64,7 +64,7 @@ export async function startBenchServer(projectRoot: string, dist: string): Promi
       return;
     }
     try {
-      let body: Buffer | string = await read(file);
+      let body: Buffer | string = (root === pages ? made.get(rel) : undefined) ?? (await read(file));
       if (template) {
         body = body
           .toString('utf8')
@@ -90,15 +90,6 @@ export async function startBenchServer(projectRoot: string, dist: string): Promi
     }
     if (req.method === 'GET' && url.pathname.startsWith('/bench/')) {
       const rel = decodeURIComponent(url.pathname.slice('/bench/'.length));
-      const body = made.get(rel);
-      if (body) {
-        res.writeHead(200, {
-          'content-type': TYPES[extname(rel)] ?? 'application/octet-stream',
-          'cache-control': 'no-cache',
-        });
-        res.end(body);
-        return;
-      }
       void serveFile(pages, rel, res, rel.endsWith('.html') ? url.searchParams : undefined);
       return;
     }

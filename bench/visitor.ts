@@ -89,8 +89,9 @@ export async function withMarkupFloor(browser: Browser, server: BenchServer, pag
     await gotoPainted(page, pages.board('enterprise-key:bench-markup'), 30_000);
     const markup = await js<{ html: string; sheets: string[] } | undefined>(page, '__bench.markup');
     if (!markup?.html.includes('part="row"')) throw new Error('markup floor: the board showed no rows to copy');
-    const floorJs = readFileSync(resolve(import.meta.dirname, 'pages/floor.js'), 'utf8');
-    server.serve('markup.js', `window.__MARKUP = ${JSON.stringify(markup)};\n${floorJs}`);
+    const floor = (name: string) => readFileSync(resolve(import.meta.dirname, 'pages', name), 'utf8');
+    server.serve('markup.html', floor('floor.html').replace('src="floor.js"', 'src="markup.js"'));
+    server.serve('markup.js', `window.__MARKUP = ${JSON.stringify(markup)};\n${floor('floor.js')}`);
   } finally {
     await context.close();
   }

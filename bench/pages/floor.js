@@ -2,7 +2,7 @@
 // rows (title, price in toman, change, with Persian digits), nothing else. `window.__floor` gets
 // the same marks as the probe's for a board: the request sent (the board's connection), rows in
 // the DOM, the next frame, the task after it.
-// The markup floor (bench/pages/markup.html, bench/visitor.ts) is this script after a line that
+// The markup floor (`withMarkupFloor`, bench/visitor.ts) is this script after a line that
 // sets `window.__MARKUP`: the board's own DOM and style sheets as its rows first showed, in the same
 // run. The same fetch; then, instead of the rows below, one shadow root adopting those sheets (made
 // before the fetch, as a board makes its own) and one innerHTML of that DOM: what the board's
