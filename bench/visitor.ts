@@ -5,11 +5,13 @@
  * every round trip, CDP Network.emulateNetworkConditions), beside the floor: a hand-written page
  * that makes one `fetch` of the same /v1/prices and one `innerHTML` of the same rows
  * (bench/pages/floor.html), measured in the same run. The verdict is the ratio of the medians.
+ * Beside them, for information, the markup floor (`withMarkupFloor`): the board's own DOM and styles
+ * written the floor's way.
  *
  * These times are noisy on a small shared machine (one floor load takes twice another's), so the
- * runs are interleaved: round after round, every condition, board and floor in turn (the order
- * alternating), so that whatever else the machine does falls on board and floor alike; the
- * medians are reported with their interquartile ranges, and the spread of the per-round ratios.
+ * runs are interleaved: round after round, every condition, each page in turn (the order
+ * rotating), so that whatever else the machine does falls on every page alike; the medians are
+ * reported with their interquartile ranges, and the spread of the per-round ratios.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -57,7 +59,7 @@ export interface VisitorResult {
   errors: string[];
 }
 
-/** The two pages of a comparison, for one run's key (a fresh key per run: nothing cached by key). */
+/** The pages of a comparison, for one run's key (a fresh key per run: nothing cached by key). */
 export interface PagePair {
   board(key: string): string;
   floor(key: string): string;
@@ -121,13 +123,13 @@ interface Load {
   prices?: number;
 }
 
+type Kind = 'board' | 'floor' | 'markup';
+
 /**
  * One page load in a fresh context (empty cache); ms from navigation start to the task after the
  * frame that shows the rows, and from the start of the work (the board's connection, the floor's
  * `fetch` call) to then.
  */
-type Kind = 'board' | 'floor' | 'markup';
-
 async function load(
   browser: Browser,
   pages: PagePair,
@@ -192,6 +194,8 @@ export async function runVisitor(
     const b = spread(boardRuns);
     const f = spread(floorRuns);
     const prices = board.map((l) => l.prices).filter((n): n is number => n !== undefined);
+    const markupRuns = markup.map((l) => l.paintAt);
+    const m = spread(markupRuns);
     return {
       condition,
       boardMs: b.median,
@@ -207,11 +211,7 @@ export async function runVisitor(
       ...(prices.length ? { pricesPerBoardLoad: prices } : {}),
       ...(markup.length
         ? {
-            markup: {
-              runs: markup.map((l) => l.paintAt),
-              spread: spread(markup.map((l) => l.paintAt)),
-              ratio: spread(markup.map((l) => l.paintAt)).median / f.median,
-            },
+            markup: { runs: markupRuns, spread: m, ratio: m.median / f.median },
           }
         : {}),
       errors: [...new Set(errors)].slice(0, 10),
