@@ -197,18 +197,10 @@ export const STYLE_PATCHES: Record<string, [string, string][]> = {
   sysui: [["Vazirmatn,Vazir,Tahoma,'Segoe UI',system-ui,sans-serif", 'system-ui,sans-serif']],
   sans: [["Vazirmatn,Vazir,Tahoma,'Segoe UI',system-ui,sans-serif", 'sans-serif']],
   nohostbefore: [['font:16px/0 sans-serif', 'display:none']],
-  nowillchange: [['will-change:opacity', '']],
   sheetblock: [['.sheet{display:flex;flex-direction:column;', '.sheet{']],
   cvall: [['.rows .row:nth-child(n + 21){content-visibility:auto', '.rows .row{content-visibility:auto']],
   rowcontain: [['.rows .row{cursor:pointer;', '.rows .row{contain:layout style paint;cursor:pointer;']],
-  steps: [['.9s ease-out', '.9s steps(18)']],
-  steps9: [['.9s ease-out', '.9s steps(9)']],
-  fillforwards: [
-    ['flash-a .9s ease-out', 'flash-a .9s ease-out forwards'],
-    ['flash-b .9s ease-out', 'flash-b .9s ease-out forwards'],
-  ],
   vib: [['.value{unicode-bidi:isolate}', '.value{unicode-bidi:isolate;display:inline-block}']],
-  noflash: [['animation:flash-', 'animation-name:none;--x:']],
   nosparksvg: [['[part~=spark] svg{display:block;', '[part~=spark] svg{display:none;']],
 };
 

@@ -4,8 +4,8 @@
  *
  * - the chart's holder (`chart/board-chart.ts`), which loads the chart area's chunk when a chart is
  *   shown;
- * - the rows: selection by click and keys (`row-selection.ts`), the flash of a changed price, the
- *   hover, selection and missing rows' styles;
+ * - the rows: selection by click and keys (`row-selection.ts`), the flash of a changed price
+ *   (`flash.ts`), the hover, selection and missing rows' styles;
  * - the announcer of the selected symbol's price changes (`announcer.ts`);
  * - the clock that turns rows stale, and the date formatting of the time cells (`clock.ts`);
  * - the status line's text but while loading (`status-text.ts`), and the statuses' and the error
@@ -19,6 +19,7 @@ import { BoardChart, type ChartHost } from '../chart/board-chart';
 import { PriceAnnouncer } from './announcer';
 import { extraStyles } from './board-extras.styles';
 import { Clock } from './clock';
+import { PriceFlash } from './flash';
 import { flashStyles } from './flash.styles';
 import { RowSelection, type SelectionHost } from './row-selection';
 import { statusLine } from './status-text';
@@ -30,6 +31,7 @@ export type ExtrasHost = ChartHost & SelectionHost;
 export interface QuotesSource {
   get(symbol: string): Quote | undefined;
   changeCount(symbol: string): number;
+  changedAt(symbol: string): number | undefined;
   readonly status: ConnectionStatus;
   readonly delaySeconds: number;
 }
@@ -40,6 +42,7 @@ export class BoardExtras {
   readonly rows: RowSelection;
   readonly announcer: PriceAnnouncer;
   readonly clock: Clock;
+  readonly flash: PriceFlash;
   readonly #quotes: QuotesSource;
 
   /** `selected`: the chart symbol now. */
@@ -49,6 +52,7 @@ export class BoardExtras {
     this.announcer = new PriceAnnouncer(board, quotes, selected);
     this.rows = new RowSelection(board);
     this.clock = new Clock(board);
+    this.flash = new PriceFlash(board, (symbol) => quotes.changedAt(symbol));
     // Beside the board's (and the columns' and chart area's chunks', whichever came first); without
     // adopted style sheets Lit appends a <style> per sheet: only the new ones then.
     const extra = [extraStyles, flashStyles];

@@ -260,6 +260,7 @@ export class PriceBoard extends PriceWidget {
   protected override render() {
     const s = this.settings;
     const now = new Date();
+    const clock = performance.now();
     const rows = this.#rows(now);
     const chartSymbol = this.#chartSymbol();
     const selected = rows.find((r) => r.symbol === chartSymbol);
@@ -277,7 +278,7 @@ export class PriceBoard extends PriceWidget {
           loading: this.#isLoading(),
           selected: chartSymbol,
           tabStop: extras?.rows.tabStop(s.symbols, chartSymbol) ?? chartSymbol,
-          flashOf: (symbol) => this.live.changeCount(symbol),
+          flashOf: extras ? (symbol) => extras.flash.on(symbol, clock) : () => false,
           onRowEvent: this.#onRowEvent,
           extra: this.#columns.extra,
         })}

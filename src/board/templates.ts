@@ -25,7 +25,8 @@ export interface TableState {
   selected: string;
   /** The row that takes Tab (roving tabindex). */
   tabStop: string;
-  flashOf(symbol: string): number;
+  /** Whether the price of `symbol` shows its flash now (`flash.ts`). */
+  flashOf(symbol: string): boolean;
   /** A click, key press or focus in the rows. */
   onRowEvent(event: Event): void;
   /** The columns' own chunk (`extra-columns.ts`), once loaded: cells beyond today's, title links. */
@@ -201,8 +202,7 @@ const pending = (column: Column, v: RowView, cls: string) =>
 /** Each column's cell: one `part` of the column's name, its text bound directly. */
 const CELLS: Readonly<Partial<Record<Column, (v: RowView, c: CellContext) => Piece>>> = {
   price: (v, { t, w, cls }) => {
-    const flashes = t.flashOf(v.symbol);
-    return piece`<div part="price" class=${flashes === 0 ? cls : flashes % 2 ? `${cls} flash-a` : `${cls} flash-b`} role="cell" data-unit=${v.ownUnit ?? nothing} data-w=${w}><span class="value">${skeletonOr(v, v.price)}</span></div>`;
+    return piece`<div part="price" class=${t.flashOf(v.symbol) ? `${cls} flash` : cls} role="cell" data-unit=${v.ownUnit ?? nothing} data-w=${w}><span class="value">${skeletonOr(v, v.price)}</span></div>`;
   },
   change: (v, { w, cls }) =>
     piece`<div part="change" class=${cls} role="cell" data-w=${w}>${v.arrow ? arrowOf(v.arrow) : nothing}<span class="value">${skeletonOr(v, v.change, true)}</span></div>`,
