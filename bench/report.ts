@@ -579,7 +579,7 @@ export function markdown(rows: Row[], env: Record<string, string>, s: Sections):
       'that compares every touched cell (`[part=price]` etc.) with its previous text and attributes, and the ' +
       '`price-board-quotes` events for the number of applied quotes. Busy time: DevTools `Performance.getMetrics` ' +
       'TaskDuration delta per second. Baseline: the same measurements over 2 idle seconds. A second run with ' +
-      '`prefers-reduced-motion: reduce` (no price flash) separates the flash animation from the rest. ' +
+      '`prefers-reduced-motion: reduce` (no price flash) separates the flash (a tint on for a moment, `src/board/flash.ts`) from the rest. ' +
       'A third run gives the board `columns="price,change,change-amount,spark,bubble"` (DESIGN.md §10) and, before the ' +
       'load, waits for the spark lines (one history request per symbol; up to 10 s) and checks that the rows show ' +
       'every asked cell (a part of that name): without them the row says so and is not a verdict.',
