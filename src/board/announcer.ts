@@ -53,8 +53,9 @@ export class Announcer implements ReactiveController {
 }
 
 /** What the price announcements read of the board's quotes. */
-export interface ChangeCounts {
-  changeCount(symbol: string): number;
+export interface PriceChanges {
+  /** When the price of `symbol` last changed, if it did. */
+  changedAt(symbol: string): number | undefined;
 }
 
 /**
@@ -62,27 +63,27 @@ export interface ChangeCounts {
  * change made before this was there, or by another symbol selected since, is not announced).
  */
 export class PriceAnnouncer extends Announcer {
-  readonly #quotes: ChangeCounts;
-  /** Price changes of the selected symbol already announced. */
-  #spoken: { symbol: string; changes: number };
+  readonly #quotes: PriceChanges;
+  /** The selected symbol, and its price change last announced (or known when it was selected). */
+  #spoken: { symbol: string; at: number | undefined };
 
   /** `selected`: the chart symbol now. */
-  constructor(host: ReactiveControllerHost, quotes: ChangeCounts, selected: string) {
+  constructor(host: ReactiveControllerHost, quotes: PriceChanges, selected: string) {
     super(host);
     this.#quotes = quotes;
-    this.#spoken = { symbol: selected, changes: quotes.changeCount(selected) };
+    this.#spoken = { symbol: selected, at: quotes.changedAt(selected) };
   }
 
   /** A batch of quotes was applied; `symbol` is selected, and `row` gives its view now. */
   quotesApplied(symbol: string, row: () => RowView | undefined): void {
-    const changes = this.#quotes.changeCount(symbol);
+    const at = this.#quotes.changedAt(symbol);
     if (this.#spoken.symbol !== symbol) {
-      this.#spoken = { symbol, changes };
+      this.#spoken = { symbol, at };
       return;
     }
-    const view = changes > this.#spoken.changes ? row() : undefined;
+    const view = at !== this.#spoken.at ? row() : undefined;
     if (!view) return;
-    this.#spoken.changes = changes;
+    this.#spoken.at = at;
     this.announce(`${view.title}: ${view.spokenPrice}، تغییر ${view.change}`);
   }
 }

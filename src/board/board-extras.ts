@@ -30,7 +30,6 @@ export type ExtrasHost = ChartHost & SelectionHost;
 /** What the extras read of the board's quotes (its `QuotesController`). */
 export interface QuotesSource {
   get(symbol: string): Quote | undefined;
-  changeCount(symbol: string): number;
   changedAt(symbol: string): number | undefined;
   readonly status: ConnectionStatus;
   readonly delaySeconds: number;

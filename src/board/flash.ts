@@ -24,7 +24,7 @@ export class PriceFlash implements ReactiveController {
   readonly #changedAt: (symbol: string) => number | undefined;
   /** The earliest end among the flashes the render under way shows. */
   #next = Infinity;
-  /** When the pending timer fires (NaN: none pending). */
+  /** When the pending timer fires (Infinity: none needed; NaN: none pending). */
   #due = NaN;
   #timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -47,29 +47,23 @@ export class PriceFlash implements ReactiveController {
   }
 
   hostUpdated(): void {
-    if (this.#next === Infinity) return this.#cancel();
     const due = Math.ceil(this.#next / GRID_MS) * GRID_MS;
     if (due === this.#due) return;
-    this.#cancel();
+    clearTimeout(this.#timer);
     this.#due = due;
     // A millisecond late, so that the render it asks for reads a `now` past the end.
-    this.#timer = setTimeout(
-      () => {
-        this.#timer = undefined;
-        this.#due = NaN;
-        this.#host.requestUpdate();
-      },
-      Math.max(0, due - performance.now()) + 1,
-    );
+    if (due < Infinity)
+      this.#timer = setTimeout(
+        () => {
+          this.#due = NaN;
+          this.#host.requestUpdate();
+        },
+        due + 1 - performance.now(),
+      );
   }
 
   hostDisconnected(): void {
-    this.#cancel();
-  }
-
-  #cancel(): void {
     clearTimeout(this.#timer);
-    this.#timer = undefined;
     this.#due = NaN;
   }
 }

@@ -35,8 +35,8 @@ export class QuotesController implements ReactiveController {
   /** Requested symbols the service did not return. */
   readonly missing = new Set<string>();
 
-  /** Per symbol: the price last received, how often it changed and when last (`performance.now()`). */
-  readonly #prices = new Map<string, { price: string; changes: number; changedAt?: number }>();
+  /** Per symbol: the price last received, and when it last changed while shown (`performance.now()`). */
+  readonly #prices = new Map<string, { price: string; changedAt?: number }>();
   readonly #pending = new Map<string, Quote>();
   #frame = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -75,12 +75,7 @@ export class QuotesController implements ReactiveController {
     return this.#subscription?.get(symbol);
   }
 
-  /** How often the price of `symbol` changed while shown (the announcer follows it). */
-  changeCount(symbol: string): number {
-    return this.#prices.get(symbol)?.changes ?? 0;
-  }
-
-  /** When the price of `symbol` last changed while shown (`performance.now()`; drives the flash). */
+  /** When the price of `symbol` last changed while shown (`performance.now()`): the flash and the announcer follow it. */
   changedAt(symbol: string): number | undefined {
     return this.#prices.get(symbol)?.changedAt;
   }
@@ -159,11 +154,7 @@ export class QuotesController implements ReactiveController {
       const before = this.#prices.get(q.symbol);
       if (!before) firstOfARow = true;
       const changed = before !== undefined && before.price !== q.price;
-      this.#prices.set(q.symbol, {
-        price: q.price,
-        changes: (before?.changes ?? 0) + (changed ? 1 : 0),
-        changedAt: changed ? performance.now() : before?.changedAt,
-      });
+      this.#prices.set(q.symbol, { price: q.price, changedAt: changed ? performance.now() : before?.changedAt });
       this.missing.delete(q.symbol);
       this.#pending.set(q.symbol, q);
     }
