@@ -51,7 +51,7 @@ export class BoardExtras {
     this.announcer = new PriceAnnouncer(board, quotes, selected);
     this.rows = new RowSelection(board);
     this.clock = new Clock(board);
-    this.flash = new PriceFlash(board, (symbol) => quotes.changedAt(symbol));
+    this.flash = new PriceFlash(board, quotes);
     // Beside the board's (and the columns' and chart area's chunks', whichever came first); without
     // adopted style sheets Lit appends a <style> per sheet: only the new ones then.
     const extra = [extraStyles, flashStyles];

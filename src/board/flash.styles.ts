@@ -6,20 +6,14 @@ import { css } from 'lit';
  * first rows.
  */
 export const flashStyles = css`
-  /* a tint over the digits (not the unit, whose muted text keeps AA), only while the cell flashes:
-     no box and no animation otherwise (see flash.ts) */
-  [part~=price] .value {
-    position: relative;
-  }
+  /* a tint behind the digits (not the unit, whose muted text keeps AA) and a little around them
+     (the shadow: no layout), only while the cell flashes; nothing animates (see flash.ts) */
   @media (prefers-reduced-motion: no-preference) {
-    .flash .value::before {
-      content: '';
-      position: absolute;
-      inset-block: -0.15em;
-      inset-inline: -0.3em -0.2em;
+    .flash .value {
+      --_flash: color-mix(in srgb, var(--_accent) 22%, transparent);
       border-radius: 4px;
-      background: color-mix(in srgb, var(--_accent) 22%, transparent);
-      pointer-events: none;
+      background: var(--_flash);
+      box-shadow: 0 0 0 .2em var(--_flash);
     }
   }
 `;

@@ -12,6 +12,7 @@
  * is re-armed by each of them, and a board that gets no quote renders once per grid step at most.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { PriceChanges } from './announcer';
 
 /** How long a changed price shows its flash (ms); the render that ends it comes up to {@link GRID_MS} later. */
 export const FLASH_MS = 800;
@@ -21,45 +22,37 @@ export const GRID_MS = 200;
 export class PriceFlash implements ReactiveController {
   readonly #host: ReactiveControllerHost;
   /** When the price of a symbol last changed (`performance.now()`), if it did. */
-  readonly #changedAt: (symbol: string) => number | undefined;
+  readonly #quotes: PriceChanges;
   /** The earliest end among the flashes the render under way shows. */
   #next = Infinity;
-  /** When the pending timer fires (Infinity: none needed; NaN: none pending). */
+  /** When the timer last armed fires (Infinity: none needed; NaN: none armed). */
   #due = NaN;
   #timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(host: ReactiveControllerHost, changedAt: (symbol: string) => number | undefined) {
+  constructor(host: ReactiveControllerHost, quotes: PriceChanges) {
     this.#host = host;
-    this.#changedAt = changedAt;
+    this.#quotes = quotes;
     host.addController(this);
   }
 
-  /** Whether the price of `symbol` shows its flash at `now` (`performance.now()`, one per render). */
-  on(symbol: string, now: number): boolean {
-    const at = this.#changedAt(symbol);
-    if (at === undefined || now - at >= FLASH_MS) return false;
+  /** Whether the price of `symbol` shows its flash now (a render asks for each row). */
+  on(symbol: string): boolean {
+    const at = this.#quotes.changedAt(symbol);
+    if (at === undefined || performance.now() - at >= FLASH_MS) return false;
     this.#next = Math.min(this.#next, at + FLASH_MS);
     return true;
   }
 
-  hostUpdate(): void {
-    this.#next = Infinity;
-  }
-
+  /** After each render: the timer for the earliest end it showed (the next render starts afresh). */
   hostUpdated(): void {
     const due = Math.ceil(this.#next / GRID_MS) * GRID_MS;
+    this.#next = Infinity;
     if (due === this.#due) return;
     clearTimeout(this.#timer);
     this.#due = due;
-    // A millisecond late, so that the render it asks for reads a `now` past the end.
-    if (due < Infinity)
-      this.#timer = setTimeout(
-        () => {
-          this.#due = NaN;
-          this.#host.requestUpdate();
-        },
-        due + 1 - performance.now(),
-      );
+    // A millisecond late, so that the render it asks for reads a `now` past the end (and so shows
+    // no flash that rounds to this `due`: the next render's differs).
+    if (due < Infinity) this.#timer = setTimeout(() => this.#host.requestUpdate(), due + 1 - performance.now());
   }
 
   hostDisconnected(): void {

@@ -260,7 +260,6 @@ export class PriceBoard extends PriceWidget {
   protected override render() {
     const s = this.settings;
     const now = new Date();
-    const clock = performance.now();
     const rows = this.#rows(now);
     const chartSymbol = this.#chartSymbol();
     const selected = rows.find((r) => r.symbol === chartSymbol);
@@ -278,7 +277,7 @@ export class PriceBoard extends PriceWidget {
           loading: this.#isLoading(),
           selected: chartSymbol,
           tabStop: extras?.rows.tabStop(s.symbols, chartSymbol) ?? chartSymbol,
-          flashOf: extras ? (symbol) => extras.flash.on(symbol, clock) : () => false,
+          flashOf: (symbol) => !!extras?.flash.on(symbol),
           onRowEvent: this.#onRowEvent,
           extra: this.#columns.extra,
         })}

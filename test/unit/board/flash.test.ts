@@ -17,12 +17,11 @@ class Host implements ReactiveControllerHost {
   requestUpdate(): void {
     this.requested++;
   }
-  /** One render of `symbols`: which of them flash now. */
+  /** One render of `symbols`: which of them flash now (the controllers' hooks around it). */
   render(flash: PriceFlash, symbols: string[]): string[] {
     this.renders++;
     for (const c of this.controllers) c.hostUpdate?.();
-    const now = performance.now();
-    const on = symbols.filter((s) => flash.on(s, now));
+    const on = symbols.filter((s) => flash.on(s));
     for (const c of this.controllers) c.hostUpdated?.();
     return on;
   }
@@ -36,7 +35,7 @@ describe('PriceFlash', () => {
     vi.useFakeTimers({ now: 0, toFake: ['setTimeout', 'clearTimeout', 'performance'] });
     host = new Host();
     changedAt = new Map();
-    flash = new PriceFlash(host, (s) => changedAt.get(s));
+    flash = new PriceFlash(host, { changedAt: (s) => changedAt.get(s) });
   });
   afterEach(() => vi.useRealTimers());
 
