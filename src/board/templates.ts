@@ -227,18 +227,13 @@ function titleOf(v: RowView, t: TableState): unknown {
  * skeleton (inside the same span) and the title the id for screen readers: the row's element stays
  * when the prices come, and so does the focus.
  */
-function renderRow(
-  v: RowView,
-  t: TableState,
-  w: Record<string, string>,
-  slots: Record<string, string>,
-): TemplateResult {
+function renderRow(v: RowView, t: TableState, contexts: readonly CellContext[], key: string): TemplateResult {
   const head = piece`<div part="row" class="row" role="row" data-symbol=${v.symbol} data-direction=${v.direction} ?data-stale=${v.stale} ?data-missing=${v.missing} tabindex=${v.symbol === t.tabStop ? '0' : '-1'} aria-current=${v.symbol === t.selected ? 'true' : nothing}><div part="title" class="cell" role="rowheader">${titleOf(v, t)}</div>`;
-  const cells = t.columns.map((c) => {
-    const context = { t, w: w[c], cls: `cell ${slots[c]}` };
+  const cells = t.columns.map((c, i) => {
+    const context = contexts[i]!;
     return CELLS[c]?.(v, context) ?? t.extra?.cell(c, v, context) ?? pending(c, v, context.cls);
   });
-  return joinPieces(t.columns.join() + (t.extra ? '+' : ''), [head, ...cells, piece`</div>`]);
+  return joinPieces(key, [head, ...cells, piece`</div>`]);
 }
 
 /**
@@ -250,6 +245,9 @@ function renderRow(
 export function renderTable(rows: readonly RowView[], t: TableState): TemplateResult {
   const slots = slotsOf(t.columns);
   const w = columnWidths(rows, t, slots);
+  // Per table, not per row: each column's cell context, and the row template's key.
+  const contexts = t.columns.map((c): CellContext => ({ t, w: w[c], cls: `cell ${slots[c]}` }));
+  const key = t.columns.join() + (t.extra ? '+' : '');
   return html`<div class="table" role="table" aria-label="قیمت‌ها" aria-busy=${t.loading ? 'true' : 'false'}>
     <div class="rowgroup head" role="rowgroup">
       <div class="row" role="row">
@@ -261,7 +259,7 @@ export function renderTable(rows: readonly RowView[], t: TableState): TemplateRe
       </div>
     </div>
     <div class="rowgroup rows" role="rowgroup" @click=${t.onRowEvent} @keydown=${t.onRowEvent} @focusin=${t.onRowEvent}>
-      ${rows.map((v) => renderRow(v, t, w, slots))}
+      ${rows.map((v) => renderRow(v, t, contexts, key))}
     </div>
   </div>`;
 }

@@ -223,6 +223,12 @@ export class Hub {
     return [...all];
   }
 
+  /** Whether a subscriber has `symbol`. */
+  #wanted(symbol: string): boolean {
+    for (const sub of this.#subscribers) if (sub.wants(symbol)) return true;
+    return false;
+  }
+
   #missingSymbols(): Set<string> {
     return new Set([...this.#unknown, ...this.#omitted]);
   }
@@ -266,8 +272,9 @@ export class Hub {
    * the store without bound.
    */
   #deliver(given: readonly Quote[]): void {
-    const wanted = new Set(this.#union());
-    const quotes = given.filter((q) => wanted.has(q.symbol));
+    // Asked per quote, not through the union: a stream event comes per quote, and a set of every
+    // symbol made for each was most of what a board under a live load allocated (4 of 13 MB/s).
+    const quotes = given.filter((q) => !this.#unknown.has(q.symbol) && this.#wanted(q.symbol));
     this.#state.hasData = true;
     const wasMissing = quotes.some((q) => this.#omitted.delete(q.symbol));
     const applied = this.#store.apply(quotes);

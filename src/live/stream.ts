@@ -79,7 +79,7 @@ export interface LiveStreamOptions {
 /** The last event id and the symbols of the connection that sent it: what a resume covers. */
 export interface ResumePoint {
   id: string;
-  symbols: string[];
+  symbols: readonly string[];
 }
 
 interface Attempt {
@@ -103,6 +103,8 @@ export class LiveStream {
   #lastId: string | undefined;
   /** Symbols of the connection that sent `lastId`: resuming covers only those. */
   #lastIdSymbols = new Set<string>();
+  /** The same symbols as a list, for {@link resumePoint}. */
+  #lastIdList: readonly string[] = [];
   #baseDelayMs: number;
   /** Failed connections since the last valid event: the backoff's attempt number. */
   #failures = 0;
@@ -125,13 +127,14 @@ export class LiveStream {
     this.#baseDelayMs = options.initialRetryMs ?? DEFAULT_RECONNECT_MS;
     if (options.resume && USABLE_EVENT_ID.test(options.resume.id)) {
       this.#lastId = options.resume.id;
+      this.#lastIdList = options.resume.symbols;
       this.#lastIdSymbols = new Set(options.resume.symbols);
     }
   }
 
   /** The id to resume from and the symbols it covers; undefined before any usable id. */
   get resumePoint(): ResumePoint | undefined {
-    return this.#lastId === undefined ? undefined : { id: this.#lastId, symbols: [...this.#lastIdSymbols] };
+    return this.#lastId === undefined ? undefined : { id: this.#lastId, symbols: this.#lastIdList };
   }
 
   /** The id of the last event received (sent as `Last-Event-ID` on reconnect). */
@@ -256,7 +259,7 @@ export class LiveStream {
     const onClose = (): void => connection.abort();
     this.#closer.signal.addEventListener('abort', onClose, { once: true });
     this.#connection = connection;
-    this.#attemptSymbols = new Set(symbols);
+    const asked = (this.#attemptSymbols = new Set(symbols));
     this.#interruption = undefined;
     const arm = (): (() => void) =>
       startTimer(() => {
@@ -284,7 +287,11 @@ export class LiveStream {
           this.#baseDelayMs = clampWait(ms, MIN_RECONNECT_MS, MAX_RECONNECT_MS);
         },
         onEvent: (name, data, id) => {
-          if (id !== undefined) this.#lastIdSymbols = new Set(symbols);
+          // The attempt's own set and list (never changed once made): an event comes per quote.
+          if (id !== undefined && this.#lastIdSymbols !== asked) {
+            this.#lastIdSymbols = asked;
+            this.#lastIdList = symbols;
+          }
           this.#onEvent(name, data, id);
         },
       });

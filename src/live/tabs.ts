@@ -465,8 +465,7 @@ export class TabStream {
 
   /** Quotes of this tab's symbols, to its own transport. */
   #deliver(quotes: Quote[], at: string | undefined): void {
-    const mine = new Set(this.#symbols);
-    const wanted = quotes.filter((quote) => mine.has(quote.symbol));
+    const wanted = quotes.filter((quote) => this.#symbols.includes(quote.symbol));
     if (wanted.length > 0) this.#options.onQuotes(wanted, at);
   }
 
