@@ -101,10 +101,8 @@ export class LiveStream {
   #interruption: 'watchdog' | 'resubscribe' | undefined;
   #wake: (() => void) | undefined;
   #lastId: string | undefined;
-  /** Symbols of the connection that sent `lastId`: resuming covers only those. */
-  #lastIdSymbols = new Set<string>();
-  /** The same symbols as a list, for {@link resumePoint}. */
-  #lastIdList: readonly string[] = [];
+  /** Symbols of the connection that sent `lastId` (its own list, never changed): resuming covers only those. */
+  #lastIdSymbols: readonly string[] = [];
   #baseDelayMs: number;
   /** Failed connections since the last valid event: the backoff's attempt number. */
   #failures = 0;
@@ -127,14 +125,13 @@ export class LiveStream {
     this.#baseDelayMs = options.initialRetryMs ?? DEFAULT_RECONNECT_MS;
     if (options.resume && USABLE_EVENT_ID.test(options.resume.id)) {
       this.#lastId = options.resume.id;
-      this.#lastIdList = options.resume.symbols;
-      this.#lastIdSymbols = new Set(options.resume.symbols);
+      this.#lastIdSymbols = options.resume.symbols;
     }
   }
 
   /** The id to resume from and the symbols it covers; undefined before any usable id. */
   get resumePoint(): ResumePoint | undefined {
-    return this.#lastId === undefined ? undefined : { id: this.#lastId, symbols: this.#lastIdList };
+    return this.#lastId === undefined ? undefined : { id: this.#lastId, symbols: this.#lastIdSymbols };
   }
 
   /** The id of the last event received (sent as `Last-Event-ID` on reconnect). */
@@ -259,7 +256,8 @@ export class LiveStream {
     const onClose = (): void => connection.abort();
     this.#closer.signal.addEventListener('abort', onClose, { once: true });
     this.#connection = connection;
-    const asked = (this.#attemptSymbols = new Set(symbols));
+    this.#attemptSymbols = new Set(symbols);
+    const covered = new Set(this.#lastIdSymbols);
     this.#interruption = undefined;
     const arm = (): (() => void) =>
       startTimer(() => {
@@ -273,7 +271,7 @@ export class LiveStream {
         apiKey: this.#options.apiKey,
         fetch: this.#options.fetch,
         // Resuming replays only missed events; a new symbol needs the snapshot a fresh start sends.
-        lastEventId: symbols.every((s) => this.#lastIdSymbols.has(s)) ? this.#lastId : undefined,
+        lastEventId: symbols.every((s) => covered.has(s)) ? this.#lastId : undefined,
         signal: connection.signal,
         onOpen: () => {
           attempt.opened = true;
@@ -287,11 +285,8 @@ export class LiveStream {
           this.#baseDelayMs = clampWait(ms, MIN_RECONNECT_MS, MAX_RECONNECT_MS);
         },
         onEvent: (name, data, id) => {
-          // The attempt's own set and list (never changed once made): an event comes per quote.
-          if (id !== undefined && this.#lastIdSymbols !== asked) {
-            this.#lastIdSymbols = asked;
-            this.#lastIdList = symbols;
-          }
+          // The attempt's own list, not a copy: an event comes per quote.
+          if (id !== undefined) this.#lastIdSymbols = symbols;
           this.#onEvent(name, data, id);
         },
       });
