@@ -10,6 +10,7 @@ import type { LitElement } from 'lit';
 import type { Column } from '../shared/attributes';
 import type { DisplayUnit, Quote } from '../shared/types';
 import { coinBubble, bubbleTitle } from '../model/bubble';
+import { coinSpec } from '../model/coins';
 import { changeAmount } from '../model/change-amount';
 import { formatDecimal } from '../format/number';
 import { formatPercent } from '../format/percent';
@@ -113,11 +114,9 @@ export class ExtraColumns implements ExtraCells {
   /** The link template the addresses in `#hrefs` were made from. */
   #link: string | undefined;
   readonly #hrefs = new Map<string, string | undefined>();
-  /** The bubble's `ons` and `usd` quotes at the last update. */
-  #ons: Quote | undefined;
-  #usd: Quote | undefined;
-  /** How often they changed (`ExtraCells.inputs`). */
-  inputs = 0;
+  #bubbleShown = false;
+  /** Per symbol, the last {@link stamp}. */
+  readonly #stamps = new Map<string, unknown[]>();
 
   constructor(host: LitElement, source: ColumnsSource) {
     this.#host = host;
@@ -130,13 +129,7 @@ export class ExtraColumns implements ExtraCells {
   /** Before each render: the settings, and the symbols whose spark is wanted. */
   update(s: ColumnSettings): void {
     this.#unit = s.unit;
-    if (s.columns.includes('bubble')) {
-      const ons = this.#source.get('ons');
-      const usd = this.#source.get('usd');
-      if (ons !== this.#ons || usd !== this.#usd) this.inputs++;
-      this.#ons = ons;
-      this.#usd = usd;
-    }
+    this.#bubbleShown = s.columns.includes('bubble');
     if (s.link !== this.#link) this.#hrefs.clear();
     this.#link = s.link;
     const spark = s.columns.includes('spark');
@@ -164,7 +157,8 @@ export class ExtraColumns implements ExtraCells {
     let m = memo.get(quote);
     if (!m || m.unit !== unit) memo.set(quote, (m = { unit }));
     if (column === 'change-amount') return (m.amount ??= amountCell(quote, unit));
-    if (column !== 'bubble') return undefined;
+    // Only a coin has a bubble: other rows' stay undefined while `ons` and `usd` move.
+    if (column !== 'bubble' || !coinSpec(quote.symbol)) return undefined;
     const ons = this.#source.get('ons');
     const usd = this.#source.get('usd');
     let bubble = m.bubble;
@@ -180,12 +174,26 @@ export class ExtraColumns implements ExtraCells {
 
   cell(column: Column, v: RowView, { w, cls }: CellContext): Piece {
     if (column === 'spark') {
-      return piece`<div part="spark" class=${cls} role="cell">${v.loading ? nothing : (this.#spark?.render(v.symbol) ?? nothing)}</div>`;
+      return piece`<div part="spark" class=${cls} role="cell">${v.loading ? nothing : this.#sparkOf(v.symbol)}</div>`;
     }
     const cell = v.loading ? undefined : this.#cell(column, v);
     // Without a value: a dash for the amount (no quote, or no previous price), nothing for a bubble (not a coin).
     const text = v.loading ? SKELETON : (cell?.text ?? (column === 'bubble' ? '' : DASH));
     return piece`<div part=${column} class=${cls} role="cell" data-sign=${cell?.direction ?? nothing} data-unit=${cell?.ownUnit ?? nothing} title=${cell?.title ?? nothing} data-w=${w}><span class="value">${text}</span></div>`;
+  }
+
+  /** As {@link ExtraCells.stamp}: the same array while the row's link template, bubble and spark stay. */
+  stamp(v: RowView): unknown {
+    const now = [this.#link, this.#bubbleShown && !v.loading && this.#cell('bubble', v), this.#sparkOf(v.symbol)];
+    const last = this.#stamps.get(v.symbol);
+    if (last && now.every((d, i) => d === last[i])) return last;
+    this.#stamps.set(v.symbol, now);
+    return now;
+  }
+
+  /** A row's spark as its cell shows it (the same object until its line changes). */
+  #sparkOf(symbol: string): unknown {
+    return this.#spark?.render(symbol) ?? nothing;
   }
 
   title(v: RowView, tabStop: boolean): unknown {

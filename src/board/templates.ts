@@ -42,10 +42,11 @@ export interface ExtraCells {
   /** As {@link RowView.shapes}, for such a cell. */
   shape(column: Column, v: RowView): string | undefined;
   /**
-   * Counts what changes the chunk's cells while a row's quote stays (the bubble follows `ons` and
-   * `usd`): a row is measured again when it moved.
+   * The same object while what the chunk shows in a row stays but for the row's quote (its bubble
+   * follows `ons` and `usd`, its spark its line, its title `link`): the row is measured and
+   * rendered again when it changes.
    */
-  readonly inputs: number;
+  stamp(v: RowView): unknown;
   /** A row's title as a link to the site's page for its symbol; `undefined` without one. */
   title(v: RowView, tabStop: boolean): unknown;
 }
@@ -87,21 +88,30 @@ function slotsOf(columns: readonly Column[]): Record<string, string> {
 }
 
 /** Per table (unit, columns and symbols): the longest value shape of each kind seen, and the `data-w`s. */
-const seen = new Map<string, { longest: Map<string, string>; w: Record<string, string> }>();
-/**
- * The table each row view was last measured for, and the chunk's `inputs` then (-1 before the
- * chunk): a view is made once per quote, so a frame of live updates measures again only the rows
- * whose quote changed, or all of them when the bubble's inputs moved.
- */
-const measured = new WeakMap<RowView, [object, number]>();
+interface Table {
+  longest: Map<string, string>;
+  w: Record<string, string>;
+  /** A longest shape grew since `w` was made. */
+  grew: boolean;
+}
+const seen = new Map<string, Table>();
 
 const digits = (shape: string): number => shape.split('۰').length - 1;
 /** Every character of `a` is in `b`, as often. */
 const within = (a: string, b: string): boolean => [...a].every((c) => b.split(c).length >= a.split(c).length);
 
-/** A cell's value shape, for its column's width (none for the spark: its width is fixed). */
-const shapeOf = (v: RowView, column: Column, t: TableState): string | undefined =>
-  v.shapes[column] ?? t.extra?.shape(column, v);
+/** Takes the value shapes of a row's cells into its table (none for the spark: its width is fixed). */
+function measure(table: Table, v: RowView, t: TableState): void {
+  for (const column of t.columns) {
+    const shape = v.shapes[column] ?? t.extra?.shape(column, v);
+    if (shape === undefined) continue;
+    const kind = `${column}|${shape.replace(/۰/g, '')}`;
+    if (shape.length > (table.longest.get(kind)?.length ?? -1)) {
+      table.longest.set(kind, shape);
+      table.grew = true;
+    }
+  }
+}
 
 /**
  * The `data-w` of each column, the same in every row and in the header: the header text and, one
@@ -111,33 +121,11 @@ const shapeOf = (v: RowView, column: Column, t: TableState): string | undefined 
  * between formats (a toman price with and without its decimal) does not relayout every row. The
  * lead column takes the second's lines too: the two share a column in the narrow layout.
  */
-function columnWidths(rows: readonly RowView[], t: TableState, slots: Record<string, string>): Record<string, string> {
-  const id = t.unit + t.columns.join() + rows.map((v) => v.symbol).join();
-  let table = seen.get(id);
-  let grew = !table;
-  if (!table) {
-    if (seen.size > 20) seen.clear();
-    seen.set(id, (table = { longest: new Map(), w: {} }));
-  }
-  const { longest } = table;
-  const inputs = t.extra?.inputs ?? -1;
-  for (const v of rows) {
-    const m = measured.get(v);
-    if (m?.[0] === table && m[1] === inputs) continue;
-    measured.set(v, [table, inputs]);
-    for (const column of t.columns) {
-      const shape = shapeOf(v, column, t);
-      if (shape === undefined) continue;
-      const kind = `${column}|${shape.replace(/۰/g, '')}`;
-      if (shape.length > (longest.get(kind)?.length ?? -1)) {
-        longest.set(kind, shape);
-        grew = true;
-      }
-    }
-  }
-  if (grew) {
+function columnWidths(table: Table, t: TableState, slots: Record<string, string>): Record<string, string> {
+  if (table.grew) {
+    table.grew = false;
     const lines = new Map<string, string[]>(t.columns.map((c) => [c, [HEADERS[c](t.unit)]]));
-    const all = [...longest];
+    const all = [...table.longest];
     for (const [kind, shape] of all) {
       const column = kind.slice(0, kind.indexOf('|'));
       const wider = all.some(
@@ -154,6 +142,19 @@ function columnWidths(rows: readonly RowView[], t: TableState, slots: Record<str
   }
   return table.w;
 }
+
+/**
+ * A row's template and what it was made from besides its view, which is made once per quote: a
+ * frame of live updates measures and renders again only the rows whose quote, flash or columns'
+ * chunk's cells changed (and all of them when a column widened).
+ */
+interface Made {
+  deps: unknown[];
+  /** The `data-w`s the template was made with. */
+  w?: object;
+  row?: TemplateResult;
+}
+const made = new WeakMap<RowView, Made>();
 
 /** Static markup and the values between, as a tagged template literal gives them. */
 export interface Piece {
@@ -244,7 +245,23 @@ function renderRow(v: RowView, t: TableState, contexts: readonly CellContext[], 
  */
 export function renderTable(rows: readonly RowView[], t: TableState): TemplateResult {
   const slots = slotsOf(t.columns);
-  const w = columnWidths(rows, t, slots);
+  const id = t.unit + t.columns.join() + rows.map((v) => v.symbol).join();
+  let table = seen.get(id);
+  if (!table) {
+    if (seen.size > 20) seen.clear();
+    seen.set(id, (table = { longest: new Map(), w: {}, grew: true }));
+  }
+  const rowsMade = rows.map((v) => {
+    const { symbol } = v;
+    const deps = [table, t.flashOf(symbol), symbol === t.tabStop, symbol === t.selected, t.extra?.stamp(v)];
+    let m = made.get(v);
+    if (!m || deps.some((d, i) => d !== m!.deps[i])) {
+      made.set(v, (m = { deps }));
+      measure(table, v, t);
+    }
+    return m;
+  });
+  const w = columnWidths(table, t, slots);
   // Per table, not per row: each column's cell context, and the row template's key.
   const contexts = t.columns.map((c): CellContext => ({ t, w: w[c], cls: `cell ${slots[c]}` }));
   const key = t.columns.join() + (t.extra ? '+' : '');
@@ -259,7 +276,14 @@ export function renderTable(rows: readonly RowView[], t: TableState): TemplateRe
       </div>
     </div>
     <div class="rowgroup rows" role="rowgroup" @click=${t.onRowEvent} @keydown=${t.onRowEvent} @focusin=${t.onRowEvent}>
-      ${rows.map((v) => renderRow(v, t, contexts, key))}
+      ${rows.map((v, i) => {
+        const m = rowsMade[i]!;
+        if (m.w !== w) {
+          m.w = w;
+          m.row = renderRow(v, t, contexts, key);
+        }
+        return m.row;
+      })}
     </div>
   </div>`;
 }

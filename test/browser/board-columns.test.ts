@@ -264,6 +264,21 @@ describe('link', () => {
     }
   });
 
+  it('follows a new link template on a shown board, and plain titles without one', async () => {
+    const el = await board({ link: 'https://example.com/a/{symbol}' }, 'usd,eur');
+    await until(() => !!row(el, 'eur')!.querySelector('a'), 'no link');
+    const hrefs = () => rows(el).map((r) => r.querySelector('a')?.href);
+    expect(hrefs()).toEqual(['https://example.com/a/usd', 'https://example.com/a/eur']);
+    // The quotes stay: only the template changed.
+    el.setAttribute('link', 'https://example.com/b/{symbol}');
+    await elementUpdated(el);
+    expect(hrefs()).toEqual(['https://example.com/b/usd', 'https://example.com/b/eur']);
+    el.removeAttribute('link');
+    await elementUpdated(el);
+    expect(hrefs()).toEqual([undefined, undefined]);
+    expect(cell(el, 'eur', 'title')).toBe(el.quotes.get('eur')!.title);
+  });
+
   it('a relative template resolves against the page', async () => {
     const el = await board({ link: '/prices/{symbol}' }, 'usd');
     await until(() => !!row(el, 'usd')!.querySelector('a'), 'no link');
