@@ -57,18 +57,25 @@ test('renders in a frame on another site and posts its height to the parent', as
   await setPrices(servers, [{ symbol: 'usd', price: '98765430' }]);
   await expect(priceCell(frame, 'usd')).toContainText(persianGrouped('9876543'));
 
-  const resizes = await page.evaluate(
-    () => (window as unknown as { resizes: Array<{ origin: string; data: { type: string; height: number } }> }).resizes,
-  );
-  expect(resizes.length).toBeGreaterThan(0);
-  const last = resizes.at(-1)!;
+  type Resize = { origin: string; data: { type: string; height: number } };
+  const resizes = () => page.evaluate(() => (window as unknown as { resizes: Resize[] }).resizes);
+  const embed = page.frame({ url: /embed\.html/ })!;
+  // The reported height is the board's: the frame's own document, measured from inside. The last
+  // message may still be on its way (the times under the titles come with the board's extras and
+  // make the rows taller), so this waits for it.
+  const heights = async () => ({
+    reported: (await resizes()).at(-1)?.data.height,
+    inner: await embed.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height)),
+  });
+  await expect
+    .poll(async () => {
+      const h = await heights();
+      return h.reported === h.inner;
+    })
+    .toBe(true);
+  const last = (await resizes()).at(-1)!;
   expect(last.origin).toBe(servers.cdn.origin);
   expect(last.data.type).toBe('price-board:resize');
-  // The reported height is the board's: the frame's own document, measured from inside.
-  const inner = await page
-    .frame({ url: /embed\.html/ })!
-    .evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
-  expect(last.data.height).toBe(inner);
   expect(last.data.height).toBeGreaterThan(100);
 
   // The board fills the frame's width.
