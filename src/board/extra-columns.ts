@@ -184,11 +184,14 @@ export class ExtraColumns implements ExtraCells {
 
   /** As {@link ExtraCells.stamp}: the same array while the row's link template, bubble and spark stay. */
   stamp(v: RowView): unknown {
-    const now = [this.#link, this.#bubbleShown && !v.loading && this.#cell('bubble', v), this.#sparkOf(v.symbol)];
+    const bubble = this.#bubbleShown && !v.loading && this.#cell('bubble', v);
+    const spark = this.#sparkOf(v.symbol);
     const last = this.#stamps.get(v.symbol);
-    if (last && now.every((d, i) => d === last[i])) return last;
-    this.#stamps.set(v.symbol, now);
-    return now;
+    // Compared before a new array is made: every row asks for its stamp at every render.
+    if (last && last[0] === this.#link && last[1] === bubble && last[2] === spark) return last;
+    const stamp = [this.#link, bubble, spark];
+    this.#stamps.set(v.symbol, stamp);
+    return stamp;
   }
 
   /** A row's spark as its cell shows it (the same object until its line changes). */
