@@ -188,8 +188,11 @@ test('closing the leading tab: another leads within 2 s, resumes by Last-Event-I
   expect(changedAt).toBeLessThan(Date.parse(takeover.at) + held);
   const newLeader = others.find((t) => resumedFrom.has(t));
   expect(newLeader).toBeDefined();
-  // Resumed from the last event it saw, not started afresh.
-  expect(resumedFrom.get(newLeader!)).toBe(lastId);
+  // Resumed from the last event it saw, not started afresh: the one before the leader went, or a
+  // later one when the closing tab still passed on a change or two (its page may run for a moment
+  // after \`close()\` returns, as CI saw); the changes below must then all have reached the boards.
+  expect(Number(resumedFrom.get(newLeader!))).toBeGreaterThanOrEqual(Number(lastId));
+  expect(Number(resumedFrom.get(newLeader!))).toBeLessThanOrEqual(Number(await latestEventId()));
 
   for (const [i, tab] of tabs.entries()) {
     if (tab === leader) continue;
