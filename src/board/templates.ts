@@ -200,10 +200,13 @@ const skeletonOr = (v: RowView, text: string, short = false) =>
 const pending = (column: Column, v: RowView, cls: string) =>
   piece`<div part=${column} class=${cls} role="cell"><span class="value">${column === 'change-amount' && !v.missing ? SKELETON : nothing}</span></div>`;
 
-/** Each column's cell: one `part` of the column's name, its text bound directly. */
-const CELLS: Readonly<Partial<Record<Column, (v: RowView, c: CellContext) => Piece>>> = {
-  price: (v, { t, w, cls }) => {
-    return piece`<div part="price" class=${t.flashOf(v.symbol) ? `${cls} flash` : cls} role="cell" data-unit=${v.ownUnit ?? nothing} data-w=${w}><span class="value">${skeletonOr(v, v.price)}</span></div>`;
+/**
+ * Each column's cell: one `part` of the column's name, its text bound directly; `flash` is whether
+ * the row's price flashes (asked once per row, for the row's template too).
+ */
+const CELLS: Readonly<Partial<Record<Column, (v: RowView, c: CellContext, flash: boolean) => Piece>>> = {
+  price: (v, { w, cls }, flash) => {
+    return piece`<div part="price" class=${flash ? `${cls} flash` : cls} role="cell" data-unit=${v.ownUnit ?? nothing} data-w=${w}><span class="value">${skeletonOr(v, v.price)}</span></div>`;
   },
   change: (v, { w, cls }) =>
     piece`<div part="change" class=${cls} role="cell" data-w=${w}>${v.arrow ? arrowOf(v.arrow) : nothing}<span class="value">${skeletonOr(v, v.change, true)}</span></div>`,
@@ -228,11 +231,17 @@ function titleOf(v: RowView, t: TableState): unknown {
  * skeleton (inside the same span) and the title the id for screen readers: the row's element stays
  * when the prices come, and so does the focus.
  */
-function renderRow(v: RowView, t: TableState, contexts: readonly CellContext[], key: string): TemplateResult {
+function renderRow(
+  v: RowView,
+  t: TableState,
+  contexts: readonly CellContext[],
+  key: string,
+  flash: boolean,
+): TemplateResult {
   const head = piece`<div part="row" class="row" role="row" data-symbol=${v.symbol} data-direction=${v.direction} ?data-stale=${v.stale} ?data-missing=${v.missing} tabindex=${v.symbol === t.tabStop ? '0' : '-1'} aria-current=${v.symbol === t.selected ? 'true' : nothing}><div part="title" class="cell" role="rowheader">${titleOf(v, t)}</div>`;
   const cells = t.columns.map((c, i) => {
     const context = contexts[i]!;
-    return CELLS[c]?.(v, context) ?? t.extra?.cell(c, v, context) ?? pending(c, v, context.cls);
+    return CELLS[c]?.(v, context, flash) ?? t.extra?.cell(c, v, context) ?? pending(c, v, context.cls);
   });
   return joinPieces(key, [head, ...cells, piece`</div>`]);
 }
@@ -280,7 +289,7 @@ export function renderTable(rows: readonly RowView[], t: TableState): TemplateRe
         const m = rowsMade[i]!;
         if (m.w !== w) {
           m.w = w;
-          m.row = renderRow(v, t, contexts, key);
+          m.row = renderRow(v, t, contexts, key, m.deps[1] as boolean); // the flash, as this render asked
         }
         return m.row;
       })}
