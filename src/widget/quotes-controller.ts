@@ -4,7 +4,9 @@
  * connection (`connectionOf`) or the poll interval changes. The quotes are the hub's (read through
  * the subscription); the controller keeps only its own: the batch to render and the price
  * changes. A row's first quote is shown at once (the render follows in a microtask); after that,
- * applied quotes are batched: one render and one `onQuotes` per frame.
+ * applied quotes are batched: one render and one `onQuotes` per frame, in a task posted from the
+ * frame's callback, so that the batch's script and the browser's rendering of a frame are never
+ * one long task (the next frame paints what the task wrote).
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { PriceBoardError } from '../shared/errors';
@@ -159,32 +161,19 @@ export class QuotesController implements ReactiveController {
       this.#pending.set(q.symbol, q);
     }
     if (quotes.length > 0 && this.error && !this.error.final) this.error = undefined;
-    if (firstOfARow && !this.#scheduled()) this.#flushNow();
-    else this.#scheduleFlush();
+    if (this.#scheduled() || this.#pending.size === 0) return;
+    // A row still without a price (the first snapshot, or symbols just added) is not kept waiting
+    // for a frame: the batch goes out now and Lit renders it in a microtask.
+    if (firstOfARow) this.#flush();
+    // Otherwise, and for what arrives after that, the batch goes out in a task that the next
+    // frame's callback posts: after the frame that paints the last batch, and apart from the
+    // browser's style, layout and paint of the frame that shows it.
+    this.#frame = requestAnimationFrame(() => setTimeout(() => this.#flush()));
+    this.#timer = setTimeout(() => this.#flush(), HIDDEN_FLUSH_MS);
   }
 
   #scheduled(): boolean {
     return this.#frame !== 0 || this.#timer !== undefined;
-  }
-
-  #scheduleFlush(): void {
-    if (this.#scheduled() || this.#pending.size === 0) return;
-    this.#frame = requestAnimationFrame(() => this.#flush());
-    this.#timer = setTimeout(() => this.#flush(), HIDDEN_FLUSH_MS);
-  }
-
-  /**
-   * Rows still without a price (the first snapshot, or symbols just added) are not kept waiting
-   * for a frame: the batch goes out now and Lit renders it in a microtask. What arrives next waits
-   * for the frame after the one that paints this batch, so `onQuotes` still runs at most once per
-   * frame.
-   */
-  #flushNow(): void {
-    this.#flush();
-    this.#frame = requestAnimationFrame(() => {
-      this.#frame = requestAnimationFrame(() => this.#flush());
-    });
-    this.#timer = setTimeout(() => this.#flush(), HIDDEN_FLUSH_MS);
   }
 
   #cancelFlush(): void {

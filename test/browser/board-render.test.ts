@@ -257,6 +257,38 @@ describe('<price-board> events', () => {
     counting = false;
     for (let i = 1; i < frames.length; i++) expect(frames[i]! - frames[i - 1]!).toBeLessThanOrEqual(1);
   });
+
+  it('renders a live batch in a task of its own, not in an animation frame callback with the frame’s layout and paint', async () => {
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${`${KEY}-task`} stream="sse" chart="none" symbols="usd,eur"></price-board>`,
+    );
+    await untilLoaded(el);
+    await until(() => el.status === 'live', 'not live');
+    // Every animation frame callback from now on marks the time it runs.
+    const real = window.requestAnimationFrame;
+    let inFrame = 0;
+    window.requestAnimationFrame = (callback) =>
+      real((time) => {
+        inFrame++;
+        try {
+          callback(time);
+        } finally {
+          inFrame--;
+        }
+      });
+    const seen: { inFrame: number; price: string | undefined }[] = [];
+    const onQuotes = () => seen.push({ inFrame, price: el.quotes.get('eur')?.price });
+    el.addEventListener('price-board-quotes', onQuotes);
+    try {
+      await sandbox.market({ set: [{ symbol: 'eur', price: '1234600' }] });
+      await until(() => seen.some((s) => s.price === '1234600'), 'the pushed price was not applied');
+      await until(() => cell(el, 'eur', 'price').includes('۱۲۳٬۴۶۰'), 'the pushed price was not rendered');
+    } finally {
+      window.requestAnimationFrame = real;
+      el.removeEventListener('price-board-quotes', onQuotes);
+    }
+    expect(seen.map((s) => s.inFrame)).toEqual(seen.map(() => 0));
+  });
 });
 
 describe('status line', () => {
