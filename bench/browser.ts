@@ -202,6 +202,7 @@ export const STYLE_PATCHES: Record<string, [string, string][]> = {
   rowcontain: [['.rows .row{cursor:pointer;', '.rows .row{contain:layout style paint;cursor:pointer;']],
   vib: [['.value{unicode-bidi:isolate}', '.value{unicode-bidi:isolate;display:inline-block}']],
   nosparksvg: [['[part~=spark] svg{display:block;', '[part~=spark] svg{display:none;']],
+  cv11: [['nth-child(n + 21)', 'nth-child(n + 11)']],
 };
 
 /** Applies `STYLE_PATCHES[name]` to every page load of `page` (no name: nothing). */
