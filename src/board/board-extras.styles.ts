@@ -3,7 +3,8 @@ import { css } from 'lit';
 /**
  * The board's styles that its first rows do not need, adopted with its extras (`board-extras.ts`)
  * beside its own: the colours of the statuses the live data layer reports, the error box, the
- * hover, the selected row and the focus ring, and rows the service did not return.
+ * rows' containment, the hover, the selected row and the focus ring, and rows the service did
+ * not return.
  */
 export const extraStyles = css`
   [data-status=live] .dot {
@@ -26,6 +27,13 @@ export const extraStyles = css`
     font-size: 14px;
   }
 
+  /*
+   * Once the first rows are painted, each row is laid out and painted apart from the others (as
+   * content-visibility gives those past the 20th): a live change repaints its row only.
+   */
+  .rows .row {
+    contain: content;
+  }
   .rows .row:hover {
     background: color-mix(in srgb, var(--_fg) 4%, var(--_bg));
   }

@@ -111,9 +111,7 @@ export const styles = css`
     grid-auto-columns: minmax(max-content, 1fr);
     grid-auto-flow: column;
   }
-  /* laid out and painted apart from the other rows (what content-visibility gives those past the 20th) */
   .rows .row {
-    contain: content;
     cursor: pointer;
     border-block-end: 1px solid color-mix(in srgb, var(--_border) 60%, transparent);
     outline: none;
