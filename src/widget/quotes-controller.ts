@@ -166,9 +166,13 @@ export class QuotesController implements ReactiveController {
     // for a frame: the batch goes out now and Lit renders it in a microtask.
     if (firstOfARow) this.#flush();
     // Otherwise, and for what arrives after that, the batch goes out in a task that the next
-    // frame's callback posts: after the frame that paints the last batch, and apart from the
-    // browser's style, layout and paint of the frame that shows it.
-    this.#frame = requestAnimationFrame(() => setTimeout(() => this.#flush()));
+    // frame's callback posts in place of the hidden page's timer (one timer to cancel): after the
+    // frame that paints the last batch, and apart from the browser's style, layout and paint of
+    // the frame that shows it.
+    this.#frame = requestAnimationFrame(() => {
+      clearTimeout(this.#timer);
+      this.#timer = setTimeout(() => this.#flush());
+    });
     this.#timer = setTimeout(() => this.#flush(), HIDDEN_FLUSH_MS);
   }
 
