@@ -413,7 +413,7 @@ describe(`reliability under faults (${CHAOS ? 'full chaos' : 'short'} schedule)`
       expect(boards).toHaveLength(3);
       const stopSampler = startSampler();
       let marketBusy = true;
-      // Prices keep changing throughout (besides the sandbox's own source reads every 5 s).
+      // Prices keep changing throughout (the sandbox moves none on its own: global-setup.ts).
       const market = (async () => {
         while (marketBusy) {
           const symbol = pick(SYMBOLS);
