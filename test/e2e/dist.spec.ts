@@ -106,7 +106,7 @@ test.describe('dist/', () => {
     // of format/number.ts; 26,508 B with no set of every symbol made per live event (the hub and the stream); 26,582 B
     // with a row's template made again only when the row changed (templates.ts: about 20% less script under the live
     // load with the extra columns); 26,563 B with a live batch rendered in a task of its own (quotes-controller.ts: one
-    // scheduling path where there were two); 26,569 B since.
+    // scheduling path where there were two); 26,569 B with one cancellable timer for a batch's task.
     expect(gzipSync(source, { level: 9 }).length).toBeLessThanOrEqual(26 * 1024);
   });
 
