@@ -94,6 +94,9 @@ export class ChartArea {
   #cancelRetry: (() => void) | undefined;
   #retries = 0;
   #chart: PriceChart | undefined;
+  /** Live changes not drawn yet: the first candle they touched (Infinity: none), and the pending draw. */
+  #liveFrom = Infinity;
+  #cancelLive: (() => void) | undefined;
   #creating = false;
   #themeDirty = false;
   /** The system's colour scheme, and printing (the board prints light): the chart takes the board's colours again. */
@@ -188,15 +191,35 @@ export class ChartArea {
     }
   }
 
-  /** Live quotes: the chart symbol's one moves the last candle (`update`, never a full redraw). */
+  /**
+   * Live quotes: the chart symbol's one moves the last candle (`update`, never a full redraw). The
+   * chart draws it after the frame that paints the rows of the same batch, not in that frame:
+   * lightweight-charts redraws its canvases in the next animation frame, and that frame also lays
+   * out and paints the rows, which made it the longest task of a live board.
+   */
   applyQuotes(quotes: readonly Quote[]): void {
     const symbol = this.#settings?.symbol;
-    if (!symbol || this.view.status !== 'ready' || !this.#candles) return;
+    const candles = this.#candles;
+    if (!symbol || this.view.status !== 'ready' || !candles) return;
     const quote = quotes.findLast((q) => q.symbol === symbol);
+    const from = candles.length - 1;
     if (quote && this.#applyQuote(quote) && this.#chart) {
-      this.#chart.update(this.#candles.at(-1)!);
-      this.#describe();
+      this.#liveFrom = Math.min(this.#liveFrom, from);
+      this.#cancelLive ??= afterPaint(() => {
+        const first = this.#liveFrom;
+        this.#dropLive();
+        // Candles are only replaced at the end or added after it: those from the first touched on.
+        for (const candle of this.#candles?.slice(first) ?? []) this.#chart?.update(candle);
+        this.#describe();
+      });
     }
+  }
+
+  /** Forgets live changes not drawn yet (a full draw, or no chart, supersedes them). */
+  #dropLive(): void {
+    this.#cancelLive?.();
+    this.#cancelLive = undefined;
+    this.#liveFrom = Infinity;
   }
 
   hostConnected(): void {
@@ -279,6 +302,7 @@ export class ChartArea {
     this.view.error = e;
     this.#candles = undefined;
     this.view.description = '';
+    this.#dropLive();
     this.#chart?.setData([]);
     reportError(this.#host, e);
     this.#host.requestUpdate();
@@ -333,6 +357,7 @@ export class ChartArea {
 
   /** Full replace: history loaded, span or unit changed. */
   #draw(): void {
+    this.#dropLive();
     if (!this.#chart || !this.#candles || this.view.status !== 'ready') return;
     this.#chart.setPriceFormatter(this.#priceFormatter());
     this.#chart.setData(this.#candles);
@@ -383,6 +408,7 @@ export class ChartArea {
   }
 
   #destroyChart(): void {
+    this.#dropLive();
     this.#chart?.destroy();
     this.#chart = undefined;
   }

@@ -298,6 +298,40 @@ describe('chart', () => {
     expect((await history(key)).length).toBe(1);
   });
 
+  it('draws a live change of the chart symbol after the frame that shows it in the row, not in that frame', async () => {
+    const key = `${KEY}-live-frame`;
+    const el = await fixture<PriceBoard>(
+      html`<price-board base-url=${base()} api-key=${key} stream="sse" symbols="usd,eur" unit="rial"></price-board>`,
+    );
+    await untilChart(el);
+    await until(() => el.status === 'live', 'not live');
+    // The animation frames so far, and the one in which each change was first seen in the DOM.
+    let frames = 0;
+    let counting = true;
+    const count = () => {
+      frames++;
+      if (counting) requestAnimationFrame(count);
+    };
+    requestAnimationFrame(count);
+    const seenAt: { row?: number; chart?: number } = {};
+    const price = () => row(el, 'usd')!.querySelector('[part~="price"]')!.textContent ?? '';
+    const observer = new MutationObserver(() => {
+      if (seenAt.row === undefined && price().includes('۲٬۴۶۸٬۰۱۳')) seenAt.row = frames;
+      if (seenAt.chart === undefined && legend(el).includes('۲٬۴۶۸٬۰۱۳')) seenAt.chart = frames;
+    });
+    observer.observe(el.shadowRoot!, { subtree: true, childList: true, characterData: true });
+    try {
+      await sandbox.market({ set: [{ symbol: 'usd', price: '2468013' }] });
+      await until(() => seenAt.chart !== undefined, 'the chart did not follow the quote');
+    } finally {
+      observer.disconnect();
+      counting = false;
+    }
+    expect(seenAt.row).toBeDefined();
+    expect(seenAt.chart).toBeGreaterThan(seenAt.row!);
+    expect(caption(el)).toContain('پایانی ۲٬۴۶۸٬۰۱۳');
+  });
+
   it('shows a history failure in the chart area only; the board keeps working', async () => {
     const key = `${KEY}-fail`;
     const errors = collect<ErrorDetail>(document, 'price-board-error');

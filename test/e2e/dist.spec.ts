@@ -163,7 +163,7 @@ test.describe('dist/', () => {
     // 52,053 B with the classes the chart never reaches emptied (vite.config.ts, UNREACHED_CHART_CLASSES); 53,489 B
     // with the chart section's code (section, styles, controller), which every board loaded with its extras; 53,653 B
     // with Tehran's UTC offset, which the board's date formatting held; 53,730 B with the axis numbers, which
-    // format/number.ts held.
+    // format/number.ts held; 53,810 B with live changes drawn after the rows' frame (chart-area.ts, applyQuotes).
     const local = (file: string) =>
       [...readFileSync(file, 'utf8').matchAll(/(?:\bfrom|\bimport)\s*["'](\.[^"']+)["']/g)].map((m) =>
         join(file, '..', m[1]!),
@@ -178,7 +178,7 @@ test.describe('dist/', () => {
       'assets/services',
     ]);
     const gzip = [...files].reduce((sum, f) => sum + gzipSync(readFileSync(f), { level: 9 }).length, 0);
-    expect(gzip).toBeLessThanOrEqual(52.5 * 1024);
+    expect(gzip).toBeLessThanOrEqual(52.6 * 1024);
   });
 
   test('the npm modules in lib/ import lit and the chart by name, and inline neither', () => {
