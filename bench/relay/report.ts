@@ -29,6 +29,24 @@ const floorCell = (name: string, l: Latency | undefined) =>
     ? `${name}: p50 ${l.p50} ms, p99 ${l.p99} ms, ${l.late}/${l.changes} changes made late, load ${round(l.load, 1)}; ${cpu(l)}`
     : '';
 
+/**
+ * DESIGN.md §6: fan-out p99 at 10,000 clients ≤ 0.8 × the floor's (a bare node:http server, the
+ * changes due together merged, same run), and ≤ 100 ms where the machine is quiet: where that
+ * floor itself reaches every client within 100 ms (then 0.8 × the floor is below 100 ms anyway).
+ */
+const FANOUT_FLOOR_RATIO = 0.8;
+const fanoutTarget = (merged: { p99: number } | undefined): string =>
+  `p99 ≤ ${FANOUT_FLOOR_RATIO} × the floor writing changes due together${merged ? ` (${Math.round(FANOUT_FLOOR_RATIO * merged.p99)} ms)` : ''}; ≤ 100 ms where the machine is quiet (that floor's p99 ≤ 100 ms${merged ? `; here ${merged.p99} ms` : ''})`;
+const fanoutMet = (
+  l: { p99: number; completeChanges: number; changes: number; rate: number },
+  merged: { p99: number } | undefined,
+): boolean =>
+  !!merged &&
+  l.p99 <= FANOUT_FLOOR_RATIO * merged.p99 &&
+  (merged.p99 > 100 || l.p99 <= 100) &&
+  l.completeChanges === l.changes &&
+  l.rate >= 9.5;
+
 export function relayRows(
   r: RelayResults | undefined,
   failed: (section: string, metric: string, target: string) => void,
@@ -53,19 +71,20 @@ export function relayRows(
     for (const [i, l] of f.relay.latency.entries()) {
       const b = f.sandbox.latency[i];
       const last = i === f.relay.latency.length - 1;
+      const merged = last ? f.floor.merged : undefined;
       rows.push({
         section: 'relay',
         metric: `fan-out latency, upstream change → receipt by every client, ${l.clients} clients, 10 changes/s`,
         measured: `${latency(l)}; of which change → relay p50 ${l.upstream?.[0]} / p99 ${l.upstream?.[1]} ms, relay writing to all p50 ${l.write[0]} / p99 ${l.write[1]} ms (${cpu(l)})`,
         baseline: [
           floorCell('floor (bare node:http, same frame, one write per change)', f.floor.latency[i]),
-          floorCell('floor writing changes due together in one write', last ? f.floor.merged : undefined),
+          floorCell('floor writing changes due together in one write', merged),
           b ? `sandbox stream: ${latency(b)}; writing to all p50 ${b.write[0]} / p99 ${b.write[1]} ms (${cpu(b)})` : '',
         ]
           .filter(Boolean)
           .join(' · '),
-        target: last ? 'p99 ≤ 100 ms' : '(step)',
-        verdict: last ? (l.p99 <= 100 && l.completeChanges === l.changes && l.rate >= 9.5 ? 'met' : 'NOT met') : 'info',
+        target: last ? fanoutTarget(merged) : '(step)',
+        verdict: last ? (fanoutMet(l, merged) ? 'met' : 'NOT met') : 'info',
       });
     }
     const floors = [
@@ -93,7 +112,11 @@ export function relayRows(
       verdict: u.peakPerMinute <= Math.floor(u.planPerMinute * u.share) ? 'met' : 'NOT met',
     });
   } else {
-    failed('relay', 'stream clients / fan-out latency / memory per client', '≥ 10,000; p99 ≤ 100 ms; ≤ 16 KB');
+    failed(
+      'relay',
+      'stream clients / fan-out latency / memory per client',
+      `≥ 10,000; ${fanoutTarget(undefined)}; ≤ 16 KB`,
+    );
   }
   const p = r?.pages;
   if (p) {
