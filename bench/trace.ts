@@ -1,7 +1,9 @@
 /**
  * `npx tsx bench/trace.ts`: one DevTools timeline trace of the first paint; prints the main
  * thread's tasks from the board's /v1/prices request to its rows painted, each with its largest
- * events (a debugging aid beside bench:profile, which only sees JavaScript).
+ * events (a debugging aid beside bench:profile, which only sees JavaScript). `TRACE_MORE=fonts,blink`
+ * adds trace categories (there: each font lookup the renderer asks of the browser process, and its
+ * wait), `TRACE_MIN_US` and `TRACE_MAX` how small and how many events are printed per task.
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -31,6 +33,7 @@ async function main(): Promise<void> {
           'loading',
           'v8.execute',
           'disabled-by-default-v8.compile',
+          ...(process.env.TRACE_MORE ? process.env.TRACE_MORE.split(',') : []),
         ],
       });
       if (run === 0) continue;
@@ -57,12 +60,16 @@ async function main(): Promise<void> {
       for (const task of tasks) {
         const end = task.ts + task.dur!;
         const inner = onMain.filter(
-          (e) => e !== task && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= end && (e.dur ?? 0) > 300,
+          (e) =>
+            e !== task &&
+            e.ts >= task.ts &&
+            e.ts + (e.dur ?? 0) <= end &&
+            (e.dur ?? 0) > Number(process.env.TRACE_MIN_US ?? 300),
         );
         console.log(
           `${rel(task.ts)} task ${(task.dur! / 1000).toFixed(1)} ms (cpu ${((task.tdur ?? 0) / 1000).toFixed(1)})`,
         );
-        for (const e of inner.slice(0, 25)) {
+        for (const e of inner.slice(0, Number(process.env.TRACE_MAX ?? 25))) {
           const d = e.args?.data ?? {};
           const what = d.url ? String(d.url).replace(/^.*\//, '') : (d.functionName ?? d.type ?? d.name ?? '');
           console.log(
