@@ -10,6 +10,7 @@ import type { ErrorDetail } from '../../src/shared/errors';
 import {
   base,
   collect,
+  frameCounter,
   LATIN_DIGIT,
   part,
   relay,
@@ -306,18 +307,12 @@ describe('chart', () => {
     await untilChart(el);
     await until(() => el.status === 'live', 'not live');
     // The animation frames so far, and the one in which each change was first seen in the DOM.
-    let frames = 0;
-    let counting = true;
-    const count = () => {
-      frames++;
-      if (counting) requestAnimationFrame(count);
-    };
-    requestAnimationFrame(count);
+    const frames = frameCounter();
     const seenAt: { row?: number; chart?: number } = {};
     const price = () => row(el, 'usd')!.querySelector('[part~="price"]')!.textContent ?? '';
     const observer = new MutationObserver(() => {
-      if (seenAt.row === undefined && price().includes('۲٬۴۶۸٬۰۱۳')) seenAt.row = frames;
-      if (seenAt.chart === undefined && legend(el).includes('۲٬۴۶۸٬۰۱۳')) seenAt.chart = frames;
+      if (seenAt.row === undefined && price().includes('۲٬۴۶۸٬۰۱۳')) seenAt.row = frames.count;
+      if (seenAt.chart === undefined && legend(el).includes('۲٬۴۶۸٬۰۱۳')) seenAt.chart = frames.count;
     });
     observer.observe(el.shadowRoot!, { subtree: true, childList: true, characterData: true });
     try {
@@ -325,7 +320,7 @@ describe('chart', () => {
       await until(() => seenAt.chart !== undefined, 'the chart did not follow the quote');
     } finally {
       observer.disconnect();
-      counting = false;
+      frames.stop();
     }
     expect(seenAt.row).toBeDefined();
     expect(seenAt.chart).toBeGreaterThan(seenAt.row!);

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import '../../src/price-board';
 import type { PriceBoard } from '../../src/price-board';
 import { FirstRender, SKELETON_DELAY_MS } from '../../src/board/first-render';
-import { base, cell, newBoard, rows, sandbox, untilLoaded, useSandbox } from './helpers/board';
+import { base, cell, frameCounter, newBoard, rows, sandbox, untilLoaded, useSandbox } from './helpers/board';
 
 const KEY = 'pro-key:first-rows';
 
@@ -25,13 +25,7 @@ const pricesShown = (el: PriceBoard): boolean =>
 describe('<price-board> first rows', () => {
   it('paints its first rows before it builds a Persian date formatter, then shows their times', async () => {
     const el = board('usd,eur', `${KEY}-dates`);
-    let frames = 0;
-    let counting = true;
-    const countFrames = () => {
-      frames++;
-      if (counting) requestAnimationFrame(countFrames);
-    };
-    requestAnimationFrame(countFrames);
+    const frames = frameCounter();
     let rowsAtFrame: number | undefined;
     const built: { rowsShown: boolean; framesSinceRows: number }[] = [];
     const Real = Intl.DateTimeFormat;
@@ -41,14 +35,14 @@ describe('<price-board> first rows', () => {
         if (/fa|persian/.test(String(args[0]))) {
           built.push({
             rowsShown: rowsAtFrame !== undefined,
-            framesSinceRows: rowsAtFrame === undefined ? -1 : frames - rowsAtFrame,
+            framesSinceRows: rowsAtFrame === undefined ? -1 : frames.count - rowsAtFrame,
           });
         }
         return Reflect.construct(target, args) as Intl.DateTimeFormat;
       },
     });
     const observer = new MutationObserver(() => {
-      if (rowsAtFrame === undefined && pricesShown(el)) rowsAtFrame = frames;
+      if (rowsAtFrame === undefined && pricesShown(el)) rowsAtFrame = frames.count;
     });
     try {
       document.body.append(el);
@@ -59,7 +53,7 @@ describe('<price-board> first rows', () => {
       expect(built.every((b) => b.rowsShown && b.framesSinceRows >= 1)).toBe(true);
       expect(cell(el, 'usd', 'time')).toMatch(/[۰-۹]/);
     } finally {
-      counting = false;
+      frames.stop();
       Intl.DateTimeFormat = Real;
       observer.disconnect();
     }

@@ -11,6 +11,7 @@ import {
   base,
   cell,
   collect,
+  frameCounter,
   LATIN_DIGIT,
   nextPaint,
   part,
@@ -239,12 +240,7 @@ describe('<price-board> events', () => {
     await untilLoaded(el);
     await until(() => el.status === 'live', 'not live');
     const frames: number[] = [];
-    let counting = true;
-    const count = () => {
-      frames.push(batches.length);
-      if (counting) requestAnimationFrame(count);
-    };
-    requestAnimationFrame(count);
+    const counter = frameCounter(() => frames.push(batches.length));
     const n = batches.length;
     await sandbox.market({
       set: [
@@ -254,7 +250,7 @@ describe('<price-board> events', () => {
       ],
     });
     await until(() => batches.slice(n).flatMap((e) => e.detail.quotes).length >= 3, 'pushed quotes did not arrive');
-    counting = false;
+    counter.stop();
     for (let i = 1; i < frames.length; i++) expect(frames[i]! - frames[i - 1]!).toBeLessThanOrEqual(1);
   });
 

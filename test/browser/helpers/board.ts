@@ -148,6 +148,24 @@ export function watchFetch(): string[] {
 export const nextPaint = (): Promise<void> =>
   new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())));
 
+/** Counts animation frames from now until `stop()` (`count`: how many ran), calling `onFrame` in each. */
+export function frameCounter(onFrame?: () => void): { readonly count: number; stop(): void } {
+  let count = 0;
+  let counting = true;
+  const tick = () => {
+    count++;
+    onFrame?.();
+    if (counting) requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+  return {
+    get count() {
+      return count;
+    },
+    stop: () => (counting = false),
+  };
+}
+
 export const LATIN_DIGIT = /[0-9]/;
 
 /** Boards made by `newBoard`, removed after each test (`useSandbox`). */
