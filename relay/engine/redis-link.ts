@@ -16,8 +16,23 @@ function connectClient(url: string, onError: (error: unknown) => void) {
 }
 export type RedisClient = ReturnType<typeof connectClient>;
 
+/**
+ * How often the command connection is asked for a PING, and how long the answer may take (ms).
+ * node-redis bounds a command only until it is written: a Redis that holds the connection but
+ * answers nothing (paused, swapping, a half-open connection) would hold every command, and every
+ * visitor's request waiting on one, for good.
+ */
+const PING_EVERY_MS = 1_000;
+const PING_DEADLINE_MS = 2_000;
+
 export class RedisLink {
   readonly #prefix: string;
+  /** The last PING went unanswered within its deadline; cleared by the next one answered. */
+  #stalled = false;
+  #pinging = false;
+  readonly #timer: NodeJS.Timeout;
+  /** Called when Redis answers again after a stall. */
+  onBack: () => void = () => {};
 
   private constructor(
     /** Commands and scripts. */
@@ -27,6 +42,34 @@ export class RedisLink {
     prefix: string,
   ) {
     this.#prefix = prefix;
+    this.#timer = setInterval(() => void this.#ping(), PING_EVERY_MS).unref();
+  }
+
+  /**
+   * A PING with a deadline. Unanswered, the command connection is dropped (every command waiting
+   * on it fails at once, and the relay serves from what it holds, as with Redis away) and made
+   * again; the link counts as away until a PING is answered.
+   */
+  async #ping(): Promise<void> {
+    if (this.#pinging || !this.cmd.isReady) return;
+    this.#pinging = true;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), PING_DEADLINE_MS)));
+    try {
+      if ((await Promise.race([this.cmd.ping(), late])) === 'late') {
+        this.#stalled = true;
+        this.cmd.destroy();
+        this.cmd.connect().catch(() => {}); // retried by its reconnect strategy; failures go to 'error'
+      } else if (this.#stalled) {
+        this.#stalled = false;
+        this.onBack();
+      }
+    } catch {
+      // closed or reconnecting meanwhile: the next PING tells
+    } finally {
+      clearTimeout(timer);
+      this.#pinging = false;
+    }
   }
 
   static async connect(url: string, prefix: string, onError: (error: unknown) => void): Promise<RedisLink> {
@@ -40,7 +83,7 @@ export class RedisLink {
   readonly keys = (name: string): string => this.#prefix + name;
 
   get connected(): boolean {
-    return this.cmd.isReady && this.sub.isReady;
+    return !this.#stalled && this.cmd.isReady && this.sub.isReady;
   }
 
   run(script: string, keys: string[], args: (string | number)[]): Promise<unknown> {
@@ -48,6 +91,7 @@ export class RedisLink {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.#timer);
     await Promise.all([this.cmd.close(), this.sub.close()].map((p) => p.catch(() => {})));
   }
 }

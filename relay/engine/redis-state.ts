@@ -68,6 +68,13 @@ export class RedisQuoteState implements QuoteState {
 
   async snapshot(symbols: readonly string[]): Promise<{ id: number; quotes: Quote[] }> {
     if (symbols.length === 0) return { id: this.#localSeq, quotes: [] };
+    // Redis away: what this process last knew. (Asked anyway, a transaction would wait for a
+    // connection being made: node-redis queues it, unlike a single command.)
+    const held = () => ({
+      id: this.#localSeq,
+      quotes: symbols.map((s) => this.#local.get(s)).filter((q): q is Quote => q !== undefined),
+    });
+    if (!this.#link.connected) return held();
     try {
       const { cmd, keys } = this.#link;
       const [seq, jsons] = (await cmd
@@ -80,9 +87,7 @@ export class RedisQuoteState implements QuoteState {
       this.#localSeq = Math.max(this.#localSeq, Number(seq ?? 0));
       return { id: Number(seq ?? 0), quotes };
     } catch {
-      // Redis is away: what this process last knew.
-      const quotes = symbols.map((s) => this.#local.get(s)).filter((q): q is Quote => q !== undefined);
-      return { id: this.#localSeq, quotes };
+      return held();
     }
   }
 

@@ -119,13 +119,16 @@ export class RedisEngine implements Engine, ClusterStatus {
       this.#synced = false;
       this.leaderFresh = false;
     };
+    const back = (): void => {
+      if (!this.#synced && this.connected) void this.#rejoin();
+    };
     for (const client of [this.#link.cmd, this.#link.sub]) {
       client.on('end', down);
       client.on('reconnecting', down);
-      client.on('ready', () => {
-        if (!this.#synced && this.connected) void this.#rejoin();
-      });
+      client.on('ready', back);
     }
+    // Redis answers again after a stall (the link made its connection again meanwhile).
+    this.#link.onBack = back;
   }
 
   /** Redis came back: write back what this process holds (quotes, budget, record), then catch up on missed events. */

@@ -236,6 +236,38 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     expect(after.filter((r) => r.path === '/v1/stream')).toHaveLength(1);
   });
 
+  it('keeps serving while Redis hangs with its connections open, reports it, and recovers', async () => {
+    await cluster();
+    await settled();
+    const clients = await Promise.all(relays.map((r) => openOn(r)));
+    redis.pause();
+    try {
+      await until(
+        async () =>
+          (await Promise.all(relays.map((r) => r.health()))).every((h) => h.status === 503 && h.redis === 'away'),
+        15_000,
+      );
+      // Every member answers from what it holds: prices and the catalog; a history span it never
+      // fetched, at worst a 503 or 429 to try again later (what the member can still spend alone).
+      for (const r of relays) {
+        expect((await get(r.url, '/v1/prices?symbols=usd')).status).toBe(200);
+        expect((await get(r.url, '/v1/symbols')).status).toBe(200);
+        const history = await get(r.url, '/v1/history/eur?days=365');
+        if (history.status !== 200) {
+          expect([429, 503]).toContain(history.status);
+          expect(Number(history.headers['retry-after'])).toBeGreaterThan(0);
+        }
+        expect(await r.metric('relay_redis_connected')).toBe(0);
+      }
+    } finally {
+      redis.resume();
+    }
+    await leaderOf(relays, 15_000);
+    await until(async () => (await Promise.all(relays.map((r) => r.health()))).every((h) => h.status === 200), 15_000);
+    await control(sandbox.url, 'market', { set: [{ symbol: 'usd', price: '1000070' }] });
+    for (const c of clients) await c.event((e) => e.event === 'quote' && price(e) === '1000070');
+  });
+
   it('keeps the plan across a Redis restart that lost everything: the budget is written back before anyone leads', async () => {
     // 12 a minute: the cluster may spend 9, history and symbols 7 (2 kept for quotes).
     await cluster({ UPSTREAM_RPM: '12' });
