@@ -64,6 +64,14 @@ async function openOn(relay: RelayProcess, symbols = 'usd'): Promise<Stream> {
   return stream;
 }
 
+/** Once every relay's /healthz says Redis is away (503). */
+async function everyAway(): Promise<void> {
+  await until(
+    async () => (await Promise.all(relays.map((r) => r.health()))).every((h) => h.status === 503 && h.redis === 'away'),
+    15_000,
+  );
+}
+
 /** The most requests in any 60 s of `log` (the plan's sliding minute). */
 function busiestMinute(log: RequestEntry[]): number {
   const times = log.map((r) => Date.parse(r.at)).sort((a, b) => a - b);
@@ -210,11 +218,7 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     await settled();
     const clients = await Promise.all(relays.map((r) => openOn(r)));
     await redis.stop();
-    await until(
-      async () =>
-        (await Promise.all(relays.map((r) => r.health()))).every((h) => h.status === 503 && h.redis === 'away'),
-      10_000,
-    );
+    await everyAway();
     for (const r of relays) {
       expect((await get(r.url, '/v1/prices?symbols=usd')).status).toBe(200);
       expect(await r.metric('relay_redis_connected')).toBe(0);
@@ -242,11 +246,7 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     const clients = await Promise.all(relays.map((r) => openOn(r)));
     redis.pause();
     try {
-      await until(
-        async () =>
-          (await Promise.all(relays.map((r) => r.health()))).every((h) => h.status === 503 && h.redis === 'away'),
-        15_000,
-      );
+      await everyAway();
       // Every member answers from what it holds: prices and the catalog; a history span it never
       // fetched, at worst a 503 or 429 to try again later (what the member can still spend alone).
       for (const r of relays) {
