@@ -79,9 +79,9 @@ export interface RedisServer {
   stop(): Promise<void>;
   /** Starts it again, empty, on the same port. */
   restart(): Promise<void>;
-  /** Stops it answering, its connections open (SIGSTOP), or lets it go on (SIGCONT). */
-  pause(): void;
-  resume(): void;
+  /** Freezes the process (SIGSTOP): its connections stay open, nothing is answered; `thaw` (SIGCONT) lets it go on. */
+  freeze(): void;
+  thaw(): void;
 }
 
 /** A private redis-server (TOOLCHAIN.md): loopback only, no persistence, stopped by its PID. */
@@ -111,8 +111,8 @@ export async function startRedisServer(): Promise<RedisServer> {
       await exited(current);
     },
     restart: boot,
-    pause: () => current.kill('SIGSTOP'),
-    resume: () => current.kill('SIGCONT'),
+    freeze: () => current.kill('SIGSTOP'),
+    thaw: () => current.kill('SIGCONT'),
   };
 }
 

@@ -244,7 +244,7 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     await cluster();
     await settled();
     const clients = await Promise.all(relays.map((r) => openOn(r)));
-    redis.pause();
+    redis.freeze();
     try {
       await everyAway();
       // Every member answers from what it holds: prices and the catalog; a history span it never
@@ -260,7 +260,7 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
         expect(await r.metric('relay_redis_connected')).toBe(0);
       }
     } finally {
-      redis.resume();
+      redis.thaw();
     }
     await leaderOf(relays, 15_000);
     await until(async () => (await Promise.all(relays.map((r) => r.health()))).every((h) => h.status === 200), 15_000);
