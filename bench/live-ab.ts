@@ -1,7 +1,8 @@
 /**
  * A/B of the live load (bench/live.ts) between builds, interleaved so that machine noise falls on
  * both alike: `AB=/tmp/dist-a,/tmp/dist-b RUNS=3 npx tsx bench/live-ab.ts` (COLUMNS=… for the
- * board's columns, MOTION=reduce for prefers-reduced-motion, LIVE_SECONDS, default 10). Prints
+ * board's columns, or per entry after a `|`, joined by `+`: `AB="dist,dist|price+change+spark"`;
+ * MOTION=reduce for prefers-reduced-motion, LIVE_SECONDS, default 10). Prints
  * each run's long tasks (count, max), main-thread busy ms/s and dropped frames, then the medians
  * per build. A debugging aid.
  */
@@ -14,9 +15,12 @@ import { median, symbolIds } from './util';
 const ROOT = resolve(import.meta.dirname, '..');
 const dists = (process.env.AB ?? 'dist').split(',');
 const RUNS = Number(process.env.RUNS ?? 3);
+/** An entry's columns: after its `|`, else COLUMNS (none: the default columns). */
+const columnsOf = (entry: string): string | undefined =>
+  entry.split('|')[1]?.replaceAll('+', ',') ?? process.env.COLUMNS;
 
 async function main(): Promise<void> {
-  const servers = await Promise.all(dists.map((d) => startBenchServer(ROOT, resolve(ROOT, d))));
+  const servers = await Promise.all(dists.map((d) => startBenchServer(ROOT, resolve(ROOT, d.split('|')[0]!))));
   const browser = await launchBrowser();
   const res = dists.map(() => ({
     count: [] as number[],
@@ -37,7 +41,7 @@ async function main(): Promise<void> {
           perSecond: 200,
           everyMs: 50,
           reducedMotion: process.env.MOTION === 'reduce',
-          ...(process.env.COLUMNS ? { columns: process.env.COLUMNS } : {}),
+          ...(columnsOf(dists[i]!) ? { columns: columnsOf(dists[i]!) } : {}),
         });
         const l = r.load;
         res[i]!.count.push(l.longTaskCount);
