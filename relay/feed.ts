@@ -39,6 +39,8 @@ const RESUBSCRIBE_DEBOUNCE_MS = 250;
 const MIN_POLL_GAP_MS = 2_000;
 /** Without a stream, data older than this is stale. */
 const STALE_AFTER_MS = 60_000;
+/** How soon quotes the engine could not take (its Redis away or silent) are offered to it again. */
+const REAPPLY_MS = 1_000;
 
 export interface FeedOptions {
   baseUrl: string;
@@ -85,6 +87,13 @@ export class Feed {
   readonly #now: () => number;
   readonly #client: PriceClient;
   #closed = false;
+  /**
+   * Changes the engine refused (a cluster's Redis away, or silent, while the upstream stream stayed
+   * open): the newest per symbol, offered again until it takes them. The upstream sends a change
+   * once; without this it would reach no client until that symbol changed again.
+   */
+  readonly #unapplied = new Map<string, Quote>();
+  #reapplyTimer: NodeJS.Timeout | undefined;
 
   readonly #options: FeedOptions;
 
@@ -455,6 +464,9 @@ export class Feed {
   }
 
   #stopUpstream(): void {
+    this.#unapplied.clear();
+    clearTimeout(this.#reapplyTimer);
+    this.#reapplyTimer = undefined;
     this.#stream?.close();
     this.#candidate?.close();
     this.#stream = undefined;
@@ -515,7 +527,14 @@ export class Feed {
       );
     }
     const { state, broker, record } = this.#options.engine;
-    const events = await state.apply(kept, receivedAt);
+    let events;
+    try {
+      events = await state.apply(kept, receivedAt);
+    } catch (error) {
+      for (const q of kept) this.#unapplied.set(q.symbol, q); // in arrival order: the newest stays
+      this.#scheduleReapply();
+      throw error;
+    }
     if (events.length > 0) {
       // Recorded for `days=1` as it is published, the record's write first: one process records
       // before it fans out, and in a cluster both go down one Redis connection in this order, so
@@ -524,5 +543,21 @@ export class Feed {
       await Promise.all([recorded, broker.publish(events)]);
     }
     this.#wakeWaiters();
+  }
+
+  #scheduleReapply(): void {
+    if (this.#reapplyTimer || this.#closed) return;
+    this.#reapplyTimer = setTimeout(() => {
+      this.#reapplyTimer = undefined;
+      // A lease run out on this member's clock may yet be renewed: kept until the member is told it
+      // lost the lead (#stopUpstream drops them; the next leader's first snapshot has the changes).
+      if (!this.#options.engine.leader.isLeader) return this.#scheduleReapply();
+      const quotes = [...this.#unapplied.values()];
+      this.#unapplied.clear();
+      // Refused again: held again, and offered again later. A quote the engine already holds (it
+      // took it before the answer was lost) numbers nothing.
+      this.#ingest(quotes).catch(() => {});
+    }, REAPPLY_MS);
+    this.#reapplyTimer.unref();
   }
 }

@@ -122,12 +122,8 @@ export class RedisEngine implements Engine, ClusterStatus {
     const back = (): void => {
       if (!this.#synced && this.connected) void this.#rejoin();
     };
-    for (const client of [this.#link.cmd, this.#link.sub]) {
-      client.on('end', down);
-      client.on('reconnecting', down);
-      client.on('ready', back);
-    }
-    // Redis answers again after a stall (the link made its connection again meanwhile).
+    // A connection lost or not answering; ready again, or Redis answering again after a stall.
+    this.#link.onDown = down;
     this.#link.onBack = back;
   }
 

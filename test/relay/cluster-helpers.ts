@@ -1,6 +1,8 @@
 // Helpers of the cluster tests: relay processes (the real command, as an operator runs it) that a
 // test can kill, pause and ask about their role, on a private redis-server. Every process started
 // here is stopped by `stopAll()` (afterEach/afterAll), so none outlives its test.
+import { connect, createServer, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { startRedisServer, startRelayChild, stopAllProcesses, type RedisServer } from '../helpers/cluster-processes';
 import { get, until } from './helpers';
 
@@ -47,4 +49,49 @@ export async function leaderOf(relays: RelayProcess[], timeoutMs = 10_000): Prom
     const leaders = relays.filter((_, i) => roles[i] === 'leader');
     return leaders.length === 1 && leaders[0];
   }, timeoutMs);
+}
+
+/** A network path to Redis that a test can silence. */
+export interface SilentPath {
+  /** A Redis URL through the path. */
+  url: string;
+  /**
+   * The connections open now carry nothing more, either way, and stay open, as through a NAT or
+   * firewall that forgot them: no reset, no close reaches either side. Connections made later pass.
+   */
+  silence(): void;
+  close(): Promise<void>;
+}
+
+/** A TCP relay of bytes on loopback to `port` (a real path: the relays connect through it). */
+export async function startSilentPath(port: number): Promise<SilentPath> {
+  const pairs = new Set<{ near: Socket; far: Socket; silent: boolean }>();
+  const server = createServer((near) => {
+    const far = connect(port, '127.0.0.1');
+    const pair = { near, far, silent: false };
+    pairs.add(pair);
+    near.on('data', (data) => {
+      if (!pair.silent) far.write(data);
+    });
+    far.on('data', (data) => {
+      if (!pair.silent) near.write(data);
+    });
+    const end = () => {
+      pairs.delete(pair);
+      // A silenced path tells neither side that the other went.
+      if (!pair.silent) for (const s of [near, far]) s.destroy();
+    };
+    for (const s of [near, far]) s.on('close', end).on('error', end);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `redis://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    silence: () => {
+      for (const pair of pairs) pair.silent = true;
+    },
+    close: async () => {
+      for (const pair of pairs) for (const s of [pair.near, pair.far]) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }

@@ -7,6 +7,7 @@ import { start, type StartedSandbox } from '../sandbox/helpers';
 import {
   startRedis,
   startRelayProcess,
+  startSilentPath,
   leaderOf,
   stopAll,
   type RedisServer,
@@ -246,6 +247,8 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     const clients = await Promise.all(relays.map((r) => openOn(r)));
     redis.freeze();
     try {
+      // A change while Redis hangs: the leader cannot write it, and keeps it for when Redis answers.
+      await control(sandbox.url, 'market', { set: [{ symbol: 'usd', price: '1000060' }] });
       await everyAway();
       // Every member answers from what it holds: prices and the catalog; a history span it never
       // fetched, at worst a 503 or 429 to try again later (what the member can still spend alone).
@@ -264,8 +267,29 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     }
     await leaderOf(relays, 15_000);
     await until(async () => (await Promise.all(relays.map((r) => r.health()))).every((h) => h.status === 200), 15_000);
+    for (const c of clients) await c.event((e) => e.event === 'quote' && price(e) === '1000060');
     await control(sandbox.url, 'market', { set: [{ symbol: 'usd', price: '1000070' }] });
     for (const c of clients) await c.event((e) => e.event === 'quote' && price(e) === '1000070');
+  });
+
+  it('hears the cluster again when its connections to Redis go silent without closing (a NAT or firewall that forgot them)', async () => {
+    const path = await startSilentPath(redis.port);
+    try {
+      await cluster({ REDIS_URL: path.url });
+      await settled();
+      const clients = await Promise.all(relays.map((r) => openOn(r)));
+      path.silence();
+      // Every member finds both of its connections silent by their PINGs, makes them again (the
+      // subscriptions too) and catches up: a change made before they notice (the leader offers it to
+      // Redis again) and one after reach the clients of all three.
+      await control(sandbox.url, 'market', { set: [{ symbol: 'usd', price: '1000090' }] });
+      for (const c of clients) await c.event((e) => e.event === 'quote' && price(e) === '1000090');
+      await control(sandbox.url, 'market', { set: [{ symbol: 'usd', price: '1000091' }] });
+      for (const c of clients) await c.event((e) => e.event === 'quote' && price(e) === '1000091');
+      expect(clients.every((c) => !c.ended)).toBe(true);
+    } finally {
+      await path.close();
+    }
   });
 
   it('keeps the plan across a Redis restart that lost everything: the budget is written back before anyone leads', async () => {
