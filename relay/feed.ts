@@ -21,7 +21,7 @@ import {
 } from './from-src';
 import { ASK_TIMEOUT_MS, errorOf } from './asks';
 import type { Budget } from './budget';
-import type { Engine } from './engine/types';
+import type { Engine, RelayEvent } from './engine/types';
 import type { Logger } from './log';
 import type { Metrics } from './metrics';
 import type { UpstreamGate, UpstreamTimings } from './upstream';
@@ -89,10 +89,13 @@ export class Feed {
   #closed = false;
   /**
    * Changes the engine refused (a cluster's Redis away, or silent, while the upstream stream stayed
-   * open): the newest per symbol, offered again until it takes them. The upstream sends a change
-   * once; without this it would reach no client until that symbol changed again.
+   * open): the newest per symbol, with when it came, offered again until the engine takes them. The
+   * upstream sends a change once; without this it would reach no client until that symbol changed
+   * again.
    */
-  readonly #unapplied = new Map<string, Quote>();
+  readonly #unapplied = new Map<string, { quote: Quote; receivedAt: number }>();
+  /** Raised whenever this member stops leading: a refusal of what it offered before is not held. */
+  #leadTerm = 0;
   #reapplyTimer: NodeJS.Timeout | undefined;
 
   readonly #options: FeedOptions;
@@ -464,6 +467,7 @@ export class Feed {
   }
 
   #stopUpstream(): void {
+    this.#leadTerm++;
     this.#unapplied.clear();
     clearTimeout(this.#reapplyTimer);
     this.#reapplyTimer = undefined;
@@ -526,13 +530,24 @@ export class Feed {
         quotes.length - kept.length,
       );
     }
+    await this.#apply(kept, receivedAt);
+  }
+
+  /** Numbers and publishes `quotes`; held, and offered again later, when the engine refuses them. */
+  async #apply(quotes: Quote[], receivedAt: number): Promise<void> {
     const { state, broker, record } = this.#options.engine;
-    let events;
+    const term = this.#leadTerm;
+    // What is held of the same time or older is superseded (a correction stays corrected), before
+    // it could be offered again behind these.
+    for (const q of quotes) {
+      const held = this.#unapplied.get(q.symbol);
+      if (held && timeOf(held.quote) <= timeOf(q)) this.#unapplied.delete(q.symbol);
+    }
+    let events: RelayEvent[];
     try {
-      events = await state.apply(kept, receivedAt);
+      events = await state.apply(quotes, receivedAt);
     } catch (error) {
-      for (const q of kept) this.#unapplied.set(q.symbol, q); // in arrival order: the newest stays
-      this.#scheduleReapply();
+      if (term === this.#leadTerm) this.#hold(quotes, receivedAt);
       throw error;
     }
     if (events.length > 0) {
@@ -545,19 +560,48 @@ export class Feed {
     this.#wakeWaiters();
   }
 
+  /** Keeps the newest of each symbol (of one time, the later received: a correction). */
+  #hold(quotes: Quote[], receivedAt: number): void {
+    for (const quote of quotes) {
+      const held = this.#unapplied.get(quote.symbol);
+      const newer =
+        !held ||
+        timeOf(held.quote) < timeOf(quote) ||
+        (timeOf(held.quote) === timeOf(quote) && held.receivedAt <= receivedAt);
+      if (newer) this.#unapplied.set(quote.symbol, { quote, receivedAt });
+    }
+    this.#scheduleReapply();
+  }
+
   #scheduleReapply(): void {
     if (this.#reapplyTimer || this.#closed) return;
-    this.#reapplyTimer = setTimeout(() => {
-      this.#reapplyTimer = undefined;
-      // A lease run out on this member's clock may yet be renewed: kept until the member is told it
-      // lost the lead (#stopUpstream drops them; the next leader's first snapshot has the changes).
-      if (!this.#options.engine.leader.isLeader) return this.#scheduleReapply();
-      const quotes = [...this.#unapplied.values()];
-      this.#unapplied.clear();
-      // Refused again: held again, and offered again later. A quote the engine already holds (it
-      // took it before the answer was lost) numbers nothing.
-      this.#ingest(quotes).catch(() => {});
-    }, REAPPLY_MS);
+    this.#reapplyTimer = setTimeout(() => this.#reapply(), REAPPLY_MS);
     this.#reapplyTimer.unref();
   }
+
+  #reapply(): void {
+    this.#reapplyTimer = undefined;
+    const held = [...this.#unapplied.values()];
+    if (held.length === 0) return;
+    // A lease run out on this member's clock may yet be renewed: held until the member is told it
+    // lost the lead (#stopUpstream drops them; the next leader's first snapshot has the changes).
+    if (!this.#options.engine.leader.isLeader) return this.#scheduleReapply();
+    this.#unapplied.clear();
+    // Each dated when it came (the data is no fresher for being offered again), in that order.
+    // Refused again: held again. A quote the engine already took (before its answer was lost)
+    // numbers nothing.
+    const times = [...new Set(held.map((h) => h.receivedAt))].sort((a, b) => a - b);
+    void (async () => {
+      for (const at of times) {
+        const quotes = held.filter((h) => h.receivedAt === at).map((h) => h.quote);
+        await this.#apply(quotes, at).catch(() => {});
+      }
+    })();
+  }
+}
+
+/** A quote's time (ms), unreadable as the earliest. */
+function timeOf(quote: Quote): number {
+  const t = Date.parse(quote.updated_at);
+  return Number.isNaN(t) ? -Infinity : t;
 }

@@ -39,12 +39,12 @@ export class RedisAsks implements Asks {
   }
 
   async listen(): Promise<void> {
-    const { keys } = this.#link;
-    await this.#link.subscribe(keys('filled'), (message) => {
+    const { sub, keys } = this.#link;
+    await sub.subscribe(keys('filled'), (message) => {
       const { key, outcome } = JSON.parse(message) as { key: string; outcome: AskOutcome };
       this.#waiting.get(key)?.settle(outcome);
     });
-    await this.#link.subscribe(keys('asks'), (key) => {
+    await sub.subscribe(keys('asks'), (key) => {
       if (this.#fill && this.#leader.isLeader) void this.#answer(this.#fill, key);
     });
   }

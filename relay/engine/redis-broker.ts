@@ -28,9 +28,9 @@ export class RedisBroker implements Broker {
   }
 
   async listen(): Promise<void> {
-    const { cmd, keys } = this.#link;
+    const { sub, cmd, keys } = this.#link;
     this.#lastSeen = Number((await cmd.get(keys('seq'))) ?? 0);
-    await this.#link.subscribe(keys('events'), (message) => {
+    await sub.subscribe(keys('events'), (message) => {
       this.#enqueue(() => this.#receive(JSON.parse(message) as RelayEvent[]));
     });
   }

@@ -69,7 +69,7 @@ export class RedisBudget implements BudgetStore {
 
   /** Hears each spend as the leader's script counts it. */
   async listen(): Promise<void> {
-    await this.#link.subscribe(this.#link.keys('budget:spends'), (message) => {
+    await this.#link.sub.subscribe(this.#link.keys('budget:spends'), (message) => {
       const [at, member, day, count] = message.split(' ');
       if (!member || !day) return;
       this.#held.add(member, Number(at));

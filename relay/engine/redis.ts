@@ -55,6 +55,10 @@ export class RedisEngine implements Engine, ClusterStatus {
   feedFresh: () => boolean = () => false;
   /** False from Redis going away until this process has resynchronised with it. */
   #synced = true;
+  /** Connections lost so far (a rejoin that one interrupts does not count as synced). */
+  #drops = 0;
+  #rejoining = false;
+  #closed = false;
   readonly #timer: NodeJS.Timeout;
 
   readonly #link: RedisLink;
@@ -81,7 +85,14 @@ export class RedisEngine implements Engine, ClusterStatus {
     this.asks = new RedisAsks(link, this.leader, this.cache);
     this.budget = new RedisBudget(link, this.leader);
     // The leader publishes whether its upstream data is current; followers report it on /healthz.
-    this.#timer = setInterval(() => void this.#shareFreshness(ttl * 2), Math.floor(ttl / 4));
+    // And a process back in touch with Redis but not synced rejoins, whatever event it missed.
+    this.#timer = setInterval(
+      () => {
+        void this.#shareFreshness(ttl * 2);
+        this.#rejoinIfBack();
+      },
+      Math.floor(ttl / 4),
+    );
     this.#timer.unref();
   }
 
@@ -116,32 +127,45 @@ export class RedisEngine implements Engine, ClusterStatus {
    */
   #watch(): void {
     const down = (): void => {
+      this.#drops++;
       this.#synced = false;
       this.leaderFresh = false;
     };
-    const back = (): void => {
-      if (!this.#synced && this.connected) void this.#rejoin();
-    };
-    // A connection lost or not answering; ready again, or Redis answering again after a stall.
-    this.#link.onDown = down;
+    const back = (): void => this.#rejoinIfBack();
+    for (const client of [this.#link.cmd, this.#link.sub]) {
+      client.on('end', down);
+      client.on('reconnecting', down);
+      client.on('ready', back);
+    }
+    // Redis answers again after a stall (the link made its connection again meanwhile).
     this.#link.onBack = back;
+  }
+
+  /** Rejoins once Redis is back, unless synced, closed or rejoining (also each second: no missed event keeps it out). */
+  #rejoinIfBack(): void {
+    if (this.#synced || this.#closed || this.#rejoining || !this.connected) return;
+    this.#rejoining = true;
+    void this.#rejoin().finally(() => (this.#rejoining = false));
   }
 
   /** Redis came back: write back what this process holds (quotes, budget, record), then catch up on missed events. */
   async #rejoin(): Promise<void> {
+    const drops = this.#drops;
     try {
       await this.state.seed();
       await this.budget.sync();
       await this.record.seed();
       await this.broker.catchUp();
-      this.#synced = true;
+      // Lost again meanwhile: not synced; the next rejoin sets it.
+      if (drops === this.#drops) this.#synced = true;
     } catch (error) {
-      // Redis went again: the next 'ready' retries.
+      // Redis went again: retried once it is back.
       this.#options.onError?.(error);
     }
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
     clearInterval(this.#timer);
     await this.leader.close();
     await this.#link.close();

@@ -57,18 +57,26 @@ export interface SilentPath {
   url: string;
   /**
    * The connections open now carry nothing more, either way, and stay open, as through a NAT or
-   * firewall that forgot them: no reset, no close reaches either side. Connections made later pass.
+   * firewall that forgot them: no reset, no close reaches either side. Connections made later pass,
+   * unless `alsoNew`: then they are made (TCP answers) and as silent, until `speak()`.
    */
-  silence(): void;
+  silence(options?: { alsoNew?: boolean }): void;
+  /** Connections made from now on pass again (those silenced stay silent). */
+  speak(): void;
+  /** How many connections were made silent from their start. */
+  readonly silencedNew: number;
   close(): Promise<void>;
 }
 
 /** A TCP relay of bytes on loopback to `port` (a real path: the relays connect through it). */
 export async function startSilentPath(port: number): Promise<SilentPath> {
   const pairs = new Set<{ near: Socket; far: Socket; silent: boolean }>();
+  let silentFromStart = false;
+  let silencedNew = 0;
   const server = createServer((near) => {
     const far = connect(port, '127.0.0.1');
-    const pair = { near, far, silent: false };
+    const pair = { near, far, silent: silentFromStart };
+    if (pair.silent) silencedNew++;
     pairs.add(pair);
     near.on('data', (data) => {
       if (!pair.silent) far.write(data);
@@ -86,8 +94,15 @@ export async function startSilentPath(port: number): Promise<SilentPath> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `redis://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    silence: () => {
+    silence: (options) => {
       for (const pair of pairs) pair.silent = true;
+      silentFromStart = !!options?.alsoNew;
+    },
+    speak: () => {
+      silentFromStart = false;
+    },
+    get silencedNew() {
+      return silencedNew;
     },
     close: async () => {
       for (const pair of pairs) for (const s of [pair.near, pair.far]) s.destroy();

@@ -292,6 +292,28 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     }
   });
 
+  it('recovers when the path to Redis stays silent for a while, new connections too: a handshake that never ends is dropped', async () => {
+    const path = await startSilentPath(redis.port);
+    try {
+      await cluster({ REDIS_URL: path.url });
+      await settled();
+      const clients = await Promise.all(relays.map((r) => openOn(r)));
+      path.silence({ alsoNew: true });
+      await everyAway();
+      // Every member has made both connections again, on the silent path: their handshakes hang.
+      await until(() => path.silencedNew >= relays.length * 2, 15_000);
+      path.speak();
+      await until(
+        async () => (await Promise.all(relays.map((r) => r.health()))).every((h) => h.status === 200),
+        20_000,
+      );
+      await control(sandbox.url, 'market', { set: [{ symbol: 'usd', price: '1000095' }] });
+      for (const c of clients) await c.event((e) => e.event === 'quote' && price(e) === '1000095');
+    } finally {
+      await path.close();
+    }
+  });
+
   it('keeps the plan across a Redis restart that lost everything: the budget is written back before anyone leads', async () => {
     // 12 a minute: the cluster may spend 9, history and symbols 7 (2 kept for quotes).
     await cluster({ UPSTREAM_RPM: '12' });
