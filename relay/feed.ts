@@ -12,6 +12,7 @@
  */
 import {
   LiveStream,
+  admitQuote,
   PriceBoardError,
   PriceClient,
   fetchSymbols,
@@ -591,8 +592,10 @@ export class Feed {
     // Refused again: held again. A quote the engine already took (before its answer was lost)
     // numbers nothing.
     const times = [...new Set(held.map((h) => h.receivedAt))].sort((a, b) => a - b);
+    const term = this.#leadTerm;
     void (async () => {
       for (const at of times) {
+        if (this.#closed || term !== this.#leadTerm) return; // no longer this member's to offer
         const quotes = held.filter((h) => h.receivedAt === at).map((h) => h.quote);
         await this.#apply(quotes, at).catch(() => {});
       }
@@ -600,8 +603,7 @@ export class Feed {
   }
 }
 
-/** A quote's time (ms), unreadable as the earliest. */
+/** A quote's time (ms) as the engines read it (a far-future one as now), unreadable as the earliest. */
 function timeOf(quote: Quote): number {
-  const t = Date.parse(quote.updated_at);
-  return Number.isNaN(t) ? -Infinity : t;
+  return admitQuote(quote, Date.now())?.time ?? -Infinity;
 }

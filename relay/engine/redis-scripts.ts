@@ -92,8 +92,9 @@ for _, v in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')) do out[#o
 return out`;
 
 /**
- * Merges quotes by `updated_at` (the same time with other JSON: a correction, applied) and numbers the changes, fenced unless ARGV[1] is '' (a resync
- * seeds known quotes, numbering nothing). KEYS: lock, id counter, times hash, quotes hash, events
+ * Merges quotes by `updated_at` (the same time with other JSON: a correction, applied) and numbers
+ * the changes, fenced unless ARGV[1] is '' (a resync seeds known quotes, numbering nothing, and
+ * only where Redis holds none as new: a member's copy never undoes a correction it missed). KEYS: lock, id counter, times hash, quotes hash, events
  * (sorted set by id). ARGV: lock value, received-at ms, id floor, buffer size, then per quote:
  * symbol, updated-at ms, JSON. Returns the new id per quote (0: not newer), or the error FENCED.
  */
@@ -106,7 +107,7 @@ local out = {}
 for i = 5, #ARGV, 3 do
   local held = redis.call('HGET', KEYS[3], ARGV[i])
   local t = tonumber(ARGV[i + 1])
-  if not held or t > tonumber(held) or (t == tonumber(held) and redis.call('HGET', KEYS[4], ARGV[i]) ~= ARGV[i + 2]) then
+  if not held or t > tonumber(held) or (ARGV[1] ~= '' and t == tonumber(held) and redis.call('HGET', KEYS[4], ARGV[i]) ~= ARGV[i + 2]) then
     redis.call('HSET', KEYS[3], ARGV[i], ARGV[i + 1])
     redis.call('HSET', KEYS[4], ARGV[i], ARGV[i + 2])
     if ARGV[1] ~= '' then

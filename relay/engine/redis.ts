@@ -160,7 +160,7 @@ export class RedisEngine implements Engine, ClusterStatus {
       if (drops === this.#drops) this.#synced = true;
     } catch (error) {
       // Redis went again: retried once it is back.
-      this.#options.onError?.(error);
+      if (!this.#closed) this.#options.onError?.(error);
     }
   }
 

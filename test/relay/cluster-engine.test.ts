@@ -48,6 +48,21 @@ describe('the Redis engine', () => {
     await expect(b.state.apply([quote('usd', 9)], 0)).rejects.toThrow(/leader/);
   });
 
+  it('writes back what a member holds without undoing a correction it missed', async () => {
+    prefix += 1;
+    const a = await member();
+    await until(() => a.leader.isLeader);
+    const b = await member();
+    const first = quote('usd', 5);
+    await a.state.apply([first], 0);
+    await a.state.apply([{ ...first, price: '2005' }], 0); // the same time, other content: a correction
+    // b's copy is the one before the correction (it missed it, cut off), and it writes it back.
+    await until(async () => (await b.state.snapshot(['usd'])).quotes[0]?.price === '2005');
+    b.state.remember([{ id: 1, quote: first, receivedAt: 0 }]);
+    await b.state.seed();
+    expect((await a.state.snapshot(['usd'])).quotes[0]?.price).toBe('2005');
+  });
+
   it('counts one budget for every member', async () => {
     prefix += 1;
     const a = await member();

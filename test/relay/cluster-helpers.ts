@@ -71,6 +71,8 @@ export interface SilentPath {
 /** A TCP relay of bytes on loopback to `port` (a real path: the relays connect through it). */
 export async function startSilentPath(port: number): Promise<SilentPath> {
   const pairs = new Set<{ near: Socket; far: Socket; silent: boolean }>();
+  /** Every socket of the path, silenced ones whose other side went included: all closed by close(). */
+  const sockets = new Set<Socket>();
   let silentFromStart = false;
   let silencedNew = 0;
   const server = createServer((near) => {
@@ -78,6 +80,7 @@ export async function startSilentPath(port: number): Promise<SilentPath> {
     const pair = { near, far, silent: silentFromStart };
     if (pair.silent) silencedNew++;
     pairs.add(pair);
+    for (const s of [near, far]) sockets.add(s);
     near.on('data', (data) => {
       if (!pair.silent) far.write(data);
     });
@@ -105,7 +108,7 @@ export async function startSilentPath(port: number): Promise<SilentPath> {
       return silencedNew;
     },
     close: async () => {
-      for (const pair of pairs) for (const s of [pair.near, pair.far]) s.destroy();
+      for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

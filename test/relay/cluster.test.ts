@@ -300,7 +300,8 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
       const clients = await Promise.all(relays.map((r) => openOn(r)));
       path.silence({ alsoNew: true });
       await everyAway();
-      // Every member has made both connections again, on the silent path: their handshakes hang.
+      // Members have made their connections again on the silent path (two a member, in all): those
+      // handshakes hang.
       await until(() => path.silencedNew >= relays.length * 2, 15_000);
       path.speak();
       await until(
