@@ -12,6 +12,7 @@ import {
   stopAll,
   type RedisServer,
   type RelayProcess,
+  type SilentPath,
 } from './cluster-helpers';
 import { control, get, Stream, until, upstreamRequests, visitorAddress } from './helpers';
 import { tehranDay } from '../../relay/budget';
@@ -65,6 +66,23 @@ async function openOn(relay: RelayProcess, symbols = 'usd'): Promise<Stream> {
   return stream;
 }
 
+/** The upstream's usd price becomes `to` (a change every leader's stream carries). */
+async function setUsd(to: string): Promise<void> {
+  await control(sandbox.url, 'market', { set: [{ symbol: 'usd', price: to }] });
+}
+
+/** Once each of `clients` received usd at `to`. */
+async function everyClientHears(clients: Stream[], to: string): Promise<void> {
+  for (const c of clients) await c.event((e) => e.event === 'quote' && price(e) === to);
+}
+
+/** The three relays, reaching Redis through `path`, settled, with a usd client on each. */
+async function clusterThrough(path: SilentPath): Promise<Stream[]> {
+  await cluster({ REDIS_URL: path.url });
+  await settled();
+  return Promise.all(relays.map((r) => openOn(r)));
+}
+
 /** Once every relay's /healthz says Redis is away (503). */
 async function everyAway(): Promise<void> {
   await until(
@@ -116,7 +134,7 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     const clients = await Promise.all(relays.map((r) => openOn(r)));
     for (const r of relays) expect((await get(r.url, '/v1/prices?symbols=usd,eur')).status).toBe(200);
 
-    await control(sandbox.url, 'market', { set: [{ symbol: 'usd', price: '1234560' }] });
+    await setUsd('1234560');
     const got = await Promise.all(clients.map((c) => c.event((e) => e.event === 'quote')));
     expect(got.map(price)).toEqual(['1234560', '1234560', '1234560']);
     // One cluster-wide id for one change, whichever process a client is on.
@@ -157,19 +175,19 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     const survivors = relays.filter((r) => r !== leader);
     const orphan = await openOn(leader);
     const kept = await Promise.all(survivors.map((r) => openOn(r)));
-    await control(sandbox.url, 'market', { set: [{ symbol: 'usd', price: '1000010' }] });
+    await setUsd('1000010');
     const before = await orphan.event((e) => e.event === 'quote');
     await Promise.all(kept.map((s) => s.event((e) => e.id === before.id)));
 
     leader.kill('SIGKILL');
     await until(() => orphan.ended, 10_000);
     // Changes while no process leads: the next leader's upstream stream starts with them.
-    await control(sandbox.url, 'market', { set: [{ symbol: 'usd', price: '1000020' }] });
+    await setUsd('1000020');
     const next = await leaderOf(survivors, 10_000);
     expect(next).not.toBe(leader);
     // The new leader's upstream stream is open once the change made meanwhile reached a client.
     await kept[0]!.event((e) => e.event === 'quote' && price(e) === '1000020');
-    await control(sandbox.url, 'market', { set: [{ symbol: 'usd', price: '1000030' }] });
+    await setUsd('1000030');
 
     // The dead process's client comes back on a survivor with its last id: it gets exactly what it
     // missed, as events (not a fresh snapshot), in order.
@@ -204,7 +222,7 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     await until(async () => (await leader.health()).role === 'follower', 10_000);
     // It serves again, from the cluster, as a follower.
     const back = await openOn(leader);
-    await control(sandbox.url, 'market', { set: [{ symbol: 'usd', price: '1000040' }] });
+    await setUsd('1000040');
     for (const c of [...clients, back]) await c.event((e) => e.event === 'quote' && price(e) === '1000040');
 
     // The upstream's log: the old leader's requests all came before the new leader's first.
@@ -229,8 +247,8 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     await redis.restart();
     await leaderOf(relays, 15_000);
     await until(async () => (await Promise.all(relays.map((r) => r.health()))).every((h) => h.status === 200), 15_000);
-    await control(sandbox.url, 'market', { set: [{ symbol: 'usd', price: '1000050' }] });
-    for (const c of clients) await c.event((e) => e.event === 'quote' && price(e) === '1000050');
+    await setUsd('1000050');
+    await everyClientHears(clients, '1000050');
     // Each process wrote back what it held, so the new leader's first upstream snapshot changed
     // nothing: clients got the one real change, not a replay of every symbol.
     for (const c of clients) expect(c.events.filter((e) => e.event === 'quote').map(price)).toEqual(['1000050']);
@@ -248,7 +266,7 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     redis.freeze();
     try {
       // A change while Redis hangs: the leader cannot write it, and keeps it for when Redis answers.
-      await control(sandbox.url, 'market', { set: [{ symbol: 'usd', price: '1000060' }] });
+      await setUsd('1000060');
       await everyAway();
       // Every member answers from what it holds: prices and the catalog; a history span it never
       // fetched, at worst a 503 or 429 to try again later (what the member can still spend alone).
@@ -267,25 +285,23 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     }
     await leaderOf(relays, 15_000);
     await until(async () => (await Promise.all(relays.map((r) => r.health()))).every((h) => h.status === 200), 15_000);
-    for (const c of clients) await c.event((e) => e.event === 'quote' && price(e) === '1000060');
-    await control(sandbox.url, 'market', { set: [{ symbol: 'usd', price: '1000070' }] });
-    for (const c of clients) await c.event((e) => e.event === 'quote' && price(e) === '1000070');
+    await everyClientHears(clients, '1000060');
+    await setUsd('1000070');
+    await everyClientHears(clients, '1000070');
   });
 
   it('hears the cluster again when its connections to Redis go silent without closing (a NAT or firewall that forgot them)', async () => {
     const path = await startSilentPath(redis.port);
     try {
-      await cluster({ REDIS_URL: path.url });
-      await settled();
-      const clients = await Promise.all(relays.map((r) => openOn(r)));
+      const clients = await clusterThrough(path);
       path.silence();
       // Every member finds both of its connections silent by their PINGs, makes them again (the
       // subscriptions too) and catches up: a change made before they notice (the leader offers it to
       // Redis again) and one after reach the clients of all three.
-      await control(sandbox.url, 'market', { set: [{ symbol: 'usd', price: '1000090' }] });
-      for (const c of clients) await c.event((e) => e.event === 'quote' && price(e) === '1000090');
-      await control(sandbox.url, 'market', { set: [{ symbol: 'usd', price: '1000091' }] });
-      for (const c of clients) await c.event((e) => e.event === 'quote' && price(e) === '1000091');
+      await setUsd('1000090');
+      await everyClientHears(clients, '1000090');
+      await setUsd('1000091');
+      await everyClientHears(clients, '1000091');
       expect(clients.every((c) => !c.ended)).toBe(true);
     } finally {
       await path.close();
@@ -295,9 +311,7 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
   it('recovers when the path to Redis stays silent for a while, new connections too: a handshake that never ends is dropped', async () => {
     const path = await startSilentPath(redis.port);
     try {
-      await cluster({ REDIS_URL: path.url });
-      await settled();
-      const clients = await Promise.all(relays.map((r) => openOn(r)));
+      const clients = await clusterThrough(path);
       path.silence({ alsoNew: true });
       await everyAway();
       // Members have made their connections again on the silent path (two a member, in all): those
@@ -308,8 +322,8 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
         async () => (await Promise.all(relays.map((r) => r.health()))).every((h) => h.status === 200),
         20_000,
       );
-      await control(sandbox.url, 'market', { set: [{ symbol: 'usd', price: '1000095' }] });
-      for (const c of clients) await c.event((e) => e.event === 'quote' && price(e) === '1000095');
+      await setUsd('1000095');
+      await everyClientHears(clients, '1000095');
     } finally {
       await path.close();
     }
