@@ -39,6 +39,11 @@ export class RedisBroker implements Broker {
     await this.#link.cmd.publish(this.#link.keys('events'), JSON.stringify(events));
   }
 
+  /** The highest id delivered here. */
+  get lastSeen(): number {
+    return this.#lastSeen;
+  }
+
   subscribe(listener: (events: readonly RelayEvent[]) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);

@@ -94,9 +94,10 @@ return out`;
 /**
  * Merges quotes by `updated_at` (the same time with other JSON: a correction, applied) and numbers
  * the changes, fenced unless ARGV[1] is '' (a resync seeds known quotes, numbering nothing, and
- * only where Redis holds none as new: a member's copy never undoes a correction it missed). KEYS: lock, id counter, times hash, quotes hash, events
- * (sorted set by id). ARGV: lock value, received-at ms, id floor, buffer size, then per quote:
- * symbol, updated-at ms, JSON. Returns the new id per quote (0: not newer), or the error FENCED.
+ * only where Redis holds none as new: a member's copy never undoes a correction it missed).
+ * KEYS: lock, id counter, times hash, quotes hash, events (sorted set by id). ARGV: lock value,
+ * received-at ms, id floor, buffer size, then per quote: symbol, updated-at ms, JSON. Returns the
+ * new id per quote (0: not newer), or the error FENCED.
  */
 export const APPLY = `
 if ARGV[1] ~= '' and redis.call('GET', KEYS[1]) ~= ARGV[1] then return redis.error_reply('FENCED') end

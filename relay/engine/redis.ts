@@ -59,6 +59,8 @@ export class RedisEngine implements Engine, ClusterStatus {
   #drops = 0;
   #rejoining = false;
   #closed = false;
+  /** The last id numbered in Redis when this process had not heard it yet (at the timer's last tick). */
+  #owed: number | undefined;
   readonly #timer: NodeJS.Timeout;
 
   readonly #link: RedisLink;
@@ -85,11 +87,13 @@ export class RedisEngine implements Engine, ClusterStatus {
     this.asks = new RedisAsks(link, this.leader, this.cache);
     this.budget = new RedisBudget(link, this.leader);
     // The leader publishes whether its upstream data is current; followers report it on /healthz.
-    // And a process back in touch with Redis but not synced rejoins, whatever event it missed.
+    // And a process back in touch with Redis but not synced rejoins, whatever event it missed; one
+    // in touch reads what it did not hear.
     this.#timer = setInterval(
       () => {
         void this.#shareFreshness(ttl * 2);
         this.#rejoinIfBack();
+        void this.#collectUnheard();
       },
       Math.floor(ttl / 4),
     );
@@ -169,6 +173,22 @@ export class RedisEngine implements Engine, ClusterStatus {
     clearInterval(this.#timer);
     await this.leader.close();
     await this.#link.close();
+  }
+
+  /**
+   * Pub/sub delivers at most once: an event numbered in Redis that this process still has not heard
+   * a tick later (its message lost, say the leader's connection dropped as it published) is read
+   * from the resume buffer, not left until the next event shows the gap.
+   */
+  async #collectUnheard(): Promise<void> {
+    if (!this.#synced || !this.connected) return; // the rejoin catches up
+    try {
+      const seq = Number((await this.#link.cmd.get(this.#link.keys('seq'))) ?? 0);
+      if (this.#owed !== undefined && this.broker.lastSeen < this.#owed) await this.broker.catchUp();
+      this.#owed = seq > this.broker.lastSeen ? seq : undefined;
+    } catch {
+      // Redis away: the rejoin catches up
+    }
   }
 
   async #shareFreshness(ttlMs: number): Promise<void> {

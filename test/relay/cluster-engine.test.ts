@@ -63,6 +63,19 @@ describe('the Redis engine', () => {
     expect((await a.state.snapshot(['usd'])).quotes[0]?.price).toBe('2005');
   });
 
+  it('hears an event whose message was lost: read from the resume buffer a tick later', async () => {
+    prefix += 1;
+    const a = await member();
+    await until(() => a.leader.isLeader);
+    const b = await member();
+    const heard: number[] = [];
+    b.broker.subscribe((events) => heard.push(...events.map((e) => e.id)));
+    // Numbered in Redis and never published, as when the leader's connection drops as it publishes.
+    const [event] = await a.state.apply([quote('usd', 7)], 0);
+    await until(() => heard.includes(event!.id));
+    expect(heard).toEqual([event!.id]);
+  });
+
   it('counts one budget for every member', async () => {
     prefix += 1;
     const a = await member();
