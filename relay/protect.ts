@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BlockList, isIP } from 'node:net';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { within } from './within';
 
 /** How long a request waits for Redis's count before this process counts it instead. */
 const REDIS_WAIT_MS = 1_000;
@@ -118,22 +119,14 @@ export class RequestLimiter {
   async take(address: string): Promise<number> {
     const key = visitorKey(address);
     if (this.#redis) {
-      let timer: NodeJS.Timeout | undefined;
       try {
         // A Redis that hangs costs a request at most REDIS_WAIT_MS, never the request itself.
-        const late = new Promise<never>(
-          (_, reject) => (timer = setTimeout(() => reject(new Error('redis: no answer')), REDIS_WAIT_MS)),
-        );
-        await Promise.race([this.#redis.consume(key), late]);
-        return 0;
+        if ((await within(this.#redis.consume(key), REDIS_WAIT_MS)) !== 'late') return 0;
       } catch (error) {
         if (error instanceof RateLimiterRes) return Math.max(1, error.msBeforeNext);
-        // Redis away or slow: this process counts on its own until it answers again.
-        return this.#takeHere(key);
-      } finally {
-        clearTimeout(timer);
       }
     }
+    // No Redis, or Redis away or slow: this process counts on its own until it answers again.
     return this.#takeHere(key);
   }
 

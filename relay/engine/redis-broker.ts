@@ -12,6 +12,8 @@ export class RedisBroker implements Broker {
   readonly #listeners = new Set<(events: readonly RelayEvent[]) => void>();
   /** The highest id delivered here: later deliveries skip what is not newer. */
   #lastSeen = 0;
+  /** The last id numbered in Redis that this process had not heard at the last `collectUnheard`. */
+  #owed: number | undefined;
   /** Deliveries in order, one at a time (a gap is filled before what follows it). */
   #queue: Promise<void> = Promise.resolve();
 
@@ -39,14 +41,20 @@ export class RedisBroker implements Broker {
     await this.#link.cmd.publish(this.#link.keys('events'), JSON.stringify(events));
   }
 
-  /** The highest id delivered here. */
-  get lastSeen(): number {
-    return this.#lastSeen;
-  }
-
   subscribe(listener: (events: readonly RelayEvent[]) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Pub/sub delivers at most once: an id numbered in Redis that this process still has not heard
+   * at the next call (its message lost, say the leader's connection dropped as it published) is
+   * read from the resume buffer, not left until the next event shows the gap. Called each second.
+   */
+  async collectUnheard(): Promise<void> {
+    const seq = Number((await this.#link.cmd.get(this.#link.keys('seq'))) ?? 0);
+    if (this.#owed !== undefined && this.#lastSeen < this.#owed) await this.catchUp();
+    this.#owed = seq > this.#lastSeen ? seq : undefined;
   }
 
   /** Reads the events after the last one delivered here from the resume buffer. */

@@ -3,6 +3,7 @@
  * what every Redis part of the engine talks through. Each part holds its own state; this holds none.
  */
 import { createClient } from '@redis/client';
+import { within } from '../within';
 
 /** How long a connection may go without a byte (its handshake included) before it is made anew. */
 const SOCKET_IDLE_MS = 5_000;
@@ -34,17 +35,6 @@ export type RedisClient = ReturnType<typeof connectClient>;
  */
 const PING_EVERY_MS = 1_000;
 const PING_DEADLINE_MS = 2_000;
-
-/** What `promise` gives, or 'late' once `ms` have passed without it. */
-async function within<T>(promise: Promise<T>, ms: number): Promise<T | 'late'> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 export class RedisLink {
   readonly #prefix: string;

@@ -59,8 +59,6 @@ export class RedisEngine implements Engine, ClusterStatus {
   #drops = 0;
   #rejoining = false;
   #closed = false;
-  /** The last id numbered in Redis when this process had not heard it yet (at the timer's last tick). */
-  #owed: number | undefined;
   readonly #timer: NodeJS.Timeout;
 
   readonly #link: RedisLink;
@@ -175,20 +173,10 @@ export class RedisEngine implements Engine, ClusterStatus {
     await this.#link.close();
   }
 
-  /**
-   * Pub/sub delivers at most once: an event numbered in Redis that this process still has not heard
-   * a tick later (its message lost, say the leader's connection dropped as it published) is read
-   * from the resume buffer, not left until the next event shows the gap.
-   */
+  /** What this process has not heard that Redis numbered (see RedisBroker.collectUnheard). */
   async #collectUnheard(): Promise<void> {
     if (!this.#synced || !this.connected) return; // the rejoin catches up
-    try {
-      const seq = Number((await this.#link.cmd.get(this.#link.keys('seq'))) ?? 0);
-      if (this.#owed !== undefined && this.broker.lastSeen < this.#owed) await this.broker.catchUp();
-      this.#owed = seq > this.broker.lastSeen ? seq : undefined;
-    } catch {
-      // Redis away: the rejoin catches up
-    }
+    await this.broker.collectUnheard().catch(() => {}); // Redis away: the rejoin catches up
   }
 
   async #shareFreshness(ttlMs: number): Promise<void> {

@@ -3,7 +3,8 @@
 // not yet noticed (paused, cut off) is refused by Redis itself when it spends or numbers events.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RedisEngine } from '../../relay/engine/redis';
-import { startRedis, stopAll, type RedisServer } from './cluster-helpers';
+import { within } from '../../relay/within';
+import { startRedis, startSilentPath, stopAll, type RedisServer } from './cluster-helpers';
 import { quote, until } from './helpers';
 
 let redis: RedisServer;
@@ -74,6 +75,21 @@ describe('the Redis engine', () => {
     const [event] = await a.state.apply([quote('usd', 7)], 0);
     await until(() => heard.includes(event!.id));
     expect(heard).toEqual([event!.id]);
+  });
+
+  it('closes at once when Redis has gone silent with a command waiting on it', async () => {
+    prefix += 1;
+    const path = await startSilentPath(redis.port);
+    try {
+      const engine = await RedisEngine.connect({ url: path.url, prefix: `t${prefix}:` });
+      path.silence();
+      const waiting = engine.cmd.get(engine.keys('anything')).catch(() => 'failed');
+      // Closing does not wait for an answer that will never come (the relay's shutdown).
+      expect(await within(engine.close(), 10_000)).not.toBe('late');
+      expect(await waiting).toBe('failed');
+    } finally {
+      await path.close();
+    }
   });
 
   it('counts one budget for every member', async () => {
