@@ -48,13 +48,16 @@ export function sourceFor(baseUrl: string, apiKey: string | undefined): HistoryS
  * gap closes up: a 7-day chart shows 7 trading days, not 40 % of flat lines (docs/embedding.md).
  */
 export function tradedCandles(candles: readonly Candle[]): Candle[] {
-  return candles.filter((c, i) => {
+  const traded = candles.filter((c, i) => {
     const flat = c.low === c.high; // (so are open and close)
     // The first has no close before it: flat, with the next opening at its price, it is the night
     // (or Friday) the span happened to start in.
     if (i === 0) return !(flat && candles.length > 1 && candles[1]!.open === c.close);
     return !flat || c.high !== candles[i - 1]!.close;
   });
+  // A span all in a closed market (today's chart on a Friday night): the price that stands, not
+  // an empty chart.
+  return traded.length > 0 || candles.length === 0 ? traded : [candles[candles.length - 1]!];
 }
 
 /**

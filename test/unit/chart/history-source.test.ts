@@ -64,6 +64,12 @@ describe('tradedCandles', () => {
     expect(tradedCandles([gapped, open])).toEqual([gapped, open]);
     expect(tradedCandles([night])).toEqual([night]);
   });
+
+  it('keeps the last candle of a span all in a closed market (today on a Friday night): the price that stands', () => {
+    const flat = (time: number) => candle(time, 100, 100, 100, 100);
+    expect(tradedCandles([flat(0), flat(3600), flat(7200)])).toEqual([flat(7200)]);
+    expect(tradedCandles([])).toEqual([]);
+  });
 });
 
 describe('history from a service whose market closes (the sandbox: 09:00–23:00 Tehran, not on Fridays)', () => {
