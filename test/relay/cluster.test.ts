@@ -290,6 +290,34 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     await everyClientHears(clients, '1000070');
   });
 
+  it('offers Redis again a change it refused for a moment: the clients of all three hear it with no later change', async () => {
+    await cluster();
+    await settled();
+    const clients = await Promise.all(relays.map((r) => openOn(r)));
+    const admin = createClient({ url: redis.url });
+    const monitor = admin.duplicate();
+    await Promise.all([admin.connect(), monitor.connect()]);
+    try {
+      // Redis refuses every write (no replica to write to), for a moment shorter than the leader's
+      // lease: the leader keeps leading, and its write of the change fails.
+      let offered = false;
+      await monitor.monitor((line) => {
+        if (line.includes('1000085')) offered = true;
+      });
+      await admin.configSet('min-replicas-to-write', '1');
+      try {
+        await setUsd('1000085');
+        await until(() => offered, 10_000);
+      } finally {
+        await admin.configSet('min-replicas-to-write', '0');
+      }
+      // The upstream sent the change once; the leader offers it again and every member's clients hear it.
+      await everyClientHears(clients, '1000085');
+    } finally {
+      await Promise.all([admin.close(), monitor.close()]);
+    }
+  });
+
   it('hears the cluster again when its connections to Redis go silent without closing (a NAT or firewall that forgot them)', async () => {
     const path = await startSilentPath(redis.port);
     try {
