@@ -5,11 +5,13 @@
  * layer, loaded beside them.
  */
 import type { ConnectionStatus } from '../shared/types';
-import { toPersianDigits } from '../format/number';
+import { formatDecimal } from '../format/number';
 import { datesReady } from './dates';
 import { LOADING_TEXT } from './templates';
 
-const fa = (n: number): string => toPersianDigits(String(n));
+/** Seconds in Persian, to a tenth (`2.5` → `۲٫۵`, never a Latin point or an exponent). */
+const fa = (n: number): string =>
+  Number.isFinite(n) && Math.abs(n) < 1e15 ? formatDecimal(n.toFixed(1), { maxFractionDigits: 1 }) : '—';
 
 const STATUS_TEXT: Readonly<Record<ConnectionStatus, string>> = {
   loading: LOADING_TEXT,

@@ -346,13 +346,14 @@ export class ChartArea {
 
   /**
    * The chart keeps the service's unit (rials, or dollars) and shows the board's: toman is a tenth
-   * of a rial, as on the board, so a change of unit changes only the labels.
+   * of a rial, as on the board, so a change of unit changes only the labels; a toman price shows
+   * its tenth as the row does (1,357,913 rials: ۱۳۵٬۷۹۱٫۳, not ۱۳۵٬۷۹۱).
    */
   #priceFormatter(): (v: number) => string {
     const s = this.#settings;
     const dollar = DOLLAR_SYMBOLS.has(s?.symbol ?? '');
-    const divisor = !dollar && s?.unit === 'toman' ? 10 : 1;
-    return (v) => formatAxisNumber(v / divisor, dollar ? 2 : 0);
+    if (dollar) return (v) => formatAxisNumber(v, 2);
+    return s?.unit === 'toman' ? (v) => formatAxisNumber(v / 10, 0, 1) : (v) => formatAxisNumber(v, 0);
   }
 
   /** Full replace: history loaded, span or unit changed. */

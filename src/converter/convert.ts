@@ -34,13 +34,13 @@ export const SMALL_SIGNIFICANT = 2;
 const MAX_FRACTION = 30;
 
 /**
- * `a / b`, rounded half-up, exactly: to `digits` fraction digits, or, when the quotient is below
- * one, to {@link SMALL_SIGNIFICANT} significant digits if that needs more
- * (1,000,000 toman of a 421,000,000-toman ounce is 0.0024, not 0.00).
+ * `a / b`, rounded half-up, exactly: to `digits` fraction digits (DESIGN.md §8), or, when that
+ * rounds a quotient that is not zero to 0, to {@link SMALL_SIGNIFICANT} significant digits
+ * (1,000,000 toman of a 421,000,000-toman ounce is 0.0024, not 0.00; 0.0549 stays 0.05).
  */
 export function quotient(a: Decimal, b: Decimal, digits: number): Decimal {
   const rounded = divideDecimal(a, b, digits);
-  if (rounded.int !== '0' || isZero(a)) return rounded;
+  if (!isZero(rounded) || isZero(a)) return rounded;
   const fine = divideDecimal(a, b, MAX_FRACTION);
   const first = fine.frac.search(/[1-9]/);
   if (first < 0) return rounded;

@@ -6,15 +6,17 @@ import { numberFormat } from './intl-cache';
 
 /**
  * A chart-axis number: Persian digits and grouping with exactly `fractionDigits` fraction digits,
- * so labels keep a stable width. A float is fine here (drawing only). Non-finite → `""`.
+ * so labels keep a stable width, or up to `maxFractionDigits` where a fraction shows only when
+ * there is one (toman: a tenth of a rial). A float is fine here (drawing only). Non-finite → `""`.
  */
-export function formatAxisNumber(n: number, fractionDigits: number): string {
+export function formatAxisNumber(n: number, fractionDigits: number, maxFractionDigits = fractionDigits): string {
   if (!Number.isFinite(n)) return '';
-  const digits = Math.max(0, Math.min(20, Math.trunc(fractionDigits) || 0));
+  const clamp = (d: number) => Math.max(0, Math.min(20, Math.trunc(d) || 0));
+  const digits = clamp(fractionDigits);
   // 'negative': no sign on zero, including a -0.001 rounded to "0.00".
   return numberFormat('fa-IR', {
     minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
+    maximumFractionDigits: Math.max(digits, clamp(maxFractionDigits)),
     signDisplay: 'negative',
   }).format(n);
 }

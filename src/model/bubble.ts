@@ -56,7 +56,7 @@ export function coinBubble(
   } catch {
     return undefined;
   }
-  if (isZero(price) || price.negative) return undefined;
+  if ([price, ounce, dollar].some((d) => isZero(d) || d.negative)) return undefined;
   const gold = multiplyRatio(multiplyRatio(toRatio(parseDecimal(spec.pureGrams)), toRatio(ounce)), toRatio(dollar));
   const intrinsic = divideRatio(gold, toRatio(parseDecimal(TROY_OUNCE_GRAMS)));
   if (!intrinsic || intrinsic.num <= 0n) return undefined;

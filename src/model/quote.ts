@@ -1,5 +1,6 @@
 /** Facts about one quote that the board shows. */
 import type { Quote } from '../shared/types';
+import { isZero, parseDecimal, roundDecimal } from '../format/decimal';
 
 /** A quote older than this is from a closed market (or a symbol that stopped moving): 30 min. */
 export const STALE_AFTER_MS = 30 * 60 * 1000;
@@ -8,13 +9,19 @@ export const STALE_AFTER_MS = 30 * 60 * 1000;
 export type Direction = 'up' | 'down' | 'flat';
 
 /**
- * The sign of `change_pct`, read from the string (no float): any zero (`"0"`, `"0.00"`, `"-0"`)
- * and anything unreadable is flat.
+ * The sign of `change_pct` as it is shown (two fraction digits, see `formatPercent`), read from the
+ * string (no float): any zero (`"0"`, `"0.00"`, `"-0"`), anything that shows as zero (`"0.004"`:
+ * no arrow beside `۰٪`) and anything unreadable is flat.
  */
 export function direction(q: Pick<Quote, 'change_pct'>): Direction {
-  const s = q.change_pct.trim();
-  if (!/^[+-]?\d+(\.\d+)?$/.test(s) || !/[1-9]/.test(s)) return 'flat';
-  return s.startsWith('-') ? 'down' : 'up';
+  let shown;
+  try {
+    shown = roundDecimal(parseDecimal(q.change_pct), 2);
+  } catch {
+    return 'flat';
+  }
+  if (isZero(shown)) return 'flat';
+  return shown.negative ? 'down' : 'up';
 }
 
 /** Whether `updated_at` is older than {@link STALE_AFTER_MS} at `now`; an unreadable time is stale. */

@@ -9,6 +9,7 @@ import type { PriceBoard } from '../../src/price-board';
 import type { ErrorDetail } from '../../src/shared/errors';
 import {
   base,
+  cell,
   collect,
   frameCounter,
   LATIN_DIGIT,
@@ -295,7 +296,10 @@ describe('chart', () => {
     await until(() => caption(el).includes('پایانی ۱٬۳۵۷٬۹۱۳'), 'the last candle did not follow the quote');
     expect(legend(el)).toMatch(/۱٬۳۵۷٬۹۱۳/);
     el.unit = 'toman';
-    await until(() => caption(el).includes('پایانی ۱۳۵٬۷۹۱'), 'the chart did not switch to toman');
+    // The toman price to its tenth, as the row shows it.
+    await until(() => caption(el).includes('پایانی ۱۳۵٬۷۹۱٫۳'), 'the chart did not switch to toman');
+    expect(legend(el)).toMatch(/۱۳۵٬۷۹۱٫۳/);
+    expect(cell(el, 'usd', 'price')).toBe('۱۳۵٬۷۹۱٫۳');
     expect((await history(key)).length).toBe(1);
   });
 

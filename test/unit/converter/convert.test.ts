@@ -36,7 +36,21 @@ describe('convert', () => {
       value: '0.00000000033',
     });
     expect(convert('5', 'from-money', gold, usd, 'toman')).toMatchObject({ ok: true, value: '0.0000017' });
-    // At one or more, the fixed digits; zero stays zero.
+    // What the fixed digits do not round to 0 keeps them (2 for a currency: 0.0549 is 0.05, not
+    // 0.055; 3 for grams); at one or more, the fixed digits; zero stays zero.
+    expect(convert('0.0549', 'from-money', quote({ price_toman: '1' }), usd, 'toman')).toMatchObject({
+      ok: true,
+      value: '0.05',
+    });
+    expect(convert('0.0999', 'from-money', quote({ price_toman: '1' }), usd, 'toman')).toMatchObject({
+      ok: true,
+      value: '0.1',
+    });
+    expect(convert('0.0006', 'from-money', quote({ price_toman: '1' }), usd, 'toman')).toMatchObject({
+      ok: true,
+      value: '0.0006',
+    });
+    expect(convert('16470', 'from-money', gold, usd, 'toman')).toMatchObject({ ok: true, value: '0.005' });
     expect(convert('3100000', 'from-money', gold, usd, 'toman')).toMatchObject({ ok: true, value: '1.033' });
     expect(convert('0', 'from-money', gold, usd, 'toman')).toMatchObject({ ok: true, value: '0' });
   });

@@ -150,6 +150,11 @@ describe('formatAxisNumber', () => {
     expect(formatAxisNumber(12.3, 1)).toHaveLength(formatAxisNumber(45.6, 1).length);
   });
 
+  it('shows a fraction up to the most digits asked only where there is one (toman)', () => {
+    expect(formatAxisNumber(1357913 / 10, 0, 1)).toBe('۱۳۵٬۷۹۱٫۳');
+    expect(formatAxisNumber(1357910 / 10, 0, 1)).toBe('۱۳۵٬۷۹۱');
+  });
+
   it('signs negatives like Intl and never signs zero', () => {
     expect(formatAxisNumber(-1234.5, 1)).toBe('\u200E\u2212۱٬۲۳۴٫۵');
     expect(formatAxisNumber(-0.001, 2)).toBe('۰٫۰۰');

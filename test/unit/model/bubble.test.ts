@@ -96,6 +96,8 @@ describe('coinBubble', () => {
     expect(coinBubble(undefined, ONS, USD)).toBeUndefined();
     expect(coinBubble(coin, quote('ons', '0'), USD)).toBeUndefined();
     expect(coinBubble(coin, ONS, quote('usd', '-1045500'))).toBeUndefined();
+    // Two prices below zero do not make a value of gold (their signs would cancel).
+    expect(coinBubble(coin, quote('ons', '-4000'), quote('usd', '-1045500'))).toBeUndefined();
     expect(coinBubble(coin, quote('ons', 'n/a'), USD)).toBeUndefined();
     expect(coinBubble(quote('coin_emami', '0'), ONS, USD)).toBeUndefined();
     expect(coinBubble(quote('coin_emami', ''), ONS, USD)).toBeUndefined();

@@ -6,7 +6,12 @@ describe('direction', () => {
     ['1.23', 'up'],
     ['+0.01', 'up'],
     ['-0.54', 'down'],
-    ['-0.000001', 'down'],
+    ['-0.005', 'down'],
+    ['0.005', 'up'],
+    // What shows as ۰٪ has no arrow and no colour: the sign of the percent as shown.
+    ['-0.000001', 'flat'],
+    ['0.004', 'flat'],
+    ['-0.0049', 'flat'],
     ['0', 'flat'],
     ['0.00', 'flat'],
     ['-0', 'flat'],
