@@ -8,35 +8,35 @@ export const styles = css`
   ${textReset}
   ${themed('.converter')}
   .converter {
-    padding: .75rem;
+    padding: 12px;
     display: grid;
-    gap: .5rem;
+    gap: 8px;
   }
   .fields {
     display: flex;
     flex-wrap: wrap;
     align-items: end;
-    gap: .5rem;
+    gap: 8px;
   }
   label {
     display: grid;
-    gap: .125rem;
-    flex: 1 1 8rem;
+    gap: 2px;
+    flex: 1 1 128px;
     min-width: 0;
     color: var(--_muted);
-    font-size: .8125rem;
+    font-size: 13px;
   }
   input,
   select,
   button {
     font: inherit;
-    font-size: .9375rem;
+    font-size: 15px;
     color: var(--_fg);
     background: var(--_bg);
     border: 1px solid var(--_border);
     border-radius: 8px;
-    padding: .375rem .5rem;
-    min-height: 2.25rem;
+    padding: 6px 8px;
+    min-height: 36px;
     min-width: 0;
     max-width: 100%;
   }
@@ -57,27 +57,27 @@ export const styles = css`
     display: flex;
     flex-wrap: wrap;
     align-items: center;
-    gap: .25rem .75rem;
+    gap: 4px 12px;
   }
   [part~=result] {
-    flex: 1 1 12rem;
+    flex: 1 1 192px;
     min-width: 0;
     /* A number of any length wraps inside the card. */
     overflow-wrap: anywhere;
-    font-size: 1.125rem;
+    font-size: 18px;
     font-weight: 600;
     font-variant-numeric: tabular-nums;
   }
   [part~=result][data-state=invalid],
   [part~=result][data-state=no-price] {
     color: var(--_down);
-    font-size: .875rem;
+    font-size: 14px;
     font-weight: normal;
   }
   [part~=result][data-state=waiting],
   [part~=result][data-state=empty] {
     color: var(--_muted);
-    font-size: .875rem;
+    font-size: 14px;
     font-weight: normal;
   }
   .value {
@@ -87,10 +87,10 @@ export const styles = css`
   .copied {
     overflow-wrap: anywhere;
     color: var(--_muted);
-    font-size: .8125rem;
+    font-size: 13px;
   }
   [part~=error] {
     color: var(--_down);
-    font-size: .8125rem;
+    font-size: 13px;
   }
 `;

@@ -22,7 +22,7 @@ export const styles = css`
   .ticker {
     display: flex;
     align-items: stretch;
-    font-size: .875rem;
+    font-size: 14px;
     overflow: hidden;
   }
   .viewport {
@@ -51,16 +51,16 @@ export const styles = css`
     display: flex;
     align-items: baseline;
     gap: .4em;
-    padding: .375rem .875rem;
+    padding: 6px 14px;
     white-space: nowrap;
     border-inline-end: 1px solid var(--_border);
     /*
      * Items off screen skip layout when their text changes (a long tape under heavy updates).
-     * Their placeholder height is one line of text (.875rem × 1.5), so an item never laid out
-     * does not make the tape taller (it was 2rem: 44 px instead of 35 px once items left view).
+     * Their placeholder height is one line of text (14px × 1.5), so an item never laid out
+     * does not make the tape taller (it was 32px: 44 px instead of 35 px once items left view).
      */
     content-visibility: auto;
-    contain-intrinsic-size: auto 10rem auto 1.3125rem;
+    contain-intrinsic-size: auto 160px auto 21px;
   }
   [part~=item]:focus-visible {
     outline: 2px solid var(--_accent);
@@ -85,26 +85,26 @@ export const styles = css`
   }
   .unit {
     color: var(--_muted);
-    font-size: .75rem;
+    font-size: 12px;
   }
   .pause {
     flex: none;
     display: grid;
     place-items: center;
-    min-width: 2.25rem;
+    min-width: 36px;
     font: inherit;
     color: var(--_muted);
     background: transparent;
     border: 0;
     border-inline-end: 1px solid var(--_border);
-    padding: 0 .625rem;
+    padding: 0 10px;
     cursor: pointer;
   }
   /* Two bars (pause), drawn by CSS: no emoji font needed. */
   .icon {
-    width: .625rem;
-    height: .75rem;
-    border-inline: .1875rem solid currentColor;
+    width: 10px;
+    height: 12px;
+    border-inline: 3px solid currentColor;
   }
   /* Paused: a triangle pointing the way the tape moves (play), on an accent tint. */
   .pause[aria-pressed=true] {
@@ -115,15 +115,15 @@ export const styles = css`
     width: 0;
     height: 0;
     border-inline: 0;
-    border-block: .4375rem solid transparent;
-    border-left: .625rem solid currentColor;
+    border-block: 7px solid transparent;
+    border-left: 10px solid currentColor;
   }
   .pause:focus-visible {
     outline: 2px solid var(--_accent);
     outline-offset: -3px;
   }
   [part~=error] {
-    padding: .375rem .875rem;
+    padding: 6px 14px;
     color: var(--_down);
   }
 `;

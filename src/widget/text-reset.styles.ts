@@ -5,7 +5,8 @@ import { css } from 'lit';
  * `letter-spacing`, `text-transform`, `white-space`, … set for its own text would otherwise flow
  * into the shadow tree and break cells. Each inherited property the widgets' text relies on is set
  * here, on `:host`, so a page's own rule on the element (`price-ticker { … }`) still wins.
- * Font sizes inside the widgets are in `rem`, so an inherited font size does not reach them either.
+ * Font sizes inside the widgets are in px, so neither an inherited font size nor the page's root
+ * font size (`html { font-size: 62.5% }`) reaches them.
  */
 export const textReset = css`
   :host {

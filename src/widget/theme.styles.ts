@@ -42,7 +42,7 @@ export function themed(root: string): CSSResult {
       background: var(--_bg);
       color: var(--_fg);
       font-family: var(--_font);
-      font-size: .9375rem;
+      font-size: 15px;
       line-height: 1.5;
       border: 1px solid var(--_border);
       border-radius: var(--price-board-radius, 12px);

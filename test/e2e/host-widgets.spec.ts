@@ -9,8 +9,9 @@ import { expect, htmlPage, sandboxBase, test, type Servers } from './support/fix
 
 const WIDTHS = [320, 390, 768, 1280];
 
-/** A page's text styles that a widget must not take on. */
-const HOSTILE = `body, header, aside, td, .cols, .ib {
+/** A page's text styles that a widget must not take on (its root font size, 10 px, included). */
+const HOSTILE = `html { font-size: 62.5%; }
+body, header, aside, td, .cols, .ib {
   line-height: 3; letter-spacing: 6px; word-spacing: 30px; text-align: justify; text-transform: uppercase;
   white-space: pre; font-style: italic; direction: ltr; font-size: 40px;
 }`;
@@ -100,6 +101,7 @@ function measure(page: Page): Promise<Measured[]> {
         cs.textAlign === 'justify' && 'text-align justify',
         cs.whiteSpace.startsWith('pre') && `white-space ${cs.whiteSpace}`,
         parseFloat(cs.fontSize) > 24 && `font-size ${cs.fontSize}`,
+        parseFloat(cs.fontSize) < 13 && `font-size ${cs.fontSize}`,
       ].filter((x): x is string => typeof x === 'string');
       const line = (ticker ? root.querySelector<HTMLElement>('[part~="item"]') : probe)!.getBoundingClientRect().height;
       return {
