@@ -167,7 +167,10 @@ export abstract class PriceWidget extends LitElement {
   #readSettings(): void {
     const table = this.#table();
     const keys = Object.keys(table);
-    const values = this as unknown as Readonly<Record<string, unknown>>;
+    const pending = setBeforeUpgrade(this);
+    const values = pending
+      ? Object.fromEntries(keys.map((key) => [key, pending.has(key) ? pending.get(key) : this[key as keyof this]]))
+      : (this as unknown as Readonly<Record<string, unknown>>);
     const before = this.#read;
     const changed = new Set(keys.filter((key) => !before || !Object.is(before[key], values[key])));
     if (before && changed.size === 0) return;
@@ -190,6 +193,19 @@ export abstract class PriceWidget extends LitElement {
     const { baseUrl, apiKey, stream, streamUrl, pollInterval } = this.settings;
     this.live.configure({ baseUrl, apiKey, stream, streamUrl, pollInterval }, this.liveSymbols(this.settings));
   }
+}
+
+/**
+ * The properties set on an element before its class was defined (`el.apiKey = …` on an element
+ * made before the module loaded), while Lit still holds them: Lit takes them off the element at the
+ * upgrade and sets them again at its first update, after the first prices request is out, which
+ * would then go without them (to the default origin, with no key: a 401, an error event, a request
+ * spent). The map's name in Lit's production build (`_$Ep`) and its development build.
+ */
+function setBeforeUpgrade(el: object): ReadonlyMap<string, unknown> | undefined {
+  const held = el as { _$Ep?: unknown; __instanceProperties?: unknown };
+  const map = held._$Ep ?? held.__instanceProperties;
+  return map instanceof Map ? (map as ReadonlyMap<string, unknown>) : undefined;
 }
 
 // The connection properties (`symbols`, `apiKey`, ...) as typed by the attribute table.

@@ -3,8 +3,7 @@
 import { elementUpdated, fixture, html } from '@open-wc/testing/pure';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cdp } from 'vitest/browser';
-import '../../src/price-board';
-import type { PriceBoard } from '../../src/price-board';
+import { PriceBoard } from '../../src/price-board';
 import type { ErrorDetail } from '../../src/shared/errors';
 import {
   base,
@@ -364,5 +363,27 @@ describe('base-url and api-key', () => {
     await until(() => part(el, 'error')?.dataset.code === 'unauthorized', 'bad key not reported');
     for (const e of errors) expect(JSON.stringify(e.detail)).not.toMatch(/board-attrs|nope-key/);
     expect(el.shadowRoot!.innerHTML).not.toMatch(/nope-key|pro-key/);
+  });
+});
+
+describe('properties set before the element is defined', () => {
+  it('go with the first request (Lit holds them until its first update, after that request)', async () => {
+    const sent = watchFetch();
+    const errors = collect<ErrorDetail>(document, 'price-board-error');
+    // An element made, given its settings as properties and added before its class is defined (a
+    // page that loads the module later): here a subclass under a tag of its own, defined after.
+    const tag = 'price-board-defined-late';
+    const el = document.createElement(tag) as PriceBoard;
+    Object.assign(el, { apiKey: `${KEY}-late`, baseUrl: base(), symbols: 'gbp,aed', chart: 'none' });
+    document.body.append(el);
+    try {
+      customElements.define(tag, class extends PriceBoard {});
+      await untilLoaded(el);
+      expect(symbolsShown(el)).toEqual(['gbp', 'aed']);
+      expect(sent.filter((u) => u.startsWith('/v1/prices'))).toEqual(['/v1/prices?symbols=gbp,aed']);
+      expect(errors.map((e) => e.detail.code)).toEqual([]);
+    } finally {
+      el.remove();
+    }
   });
 });

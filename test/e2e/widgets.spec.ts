@@ -55,6 +55,51 @@ test('script tags: a board, a ticker and a converter share one /v1/prices reques
   expect(problems.all()).toEqual([]);
 });
 
+test('settings set as properties before the module loads go with the first request of each widget', async ({
+  page,
+  servers,
+  key,
+  problems,
+}) => {
+  const base = sandboxBase(servers);
+  const prices: { url: string; key: string | undefined }[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/v1/prices')) prices.push({ url: request.url(), key: request.headers()['x-api-key'] });
+  });
+  await page.goto(servers.site.page('/properties-first.html', htmlPage('<main id="widgets"></main>')));
+  // An app that makes its elements first and loads the widgets later (or lazily): the elements are
+  // plain HTMLElements when their properties are set.
+  const errors = await page.evaluate(
+    async ({ cdn, base, key }) => {
+      const errors: string[] = [];
+      const make = (tag: string, symbols: string) => {
+        const el = document.createElement(tag) as HTMLElement & Record<string, unknown>;
+        Object.assign(el, { apiKey: key, baseUrl: base, symbols });
+        el.addEventListener('price-board-error', (e) =>
+          errors.push(`${tag}: ${(e as CustomEvent<{ code: string }>).detail.code}`),
+        );
+        document.getElementById('widgets')!.append(el);
+      };
+      make('price-board', 'eur,gbp');
+      make('price-ticker', 'gold_18');
+      make('price-converter', 'aed');
+      await Promise.all(['price-board', 'price-ticker', 'price-converter'].map((name) => import(`${cdn}${name}.js`)));
+      return errors;
+    },
+    { cdn: servers.cdn.url, base, key },
+  );
+  await expect(page.locator('price-board [part~="row"][data-symbol="gbp"] [part~="price"]')).toHaveText(/^[۰-۹٬٫]+$/);
+  await expect(ticker(page).first()).toHaveAttribute('data-symbol', 'gold_18');
+  await expect(page.locator('price-converter [part~="result"]')).toContainText('تومان');
+  expect(prices.length).toBeGreaterThan(0);
+  for (const request of prices) {
+    expect(request.url.startsWith(`${base}/v1/prices`), request.url).toBe(true);
+    expect(request.key).toBe(key);
+  }
+  expect(errors).toEqual([]);
+  expect(problems.all()).toEqual([]);
+});
+
 test('embed.html?widget=ticker and ?widget=converter show that element with its own parameters', async ({
   page,
   servers,
