@@ -42,11 +42,16 @@ export const styles = css`
     word-spacing: 0;
     white-space: normal;
   }
-  /* The narrowest layout as the least the host asks for (its min-content), where a page sizes a track by it. */
+  /*
+   * The least the host asks for (its min-content), where a page sizes a track or a table column by
+   * it: 140 px, the one-column layout's comfortable width, so that a phone's grid sidebar (1fr 2fr
+   * at 320 px) or a two-cell table never widens the page. A flex item keeps 280 px by
+   * min-inline-size above.
+   */
   :host::after {
     content: '';
     display: block;
-    inline-size: 280px;
+    inline-size: 140px;
     max-inline-size: 100%;
     block-size: 0;
     visibility: hidden;
@@ -341,6 +346,42 @@ export const styles = css`
       align-self: start;
       padding-block-start: 0;
       font-size: 13px;
+    }
+  }
+  /*
+   * Narrower than a title beside a price (a 100-200 px column): one column, the price and the change
+   * under the title, then the time; a value wider still wraps rather than hide its leading digits
+   * (a cut ۱۰٬۰۰۴٬۰۰۰ would read as another price).
+   */
+  @container price-board (width < 240px) {
+    .row {
+      grid-template-columns: minmax(0, 1fr);
+    }
+    .head .lead {
+      position: absolute;
+      inline-size: 1px;
+      padding: 0;
+      overflow: hidden;
+      clip-path: inset(50%);
+    }
+    .lead,
+    .second {
+      grid-column: 1;
+      text-align: start;
+    }
+    .rows .lead {
+      grid-row: 2;
+      padding-block-start: 0;
+    }
+    .rows .second {
+      grid-row: 3;
+    }
+    .rows .when {
+      grid-row: 4;
+    }
+    .rows .cell {
+      white-space: normal;
+      overflow-wrap: anywhere;
     }
   }
 

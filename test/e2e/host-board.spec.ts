@@ -91,14 +91,20 @@ for (const width of WIDTHS) {
     }
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
     for (const board of await measureBoards(page)) {
+      // Inside the viewport: the page is no wider (its scroll width misses an overflow on the side
+      // a page of this direction does not scroll to).
+      expect(board.left, `${board.id}: its left edge`).toBeGreaterThanOrEqual(-0.5);
+      expect(board.right, `${board.id}: its right edge`).toBeLessThanOrEqual(width + 0.5);
       expect(board.width, `${board.id}: its box`).toBeLessThanOrEqual(board.container + 0.5);
-      // a usable size: the narrowest layout (280 px) where it fits; in columns, the column's width
-      const floor = board.id === 'columns' ? Math.min(140, board.container) : Math.min(280, board.container);
+      // a usable size: the narrowest layout (280 px) where it fits; in columns, a grid or table
+      // track that a phone's page shares out, the one-column layout's (140 px)
+      const shared = ['columns', 'grid', 'table', 'table-3'].includes(board.id);
+      const floor = Math.min(shared ? 140 : 280, board.container);
       expect(board.width, `${board.id}: its box`).toBeGreaterThanOrEqual(floor - 0.5);
       expect(board.problems, board.id).toEqual([]);
     }
     // The page's inherited text styles stay out of the rows.
-    const price = page.locator('#grid [part~="row"][data-symbol="usd"] [part~="price"]');
+    const price = page.locator('#sidebar [part~="row"][data-symbol="usd"] [part~="price"]');
     const style = await price.evaluate((el) => {
       const s = getComputedStyle(el);
       return [
@@ -113,6 +119,56 @@ for (const width of WIDTHS) {
       ].join(' ');
     });
     expect(style).toBe('normal 0px none nowrap normal 15px 22.5px rtl');
+    expect(problems.all()).toEqual([]);
+  });
+}
+
+for (const width of [320, 375]) {
+  test(`at ${width}px, a page shared out by a grid (1fr 2fr, 1fr 1fr) or a table of two or three cells keeps its width, every digit shown`, async ({
+    page,
+    servers,
+    key,
+    problems,
+  }) => {
+    const board = (id: string) =>
+      boardTag({
+        'api-key': key,
+        'base-url': sandboxBase(servers),
+        symbols: 'usd,gold_18,coin_emami,ons',
+        chart: 'none',
+        id,
+      });
+    const text = '<p>متن صفحه</p>';
+    const body = [
+      `<div style="display:grid;grid-template-columns:1fr 2fr;gap:12px"><aside>${board('g12')}</aside><main>${text}</main></div>`,
+      `<div style="display:grid;grid-template-columns:1fr 1fr;gap:12px"><aside>${board('g11')}</aside><main>${text}</main></div>`,
+      `<table><tr><td>${board('t2')}</td><td>${text}</td></tr></table>`,
+      `<table><tr><td>${board('t3')}</td><td>${text}</td><td>${text}</td></tr></table>`,
+    ].join('\n');
+    await page.setViewportSize({ width, height: 900 });
+    // A plain Persian page (rtl): an overflow would go left, off the page's start.
+    await page.goto(servers.site.page(`/shared-${width}.html`, htmlPageFor(servers, body)));
+    await expect(page.locator('price-board').locator('[part~="row"][data-symbol="ons"] [part~="price"]')).toHaveText(
+      Array(4).fill(/[۰-۹]/),
+    );
+    // and the times (the board's extras bring them after the first paint)
+    await expect(page.locator('price-board').locator('[part~="row"][data-symbol="ons"] [part~="time"]')).toHaveText(
+      Array(4).fill(/[۰-۹]/),
+    );
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    const outside = await page.evaluate(
+      (width) =>
+        [...document.querySelectorAll('body *')]
+          .map((el) => [el, el.getBoundingClientRect()] as const)
+          .filter(([, r]) => r.width > 0 && (r.left < -0.5 || r.right > width + 0.5))
+          .map(([el, r]) => `${el.localName}${el.id ? `#${el.id}` : ''}: ${Math.round(r.left)}–${Math.round(r.right)}`),
+      width,
+    );
+    expect(outside).toEqual([]);
+    for (const b of await measureBoards(page)) {
+      expect(b.problems, b.id).toEqual([]);
+      expect(b.width, b.id).toBeGreaterThanOrEqual(Math.min(140, b.container) - 0.5);
+    }
     expect(problems.all()).toEqual([]);
   });
 }

@@ -48,6 +48,12 @@ export const HOST_LAYOUTS: readonly HostLayout[] = [
       `<div style="display:flex;gap:12px"><aside style="width:300px;flex:none;max-width:100%">${b}</aside><main style="min-width:0">Main</main></div>`,
   },
   { id: 'inline-block', html: (b) => `<div style="display:inline-block">${b}</div>` },
+  // A column narrower than a title beside a price: one column, every digit shown.
+  { id: 'narrow', html: (b) => `<div style="width:110px">${b}</div>` },
+  {
+    id: 'table-3',
+    html: (b) => `<table><tr><td>${b}</td><td>A second cell of the table.</td><td>And a third one.</td></tr></table>`,
+  },
   {
     id: 'columns',
     html: (b) =>
@@ -67,6 +73,9 @@ export interface BoardBox {
   id: string;
   /** The board's width, and the width of its host's containing block. */
   width: number;
+  /** Its host's edges in the viewport (a page that overflows its start side in RTL has no scroll to show it). */
+  left: number;
+  right: number;
   container: number;
   /** Cells of the first row (visible ones only): their names, texts and whether they fit. */
   problems: string[];
@@ -122,7 +131,7 @@ export function measureBoards(page: Page): Promise<BoardBox[]> {
       }
       // in columns (or pages), one piece: never split across two
       if (board.getClientRects().length !== 1) problems.push(`split into ${board.getClientRects().length} pieces`);
-      out.push({ id: board.id, width: box.width, container, problems });
+      out.push({ id: board.id, width: box.width, left: box.left, right: box.right, container, problems });
     }
     return out;
   });
