@@ -13,6 +13,15 @@ import { hostStyles, lightDefaults, themed } from '../widget/theme.styles';
 // break opportunity (min-content one em, not 100: a page sizing a grid track by it stayed 1,600 px wide).
 const EM_SPACES = unsafeCSS(`'${'\u2003\u200b'.repeat(100)}'`);
 
+/** A column header the layout has no room for: out of sight, still read by screen readers. */
+const headerHidden = css`
+  position: absolute;
+  inline-size: 1px;
+  padding: 0;
+  overflow: hidden;
+  clip-path: inset(50%);
+`;
+
 export const styles = css`
   ${hostStyles}
   ${themed('.board')}
@@ -293,11 +302,7 @@ export const styles = css`
       display: none;
     }
     .head .when {
-      position: absolute;
-      inline-size: 1px;
-      padding: 0;
-      overflow: hidden;
-      clip-path: inset(50%);
+      ${headerHidden}
     }
     [part~=title] {
       padding-block-end: 0;
@@ -325,11 +330,7 @@ export const styles = css`
       grid-template-columns: minmax(0, 1fr) auto;
     }
     .head .second {
-      position: absolute;
-      inline-size: 1px;
-      padding: 0;
-      overflow: hidden;
-      clip-path: inset(50%);
+      ${headerHidden}
     }
     .lead,
     .second {
@@ -358,11 +359,7 @@ export const styles = css`
       grid-template-columns: minmax(0, 1fr);
     }
     .head .lead {
-      position: absolute;
-      inline-size: 1px;
-      padding: 0;
-      overflow: hidden;
-      clip-path: inset(50%);
+      ${headerHidden}
     }
     .lead,
     .second {
