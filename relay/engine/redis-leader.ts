@@ -20,6 +20,11 @@ export interface RedisLeaderOptions {
   redis: ScriptRunner;
   lockKey: string;
   fenceKey: string;
+  /**
+   * Set once a member has written back what it holds; gone when Redis lost its data (a restart, a
+   * FLUSHALL): no one takes the lock while it is missing, so no one spends on a budget Redis forgot.
+   */
+  intactKey: string;
   /** The lock's TTL: at most 5 s (DESIGN.md §7); a dead leader is replaced within it. */
   ttlMs: number;
   onError?: (error: unknown) => void;
@@ -106,7 +111,7 @@ export class RedisLeader implements Leader {
 
   async #attempt(): Promise<void> {
     if (this.#closed) return;
-    const { redis, lockKey, fenceKey, ttlMs } = this.#options;
+    const { redis, lockKey, fenceKey, intactKey, ttlMs } = this.#options;
     const sentAt = this.#now();
     try {
       if (this.#value !== undefined) {
@@ -117,7 +122,11 @@ export class RedisLeader implements Leader {
         return;
       }
       if (this.#options.mayLead?.() === false) return;
-      const value = await redis.run(ACQUIRE, [lockKey, fenceKey], [ttlMs, this.processId, this.#highestToken]);
+      const value = await redis.run(
+        ACQUIRE,
+        [lockKey, fenceKey, intactKey],
+        [ttlMs, this.processId, this.#highestToken],
+      );
       if (typeof value !== 'string' || this.#closed) return;
       this.#highestToken = Math.max(this.#highestToken, Number(value.split(':')[0]));
       this.#value = value;

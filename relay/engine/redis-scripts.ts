@@ -9,9 +9,13 @@
  * holders distinct even if a restart ever handed out a token twice.
  */
 
-/** KEYS: lock, fence counter. ARGV: ttl ms, process id, highest token seen. Returns the lock value or nil. */
+/**
+ * KEYS: lock, fence counter, intact mark (set once a member wrote back what it holds: missing, Redis
+ * lost its data and no one may lead yet). ARGV: ttl ms, process id, highest token seen. Returns the
+ * lock value or nil.
+ */
 export const ACQUIRE = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return false end
+if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('EXISTS', KEYS[3]) == 0 then return false end
 local t = redis.call('INCR', KEYS[2])
 local floor = tonumber(ARGV[3])
 if t <= floor then t = floor + 1; redis.call('SET', KEYS[2], t) end

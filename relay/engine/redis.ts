@@ -73,6 +73,7 @@ export class RedisEngine implements Engine, ClusterStatus {
       redis: link,
       lockKey: keys('leader'),
       fenceKey: keys('fence'),
+      intactKey: keys('intact'),
       ttlMs: ttl,
       onError: options.onError,
       mayLead: () => this.#synced,
@@ -90,6 +91,7 @@ export class RedisEngine implements Engine, ClusterStatus {
     this.#timer = setInterval(
       () => {
         void this.#shareFreshness(ttl * 2);
+        void this.#checkIntact();
         this.#rejoinIfBack();
         void this.#collectUnheard();
       },
@@ -105,6 +107,7 @@ export class RedisEngine implements Engine, ClusterStatus {
     await engine.asks.listen();
     await engine.budget.listen();
     await engine.budget.sync();
+    await engine.#markIntact();
     engine.#watch();
     return engine;
   }
@@ -128,11 +131,7 @@ export class RedisEngine implements Engine, ClusterStatus {
    * so a new leader's first upstream snapshot is merged into the quotes held, not replayed as new.
    */
   #watch(): void {
-    const down = (): void => {
-      this.#drops++;
-      this.#synced = false;
-      this.leaderFresh = false;
-    };
+    const down = (): void => this.#lost();
     const back = (): void => this.#rejoinIfBack();
     for (const client of [this.#link.cmd, this.#link.sub]) {
       client.on('end', down);
@@ -141,6 +140,34 @@ export class RedisEngine implements Engine, ClusterStatus {
     }
     // Redis answers again after a stall (the link made its connection again meanwhile).
     this.#link.onBack = back;
+  }
+
+  /** What this process wrote back may be gone from Redis: it may not lead until it has rejoined. */
+  #lost(): void {
+    this.#drops++;
+    this.#synced = false;
+    this.leaderFresh = false;
+  }
+
+  /** Every member has what it holds in Redis (see RedisLeaderOptions.intactKey). */
+  async #markIntact(): Promise<void> {
+    await this.#link.cmd.set(this.#link.keys('intact'), '1');
+  }
+
+  /**
+   * Redis lost its data with the connections up (a FLUSHALL, a failover to an empty replica): the
+   * intact mark is gone. Rejoined as after a restart: what this process holds is written back
+   * before anyone may lead again, so the budget of the minute and the day survives.
+   */
+  async #checkIntact(): Promise<void> {
+    if (!this.#synced || !this.connected) return;
+    const drops = this.#drops;
+    const intact = await this.#link.cmd.exists(this.#link.keys('intact')).catch(() => 1);
+    if (intact === 0 && drops === this.#drops && this.#synced) {
+      this.#options.onError?.(new Error('Redis lost its data: writing back what this process holds'));
+      this.#lost();
+      this.#rejoinIfBack();
+    }
   }
 
   /** Rejoins once Redis is back, unless synced, closed or rejoining (also each second: no missed event keeps it out). */
@@ -159,6 +186,8 @@ export class RedisEngine implements Engine, ClusterStatus {
       await this.record.seed();
       await this.broker.catchUp();
       // Lost again meanwhile: not synced; the next rejoin sets it.
+      if (drops !== this.#drops) return;
+      await this.#markIntact();
       if (drops === this.#drops) this.#synced = true;
     } catch (error) {
       // Redis went again: retried once it is back.
