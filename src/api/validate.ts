@@ -31,45 +31,16 @@ function bad(message: string): PriceBoardError {
 }
 
 /**
- * A decimal string as sent; a plain JSON number is tolerated when it is exact: beyond 2^53, or
- * with more than 15 significant digits and a fraction, JSON.parse may have rounded it, and a
- * rounded price must not be shown. One printed with an exponent (`1e-7`) is written out.
+ * A decimal string as sent; a plain JSON number is tolerated when it prints as a decimal and is
+ * exact: beyond 2^53 JSON.parse has already rounded it, and a rounded price must not be shown.
  */
 function decimalField(value: unknown, where: string): string {
-  if (typeof value === 'number' && !exactNumber(value)) throw bad(`${where}: a number too long to be exact`);
-  const text = typeof value === 'string' ? value.trim() : typeof value === 'number' ? plain(value) : undefined;
+  if (typeof value === 'number' && Math.abs(value) > Number.MAX_SAFE_INTEGER)
+    throw bad(`${where}: a number too large to be exact`);
+  const text = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : undefined;
   if (text === undefined || !DECIMAL.test(text)) throw bad(`${where}: not a decimal`);
   return text;
 }
-
-/** Whether JSON.parse can have read `n` without rounding it. */
-function exactNumber(n: number): boolean {
-  if (Number.isInteger(n)) return Math.abs(n) <= Number.MAX_SAFE_INTEGER;
-  const digits = (String(n).split('e')[0] ?? '').replace(/[-.]/g, '').replace(/^0+/, '');
-  return digits.length <= 15;
-}
-
-/** `n` written out without an exponent: `1e-7` → `"0.0000001"`, `-2.5e-3` → `"-0.0025"`. */
-function plain(n: number): string {
-  const [mantissa = '', exp] = String(n).split('e');
-  if (exp === undefined) return mantissa;
-  const negative = mantissa.startsWith('-');
-  const [int = '', frac = ''] = mantissa.replace('-', '').split('.');
-  const shift = Number(exp);
-  const digits = int + frac;
-  const point = int.length + shift;
-  const text =
-    point <= 0
-      ? `0.${'0'.repeat(-point)}${digits}`
-      : point >= digits.length
-        ? digits + '0'.repeat(point - digits.length)
-        : `${digits.slice(0, point)}.${digits.slice(point)}`;
-  return negative ? `-${text}` : text;
-}
-
-/** Not a price: below zero (`change_pct` alone may be negative, SERVICE-SPEC §2.1). */
-const negative = (text: string): boolean => text.startsWith('-') && /[1-9]/.test(text);
-const AMOUNT_FIELDS = new Set<string>(['price', 'price_toman', 'high', 'low']);
 
 /** One Quote; keeps only the documented fields. Throws `bad_response` when any is missing or malformed. */
 export function parseQuote(x: unknown, where = 'quote'): Quote {
@@ -84,11 +55,7 @@ export function parseQuote(x: unknown, where = 'quote'): Quote {
     if (typeof value !== 'string') throw bad(`${where}.${field}: not a string`);
     quote[field] = bounded(value);
   }
-  for (const field of DECIMAL_FIELDS) {
-    const text = decimalField(x[field], `${where}.${field}`);
-    if (AMOUNT_FIELDS.has(field) && negative(text)) throw bad(`${where}.${field}: below zero`);
-    quote[field] = text;
-  }
+  for (const field of DECIMAL_FIELDS) quote[field] = decimalField(x[field], `${where}.${field}`);
   return quote;
 }
 

@@ -139,9 +139,9 @@ export const styles = css`
     outline: 2px solid var(--_accent);
     outline-offset: -2px;
   }
-  .rows .row:nth-child(n + 21) {
+  .rows .row:nth-child(n+21) {
     content-visibility: auto;
-    contain-intrinsic-block-size: auto calc(36px + 1px);
+    contain-intrinsic-block-size: auto 37px; /* a row: 36px, and its 1px border */
   }
   .rows .row:last-child {
     border-block-end: 0;
@@ -272,8 +272,8 @@ export const styles = css`
   }
   .chart-pending {
     box-sizing: content-box;
-    /* the section's top padding, its bar (one line of span buttons) and its gap, then the chart */
-    block-size: calc(8px + 19.5px + 1.6px + 2px + 6px + var(--_chart-h));
+    /* the section's top padding (8px), its bar (one line of span buttons: 19.5 + 1.6 + 2px) and its gap (6px), then the chart */
+    block-size: calc(37.1px + var(--_chart-h));
     margin-block-start: 4px;
     border-block-start: 1px solid var(--_border);
   }
@@ -295,7 +295,7 @@ export const styles = css`
     .chart-pending {
       --_chart-h: 220px;
     }
-    .rows .row:nth-child(n + 21) {
+    .rows .row:nth-child(n+21) {
       contain-intrinsic-block-size: auto 56px;
     }
     .minor {
@@ -350,33 +350,16 @@ export const styles = css`
     }
   }
   /*
-   * Narrower than a title beside a price (a 100-200 px column): one column, the price and the change
-   * under the title, then the time; a value wider still wraps rather than hide its leading digits
-   * (a cut ۱۰٬۰۰۴٬۰۰۰ would read as another price).
+   * Narrower than a title beside a price (a 100-200 px column): the cells one under another, the
+   * price and the change under the title, then the time (the header: the name, then the price and
+   * its unit); a value wider still wraps rather than hide its leading digits (a cut ۱۰٬۰۰۴٬۰۰۰
+   * would read as another price).
    */
   @container price-board (width < 240px) {
     .row {
-      grid-template-columns: minmax(0, 1fr);
+      display: block;
     }
-    .head .lead {
-      ${headerHidden}
-    }
-    .lead,
-    .second {
-      grid-column: 1;
-      text-align: start;
-    }
-    .rows .lead {
-      grid-row: 2;
-      padding-block-start: 0;
-    }
-    .rows .second {
-      grid-row: 3;
-    }
-    .rows .when {
-      grid-row: 4;
-    }
-    .rows .cell {
+    .cell {
       white-space: normal;
       overflow-wrap: anywhere;
     }
@@ -394,7 +377,7 @@ export const styles = css`
     [part~=status] {
       display: none;
     }
-    .rows .row:nth-child(n + 21) {
+    .rows .row:nth-child(n+21) {
       content-visibility: visible;
     }
     /* every row, whatever the max height */

@@ -5,13 +5,12 @@
  * layer, loaded beside them.
  */
 import type { ConnectionStatus } from '../shared/types';
-import { formatDecimal } from '../format/number';
+import { toPersianDigits } from '../format/number';
 import { datesReady } from './dates';
 import { LOADING_TEXT } from './templates';
 
-/** Seconds in Persian, to a tenth (`2.5` → `۲٫۵`, never a Latin point or an exponent). */
-const fa = (n: number): string =>
-  Number.isFinite(n) && Math.abs(n) < 1e15 ? formatDecimal(n.toFixed(1), { maxFractionDigits: 1 }) : '—';
+/** Seconds in Persian (`2.5` → `۲٫۵`, with the Persian decimal separator). */
+const fa = (n: number): string => toPersianDigits(String(n)).replace('.', '٫');
 
 const STATUS_TEXT: Readonly<Record<ConnectionStatus, string>> = {
   loading: LOADING_TEXT,

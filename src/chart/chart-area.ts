@@ -352,8 +352,9 @@ export class ChartArea {
   #priceFormatter(): (v: number) => string {
     const s = this.#settings;
     const dollar = DOLLAR_SYMBOLS.has(s?.symbol ?? '');
-    if (dollar) return (v) => formatAxisNumber(v, 2);
-    return s?.unit === 'toman' ? (v) => formatAxisNumber(v / 10, 0, 1) : (v) => formatAxisNumber(v, 0);
+    const divisor = !dollar && s?.unit === 'toman' ? 10 : 1;
+    // a toman price to its tenth (a rial), others whole, dollars to the cent
+    return (v) => formatAxisNumber(v / divisor, dollar ? 2 : 0, dollar ? 2 : divisor === 10 ? 1 : 0);
   }
 
   /** Full replace: history loaded, span or unit changed. */

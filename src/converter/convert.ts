@@ -95,7 +95,8 @@ export function convert(
   } catch {
     return fail('no-price', 'قیمت این نماد در دسترس نیست.');
   }
-  if (isZero(price)) return fail('no-price', 'قیمت این نماد در دسترس نیست.');
+  // Zero, or below zero (a price no service means): no price to convert with.
+  if (isZero(price) || price.negative) return fail('no-price', 'قیمت این نماد در دسترس نیست.');
   // Money comes in whole toman or rial (half-up); an amount of the symbol as finely as it is weighed.
   const value =
     direction === 'to-money'

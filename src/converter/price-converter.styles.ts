@@ -8,6 +8,7 @@ export const styles = css`
   ${textReset}
   ${themed('.converter')}
   .converter {
+    font: 15px/1.5 var(--_font);
     padding: 12px;
     display: grid;
     gap: 8px;

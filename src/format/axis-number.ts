@@ -11,12 +11,10 @@ import { numberFormat } from './intl-cache';
  */
 export function formatAxisNumber(n: number, fractionDigits: number, maxFractionDigits = fractionDigits): string {
   if (!Number.isFinite(n)) return '';
-  const clamp = (d: number) => Math.max(0, Math.min(20, Math.trunc(d) || 0));
-  const digits = clamp(fractionDigits);
   // 'negative': no sign on zero, including a -0.001 rounded to "0.00".
   return numberFormat('fa-IR', {
-    minimumFractionDigits: digits,
-    maximumFractionDigits: Math.max(digits, clamp(maxFractionDigits)),
+    minimumFractionDigits: fractionDigits,
+    maximumFractionDigits: maxFractionDigits,
     signDisplay: 'negative',
   }).format(n);
 }

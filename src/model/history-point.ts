@@ -39,20 +39,11 @@ function toNumber(x: unknown): number {
   return typeof x === 'number' ? x : NaN;
 }
 
-/** A date and time with no UTC offset: `Date.parse` would read it in the visitor's zone. */
-const NO_ZONE = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)$/;
-
-/**
- * UTC epoch seconds (integer) from ISO 8601, epoch seconds or epoch ms; NaN when unreadable. A
- * date and time with no offset is Tehran's (the service's market), the same for every visitor.
- */
+/** UTC epoch seconds (integer) from ISO 8601, epoch seconds or epoch ms; NaN when unreadable. */
 function parseTime(x: unknown): number {
   let seconds = toNumber(x);
   if (seconds >= MS_THRESHOLD) seconds /= 1000;
-  else if (typeof x === 'string' && ISO_DATE.test(x.trim())) {
-    const local = NO_ZONE.exec(x.trim());
-    seconds = Date.parse(local ? `${local[1]}T${local[2]}+03:30` : x.trim()) / 1000;
-  }
+  else if (typeof x === 'string' && ISO_DATE.test(x.trim())) seconds = Date.parse(x.trim()) / 1000;
   // also false for NaN and infinities
   return seconds > 0 && seconds <= MAX_TIME_S ? Math.floor(seconds) : NaN;
 }

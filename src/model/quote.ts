@@ -1,6 +1,6 @@
 /** Facts about one quote that the board shows. */
 import type { Quote } from '../shared/types';
-import { isZero, parseDecimal, roundDecimal } from '../format/decimal';
+import { formatPercent } from '../format/percent';
 
 /** A quote older than this is from a closed market (or a symbol that stopped moving): 30 min. */
 export const STALE_AFTER_MS = 30 * 60 * 1000;
@@ -14,14 +14,12 @@ export type Direction = 'up' | 'down' | 'flat';
  * no arrow beside `۰٪`) and anything unreadable is flat.
  */
 export function direction(q: Pick<Quote, 'change_pct'>): Direction {
-  let shown;
   try {
-    shown = roundDecimal(parseDecimal(q.change_pct), 2);
+    const shown = formatPercent(q.change_pct);
+    return shown.includes('−') ? 'down' : shown.includes('+') ? 'up' : 'flat';
   } catch {
     return 'flat';
   }
-  if (isZero(shown)) return 'flat';
-  return shown.negative ? 'down' : 'up';
 }
 
 /** Whether `updated_at` is older than {@link STALE_AFTER_MS} at `now`; an unreadable time is stale. */

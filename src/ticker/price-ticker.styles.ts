@@ -22,7 +22,7 @@ export const styles = css`
   .ticker {
     display: flex;
     align-items: stretch;
-    font-size: 14px;
+    font: 14px/1.5 var(--_font);
     overflow: hidden;
   }
   .viewport {

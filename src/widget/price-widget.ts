@@ -167,10 +167,10 @@ export abstract class PriceWidget extends LitElement {
   #readSettings(): void {
     const table = this.#table();
     const keys = Object.keys(table);
-    const pending = setBeforeUpgrade(this);
-    const values = pending
-      ? Object.fromEntries(keys.map((key) => [key, pending.has(key) ? pending.get(key) : this[key as keyof this]]))
-      : (this as unknown as Readonly<Record<string, unknown>>);
+    const values = this as unknown as Record<string, unknown>;
+    // Properties set before the upgrade, still held by Lit (see heldByLit): set now, as Lit sets
+    // them again at its first update, which comes after the first request.
+    for (const [key, value] of heldByLit(this) ?? []) values[key] = value;
     const before = this.#read;
     const changed = new Set(keys.filter((key) => !before || !Object.is(before[key], values[key])));
     if (before && changed.size === 0) return;
@@ -197,16 +197,14 @@ export abstract class PriceWidget extends LitElement {
 
 /**
  * The properties set on an element before its class was defined (`el.apiKey = …` on an element
- * made before the module loaded), while Lit still holds them: Lit takes them off the element at the
- * upgrade and sets them again at its first update, after the first prices request is out, which
- * would then go without them (to the default origin, with no key: a 401, an error event, a request
- * spent). The map's name in Lit's production build (`_$Ep`) and its development build.
+ * made before the module loaded): Lit takes them off the element at the upgrade and sets them again
+ * at its first update, after the first prices request is out, which would then go without them (to
+ * the default origin, with no key: a 401, an error event, a request spent). Where Lit holds them
+ * meanwhile: `_$Ep` in its production build, `__instanceProperties` in its development build.
  */
-function setBeforeUpgrade(el: object): ReadonlyMap<string, unknown> | undefined {
-  const held = el as { _$Ep?: unknown; __instanceProperties?: unknown };
-  const map = held._$Ep ?? held.__instanceProperties;
-  return map instanceof Map ? (map as ReadonlyMap<string, unknown>) : undefined;
-}
+const heldByLit = (el: object): Map<string, unknown> | undefined =>
+  (el as { _$Ep?: Map<string, unknown> })._$Ep ??
+  (el as { __instanceProperties?: Map<string, unknown> }).__instanceProperties;
 
 // The connection properties (`symbols`, `apiKey`, ...) as typed by the attribute table.
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type -- the table declares them; Lit defines them

@@ -32,7 +32,7 @@ const darkDefaults = css`
 /**
  * The theme's private variables (`--_bg`, `--_fg`, …) on `root` (a fixed selector of ours, never
  * user input), by its `data-theme`: `light`, `dark`, or `auto` following the system, live; and
- * the surface every widget shares (colours, font, border, corners).
+ * the surface every widget shares (colours, border, corners; each sets its own font from `--_font`).
  */
 export function themed(root: string): CSSResult {
   const r = unsafeCSS(root);
@@ -41,9 +41,6 @@ export function themed(root: string): CSSResult {
       ${lightDefaults}
       background: var(--_bg);
       color: var(--_fg);
-      font-family: var(--_font);
-      font-size: 15px;
-      line-height: 1.5;
       border: 1px solid var(--_border);
       border-radius: var(--price-board-radius, 12px);
     }
@@ -76,11 +73,9 @@ export const hostStyles = css`
     position: absolute;
     width: 1px;
     height: 1px;
-    margin: -1px;
     padding: 0;
     overflow: hidden;
     clip-path: inset(50%);
     white-space: nowrap;
-    border: 0;
   }
 `;

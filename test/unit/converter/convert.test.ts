@@ -83,6 +83,7 @@ describe('convert', () => {
       ['1', undefined, 'waiting'],
       ['1', quote({ price_toman: '0' }), 'no-price'],
       ['1', quote({ price_toman: 'oops' }), 'no-price'],
+      ['1', quote({ price_toman: '-0.5' }), 'no-price'],
     ] as const) {
       const out = convert(text, 'from-money', q, usd, 'toman');
       expect(out).toMatchObject({ ok: false, reason });
@@ -90,5 +91,9 @@ describe('convert', () => {
       if (!out.ok) expect(out.message).toMatch(/[\u0600-\u06FF]/);
     }
     expect(convert('1', 'to-money', ons, undefined, 'toman')).toMatchObject({ ok: false, reason: 'waiting' });
+    expect(convert('1', 'to-money', quote({ price_toman: '-0.5' }), usd, 'toman')).toMatchObject({
+      ok: false,
+      reason: 'no-price',
+    });
   });
 });
