@@ -15,7 +15,7 @@ import type { AskOutcome, Engine, RecordedBar, RelayEvent } from './engine/types
 import type { FanOut } from './fanout';
 import type { Feed } from './feed';
 import type { Logger } from './log';
-import type { UpstreamGate } from './upstream';
+import { MAX_PAUSE_MS, type UpstreamGate } from './upstream';
 
 /** Seconds a cache may keep an answer, then serve it stale while it fetches a new one. */
 const CACHING = {
@@ -186,7 +186,8 @@ function sendCacheable(
 function sendUpstreamError(res: ServerResponse, error: unknown, symbol?: string): void {
   if (!(error instanceof PriceBoardError)) throw error;
   if (error.code === 'rate_limited') {
-    const seconds = String(Math.max(1, Math.ceil((error.retryAfterMs ?? 5_000) / 1000)));
+    // The wait the relay keeps itself (an upstream Retry-After is believed up to MAX_PAUSE_MS).
+    const seconds = String(Math.max(1, Math.ceil(Math.min(error.retryAfterMs ?? 5_000, MAX_PAUSE_MS) / 1000)));
     const message =
       error.data?.reason === 'demand'
         ? 'the rest of the history budget is kept for spans in demand; try again shortly'

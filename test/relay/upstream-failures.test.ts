@@ -128,6 +128,19 @@ describe('a pause never tears down what works', () => {
     },
   );
 
+  it('tells the first visitor of a pause the wait the relay keeps: an upstream Retry-After past 5 minutes is 300 s, as for the next', async () => {
+    setup = await startBehind();
+    const [first, second] = await otherSymbols();
+    setup.upstream.fail(/^\/v1\/history/, 429, 'rate_limited', { 'Retry-After': '99999999999999999999' });
+    const answers = [
+      await get(setup.relay.url, `/v1/history/${first}?days=7`),
+      await get(setup.relay.url, `/v1/history/${second}?days=7`),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([429, 429]);
+    for (const a of answers) expect(Number(a.headers['retry-after'])).toBeLessThanOrEqual(300);
+    expect(Number(answers[0]!.headers['retry-after'])).toBeGreaterThan(290);
+  });
+
   it('a symbol asked for during a pause of the quotes is served by a poll once the pause ends', async () => {
     setup = await startBehind();
     const stream = open('usd');
