@@ -58,8 +58,10 @@ export interface FeedOptions {
 }
 
 export class Feed {
-  /** Epoch ms of the last quote data from upstream. */
+  /** Epoch ms of the last quote data from upstream that the engine took (what visitors are served). */
   lastDataAt = 0;
+  /** A streak of changes the engine refused (Redis out of memory, say): when it began, and how many. */
+  #failing: { since: number; count: number } | undefined;
   mode: 'stream' | 'poll' = 'stream';
   readonly #inUse = new Set<string>();
   /** The served ids of the last catalog: quotes of any other id are dropped. */
@@ -150,8 +152,12 @@ export class Feed {
     return this.upstreamFresh;
   }
 
-  /** This process's own upstream data is current. */
+  /**
+   * This process's own upstream data is current: the stream is open or quotes came recently, and
+   * the engine took every change (one it refused and holds is not yet served to anyone).
+   */
   get upstreamFresh(): boolean {
+    if (this.#unapplied.size > 0) return false;
     return this.#stream?.state === 'open' || this.#now() - this.lastDataAt < STALE_AFTER_MS;
   }
 
@@ -328,7 +334,7 @@ export class Feed {
       onQuotes: (quotes) => {
         if (stream === this.#candidate) this.#promote(stream, symbols);
         // A failing engine (e.g. a shared store away) is logged, never an unhandled rejection.
-        void this.#ingest(quotes).catch((error: unknown) => log('ingest_failed', { error }));
+        void this.#ingest(quotes).catch((error: unknown) => this.#ingestFailed(error));
       },
       onState: (state) => {
         if (stream !== this.#stream) return;
@@ -509,7 +515,7 @@ export class Feed {
         for (const s of unknown) this.#inUse.delete(String(s));
         wait = Math.max(wait, error.retryAfterMs ?? 0);
       } else {
-        this.#options.log('ingest_failed', { error });
+        this.#ingestFailed(error);
       }
     } finally {
       this.#polling = false;
@@ -519,7 +525,6 @@ export class Feed {
 
   async #ingest(quotes: Quote[]): Promise<void> {
     const receivedAt = this.#now();
-    this.lastDataAt = receivedAt;
     // Only ids the relay serves are held: an upstream sending thousands of others costs no memory.
     const known = this.#known ?? this.#inUse;
     const kept = quotes.filter((q) => known.has(q.symbol));
@@ -551,6 +556,12 @@ export class Feed {
       if (term === this.#leadTerm) this.#hold(quotes, receivedAt);
       throw error;
     }
+    this.lastDataAt = Math.max(this.lastDataAt, receivedAt);
+    if (this.#failing) {
+      const { since, count } = this.#failing;
+      this.#failing = undefined;
+      this.#options.log('ingest_recovered', { failures: count, seconds: Math.round((this.#now() - since) / 1000) });
+    }
     if (events.length > 0) {
       // Recorded for `days=1` as it is published, the record's write first: one process records
       // before it fans out, and in a cluster both go down one Redis connection in this order, so
@@ -559,6 +570,15 @@ export class Feed {
       await Promise.all([recorded, broker.publish(events)]);
     }
     this.#wakeWaiters();
+  }
+
+  /** Logs the first failure of a streak (then `ingest_recovered`), not each: a refusing Redis fails every change. */
+  #ingestFailed(error: unknown): void {
+    if (this.#failing) this.#failing.count++;
+    else {
+      this.#failing = { since: this.#now(), count: 1 };
+      this.#options.log('ingest_failed', { error });
+    }
   }
 
   /** Keeps the newest of each symbol (of one time, the later received: a correction). */
@@ -597,7 +617,7 @@ export class Feed {
       for (const at of times) {
         if (this.#closed || term !== this.#leadTerm) return; // no longer this member's to offer
         const quotes = held.filter((h) => h.receivedAt === at).map((h) => h.quote);
-        await this.#apply(quotes, at).catch(() => {});
+        await this.#apply(quotes, at).catch((error: unknown) => this.#ingestFailed(error));
       }
     })();
   }

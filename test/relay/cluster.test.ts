@@ -318,6 +318,30 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     }
   });
 
+  it('says its data is stale while Redis refuses its writes (out of memory), and serves the change once Redis takes it', async () => {
+    await cluster();
+    const leader = await settled();
+    const clients = await Promise.all(relays.map((r) => openOn(r)));
+    const admin = createClient({ url: redis.url });
+    await admin.connect();
+    try {
+      // Every write that needs memory is refused; the leader keeps its lease (that needs none).
+      await admin.configSet('maxmemory-policy', 'noeviction');
+      await admin.configSet('maxmemory', '1');
+      await setUsd('1000088');
+      // The change is held, not served: the leader says so on /healthz and on what it serves.
+      await until(async () => (await leader.health()).status === 503, 10_000);
+      expect((await leader.health()).role).toBe('leader');
+      const prices = await get(leader.url, '/v1/prices?symbols=usd');
+      if (prices.status === 200) expect(prices.headers.warning).toMatch(/^110/);
+    } finally {
+      await admin.configSet('maxmemory', '0');
+      await admin.close();
+    }
+    await everyClientHears(clients, '1000088');
+    await until(async () => (await leader.health()).status === 200, 10_000);
+  });
+
   it('hears the cluster again when its connections to Redis go silent without closing (a NAT or firewall that forgot them)', async () => {
     const path = await startSilentPath(redis.port);
     try {
