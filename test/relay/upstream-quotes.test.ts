@@ -1,6 +1,7 @@
 // Quotes as the upstream sends them, not as it should (DESIGN.md §7.1 "Corrections and clocks",
 // "Bounded reading"): the controlled upstream serves its own event stream, and the relay keeps
 // its QuoteState in memory (one process) or in a real Redis (a cluster of one).
+import { createClient } from '@redis/client';
 import { expect, it } from 'vitest';
 import { at, get, quote, until, type Stream } from './helpers';
 import { ownStreamRelays } from './upstream-helpers';
@@ -77,4 +78,31 @@ relays.eachEngine('quotes from upstream, %s state', (name) => {
     upstream.send('quote', { ...quote('usd', 1), price: '5150', updated_at: at(Date.now()) });
     await visitor.event((e) => e.event === 'quote' && e.data.includes('"5150"'));
   });
+});
+
+it('a Redis that refuses every change (out of memory) is logged once, and once when it takes them again; what was held is served', async () => {
+  const { upstream, relay, logs } = await relays.start(await relays.redisEngine());
+  const t0 = Date.now() - 60_000;
+  upstream.send('quote', { ...quote('usd', 1), price: '3000', updated_at: at(t0) });
+  const visitor = relays.open(relay.url, 'usd');
+  await visitor.event((e) => e.event === 'quotes' && e.data.includes('"3000"'));
+  const admin = createClient({ url: (await relays.redis()).url });
+  await admin.connect();
+  const refused = async () => Number(/errorstat_OOM:count=(\d+)/.exec(await admin.info('errorstats'))?.[1] ?? 0);
+  try {
+    const before = await refused();
+    await admin.configSet('maxmemory-policy', 'noeviction');
+    await admin.configSet('maxmemory', '1');
+    for (let i = 1; i <= 5; i++)
+      upstream.send('quote', { ...quote('usd', 1), price: String(3000 + i), updated_at: at(t0 + i) });
+    // Five changes refused (and offered again each second): one line in the log.
+    await until(async () => (await refused()) >= before + 5, 10_000);
+  } finally {
+    await admin.configSet('maxmemory', '0');
+    await admin.close();
+  }
+  await until(() => logs.some((l) => l.includes('ingest_recovered')), 10_000);
+  await visitor.event((e) => e.event === 'quote' && e.data.includes('"3005"'));
+  expect(logs.filter((l) => l.includes('ingest_failed'))).toHaveLength(1);
+  expect(logs.filter((l) => l.includes('ingest_recovered'))).toHaveLength(1);
 });
