@@ -23,6 +23,7 @@ import {
 import { ASK_TIMEOUT_MS, errorOf } from './asks';
 import type { Budget } from './budget';
 import type { Engine, RelayEvent } from './engine/types';
+import { withHeartbeats } from './heard';
 import type { Logger } from './log';
 import type { Metrics } from './metrics';
 import type { UpstreamGate, UpstreamTimings } from './upstream';
@@ -38,7 +39,7 @@ const CATALOG_RETRY_MAX_MS = 10 * 60_000;
 const RESUBSCRIBE_DEBOUNCE_MS = 250;
 /** Two polls for symbols just asked for are at least this far apart. */
 const MIN_POLL_GAP_MS = 2_000;
-/** Without a stream, data older than this is stale. */
+/** Data older than this, or an open stream that said nothing readable for this long, is stale. */
 const STALE_AFTER_MS = 60_000;
 /** How soon quotes the engine could not take (its Redis away or silent) are offered to it again. */
 const REAPPLY_MS = 1_000;
@@ -60,6 +61,8 @@ export interface FeedOptions {
 export class Feed {
   /** Epoch ms of the last quote data from upstream that the engine took (what visitors are served). */
   lastDataAt = 0;
+  /** Epoch ms an upstream stream last said something readable: quotes, or its heartbeat (a comment). */
+  #heardAt = 0;
   /** A streak of changes the engine refused (Redis out of memory, say): when it began, and how many. */
   #failing: { since: number; count: number } | undefined;
   mode: 'stream' | 'poll' = 'stream';
@@ -158,7 +161,12 @@ export class Feed {
    */
   get upstreamFresh(): boolean {
     if (this.#unapplied.size > 0) return false;
-    return this.#stream?.state === 'open' || this.#now() - this.lastDataAt < STALE_AFTER_MS;
+    const now = this.#now();
+    const staleMs = this.#options.timings?.staleAfterMs ?? STALE_AFTER_MS;
+    // An open stream that sends nothing readable (malformed events only, or silence until the
+    // reader's watchdog) is no more current than its last quote.
+    const streaming = this.#stream?.state === 'open' && now - this.#heardAt < staleMs;
+    return streaming || now - this.lastDataAt < staleMs;
   }
 
   /** Seconds since the last quote data (Infinity before any). */
@@ -330,8 +338,9 @@ export class Feed {
       url: `${this.#options.baseUrl.replace(/\/+$/, '')}/v1/stream`,
       symbols,
       apiKey: this.#options.apiKey,
-      fetch: this.#options.gate.fetchFor('quotes'),
+      fetch: withHeartbeats(this.#options.gate.fetchFor('quotes'), () => (this.#heardAt = this.#now())),
       onQuotes: (quotes) => {
+        this.#heardAt = this.#now();
         if (stream === this.#candidate) this.#promote(stream, symbols);
         // A failing engine (e.g. a shared store away) is logged, never an unhandled rejection.
         void this.#ingest(quotes).catch((error: unknown) => this.#ingestFailed(error));

@@ -40,6 +40,8 @@ export interface UpstreamTimings {
   streamRetryMs?: number;
   /** Default 5 min. */
   streamRetryMaxMs?: number;
+  /** Data older than this, or an open stream that said nothing readable for this long, is stale. Default 60 s. */
+  staleAfterMs?: number;
 }
 
 export type UpstreamPath = 'prices' | 'stream' | 'history' | 'symbols' | 'other';
