@@ -485,6 +485,8 @@ export class Feed {
   #stopUpstream(): void {
     this.#leadTerm++;
     this.#unapplied.clear();
+    // A streak of refusals ends with the lead: the next leader's first refusal is logged anew.
+    this.#failing = undefined;
     clearTimeout(this.#reapplyTimer);
     this.#reapplyTimer = undefined;
     this.#stream?.close();

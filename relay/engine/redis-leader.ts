@@ -21,8 +21,10 @@ export interface RedisLeaderOptions {
   lockKey: string;
   fenceKey: string;
   /**
-   * Set once a member has written back what it holds; gone when Redis lost its data (a restart, a
-   * FLUSHALL): no one takes the lock while it is missing, so no one spends on a budget Redis forgot.
+   * The base of this member's intact mark (`<base>:<processId>`, {@link RedisLeader.intactKey}),
+   * set once it has written back what it holds; gone when Redis lost its data (a restart, a
+   * FLUSHALL): it does not take the lock while its own mark is missing, so it spends on no budget
+   * Redis forgot before it has written back what it heard of it.
    */
   intactKey: string;
   /** The lock's TTL: at most 5 s (DESIGN.md §7); a dead leader is replaced within it. */
@@ -56,6 +58,11 @@ export class RedisLeader implements Leader {
     if (options.ttlMs > 5_000) throw new Error('the leader lock TTL must be at most 5 s');
     this.#now = options.now ?? Date.now;
     this.#schedule(0);
+  }
+
+  /** This member's intact mark (see {@link RedisLeaderOptions.intactKey}). */
+  get intactKey(): string {
+    return `${this.#options.intactKey}:${this.processId}`;
   }
 
   get isLeader(): boolean {
@@ -111,7 +118,7 @@ export class RedisLeader implements Leader {
 
   async #attempt(): Promise<void> {
     if (this.#closed) return;
-    const { redis, lockKey, fenceKey, intactKey, ttlMs } = this.#options;
+    const { redis, lockKey, fenceKey, ttlMs } = this.#options;
     const sentAt = this.#now();
     try {
       if (this.#value !== undefined) {
@@ -124,7 +131,7 @@ export class RedisLeader implements Leader {
       if (this.#options.mayLead?.() === false) return;
       const value = await redis.run(
         ACQUIRE,
-        [lockKey, fenceKey, intactKey],
+        [lockKey, fenceKey, this.intactKey],
         [ttlMs, this.processId, this.#highestToken],
       );
       if (typeof value !== 'string' || this.#closed) return;

@@ -10,9 +10,9 @@
  */
 
 /**
- * KEYS: lock, fence counter, intact mark (set once a member wrote back what it holds: missing, Redis
- * lost its data and no one may lead yet). ARGV: ttl ms, process id, highest token seen. Returns the
- * lock value or nil.
+ * KEYS: lock, fence counter, the member's intact mark (set once it wrote back what it holds:
+ * missing, Redis lost its data and this member may not lead yet). ARGV: ttl ms, process id,
+ * highest token seen. Returns the lock value or nil.
  */
 export const ACQUIRE = `
 if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('EXISTS', KEYS[3]) == 0 then return false end

@@ -27,6 +27,9 @@ import { RedisRecord } from './redis-record';
 import { RedisQuoteState } from './redis-state';
 import type { ClusterStatus, Engine } from './types';
 
+/** How long a member's intact mark lives unless renewed (every second while it is synced). */
+const INTACT_MS = 60_000;
+
 export interface RedisEngineOptions {
   url: string;
   /** Key prefix: several relays (sites) may share one Redis. */
@@ -149,20 +152,24 @@ export class RedisEngine implements Engine, ClusterStatus {
     this.leaderFresh = false;
   }
 
-  /** Every member has what it holds in Redis (see RedisLeaderOptions.intactKey). */
+  /**
+   * This member has written back what it holds (RedisLeaderOptions.intactKey): its own mark, for
+   * a minute, renewed every second while it is synced. A member that joins an emptied Redis sets
+   * only its own: the others still find theirs gone and write back what they hold.
+   */
   async #markIntact(): Promise<void> {
-    await this.#link.cmd.set(this.#link.keys('intact'), '1');
+    await this.#link.cmd.set(this.leader.intactKey, '1', { PX: INTACT_MS });
   }
 
   /**
-   * Redis lost its data with the connections up (a FLUSHALL, a failover to an empty replica): the
-   * intact mark is gone. Rejoined as after a restart: what this process holds is written back
-   * before anyone may lead again, so the budget of the minute and the day survives.
+   * Redis lost its data with the connections up (a FLUSHALL, a failover to an empty replica): this
+   * member's intact mark is gone. Rejoined as after a restart: what this process holds is written
+   * back before it may lead again, so the budget of the minute and the day survives.
    */
   async #checkIntact(): Promise<void> {
     if (!this.#synced || !this.connected) return;
     const drops = this.#drops;
-    const intact = await this.#link.cmd.exists(this.#link.keys('intact')).catch(() => 1);
+    const intact = await this.#link.cmd.pExpire(this.leader.intactKey, INTACT_MS).catch(() => 1);
     if (intact === 0 && drops === this.#drops && this.#synced) {
       this.#options.onError?.(new Error('Redis lost its data: writing back what this process holds'));
       this.#lost();

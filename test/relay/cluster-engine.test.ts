@@ -1,6 +1,7 @@
 // The Redis engine against a real redis-server, in-process: the memory engine's contract (numbering,
 // resume bounds), one budget for all processes, and fencing: a leader that has lost the lock but
 // not yet noticed (paused, cut off) is refused by Redis itself when it spends or numbers events.
+import { createClient } from '@redis/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RedisEngine } from '../../relay/engine/redis';
 import { within } from '../../relay/within';
@@ -137,6 +138,23 @@ describe('the Redis engine', () => {
   });
 
   // Last: it stops and restarts the Redis the other tests share.
+  it('keeps the budget across a FLUSHALL, even when a member joins the emptied Redis before the others notice', async () => {
+    prefix += 1;
+    const a = await member();
+    await until(() => a.leader.isLeader);
+    const limits = { perMinute: 3, perDay: 5 };
+    for (let i = 0; i < 3; i++) expect(await a.budget.take(1_000 + i, 'd', limits)).toEqual({ ok: true });
+    const admin = createClient({ url: redis.url });
+    await admin.connect();
+    await admin.flushAll();
+    await admin.close();
+    // A member that joins now has nothing to write back, and marks only itself: the member that
+    // spent still finds its own mark gone and writes back what it holds.
+    const b = await member();
+    await until(async () => (await b.budget.spent(2_000, 'd')).minute === 3, 10_000);
+    expect(await b.budget.spent(2_000, 'd')).toEqual({ minute: 3, day: 3 });
+  });
+
   it('keeps the budget across a Redis restart that lost everything, even when only a follower knew it', async () => {
     prefix += 1;
     const a = await member();
