@@ -165,7 +165,6 @@ export const styles = css`
     color: var(--_muted);
     font-size: 13px;
     font-weight: 500;
-    border-block-end: 1px solid var(--_border);
   }
 
   /*
@@ -183,11 +182,13 @@ export const styles = css`
     min-block-size: 0;
     overflow: auto;
   }
+  /* the line under the header row, whatever its cells (one under another below 240 px) */
   .head {
     position: sticky;
     inset-block-start: 0;
     z-index: 1;
     background: var(--_bg);
+    border-block-end: 1px solid var(--_border);
   }
 
   /* compact: a dense table for 20–40 symbols */
