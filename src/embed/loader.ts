@@ -37,16 +37,18 @@ const MAX_HEIGHT = 20_000;
 const GLOBAL_KEY = Symbol.for('price-board.embed-loader');
 
 /**
- * `embed.html`, the file next to this script. Built as a classic script, so it cannot read
- * `import.meta.url`: a classic copy (also async/defer) is `document.currentScript` while it runs;
- * a copy pasted as `type="module"` is not, and is found by its stable file name instead.
+ * `embed.html`, the file next to this script: the site's key goes to it, so it is never another
+ * script's neighbour. Built as a classic script, so it cannot read `import.meta.url`: a classic
+ * copy (also async/defer) is `document.currentScript` while it runs, if that is a script at all
+ * (`<img name="currentScript">` in a page's HTML replaces it: DOM clobbering); a copy pasted as
+ * `type="module"` has none, and takes the URL its own code runs from, as the engine's stack trace
+ * names it (a search by file name found another site's `/embed.js` first).
  */
 function embedPage(): URL {
+  const current = document.currentScript;
   const self =
-    (document.currentScript as HTMLScriptElement | null)?.src ||
-    [...document.querySelectorAll<HTMLScriptElement>('script[src]')].find((s) =>
-      /\/embed\.js$/.test(new URL(s.src).pathname),
-    )?.src ||
+    (current instanceof HTMLScriptElement && current.src) ||
+    /(https?:\/\/\S+?):\d+:\d+/.exec(new Error().stack ?? '')?.[1] ||
     document.baseURI;
   return new URL('embed.html', self);
 }

@@ -73,6 +73,33 @@ ${placeholder(servers, key, 'after', 'gold_18,coin_emami,ons,eur')}
   expect(problems.all()).toEqual([]);
 });
 
+test('sends the key only to its own embed.html: not beside another script named embed.js, nor where the page names an element currentScript', async ({
+  page,
+  servers,
+  key,
+}) => {
+  const other = servers.site.page('/other/embed.js', '/* another embed.js */', { 'Content-Type': 'text/javascript' });
+  const pages = {
+    // Another site's embed.js in the head; ours pasted as a module (it has no currentScript).
+    named: htmlPage(
+      `${placeholder(servers, key, 'board', 'usd')}<script type="module" src="${servers.cdn.url}embed.js"></script>`,
+      `<script async src="${other}"></script>`,
+    ),
+    // HTML that names an element currentScript (a comment on the page, say): document.currentScript is that image.
+    clobbered: htmlPage(
+      `<img name="currentScript" src="${servers.site.origin}/other/x.png" alt="">${placeholder(servers, key, 'board', 'usd')}<script src="${servers.cdn.url}embed.js"></script>`,
+    ),
+  };
+  for (const [name, html] of Object.entries(pages)) {
+    await page.goto(servers.site.page(`/loader-${name}.html`, html));
+    const iframe = page.locator('#board > iframe');
+    await expect(iframe, name).toHaveCount(1);
+    const src = new URL((await iframe.getAttribute('src'))!);
+    expect(`${src.origin}${src.pathname}`, name).toBe(`${servers.cdn.url}embed.html`);
+    await expectSizedToContent(page, 'board');
+  }
+});
+
 test('ignores resize messages from another origin or another window', async ({ page, servers, key }) => {
   const url = servers.site.page(
     '/loader-spoof.html',
