@@ -66,7 +66,8 @@ function frameUrl(placeholder: Element): string {
     let value = placeholder.getAttribute(name) ?? '';
     if (ADDRESSES.has(setting) && value.trim() !== '') {
       try {
-        value = new URL(value.trim(), document.baseURI).href;
+        // Against this page, not the embed page's server (`link="/price/{symbol}"`: the site's page).
+        value = new URL(value.trim(), document.baseURI).href.replace(/%7Bsymbol%7D/gi, '{symbol}');
       } catch {
         /* left as written: the element reports it as invalid */
       }
@@ -108,10 +109,12 @@ function onMessage(event: MessageEvent): void {
   const data: unknown = event.data;
   if (typeof data !== 'object' || data === null) return;
   const { type, height } = data as { type?: unknown; height?: unknown };
-  if (type !== RESIZE_MESSAGE || typeof height !== 'number' || !Number.isFinite(height)) return;
+  // A height of 0 (the embed page measured before its widget was there) would fold the frame
+  // shut between its first height and its real one: the text below would move twice.
+  if (type !== RESIZE_MESSAGE || typeof height !== 'number' || !Number.isFinite(height) || height < 1) return;
   for (const iframe of document.querySelectorAll('iframe')) {
     if (!frames.has(iframe) || iframe.contentWindow !== event.source) continue;
-    const px = Math.min(MAX_HEIGHT, Math.max(0, Math.ceil(height)));
+    const px = Math.min(MAX_HEIGHT, Math.ceil(height));
     iframe.height = String(px);
     iframe.style.height = `${px}px`;
     return;

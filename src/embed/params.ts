@@ -53,7 +53,7 @@ const PAGE_PARAMETERS = ['transparent', 'max-height'];
 export const EMBED_PARAMETERS = {
   names: ['widget', ...WIDGET_ATTRIBUTE_NAMES, ...Object.keys(ALIASES), ...PAGE_PARAMETERS],
   addresses: Object.values(BOARD_ATTRIBUTES)
-    .filter((spec) => spec.kind === 'base-url' || spec.kind === 'url')
+    .filter((spec) => spec.kind === 'base-url' || spec.kind === 'url' || spec.kind === 'url-template')
     .map((spec) => spec.attribute),
 };
 

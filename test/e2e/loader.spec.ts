@@ -100,6 +100,33 @@ test('sends the key only to its own embed.html: not beside another script named 
   }
 });
 
+test("the frame goes from its first height straight to the board's, never folded shut between", async ({
+  page,
+  servers,
+  key,
+}) => {
+  // Every height the loader gives the frame, as it gives it.
+  await page.addInitScript(() => {
+    const seen: string[] = ((window as unknown as { __heights: string[] }).__heights = []);
+    new MutationObserver((records) => {
+      for (const r of records)
+        if (r.target instanceof HTMLIFrameElement) seen.push(r.target.getAttribute('height') ?? '');
+    }).observe(document, { subtree: true, attributes: true, attributeFilter: ['height'] });
+  });
+  await page.goto(
+    servers.site.page(
+      '/loader-heights.html',
+      htmlPage(
+        `${placeholder(servers, key, 'board', 'usd,eur,gbp')}<script src="${servers.cdn.url}embed.js"></script>`,
+      ),
+    ),
+  );
+  await expectSizedToContent(page, 'board');
+  const seen = await page.evaluate(() => (window as unknown as { __heights: string[] }).__heights);
+  expect(seen.length).toBeGreaterThan(0);
+  expect(seen.filter((h) => Number(h) < 50)).toEqual([]);
+});
+
 test('ignores resize messages from another origin or another window', async ({ page, servers, key }) => {
   const url = servers.site.page(
     '/loader-spoof.html',
@@ -163,7 +190,7 @@ test('passes the columns, density, link and max height of a placeholder to its f
   const url = servers.site.page(
     '/loader-columns.html',
     htmlPage(`<div id="board" data-price-board data-symbols="usd,coin_emami" data-key="${key}" data-base-url="${sandboxBase(servers)}" data-chart="none"
-  data-columns="price,bubble" data-density="compact" data-link="https://example.com/p/{symbol}" data-max-height="150"></div>
+  data-columns="price,bubble" data-density="compact" data-link="/p/{symbol}?from=board" data-max-height="150"></div>
 <script async src="${servers.cdn.url}embed.js"></script>`),
   );
   await page.goto(url);
@@ -173,12 +200,17 @@ test('passes the columns, density, link and max height of a placeholder to its f
   expect([src.get('columns'), src.get('density'), src.get('link'), src.get('max-height')]).toEqual([
     'price,bubble',
     'compact',
-    'https://example.com/p/{symbol}',
+    // A relative link is the site's page, not the widget server's.
+    `${servers.site.origin}/p/{symbol}?from=board`,
     '150',
   ]);
   const frame = page.frameLocator('#board > iframe');
   await expect(frame.locator('[data-symbol="coin_emami"] [part~="bubble"]')).toHaveText(/٪$/);
   await expect(frame.locator('[data-symbol="usd"] [part~="title"] a')).toHaveAttribute('target', '_top');
+  await expect(frame.locator('[data-symbol="usd"] [part~="title"] a')).toHaveAttribute(
+    'href',
+    `${servers.site.origin}/p/usd?from=board`,
+  );
   // The frame follows the board, bounded by the max height.
   await expectSizedToContent(page, 'board');
   expect((await heights(page, 'board')).outer).toBeLessThanOrEqual(150);
