@@ -98,20 +98,22 @@ function isTruthyFlag(value: string | null | undefined): boolean {
 
 /**
  * Reads the embed settings from a query string. Unknown parameters are ignored; when a setting
- * appears twice (or as both `key` and `api-key`) the full attribute name wins, then the first.
+ * appears twice (or as both `key` and `api-key`) a value beats an empty one (`data-api-key=""` left
+ * beside `data-key="..."`), then the full attribute name wins, then the first.
  */
 export function readEmbedParams(
   search: string | URLSearchParams,
   allowed: readonly string[] = EMBED_ATTRIBUTES,
 ): EmbedSettings {
   const params = typeof search === 'string' ? new URLSearchParams(search) : search;
-  const found = new Map<string, { value: string; exact: boolean }>();
+  const found = new Map<string, { value: string; rank: number }>();
   for (const [name, value] of params) {
     const attribute = attributeFor(name, allowed);
     if (!attribute || value.length > MAX_VALUE_LENGTH) continue;
     const exact = name.toLowerCase() === attribute;
     const previous = found.get(attribute);
-    if (!previous || (exact && !previous.exact)) found.set(attribute, { value, exact });
+    const rank = (value.trim() === '' ? 0 : 2) + (exact ? 1 : 0);
+    if (!previous || rank > previous.rank) found.set(attribute, { value, rank });
   }
   const attributes: Array<[string, string]> = [];
   for (const name of allowed) {

@@ -216,3 +216,22 @@ test('passes the columns, density, link and max height of a placeholder to its f
   expect((await heights(page, 'board')).outer).toBeLessThanOrEqual(150);
   expect(problems.all()).toEqual([]);
 });
+
+test('a placeholder with an empty data-api-key left beside its data-key shows live prices', async ({
+  page,
+  servers,
+  key,
+}) => {
+  const url = servers.site.page(
+    '/loader-empty-key.html',
+    htmlPage(
+      placeholder(servers, key, 'board', 'usd,eur').replace('data-key=', 'data-api-key="" data-key='),
+      `<script src="${servers.cdn.url}embed.js"></script>`,
+    ),
+  );
+  await page.goto(url);
+  const frame = page.frameLocator('#board > iframe');
+  await expect(rows(frame)).toHaveCount(2);
+  await expect(frame.locator('price-board [part~="status"]')).toHaveAttribute('data-status', 'live');
+  await expect(frame.locator('price-board [part~="error"]')).toHaveCount(0);
+});

@@ -21,6 +21,17 @@ describe('embed parameters of the widgets', () => {
     expect(readEmbedParams('?key=k', ['symbols']).attributes).toEqual([]);
   });
 
+  it('a setting given twice: a value beats an empty one, then the full name beats the alias, then the first wins', () => {
+    const key = (query: string) => readEmbedParams(query).attributes.find(([name]) => name === 'api-key')?.[1];
+    expect(key('?api-key=&key=abc')).toBe('abc');
+    expect(key('?key=abc&api-key=%20')).toBe('abc');
+    expect(key('?key=&api-key=')).toBe('');
+    expect(key('?key=abc&api-key=def')).toBe('def');
+    expect(key('?api-key=def&key=abc')).toBe('def');
+    expect(key('?api-key=one&api-key=two')).toBe('one');
+    expect(readEmbedParams('?symbols=&symbols=usd').attributes).toEqual([['symbols', 'usd']]);
+  });
+
   it('reads the board’s attributes by default', () => {
     expect(readEmbedParams('?chart=none&speed=80').attributes).toEqual([['chart', 'none']]);
   });
