@@ -29,6 +29,11 @@ export const MAX_RECONNECT_MS = 30_000;
 export const MAX_EVENT_ID_CHARS = 256;
 const USABLE_EVENT_ID = new RegExp(`^[\\x20-\\x7e]{1,${MAX_EVENT_ID_CHARS}}$`);
 
+/** A new symbol reconnects this long after the change at the soonest, so that a burst of changes makes one connection. */
+export const RESUBSCRIBE_MS = 250;
+/** ... and this long after the connection it replaces was made (a page adding boards in a loop). */
+export const MIN_RESUBSCRIBE_MS = 2_000;
+
 /** Lower bound for a server `retry:`, so that `retry: 0` cannot make a tight loop (upper: {@link MAX_RECONNECT_MS}). */
 const MIN_RECONNECT_MS = 100;
 
@@ -63,6 +68,8 @@ export interface LiveStreamOptions {
   random?: () => number;
   /** Where another connection left off (a tab taking over the shared stream, `tabs.ts`). */
   resume?: ResumePoint;
+  /** Connections without an event that another tab made before this one took over: the first waits their backoff. */
+  failures?: number;
   /** After a non-final failure: return true to stop instead of reconnecting (the owner takes over). */
   giveUp?(error: PriceBoardError, failure: StreamFailure): boolean;
   onState?(state: StreamState): void;
@@ -99,6 +106,9 @@ export class LiveStream {
   #attemptSymbols = new Set<string>();
   #connection: AbortController | undefined;
   #interruption: 'watchdog' | 'resubscribe' | undefined;
+  /** When the current connection was made, and the pending reconnect for new symbols. */
+  #connectedAt = 0;
+  #cancelResubscribe: (() => void) | undefined;
   #wake: (() => void) | undefined;
   #lastId: string | undefined;
   /** Symbols of the connection that sent `lastId` (its own list, never changed): resuming covers only those. */
@@ -123,6 +133,7 @@ export class LiveStream {
     this.#options = options;
     this.#symbols = [...options.symbols];
     this.#baseDelayMs = options.initialRetryMs ?? DEFAULT_RECONNECT_MS;
+    this.#failures = this.#eventless = options.failures ?? 0;
     if (options.resume && USABLE_EVENT_ID.test(options.resume.id)) {
       this.#lastId = options.resume.id;
       this.#lastIdSymbols = options.resume.symbols;
@@ -157,15 +168,23 @@ export class LiveStream {
   }
 
   /**
-   * Changes the symbols. Reconnects at once only when a symbol is not covered by the current
-   * connection; fewer symbols wait for the next reconnect (extra quotes are harmless).
+   * Changes the symbols. {@link RESUBSCRIBE_MS} later (or {@link MIN_RESUBSCRIBE_MS} after the
+   * current connection was made, when that is later) it reconnects, with every change made
+   * meanwhile, if a symbol is not covered by the connection then open; fewer symbols wait for the
+   * next reconnect (extra quotes are harmless).
    */
   setSymbols(symbols: readonly string[]): void {
     this.#symbols = [...symbols];
-    if (this.#connection && symbols.some((s) => !this.#attemptSymbols.has(s))) {
-      this.#interruption = 'resubscribe';
-      this.#connection.abort();
-    }
+    this.#cancelResubscribe ??= startTimer(
+      () => {
+        this.#cancelResubscribe = undefined;
+        if (this.#connection && this.#symbols.some((s) => !this.#attemptSymbols.has(s))) {
+          this.#interruption = 'resubscribe';
+          this.#connection.abort();
+        }
+      },
+      Math.max(RESUBSCRIBE_MS, this.#connectedAt + MIN_RESUBSCRIBE_MS - Date.now()),
+    );
   }
 
   /** Skips the current reconnect wait (e.g. the browser is back online). */
@@ -178,6 +197,7 @@ export class LiveStream {
   /** Ends the connection and every timer; reports nothing more. */
   close(): void {
     this.#closer.abort();
+    this.#cancelResubscribe?.();
     this.#wake?.();
   }
 
@@ -188,6 +208,7 @@ export class LiveStream {
   }
 
   async #run(): Promise<void> {
+    if (this.#failures) await this.#pause(this.#backoff());
     while (!this.closed) {
       const attempt = await this.#connectOnce();
       if (this.closed) return;
@@ -204,14 +225,17 @@ export class LiveStream {
       this.#options.onError?.(error, failure);
       if (this.closed) return; // the owner closed it while hearing of the failure
       this.#setState('reconnecting');
-      const delay = backoffDelay(
-        Math.max(this.#failures, this.#badEnds) - 1,
-        { baseMs: this.#baseDelayMs, maxMs: this.#options.maxDelayMs ?? MAX_RECONNECT_MS },
-        'equal',
-        this.#options.random,
-      );
-      await this.#pause(Math.max(delay, error.retryAfterMs ?? 0));
+      await this.#pause(Math.max(this.#backoff(), error.retryAfterMs ?? 0));
     }
+  }
+
+  #backoff(): number {
+    return backoffDelay(
+      Math.max(this.#failures, this.#badEnds) - 1,
+      { baseMs: this.#baseDelayMs, maxMs: this.#options.maxDelayMs ?? MAX_RECONNECT_MS },
+      'equal',
+      this.#options.random,
+    );
   }
 
   /**
@@ -256,6 +280,7 @@ export class LiveStream {
     const onClose = (): void => connection.abort();
     this.#closer.signal.addEventListener('abort', onClose, { once: true });
     this.#connection = connection;
+    this.#connectedAt = Date.now();
     this.#attemptSymbols = new Set(symbols);
     const covered = new Set(this.#lastIdSymbols);
     this.#interruption = undefined;

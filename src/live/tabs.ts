@@ -18,7 +18,7 @@ import { LiveStream, type LiveStreamOptions, type ResumePoint, type StreamFailur
 export const LEADER_BEAT_MS = 1_000;
 /** Silence of a leader after which a follower takes the lead from it. */
 export const SILENT_LEADER_MS = 6_000;
-/** A leader whose stream stopped keeps the lock this long, so followers hear why before one leads. */
+/** A leader whose stream stopped, or that hands the lead on, keeps the lock this long, so followers hear why before one leads. */
 const STOP_LINGER_MS = 500;
 
 /** The part of `navigator.locks` used here. */
@@ -63,11 +63,14 @@ export function tabsName(scope: TabsScope): string {
   return `price-board/stream/1 ${scope.mode} ${scope.watchdogMs ?? '-'} ${key} ${url}`;
 }
 
-/** A 64-bit FNV-1a digest in hex: tells keys apart in a name without carrying them. */
+/**
+ * A 32-bit FNV-1a digest in hex: tells keys apart in a name without carrying them (two keys of one
+ * service on one site would share tabs by mistake once in 4 billion pairs).
+ */
 function hashText(text: string): string {
-  let hash = 0xcbf29ce484222325n;
-  for (const unit of new TextEncoder().encode(text)) hash = BigInt.asUintN(64, (hash ^ BigInt(unit)) * 0x100000001b3n);
-  return hash.toString(16).padStart(16, '0');
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(16);
 }
 
 /** A `PriceBoardError` as it crosses the channel (a structured clone loses its class). */
@@ -92,8 +95,8 @@ type Message =
   | { t: 'stop'; from: string; error: WireError; gaveUp: boolean };
 
 function toWire(error: PriceBoardError): WireError {
-  const { code, message, messageFa, status, retryAfterMs, data } = error;
-  return { code, message, messageFa, status, retryAfterMs, data: data && { ...data } };
+  // Its own fields (code, status, retryAfterMs, data), and the two an Error keeps elsewhere.
+  return { ...error, message: error.message, messageFa: error.messageFa };
 }
 
 function fromWire(wire: WireError): PriceBoardError {
@@ -111,15 +114,14 @@ export interface TabStreamOptions extends LiveStreamOptions {
   silentMs?: number;
 }
 
-let tabCounter = 0;
-
 /**
  * The stream of one hub, shared with the other tabs: the same surface and callbacks as a
  * {@link LiveStream}, which it runs itself only while it leads.
  */
 export class TabStream {
   readonly #options: TabStreamOptions;
-  readonly #id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}-${++tabCounter}`;
+  /** This tab's name among the others: 52 random bits. */
+  readonly #id = Math.random().toString(36);
   #symbols: string[];
   #channel: ChannelLike | undefined;
   /**
@@ -145,11 +147,15 @@ export class TabStream {
   /** The request whose lock this tab holds. */
   #holding: AbortController | undefined;
   #resume: ResumePoint | undefined;
+  /** Connections in a row without an event, this tab's or its leader's: a new leader goes on from there. */
+  #failed = 0;
   #state: StreamState = 'connecting';
   #heardAt = 0;
   #cancelTimer: (() => void) | undefined;
   #started = false;
   #closed = false;
+  /** Ends its page listeners. */
+  readonly #listening = new AbortController();
 
   constructor(options: TabStreamOptions) {
     this.#options = options;
@@ -181,9 +187,17 @@ export class TabStream {
       return this.#alone();
     }
     this.#channel.onmessage = (event) => this.#onMessage(event.data as Message);
-    // A follower's page that goes away says so (a leader's lock goes with its page by itself).
-    globalThis.addEventListener?.('pagehide', this.#onPageHide);
-    globalThis.addEventListener?.('pageshow', this.#onPageShow);
+    // A follower's page that goes away says so (a leader's lock goes with its page by itself);
+    // one that comes back from the back/forward cache says hello again.
+    const listening = { signal: this.#listening.signal };
+    globalThis.addEventListener?.('pagehide', () => this.#post({ t: 'bye', from: this.#id }), listening);
+    globalThis.addEventListener?.(
+      'pageshow',
+      (event) => {
+        if (event.persisted && !this.#leading) this.#post({ t: 'hello', from: this.#id, symbols: this.#symbols });
+      },
+      listening,
+    );
     this.#post({ t: 'hello', from: this.#id, symbols: this.#symbols });
     this.#heardAt = Date.now();
     this.#tick();
@@ -213,19 +227,9 @@ export class TabStream {
     this.#release?.();
   }
 
-  readonly #onPageHide = (): void => {
-    this.#post({ t: 'bye', from: this.#id });
-  };
-
-  readonly #onPageShow = (event: Event): void => {
-    if ((event as PageTransitionEvent).persisted && !this.#leading)
-      this.#post({ t: 'hello', from: this.#id, symbols: this.#symbols });
-  };
-
   #leave(): void {
     this.#closed = true;
-    globalThis.removeEventListener?.('pagehide', this.#onPageHide);
-    globalThis.removeEventListener?.('pageshow', this.#onPageShow);
+    this.#listening.abort();
     this.#cancelTimer?.();
     this.#pending?.abort();
     this.#stream?.close();
@@ -291,17 +295,26 @@ export class TabStream {
     this.#beat();
   }
 
-  /** Lost the lock to a tab that found this one silent: follow again. */
+  /**
+   * Lost the lock to a tab that found this one silent, or hands it on (its connection fails where
+   * another tab's may not): follow again, last in the line for the lock.
+   */
   #demote(): void {
     this.#holding = undefined;
     this.#leading = false;
-    this.#release?.();
-    this.#release = undefined;
     this.#stream?.close();
     this.#stream = undefined;
     this.#heardAt = Date.now();
     this.#post({ t: 'hello', from: this.#id, symbols: this.#symbols });
+    this.#letGo();
     this.#queue(false);
+  }
+
+  /** Gives the lock up a moment later, so that the tab that leads next has heard why this one stopped. */
+  #letGo(): void {
+    const release = this.#release;
+    this.#release = undefined;
+    if (release) startTimer(release, STOP_LINGER_MS);
   }
 
   /** Without locks or channel: a stream of its own, as every tab had before. */
@@ -338,6 +351,7 @@ export class TabStream {
       ...this.#options,
       symbols,
       resume: this.resumePoint,
+      failures: this.#failed,
       onState: (state) => {
         if (state === 'stopped') return;
         this.#setState(state);
@@ -346,6 +360,7 @@ export class TabStream {
       onQuotes: (quotes, at) => {
         const resume = stream.resumePoint;
         this.#resume = resume;
+        this.#failed = 0;
         // Quotes of symbols no tab asked for are neither kept nor passed on (a hostile flood).
         const asked = quotes.filter((quote) => this.#asked.has(quote.symbol));
         if (asked.length === 0) return;
@@ -355,8 +370,11 @@ export class TabStream {
         this.#deliver(asked, at);
       },
       onError: (error, failure) => {
+        this.#failed = failure.failures;
         this.#post({ t: 'error', from: this.#id, error: toWire(error), failure });
         this.#options.onError?.(error, failure);
+        // No answer at all (this page's network, its CSP, a blocker): another tab may connect.
+        if (!failure.opened && error.status === undefined && this.#peers.size > 0 && this.#holding) this.#demote();
       },
       onUnknownSymbols: (symbols) => {
         for (const s of symbols) {
@@ -401,6 +419,8 @@ export class TabStream {
     switch (message.t) {
       case 'hello':
         this.#peers.set(message.from, message.symbols);
+        // A leader that says hello follows now (it handed the lock on): no longer one that went.
+        if (message.from === this.#leaderId) this.#leaderId = undefined;
         if (!this.#leading && !message.reply)
           this.#post({ t: 'hello', from: this.#id, symbols: this.#symbols, reply: true });
         if (this.#leading) {
@@ -436,9 +456,11 @@ export class TabStream {
       case 'quotes':
         if (message.to !== undefined && message.to !== this.#id) return;
         if (message.resume) this.#resume = message.resume;
+        this.#failed = 0;
         this.#deliver(message.quotes, message.at);
         return;
       case 'error': {
+        this.#failed = message.failure.failures;
         const error = fromWire(message.error);
         if (this.#options.giveUp?.(error, message.failure)) {
           this.#post({ t: 'bye', from: this.#id });
@@ -479,10 +501,8 @@ export class TabStream {
   /** The stream stopped for good (a final error, or `giveUp`): everything ends here. */
   #stop(error: PriceBoardError, gaveUp: boolean): void {
     if (this.#closed) return;
-    const release = this.#release;
-    this.#release = undefined;
+    this.#letGo();
     this.#leave();
-    if (release) startTimer(release, STOP_LINGER_MS);
     this.#setState('stopped');
     this.#options.onStop?.(error, gaveUp);
   }

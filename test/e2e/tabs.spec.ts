@@ -261,3 +261,79 @@ test('without BroadcastChannel each tab still shows live prices on a stream of i
   for (const tab of tabs) await expect.poll(async () => (await boardPrices(tab)).usd).toBe('9090909');
   expect((await streamRequests(key)).length).toBe(2);
 });
+
+test('a leading tab whose page cannot open the stream (its CSP) hands the lead to a tab that can', async ({
+  context,
+  servers,
+  key,
+}) => {
+  // The first tab's site allows the prices request but not the stream (a connect-src with paths).
+  const blocked = servers.site.page('/tabs-csp-blocked.html', boardPage(servers, key, 'usd,eur'), {
+    'Content-Security-Policy': `connect-src ${sandbox.url}/v1/prices`,
+  });
+  const open = servers.site.page('/tabs-csp-open.html', boardPage(servers, key, 'usd,gbp'));
+  const first = await openTab(context, blocked);
+  await expect(first.locator('price-board [part~="row"]')).toHaveCount(2);
+  // It leads and cannot connect: no stream reaches the service, and its board says so.
+  await expect.poll(() => status(first)).toMatch(/^(reconnecting|offline)$/);
+  expect(await streamRequests(key)).toEqual([]);
+
+  const second = await openTab(context, open);
+  for (const tab of [first, second]) await expect.poll(() => status(tab)).toBe('live');
+  await setPrice('usd', '2468024');
+  for (const tab of [first, second]) await expect.poll(async () => (await boardPrices(tab)).usd).toBe('2468024');
+  // One stream, the second tab's, for both tabs' symbols.
+  const streams = await streamRequests(key);
+  expect(streams).toHaveLength(1);
+  expect(new URL(streams[0]!.url, sandbox.url).searchParams.get('symbols')?.split(',').sort()).toEqual([
+    'eur',
+    'gbp',
+    'usd',
+  ]);
+});
+
+test('a tab that adds and removes boards without pause: the shared stream is reopened at most every 2 s', async ({
+  context,
+  servers,
+  key: proKey,
+}) => {
+  // A plan that allows the busy tab's prices requests (one per board it mounts): only the stream is looked at.
+  const key = proKey.replace(/^pro-key/, 'enterprise-key');
+  const steady = await openTab(context, servers.site.page('/tabs-steady.html', boardPage(servers, key, 'usd')));
+  await expect.poll(() => status(steady)).toBe('live');
+  const busy = await openTab(context, servers.site.page('/tabs-busy.html', boardPage(servers, key, 'eur')));
+  await expect.poll(() => status(busy)).toBe('live');
+  const before = (await streamRequests(key)).length;
+  // For 4 s the second tab mounts a board of another symbol every 50 ms and removes it 50 ms later.
+  const churn = busy.evaluate(
+    async ({ base, apiKey }) => {
+      const symbols = ['gbp', 'aed', 'try', 'gold_18', 'coin_emami', 'cny', 'chf'];
+      const until = Date.now() + 4_000;
+      for (let i = 0; Date.now() < until; i++) {
+        const board = document.createElement('price-board');
+        Object.entries({
+          'api-key': apiKey,
+          'base-url': base,
+          symbols: symbols[i % symbols.length]!,
+          stream: 'sse',
+          chart: 'none',
+        }).forEach(([name, value]) => board.setAttribute(name, value));
+        document.body.append(board);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        board.remove();
+      }
+    },
+    { base: sandbox.url, apiKey: key },
+  );
+  // Meanwhile the steady tab's board keeps getting every change.
+  for (let i = 1; i <= 5; i++) {
+    await setPrice('usd', `135790${i}`);
+    await expect.poll(async () => (await boardPrices(steady)).usd).toBe(`135790${i}`);
+  }
+  await churn;
+  const reopened = (await streamRequests(key)).slice(before - 1).map((r) => Date.parse(r.at));
+  expect(reopened.length).toBeGreaterThan(1);
+  // A reopen comes 2 s after the connection it replaces was made, or later (less a little for the network).
+  for (const [i, at] of reopened.slice(1).entries()) expect(at - reopened[i]!).toBeGreaterThan(1_800);
+  expect((await streamRequests(key)).filter((r) => r.status !== 200)).toEqual([]);
+});

@@ -210,7 +210,7 @@ describe('hub sharing', () => {
     expect((await prices()).at(-1)).toBe('/v1/prices?symbols=gold_18');
     subC.setSymbols(['gold_18', 'coin_emami']);
     await expect.poll(() => c.symbols.includes('coin_emami')).toBe(true);
-    expect((await streamUrls()).at(-1)).toBe('/v1/stream?symbols=usd,gold_18,coin_emami');
+    await expect.poll(async () => (await streamUrls()).at(-1)).toBe('/v1/stream?symbols=usd,gold_18,coin_emami');
     await sb.market({ set: [{ symbol: 'usd', price: '1010100' }] });
     await expect.poll(() => a.price('usd')).toBe('1010100');
     expect(c.symbols).not.toContain('usd');

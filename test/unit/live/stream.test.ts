@@ -3,7 +3,7 @@ import type { PriceBoardError } from '../../../src/shared/errors';
 import type { FetchLike } from '../../../src/api/request';
 import { pendingWork } from '../../helpers/pending-work';
 import type { Quote } from '../../../src/shared/types';
-import { LiveStream, type LiveStreamOptions, type StreamState } from '../../../src/live/stream';
+import { LiveStream, MIN_RESUBSCRIBE_MS, type LiveStreamOptions, type StreamState } from '../../../src/live/stream';
 import { startTestSandbox, type TestSandbox } from '../api/sandbox-control';
 
 let sb: TestSandbox;
@@ -243,7 +243,7 @@ describe('LiveStream', () => {
     expect(rec.quotes.map((q) => q.symbol)).toEqual(['usd']);
   });
 
-  it('reconnects at once when symbols are added, not when some are removed', async () => {
+  it('reconnects when symbols are added, not when some are removed', async () => {
     const rec = record();
     const stream = live(rec);
     await expect.poll(() => rec.batches).toBe(1);
@@ -256,6 +256,37 @@ describe('LiveStream', () => {
     const urls = (await sb.requests('/v1/stream', key)).map((r) => r.url);
     expect(urls).toEqual(['/v1/stream?symbols=usd,eur', '/v1/stream?symbols=usd,gold_18']);
     expect(rec.states).toEqual(['open']);
+    expect(rec.errors).toEqual([]);
+  });
+
+  it('a burst of symbol changes makes one reconnect, with every symbol of the burst', async () => {
+    const rec = record();
+    const stream = live(rec, { symbols: ['usd'] });
+    await expect.poll(() => rec.batches).toBe(1);
+    const added = ['eur', 'gbp', 'aed', 'try', 'gold_18', 'coin_emami', 'cny', 'chf'];
+    for (const [i, symbol] of added.entries()) stream.setSymbols(['usd', ...added.slice(0, i), symbol]);
+    await expect.poll(() => rec.quotes.some((q) => q.symbol === 'chf')).toBe(true);
+    const urls = (await sb.requests('/v1/stream', key)).map((r) => r.url);
+    expect(urls).toEqual(['/v1/stream?symbols=usd', `/v1/stream?symbols=usd,${added.join(',')}`]);
+  });
+
+  it('symbols changed again and again without pause: a reconnect at most every MIN_RESUBSCRIBE_MS', async () => {
+    const rec = record();
+    const stream = live(rec, { symbols: ['usd'] });
+    await expect.poll(() => rec.batches).toBe(1);
+    // A page that swaps a board every 20 ms for 2.5 s, each time for one of another symbol.
+    const others = ['gbp', 'aed', 'try', 'gold_18', 'coin_emami', 'cny', 'chf'];
+    for (let i = 0; i < 125; i++) {
+      stream.setSymbols(['usd', others[i % others.length]!]);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    stream.setSymbols(['usd', 'eur']);
+    await expect.poll(() => rec.quotes.some((q) => q.symbol === 'eur')).toBe(true);
+    // Each reconnect came MIN_RESUBSCRIBE_MS after the connection it replaced was made, or later
+    // (less the clock's and timers' millisecond rounding: the old stream reconnected every 20 ms).
+    const gaps = rec.connectedAt.slice(1).map((at, i) => at - rec.connectedAt[i]!);
+    expect(gaps.length).toBeGreaterThan(0);
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(MIN_RESUBSCRIBE_MS - 5);
     expect(rec.errors).toEqual([]);
   });
 

@@ -7,7 +7,14 @@ import type { PriceBoardError } from '../../../src/shared/errors';
 import type { Quote } from '../../../src/shared/types';
 import type { FetchLike } from '../../../src/api/request';
 import type { StreamState } from '../../../src/live/stream';
-import { TabStream, tabsName, type ChannelLike, type LockManagerLike, type TabsEnv } from '../../../src/live/tabs';
+import {
+  TabStream,
+  tabsName,
+  type ChannelLike,
+  type LockManagerLike,
+  type TabsEnv,
+  type TabStreamOptions,
+} from '../../../src/live/tabs';
 import { browserTabs, Transport, type TransportHooks, type TransportState } from '../../../src/live/transport';
 import { startTestSandbox, type TestSandbox } from '../api/sandbox-control';
 
@@ -101,6 +108,8 @@ interface Tab {
   unknown: string[];
   /** `Last-Event-ID` of each stream this tab opened (undefined: a fresh start). */
   resumedFrom: (string | undefined)[];
+  /** Connections it tried, made or not. */
+  attempts: number;
   channel?: Freezable;
   price(symbol: string): string | undefined;
 }
@@ -126,18 +135,35 @@ afterEach(() => {
 
 function openTab(
   symbols: string[],
-  options: { env?: TabsEnv; hold?: () => Promise<void>; apiKey?: string; silentMs?: number; beatMs?: number } = {},
+  options: {
+    env?: TabsEnv;
+    hold?: () => Promise<void>;
+    apiKey?: string;
+    silentMs?: number;
+    beatMs?: number;
+    /** This tab's own connection fails before it is made (its CSP, its network) while this says so. */
+    cannotConnect?: () => boolean;
+    giveUp?: TabStreamOptions['giveUp'];
+  } = {},
 ): Tab {
-  const tab = { quotes: [], batches: [], states: [], errors: [], stops: [], unknown: [], resumedFrom: [] } as Omit<
-    Tab,
-    'stream' | 'price'
-  > as Tab;
+  const tab = {
+    quotes: [],
+    batches: [],
+    states: [],
+    errors: [],
+    stops: [],
+    unknown: [],
+    resumedFrom: [],
+    attempts: 0,
+  } as Omit<Tab, 'stream' | 'price'> as Tab;
   const env: TabsEnv = options.env ?? {
     locks,
     channel: (name) => (tab.channel = new Freezable(name)),
   };
   const recording: FetchLike = async (input, init) => {
     tab.resumedFrom.push((init.headers as Record<string, string>)['Last-Event-ID']);
+    tab.attempts++;
+    if (options.cannotConnect?.()) throw new TypeError('Failed to fetch');
     await options.hold?.();
     return fetch(input, init);
   };
@@ -152,6 +178,8 @@ function openTab(
     fetch: recording,
     beatMs: options.beatMs ?? 50,
     silentMs: options.silentMs ?? 60_000,
+    initialRetryMs: 100,
+    giveUp: options.giveUp,
     onQuotes: (quotes, at) => {
       tab.quotes.push(...quotes);
       tab.batches.push({ quotes, at });
@@ -336,6 +364,43 @@ describe('tabs share one stream', () => {
     await sb.market({ set: [{ symbol: 'usd', price: '6060607' }] });
     await expect.poll(() => a.price('usd')).toBe('6060607');
     expect(b.stream.leading).toBe(true);
+  });
+
+  it('a leader whose own connection cannot be made hands the lead to a tab whose can, which resumes', async () => {
+    let blocked = true;
+    const a = openTab(['usd'], { cannotConnect: () => blocked });
+    await expect.poll(() => a.errors.length).toBeGreaterThan(0);
+    expect(a.stream.leading).toBe(true);
+    const b = openTab(['eur']);
+    await expect.poll(() => [a.states.at(-1), b.states.at(-1)]).toEqual(['open', 'open']);
+    expect([a.stream.leading, b.stream.leading]).toEqual([false, true]);
+    expect((await streamRequests()).map(symbolsOf)).toEqual([['eur', 'usd']]);
+    await sb.market({ set: [{ symbol: 'usd', price: '2323231' }] });
+    await expect.poll(() => a.price('usd')).toBe('2323231');
+    // a's own connection works again, but b leads while it can: a stays off the service.
+    blocked = false;
+    const tried = a.attempts;
+    await sb.market({ set: [{ symbol: 'usd', price: '2323232' }] });
+    await expect.poll(() => a.price('usd')).toBe('2323232');
+    expect(a.attempts).toBe(tried);
+    // b goes: a, last in line, leads again, resuming where b left off.
+    b.stream.close();
+    await expect.poll(() => a.stream.leading).toBe(true);
+    await sb.market({ set: [{ symbol: 'usd', price: '2323233' }] });
+    await expect.poll(() => a.price('usd')).toBe('2323233');
+    expect(a.resumedFrom.at(-1)).toBeDefined();
+  });
+
+  it('tabs that all cannot connect pass the lead on without starting the count again: auto gives up as one tab would', async () => {
+    const giveUp: TabStreamOptions['giveUp'] = (_error, failure) => failure.failures >= 3;
+    const a = openTab(['usd'], { cannotConnect: () => true, giveUp });
+    await expect.poll(() => a.errors.length).toBe(1);
+    const b = openTab(['eur'], { cannotConnect: () => true, giveUp });
+    const c = openTab(['gbp'], { cannotConnect: () => true, giveUp });
+    await expect.poll(() => [a, b, c].map((t) => t.stops.length)).toEqual([1, 1, 1]);
+    // Three connections in all, as a single tab makes before it gives up, whichever tab made them.
+    expect(a.attempts + b.attempts + c.attempts).toBe(3);
+    expect(a.attempts).toBeLessThan(3);
   });
 
   it('a tab alone posts no quotes to the channel; one that joins gets the latest, then every change', async () => {
