@@ -145,11 +145,6 @@ export class LiveStream {
     return this.#lastId === undefined ? undefined : { id: this.#lastId, symbols: this.#lastIdSymbols };
   }
 
-  /** The id of the last event received (sent as `Last-Event-ID` on reconnect). */
-  get lastEventId(): string | undefined {
-    return this.#lastId;
-  }
-
   /** The current state. */
   get state(): StreamState {
     return this.#current;
@@ -208,7 +203,11 @@ export class LiveStream {
   }
 
   async #run(): Promise<void> {
-    if (this.#failures) await this.#pause(this.#backoff());
+    if (this.#failures) {
+      // Another tab's connections failed before this one took over: it goes on from there.
+      this.#setState('reconnecting');
+      await this.#pause(this.#backoff());
+    }
     while (!this.closed) {
       const attempt = await this.#connectOnce();
       if (this.closed) return;

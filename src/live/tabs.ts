@@ -215,6 +215,8 @@ export class TabStream {
   /** Skips the leader's reconnect wait. */
   reconnectNow(): void {
     if (this.#closed) return;
+    // Back online (every tab hears it): whichever tab leads next connects at once.
+    this.#failed = 0;
     if (this.#leading) this.#stream?.reconnectNow();
     else this.#post({ t: 'kick', from: this.#id });
   }

@@ -106,8 +106,9 @@ test.describe('dist/', () => {
     // of format/number.ts; 26,508 B with no set of every symbol made per live event (the hub and the stream); 26,582 B
     // with a row's template made again only when the row changed (templates.ts: about 20% less script under the live
     // load with the extra columns); 26,563 B with a live batch rendered in a task of its own (quotes-controller.ts: one
-    // scheduling path where there were two); 26,569 B with one cancellable timer for a batch's task; 26,603 B with
-    // symbol changes coalesced into one reconnect (stream.ts) and a failed tab's backoff carried to the next leader.
+    // scheduling path where there were two); 26,569 B with one cancellable timer for a batch's task; 26,594 B with
+    // symbol changes coalesced into one reconnect (stream.ts), a failed tab's backoff carried to the next leader, and
+    // no lastEventId getter (resumePoint has it).
     expect(gzipSync(source, { level: 9 }).length).toBeLessThanOrEqual(26 * 1024);
   });
 
@@ -138,7 +139,7 @@ test.describe('dist/', () => {
     // with a row's template made again only when the row changed: the ratchet is now DESIGN.md §6's bound itself;
     // 31,722 B with a live batch rendered in a task of its own; 31,735 B with every row laid out and painted apart
     // once the first rows are painted (contain: content, in the extras' sheet); 31,740 B with one cancellable timer
-    // for a batch's task; 31,743 B with a leading tab that cannot connect handing the lead on (tabs.ts) and symbol
+    // for a batch's task; 31,738 B with a leading tab that cannot connect handing the lead on (tabs.ts) and symbol
     // changes coalesced into one reconnect (paid for in the tabs' chunk: a 32-bit key digest, one error copy).
     expect(gzip).toBeLessThanOrEqual(31 * 1024);
   });

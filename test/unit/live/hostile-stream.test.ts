@@ -65,7 +65,7 @@ describe('event ids that cannot be sent back', () => {
       await expect.poll(() => rec.batches).toBe(2); // the snapshot of the second connection
       expect(rec.headers).toHaveLength(2);
       expect(rec.headers[1]!['Last-Event-ID']).toBeUndefined();
-      expect(live.lastEventId).toMatch(/^\d+$/);
+      expect(live.resumePoint?.id).toMatch(/^\d+$/);
       expect(rec.stops).toEqual([]);
       expect(rec.states.at(-1)).toBe('open');
       expect((await sb.requests('/v1/stream', key)).map((r) => r.status)).toEqual([200, 200]);

@@ -127,7 +127,7 @@ describe('LiveStream', () => {
     await expect.poll(() => rec.batches).toBe(1);
     await sb.market({ set: [{ symbol: 'usd', price: '1000010' }] });
     await expect.poll(() => rec.states.at(-1)).toBe('reconnecting');
-    const idBeforeDrop = stream.lastEventId;
+    const idBeforeDrop = stream.resumePoint?.id;
     await sb.market({ set: [{ symbol: 'eur', price: '1300000' }] });
     release();
     await expect.poll(() => rec.quotes.some((q) => q.symbol === 'eur' && q.price === '1300000')).toBe(true);

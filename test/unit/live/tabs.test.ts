@@ -163,8 +163,8 @@ function openTab(
   const recording: FetchLike = async (input, init) => {
     tab.resumedFrom.push((init.headers as Record<string, string>)['Last-Event-ID']);
     tab.attempts++;
-    if (options.cannotConnect?.()) throw new TypeError('Failed to fetch');
     await options.hold?.();
+    if (options.cannotConnect?.()) throw new TypeError('Failed to fetch');
     return fetch(input, init);
   };
   const url = `${sb.url}/v1/stream`;
@@ -374,6 +374,9 @@ describe('tabs share one stream', () => {
     const b = openTab(['eur']);
     await expect.poll(() => [a.states.at(-1), b.states.at(-1)]).toEqual(['open', 'open']);
     expect([a.stream.leading, b.stream.leading]).toEqual([false, true]);
+    // Every tab said it was reconnecting while the lead passed (b waited a's backoff), then live.
+    expect(b.states).toEqual(['reconnecting', 'open']);
+    expect(a.states.slice(-2)).toEqual(['reconnecting', 'open']);
     expect((await streamRequests()).map(symbolsOf)).toEqual([['eur', 'usd']]);
     await sb.market({ set: [{ symbol: 'usd', price: '2323231' }] });
     await expect.poll(() => a.price('usd')).toBe('2323231');
@@ -389,6 +392,16 @@ describe('tabs share one stream', () => {
     await sb.market({ set: [{ symbol: 'usd', price: '2323233' }] });
     await expect.poll(() => a.price('usd')).toBe('2323233');
     expect(a.resumedFrom.at(-1)).toBeDefined();
+  });
+
+  it('tabs opened together, the leader unable to connect: they say reconnecting while the lead passes, then live', async () => {
+    // Its connection takes 200 ms to fail (a DNS lookup, say): the other tab is there by then.
+    const a = openTab(['usd'], { cannotConnect: () => true, hold: () => new Promise((r) => setTimeout(r, 200)) });
+    const b = openTab(['eur']);
+    await expect.poll(() => [a.states.at(-1), b.states.at(-1)]).toEqual(['open', 'open']);
+    expect(b.stream.leading).toBe(true);
+    expect(a.states).toEqual(['reconnecting', 'open']);
+    expect(b.states).toEqual(['reconnecting', 'open']);
   });
 
   it('tabs that all cannot connect pass the lead on without starting the count again: auto gives up as one tab would', async () => {
