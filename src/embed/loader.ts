@@ -12,7 +12,8 @@
  *   later (a MutationObserver). A placeholder is converted once; loading the script again (even
  *   from another URL) does nothing more.
  * - Height follows `{ type: "price-board:resize", height }` messages, accepted only when the
- *   message comes from the embed page's origin *and* from that very iframe's window.
+ *   message comes from the embed page's origin *and* from that very iframe's window (one the
+ *   loader made, or its copy in a converted placeholder after the page restored a cloned body).
  */
 import { EMBED_PARAMETERS, WIDGET_TITLES } from './params';
 import type { ResizeMessage } from './protocol';
@@ -104,6 +105,17 @@ function scan(root: ParentNode): void {
   for (const placeholder of root.querySelectorAll(SELECTOR)) convert(placeholder);
 }
 
+/**
+ * An iframe this loader made, or a copy of one: a page that restores a cloned body (Turbo's cache,
+ * a "back" that swaps the body) brings new iframes of ours, still in their converted placeholders.
+ */
+function ours(iframe: HTMLIFrameElement): boolean {
+  return (
+    frames.has(iframe) ||
+    (!!iframe.parentElement?.hasAttribute(READY_ATTRIBUTE) && iframe.src.split(/[?#]/)[0] === EMBED_PAGE.href)
+  );
+}
+
 function onMessage(event: MessageEvent): void {
   if (event.origin !== EMBED_PAGE.origin) return;
   const data: unknown = event.data;
@@ -113,7 +125,7 @@ function onMessage(event: MessageEvent): void {
   // shut between its first height and its real one: the text below would move twice.
   if (type !== RESIZE_MESSAGE || typeof height !== 'number' || !Number.isFinite(height) || height < 1) return;
   for (const iframe of document.querySelectorAll('iframe')) {
-    if (!frames.has(iframe) || iframe.contentWindow !== event.source) continue;
+    if (!ours(iframe) || iframe.contentWindow !== event.source) continue;
     const px = Math.min(MAX_HEIGHT, Math.ceil(height));
     iframe.height = String(px);
     iframe.style.height = `${px}px`;

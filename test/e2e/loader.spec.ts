@@ -235,3 +235,30 @@ test('a placeholder with an empty data-api-key left beside its data-key shows li
   await expect(frame.locator('price-board [part~="status"]')).toHaveAttribute('data-status', 'live');
   await expect(frame.locator('price-board [part~="error"]')).toHaveCount(0);
 });
+
+test('frames keep following their board after the page restores a cloned body (Turbo-style cache)', async ({
+  page,
+  servers,
+  key,
+}) => {
+  await page.goto(
+    servers.site.page(
+      '/loader-restore.html',
+      htmlPage(
+        `${placeholder(servers, key, 'board', 'usd,eur,gbp')}<script src="${servers.cdn.url}embed.js"></script>`,
+      ),
+    ),
+  );
+  await expectSizedToContent(page, 'board');
+  // The cache's snapshot is a deep clone of the body; restoring it brings new iframe elements (the
+  // snapshot here at the frame's first height, as one taken before its board had sized it).
+  await page.evaluate(() => {
+    const snapshot = document.body.cloneNode(true) as HTMLElement;
+    const frame = snapshot.querySelector('#board > iframe') as HTMLIFrameElement;
+    frame.height = '420';
+    frame.style.height = '420px';
+    document.body.replaceWith(snapshot);
+  });
+  await expect.poll(async () => (await heights(page, 'board')).outer).not.toBe(420);
+  await expectSizedToContent(page, 'board');
+});
