@@ -48,7 +48,6 @@ export interface TabsScope {
   streamUrl: string;
   apiKey?: string;
   mode: string;
-  watchdogMs?: number;
 }
 
 /** The lock and channel name of a connection. */
@@ -60,7 +59,7 @@ export function tabsName(scope: TabsScope): string {
     // Not a URL here: the text itself tells connections apart.
   }
   const key = scope.apiKey === undefined ? '-' : hashText(scope.apiKey);
-  return `price-board/stream/1 ${scope.mode} ${scope.watchdogMs ?? '-'} ${key} ${url}`;
+  return `price-board/stream/1 ${scope.mode} ${key} ${url}`;
 }
 
 /**

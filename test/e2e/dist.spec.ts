@@ -139,7 +139,7 @@ test.describe('dist/', () => {
     // with a row's template made again only when the row changed: the ratchet is now DESIGN.md §6's bound itself;
     // 31,722 B with a live batch rendered in a task of its own; 31,735 B with every row laid out and painted apart
     // once the first rows are painted (contain: content, in the extras' sheet); 31,740 B with one cancellable timer
-    // for a batch's task; 31,738 B with a leading tab that cannot connect handing the lead on (tabs.ts) and symbol
+    // for a batch's task; 31,729 B (no watchdog in the tabs' lock name) with a leading tab that cannot connect handing the lead on (tabs.ts) and symbol
     // changes coalesced into one reconnect (paid for in the tabs' chunk: a 32-bit key digest, one error copy).
     expect(gzip).toBeLessThanOrEqual(31 * 1024);
   });
