@@ -73,6 +73,12 @@ function frameUrl(placeholder: Element): string {
         /* left as written: the element reports it as invalid */
       }
     }
+    // In the frame a viewport height would be the frame's own, which follows the board: a loop that
+    // folds it. It means this page's viewport, as it is when the placeholder is converted.
+    if (setting === 'max-height')
+      value = value.replace(/^\s*(\d+(?:\.\d+)?)\s*[sld]?vh\s*$/i, (_, n: string) =>
+        String(Math.round((Number(n) * innerHeight) / 100)),
+      );
     url.searchParams.set(setting, value);
   }
   // Commas are fine in a query and keep `symbols=usd,eur` readable.
@@ -142,6 +148,10 @@ function start(): void {
   scan(document);
   new MutationObserver((records) => {
     for (const record of records) {
+      // A placeholder converted while the parser was still inside it (its HTML split between two
+      // network packets) gets the rest of its fallback after the frame: that goes too.
+      if (document.readyState === 'loading' && (record.target as Element).hasAttribute?.(READY_ATTRIBUTE))
+        for (const node of record.addedNodes) if (!(node instanceof HTMLIFrameElement)) (node as ChildNode).remove();
       for (const node of record.addedNodes) if (node instanceof Element) scan(node);
       if (record.type === 'attributes' && record.target instanceof Element) scan(record.target);
     }

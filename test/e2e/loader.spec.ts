@@ -3,6 +3,8 @@
  * added later become iframes of the CDN's `embed.html`, sized by their own resize messages and by
  * nobody else's.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Frame, Page } from '@playwright/test';
 import { expect, hasHeight, htmlPage, recordMessages, rows, sandboxBase, test, type Servers } from './support/fixtures';
 
@@ -261,4 +263,66 @@ test('frames keep following their board after the page restores a cloned body (T
   });
   await expect.poll(async () => (await heights(page, 'board')).outer).not.toBe(420);
   await expectSizedToContent(page, 'board');
+});
+
+test('a max height in viewport units is the page’s viewport, not the frame’s (which follows the board)', async ({
+  page,
+  servers,
+  key,
+}) => {
+  await page.setViewportSize({ width: 900, height: 700 });
+  const symbols = 'usd,eur,gbp,aed,try,cny,chf,gold_18,coin_emami,ons';
+  await page.goto(
+    servers.site.page(
+      '/loader-vh.html',
+      htmlPage(
+        `${placeholder(servers, key, 'board', symbols).replace('<div ', '<div data-max-height="40vh" ')}<script src="${servers.cdn.url}embed.js"></script>`,
+      ),
+    ),
+  );
+  await expect(rows(page.frameLocator('#board > iframe'))).toHaveCount(10);
+  await expectSizedToContent(page, 'board');
+  // Ten rows are taller than 280 px: the frame is held at 40 % of the page's 700 px, not folded smaller.
+  const { outer } = await heights(page, 'board');
+  expect(outer).toBeLessThanOrEqual(280);
+  expect(outer).toBeGreaterThan(200);
+  // The loader passed it in pixels.
+  const src = new URL((await page.locator('#board > iframe').getAttribute('src'))!).searchParams;
+  expect(src.get('max-height')).toBe('280');
+});
+
+test('a placeholder whose HTML arrives in two parts keeps only its frame, not the rest of its fallback', async ({
+  page,
+  servers,
+  key,
+}) => {
+  // A page whose HTML stops inside the placeholder (a network packet boundary) until released.
+  const [head, tail] = htmlPage(
+    placeholder(servers, key, 'board', 'usd,eur'),
+    `<script src="${servers.cdn.url}embed.js"></script>`,
+  ).split('<a href="#">');
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const site = createServer((req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+    res.write(head);
+    void released.then(() => res.end(`<a href="#">${tail}`));
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = site.address() as AddressInfo;
+    const loading = page.goto(`http://127.0.0.1:${port}/split.html`);
+    // The loader converts the placeholder as soon as the parser has made it.
+    await expect(page.locator('#board > iframe')).toHaveCount(1);
+    release();
+    await loading;
+    await expect(rows(page.frameLocator('#board > iframe'))).toHaveCount(2);
+    expect(await page.locator('#board').evaluate((el) => [...el.childNodes].map((n) => n.nodeName))).toEqual([
+      'IFRAME',
+    ]);
+  } finally {
+    release();
+    site.closeAllConnections();
+    site.close();
+  }
 });
