@@ -148,10 +148,6 @@ function start(): void {
   scan(document);
   new MutationObserver((records) => {
     for (const record of records) {
-      // A placeholder converted while the parser was still inside it (its HTML split between two
-      // network packets) gets the rest of its fallback after the frame: that goes too.
-      if (document.readyState === 'loading' && (record.target as Element).hasAttribute?.(READY_ATTRIBUTE))
-        for (const node of record.addedNodes) if (!(node instanceof HTMLIFrameElement)) (node as ChildNode).remove();
       for (const node of record.addedNodes) if (node instanceof Element) scan(node);
       if (record.type === 'attributes' && record.target instanceof Element) scan(record.target);
     }
@@ -161,9 +157,19 @@ function start(): void {
     attributes: true,
     attributeFilter: ['data-price-board'],
   });
-  // A classic-script or async copy may run while the page is still parsing.
+  // A classic-script or async copy may run while the page is still parsing. A placeholder it
+  // converted while the parser was still inside it (its HTML split between two network packets)
+  // got the rest of its fallback after the frame: that goes once the page is parsed.
   if (document.readyState === 'loading') {
-    document.addEventListener('DOMContentLoaded', () => scan(document), { once: true });
+    document.addEventListener(
+      'DOMContentLoaded',
+      () => {
+        for (const placeholder of document.querySelectorAll(`[${READY_ATTRIBUTE}]`))
+          for (const node of [...placeholder.childNodes]) if (!(node instanceof HTMLIFrameElement)) node.remove();
+        scan(document);
+      },
+      { once: true },
+    );
   }
 }
 
