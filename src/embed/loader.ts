@@ -57,6 +57,8 @@ const EMBED_PAGE = embedPage();
 
 /** The iframes this loader made (weak: a removed placeholder leaves nothing behind). */
 const frames = new WeakSet<HTMLIFrameElement>();
+/** Placeholders converted while the page was being parsed: the parser may still add to them. */
+const parsing = new Set<Element>();
 
 /** The embed page URL for a placeholder, from its `data-*` attributes. */
 function frameUrl(placeholder: Element): string {
@@ -75,8 +77,9 @@ function frameUrl(placeholder: Element): string {
     }
     // In the frame a viewport height would be the frame's own, which follows the board: a loop that
     // folds it. It means this page's viewport, as it is when the placeholder is converted.
-    if (setting === 'max-height')
-      value = value.replace(/^\s*(\d+(?:\.\d+)?)\s*[sld]?vh\s*$/i, (_, n: string) =>
+    // (A window without a height yet, a hidden frame's, leaves it as written.)
+    if (setting === 'max-height' && innerHeight > 0)
+      value = value.replace(/^\s*(\d+(?:\.\d+)?)[sld]?vh\s*$/i, (_, n: string) =>
         String(Math.round((Number(n) * innerHeight) / 100)),
       );
     url.searchParams.set(setting, value);
@@ -104,6 +107,7 @@ function convert(placeholder: Element): void {
   iframe.style.colorScheme = 'normal';
   frames.add(iframe);
   placeholder.replaceChildren(iframe);
+  if (document.readyState === 'loading') parsing.add(placeholder);
 }
 
 function scan(root: ParentNode): void {
@@ -131,7 +135,7 @@ function onMessage(event: MessageEvent): void {
   // shut between its first height and its real one: the text below would move twice.
   if (type !== RESIZE_MESSAGE || typeof height !== 'number' || !Number.isFinite(height) || height < 1) return;
   for (const iframe of document.querySelectorAll('iframe')) {
-    if (!ours(iframe) || iframe.contentWindow !== event.source) continue;
+    if (iframe.contentWindow !== event.source || !ours(iframe)) continue;
     const px = Math.min(MAX_HEIGHT, Math.ceil(height));
     iframe.height = String(px);
     iframe.style.height = `${px}px`;
@@ -164,8 +168,9 @@ function start(): void {
     document.addEventListener(
       'DOMContentLoaded',
       () => {
-        for (const placeholder of document.querySelectorAll(`[${READY_ATTRIBUTE}]`))
-          for (const node of [...placeholder.childNodes]) if (!(node instanceof HTMLIFrameElement)) node.remove();
+        for (const placeholder of parsing)
+          for (const node of [...placeholder.childNodes]) if (!frames.has(node as HTMLIFrameElement)) node.remove();
+        parsing.clear();
         scan(document);
       },
       { once: true },
