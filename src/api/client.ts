@@ -66,11 +66,6 @@ export class PriceClient {
     return this.#get(endpointUrl(this.baseUrl, path, `days=${Math.trunc(days)}`), (body) => body, signal);
   }
 
-  /** Number of distinct requests in flight (tests). */
-  get inFlight(): number {
-    return this.#shared.size;
-  }
-
   #get<T>(url: URL, parse: (body: unknown) => T, signal?: AbortSignal): Promise<T> {
     // The same URL with another key is another request: answers and errors differ per key.
     const key = `${url.href}\n${this.#ctx.apiKey ?? ''}`;

@@ -32,11 +32,6 @@ export class SharedRequests {
     return this.#join(key, entry, signal) as Promise<T>;
   }
 
-  /** Number of distinct requests in flight. */
-  get size(): number {
-    return this.#entries.size;
-  }
-
   #join(key: string, entry: Entry, signal?: AbortSignal): Promise<unknown> {
     entry.users++;
     return new Promise((resolve, reject) => {

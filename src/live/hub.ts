@@ -257,12 +257,15 @@ export class Hub {
   }
 
   #received({ data, unknown, missing }: PricesOutcome): void {
+    // A new delay (the first answer's, say) is told with every quote held, even where the stream's
+    // snapshot came first and the answer changes nothing.
+    const retell = !!data && data.delay_seconds !== this.#meta.delaySeconds;
     if (data) this.#meta = { delaySeconds: data.delay_seconds, at: data.at };
     this.#succeeded();
     // A quote held (the stream's snapshot may come before or after this answer) wins over the
     // answer leaving the symbol out: either order ends with the quote shown, not missing.
     for (const s of missing) if (!unknown.includes(s) && !this.#store.has(s)) this.#omitted.add(s);
-    this.#deliver(data?.quotes ?? []);
+    this.#deliver(data?.quotes ?? [], retell);
     this.#markUnknown(unknown);
   }
 
@@ -271,14 +274,15 @@ export class Hub {
    * subscribers. Others are dropped unread: a service pushing ids nobody asked for must not grow
    * the store without bound.
    */
-  #deliver(given: readonly Quote[]): void {
+  #deliver(given: readonly Quote[], retell?: boolean): void {
     // Asked per quote, not through the union: a stream event comes per quote, and a set of every
     // symbol made for each was most of what a board under a live load allocated (4 of 13 MB/s).
     const quotes = given.filter((q) => !this.#unknown.has(q.symbol) && this.#wanted(q.symbol));
     this.#state.hasData = true;
     const wasMissing = quotes.some((q) => this.#omitted.delete(q.symbol));
     const applied = this.#store.apply(quotes);
-    if (applied.length > 0) for (const sub of this.#subscribers) sub.quotes(applied, this.#meta);
+    const told = retell ? this.#store.all() : applied;
+    if (told.length > 0) for (const sub of this.#subscribers) sub.quotes(told, this.#meta);
     if (wasMissing) this.#reportMissing();
     this.#updateStatus();
   }

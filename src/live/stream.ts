@@ -184,8 +184,7 @@ export class LiveStream {
 
   /** Skips the current reconnect wait (e.g. the browser is back online). */
   reconnectNow(): void {
-    this.#failures = 0;
-    this.#eventless = 0;
+    this.#failures = this.#eventless = 0;
     this.#wake?.();
   }
 

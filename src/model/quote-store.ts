@@ -84,14 +84,4 @@ export class QuoteStore {
   all(): Quote[] {
     return [...this.#held.values()].map((h) => h.quote);
   }
-
-  /** Number of symbols held. */
-  get size(): number {
-    return this.#held.size;
-  }
-
-  /** Forgets everything. */
-  clear(): void {
-    this.#held.clear();
-  }
 }

@@ -236,6 +236,10 @@ describe('in-flight sharing and cancelling', () => {
     expect(error).not.toBeInstanceOf(PriceBoardError);
     expect(error).toMatchObject({ name: 'AbortError' });
     await expect.poll(() => pendingWork()).toEqual({ timers: 0, requests: 0 });
-    expect(c.inFlight).toBe(0);
+    // The aborted request is not shared any more: the same one asked again goes out and answers.
+    await sb.faults([]);
+    const again = await c.prices(['usd']);
+    expect(again.quotes.map((q) => q.symbol)).toEqual(['usd']);
+    expect((await sb.requests('/v1/prices', key)).length).toBe(2);
   });
 });

@@ -71,12 +71,4 @@ describe('QuoteStore', () => {
     expect(applied.map((q) => q.price)).toEqual(['101']);
     expect(store.get('usd')?.price).toBe('101');
   });
-
-  it('clear forgets everything', () => {
-    const store = new QuoteStore();
-    store.apply([quote('usd', '2026-01-01T10:00:00Z')]);
-    store.clear();
-    expect(store.size).toBe(0);
-    expect(store.apply([quote('usd', '2026-01-01T09:00:00Z')])).toHaveLength(1);
-  });
 });
