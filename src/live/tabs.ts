@@ -50,16 +50,10 @@ export interface TabsScope {
   mode: string;
 }
 
-/** The lock and channel name of a connection. */
+/** The lock and channel name of a connection (the stream address as the widgets give it: absolute). */
 export function tabsName(scope: TabsScope): string {
-  let url = scope.streamUrl;
-  try {
-    url = new URL(url, globalThis.location?.href).href;
-  } catch {
-    // Not a URL here: the text itself tells connections apart.
-  }
   const key = scope.apiKey === undefined ? '-' : hashText(scope.apiKey);
-  return `price-board/stream/1 ${scope.mode} ${key} ${url}`;
+  return `price-board/stream/1 ${scope.mode} ${key} ${scope.streamUrl}`;
 }
 
 /**
@@ -186,14 +180,29 @@ export class TabStream {
       return this.#alone();
     }
     this.#channel.onmessage = (event) => this.#onMessage(event.data as Message);
-    // A follower's page that goes away says so (a leader's lock goes with its page by itself);
-    // one that comes back from the back/forward cache says hello again.
+    // A page that goes away says so. One that goes into the back/forward cache runs nothing more
+    // but keeps its lock: a leader lets it go now, and asks again when the page comes back.
     const listening = { signal: this.#listening.signal };
-    globalThis.addEventListener?.('pagehide', () => this.#post({ t: 'bye', from: this.#id }), listening);
+    globalThis.addEventListener?.(
+      'pagehide',
+      (event) => {
+        this.#post({ t: 'bye', from: this.#id });
+        if (event.persisted && this.#leading) {
+          this.#leading = false;
+          this.#stream?.close();
+          this.#stream = undefined;
+          this.#release?.();
+        }
+      },
+      listening,
+    );
     globalThis.addEventListener?.(
       'pageshow',
       (event) => {
-        if (event.persisted && !this.#leading) this.#post({ t: 'hello', from: this.#id, symbols: this.#symbols });
+        if (!event.persisted || this.#leading) return;
+        this.#heardAt = Date.now();
+        this.#post({ t: 'hello', from: this.#id, symbols: this.#symbols });
+        if (!this.#pending) this.#queue(false);
       },
       listening,
     );

@@ -2,7 +2,8 @@
  * One stream per browser, not per tab (DESIGN.md §6, §12): the pages of one browser context are
  * the tabs of one browser. The sandbox here is this file's own, so its counters are this test's.
  */
-import type { BrowserContext, Page } from '@playwright/test';
+import { chromium, type BrowserContext, type Page } from '@playwright/test';
+import { chromiumPath, CHROMIUM_ARGS } from '../../scripts/chromium.mjs';
 import { startSandbox } from '../../sandbox/server';
 import type { SandboxStats } from '../../sandbox/stats';
 import type { Quote } from '../../src/shared/types';
@@ -336,4 +337,61 @@ test('a tab that adds and removes boards without pause: the shared stream is reo
   // A reopen comes 2 s after the connection it replaces was made, or later (less a little for the network).
   for (const [i, at] of reopened.slice(1).entries()) expect(at - reopened[i]!).toBeGreaterThan(1_800);
   expect((await streamRequests(key)).filter((r) => r.status !== 200)).toEqual([]);
+});
+
+test('a leading tab that goes into the back/forward cache lets another lead at once; back again, it follows', async ({
+  servers,
+  key,
+}) => {
+  // Chrome keeps pages in its back/forward cache (Playwright's Chromium does not, unless asked); a
+  // cached page runs nothing but keeps its Web Lock.
+  const browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    args: CHROMIUM_ARGS,
+    ignoreDefaultArgs: ['--disable-back-forward-cache'],
+  });
+  try {
+    const context = await browser.newContext();
+    const cacheable = { 'Cache-Control': 'max-age=0' };
+    const url = servers.site.page('/tabs-bfcache.html', boardPage(servers, key, 'usd,eur'), cacheable);
+    const away = servers.site.page(
+      '/tabs-bfcache-away.html',
+      '<!doctype html><title>away</title><p>away</p>',
+      cacheable,
+    );
+    const asked = new Map<Page, number>();
+    const tabs: Page[] = [];
+    for (let i = 0; i < 3; i++) {
+      tabs.push(
+        await openTab(context, url, undefined, (page) =>
+          page.on('request', (request) => {
+            if (new URL(request.url()).pathname === '/v1/stream') asked.set(page, (asked.get(page) ?? 0) + 1);
+          }),
+        ),
+      );
+    }
+    for (const tab of tabs) await expect.poll(() => status(tab)).toBe('live');
+    expect(asked.size).toBe(1);
+    const leader = [...asked.keys()][0]!;
+    const others = tabs.filter((t) => t !== leader);
+    const before = (await streamRequests(key)).length;
+
+    const leftAt = Date.now();
+    await leader.goto(away);
+    await expect.poll(async () => (await streamRequests(key)).length).toBe(before + 1);
+    const tookMs = Date.parse((await streamRequests(key)).at(-1)!.at) - leftAt;
+    console.log(`back/forward cache: another tab streams ${tookMs} ms after the leader left`);
+    expect(tookMs).toBeLessThan(2_000);
+    await setPrice('usd', '3141592');
+    for (const tab of others) await expect.poll(async () => (await boardPrices(tab)).usd).toBe('3141592');
+
+    // Back (the cache evicts a page whose channel hears the new leader: a new load), it follows.
+    await leader.goBack();
+    await setPrice('usd', '3141593');
+    for (const tab of tabs) await expect.poll(async () => (await boardPrices(tab)).usd).toBe('3141593');
+    await expect.poll(async () => (await stats()).openStreams).toBe(1);
+    expect((await streamRequests(key)).length).toBe(before + 1);
+  } finally {
+    await browser.close();
+  }
 });
