@@ -12,6 +12,11 @@ function placeholder(servers: Servers, key: string, id: string, symbols: string)
   return `<div id="${id}" data-price-board data-symbols="${symbols}" data-key="${key}" data-base-url="${sandboxBase(servers)}" data-chart="none"><a href="#">قیمت‌ها</a></div>`;
 }
 
+/** A site page at `path` with `body`, then the loader pasted as a classic script. */
+function loaderPage(servers: Servers, path: string, body: string): string {
+  return servers.site.page(path, htmlPage(`${body}<script src="${servers.cdn.url}embed.js"></script>`));
+}
+
 /** Height of the loader's iframe in `id`, and of the document inside it. */
 async function heights(page: Page, id: string): Promise<{ outer: number; inner: number }> {
   const iframe = page.locator(`#${id} > iframe`);
@@ -115,14 +120,7 @@ test("the frame goes from its first height straight to the board's, never folded
         if (r.target instanceof HTMLIFrameElement) seen.push(r.target.getAttribute('height') ?? '');
     }).observe(document, { subtree: true, attributes: true, attributeFilter: ['height'] });
   });
-  await page.goto(
-    servers.site.page(
-      '/loader-heights.html',
-      htmlPage(
-        `${placeholder(servers, key, 'board', 'usd,eur,gbp')}<script src="${servers.cdn.url}embed.js"></script>`,
-      ),
-    ),
-  );
+  await page.goto(loaderPage(servers, '/loader-heights.html', placeholder(servers, key, 'board', 'usd,eur,gbp')));
   await expectSizedToContent(page, 'board');
   const seen = await page.evaluate(() => (window as unknown as { __heights: string[] }).__heights);
   expect(seen.length).toBeGreaterThan(0);
@@ -224,14 +222,8 @@ test('a placeholder with an empty data-api-key left beside its data-key shows li
   servers,
   key,
 }) => {
-  const url = servers.site.page(
-    '/loader-empty-key.html',
-    htmlPage(
-      placeholder(servers, key, 'board', 'usd,eur').replace('data-key=', 'data-api-key="" data-key='),
-      `<script src="${servers.cdn.url}embed.js"></script>`,
-    ),
-  );
-  await page.goto(url);
+  const board = placeholder(servers, key, 'board', 'usd,eur').replace('data-key=', 'data-api-key="" data-key=');
+  await page.goto(loaderPage(servers, '/loader-empty-key.html', board));
   const frame = page.frameLocator('#board > iframe');
   await expect(rows(frame)).toHaveCount(2);
   await expect(frame.locator('price-board [part~="status"]')).toHaveAttribute('data-status', 'live');
@@ -243,14 +235,7 @@ test('frames keep following their board after the page restores a cloned body (T
   servers,
   key,
 }) => {
-  await page.goto(
-    servers.site.page(
-      '/loader-restore.html',
-      htmlPage(
-        `${placeholder(servers, key, 'board', 'usd,eur,gbp')}<script src="${servers.cdn.url}embed.js"></script>`,
-      ),
-    ),
-  );
+  await page.goto(loaderPage(servers, '/loader-restore.html', placeholder(servers, key, 'board', 'usd,eur,gbp')));
   await expectSizedToContent(page, 'board');
   // The cache's snapshot is a deep clone of the body; restoring it brings new iframe elements (the
   // snapshot here at the frame's first height, as one taken before its board had sized it).
@@ -272,14 +257,8 @@ test('a max height in viewport units is the page’s viewport, not the frame’s
 }) => {
   await page.setViewportSize({ width: 900, height: 700 });
   const symbols = 'usd,eur,gbp,aed,try,cny,chf,gold_18,coin_emami,ons';
-  await page.goto(
-    servers.site.page(
-      '/loader-vh.html',
-      htmlPage(
-        `${placeholder(servers, key, 'board', symbols).replace('<div ', '<div data-max-height="40vh" ')}<script src="${servers.cdn.url}embed.js"></script>`,
-      ),
-    ),
-  );
+  const board = placeholder(servers, key, 'board', symbols).replace('<div ', '<div data-max-height="40vh" ');
+  await page.goto(loaderPage(servers, '/loader-vh.html', board));
   await expect(rows(page.frameLocator('#board > iframe'))).toHaveCount(10);
   await expectSizedToContent(page, 'board');
   // Ten rows are taller than 280 px: the frame is held at 40 % of the page's 700 px, not folded smaller.
@@ -325,4 +304,20 @@ test('a placeholder whose HTML arrives in two parts keeps only its frame, not th
     site.closeAllConnections();
     site.close();
   }
+});
+
+test('a vh max height in a window without a height yet (a hidden frame) is passed on as written, not as 0 px', async ({
+  page,
+  servers,
+  key,
+}) => {
+  const board = placeholder(servers, key, 'board', 'usd').replace('<div ', '<div data-max-height="40vh" ');
+  const inner = loaderPage(servers, '/loader-vh-hidden-inner.html', board);
+  await page.goto(
+    servers.site.page('/loader-vh-hidden.html', htmlPage(`<iframe src="${inner}" height="0" title="hidden"></iframe>`)),
+  );
+  const frame = page.frameLocator('iframe[title="hidden"]');
+  await expect(frame.locator('#board > iframe')).toHaveCount(1);
+  const src = new URL((await frame.locator('#board > iframe').getAttribute('src'))!).searchParams;
+  expect(src.get('max-height')).toBe('40vh');
 });

@@ -305,7 +305,8 @@ test('a tab that adds and removes boards without pause: the shared stream is reo
   const busy = await openTab(context, servers.site.page('/tabs-busy.html', boardPage(servers, key, 'eur')));
   await expect.poll(() => status(busy)).toBe('live');
   const before = (await streamRequests(key)).length;
-  // For 4 s the second tab mounts a board of another symbol every 50 ms and removes it 50 ms later.
+  // For 4 s the second tab mounts a board of another symbol, and removes it in the frame after it
+  // shows its price (or an error), then mounts the next.
   const churn = busy.evaluate(
     async ({ base, apiKey }) => {
       const symbols = ['gbp', 'aed', 'try', 'gold_18', 'coin_emami', 'cny', 'chf'];
@@ -319,8 +320,13 @@ test('a tab that adds and removes boards without pause: the shared stream is reo
           stream: 'sse',
           chart: 'none',
         }).forEach(([name, value]) => board.setAttribute(name, value));
+        const shown = new Promise((resolve) => {
+          board.addEventListener('price-board-quotes', resolve, { once: true });
+          board.addEventListener('price-board-error', resolve, { once: true });
+        });
         document.body.append(board);
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        await shown;
+        await new Promise((resolve) => requestAnimationFrame(resolve));
         board.remove();
       }
     },
