@@ -384,8 +384,8 @@ test('a leading tab that goes into the back/forward cache lets another lead at o
 
     const leftAt = Date.now();
     await leader.goto(away);
-    await expect.poll(async () => (await streamRequests(key)).length).toBe(before + 1);
-    const tookMs = Date.parse((await streamRequests(key)).at(-1)!.at) - leftAt;
+    await expect.poll(async () => (await streamRequests(key)).length).toBeGreaterThan(before);
+    const tookMs = Date.parse((await streamRequests(key))[before]!.at) - leftAt;
     console.log(`back/forward cache: another tab streams ${tookMs} ms after the leader left`);
     expect(tookMs).toBeLessThan(2_000);
     await setPrice('usd', '3141592');
@@ -396,7 +396,11 @@ test('a leading tab that goes into the back/forward cache lets another lead at o
     await setPrice('usd', '3141593');
     for (const tab of tabs) await expect.poll(async () => (await boardPrices(tab)).usd).toBe('3141593');
     await expect.poll(async () => (await stats()).openStreams).toBe(1);
-    expect((await streamRequests(key)).length).toBe(before + 1);
+    // The pages asked for two streams in all: the first leader's and the next one's. (The service
+    // may log one more: Chromium, seldom, sends a page's request again on a new connection around
+    // a page going into its cache, and drops the first a few seconds later.)
+    expect([...asked.values()].reduce((a, b) => a + b)).toBe(2);
+    expect(asked.get(leader)).toBe(1);
   } finally {
     await browser.close();
   }
