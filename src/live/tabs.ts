@@ -174,38 +174,29 @@ export class TabStream {
   start(): void {
     if (this.#started || this.#closed) return;
     this.#started = true;
+    // A page that goes away says so. One that goes into the back/forward cache runs nothing more:
+    // it leaves the others (its lock, its place in the line and its channel, whose messages would
+    // evict it from the cache) and joins them again when it comes back.
+    const listening = { signal: this.#listening.signal };
+    globalThis.addEventListener?.(
+      'pagehide',
+      (event) => {
+        this.#post({ t: 'bye', from: this.#id });
+        if (event.persisted) this.#part();
+      },
+      listening,
+    );
+    globalThis.addEventListener?.('pageshow', (event) => event.persisted && this.#join(), listening);
+    this.#join();
+  }
+
+  #join(): void {
     try {
       this.#channel = this.#options.env.channel(this.#options.name);
     } catch {
       return this.#alone();
     }
     this.#channel.onmessage = (event) => this.#onMessage(event.data as Message);
-    // A page that goes away says so. One that goes into the back/forward cache runs nothing more
-    // but keeps its lock: a leader lets it go now, and asks again when the page comes back.
-    const listening = { signal: this.#listening.signal };
-    globalThis.addEventListener?.(
-      'pagehide',
-      (event) => {
-        this.#post({ t: 'bye', from: this.#id });
-        if (event.persisted && this.#leading) {
-          this.#leading = false;
-          this.#stream?.close();
-          this.#stream = undefined;
-          this.#release?.();
-        }
-      },
-      listening,
-    );
-    globalThis.addEventListener?.(
-      'pageshow',
-      (event) => {
-        if (!event.persisted || this.#leading) return;
-        this.#heardAt = Date.now();
-        this.#post({ t: 'hello', from: this.#id, symbols: this.#symbols });
-        if (!this.#pending) this.#queue(false);
-      },
-      listening,
-    );
     this.#post({ t: 'hello', from: this.#id, symbols: this.#symbols });
     this.#heardAt = Date.now();
     this.#tick();
@@ -234,21 +225,33 @@ export class TabStream {
     if (this.#closed) return;
     this.#post({ t: 'bye', from: this.#id });
     this.#leave();
-    this.#release?.();
   }
 
   #leave(): void {
     this.#closed = true;
     this.#listening.abort();
+    this.#part();
+  }
+
+  /** Out of the others' sight: no timer, no lock asked for, no stream, no channel. */
+  #part(): void {
     this.#cancelTimer?.();
     this.#pending?.abort();
+    this.#pending = undefined;
     this.#stream?.close();
     this.#stream = undefined;
+    this.#closeChannel();
+    this.#leading = false;
+    this.#release?.();
+  }
+
+  #closeChannel(): void {
     if (this.#channel) {
       this.#channel.onmessage = null;
       this.#channel.close();
       this.#channel = undefined;
     }
+    this.#peers.clear();
   }
 
   #post(message: Message): void {
@@ -332,12 +335,7 @@ export class TabStream {
     if (this.#closed) return;
     this.#cancelTimer?.();
     this.#pending = undefined;
-    if (this.#channel) {
-      this.#channel.onmessage = null;
-      this.#channel.close();
-      this.#channel = undefined;
-    }
-    this.#peers.clear();
+    this.#closeChannel();
     this.#leading = true;
     this.#follow();
   }

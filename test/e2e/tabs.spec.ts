@@ -345,7 +345,7 @@ test('a tab that adds and removes boards without pause: the shared stream is reo
   expect((await streamRequests(key)).filter((r) => r.status !== 200)).toEqual([]);
 });
 
-test('a leading tab that goes into the back/forward cache lets another lead at once; back again, it follows', async ({
+test('a tab that goes into the back/forward cache lets another lead at once, and comes back from it following, leader or not', async ({
   servers,
   key,
 }) => {
@@ -382,6 +382,10 @@ test('a leading tab that goes into the back/forward cache lets another lead at o
     const others = tabs.filter((t) => t !== leader);
     const before = (await streamRequests(key)).length;
 
+    /** A page kept in the cache comes back with its script's state (a new load would not have the mark). */
+    const kept = (page: Page) => page.evaluate(() => (window as { kept?: boolean }).kept === true);
+    for (const tab of tabs) await tab.evaluate(() => ((window as { kept?: boolean }).kept = true));
+
     const leftAt = Date.now();
     await leader.goto(away);
     await expect.poll(async () => (await streamRequests(key)).length).toBeGreaterThan(before);
@@ -391,10 +395,20 @@ test('a leading tab that goes into the back/forward cache lets another lead at o
     await setPrice('usd', '3141592');
     for (const tab of others) await expect.poll(async () => (await boardPrices(tab)).usd).toBe('3141592');
 
-    // Back (the cache evicts a page whose channel hears the new leader: a new load), it follows.
-    await leader.goBack();
+    // Back from the cache (its channel closed while there, so no message of the new leader evicted
+    // it), it follows: the leader's latest prices at once, then the next change.
+    await leader.goBack({ waitUntil: 'commit' });
+    expect(await kept(leader)).toBe(true);
+    await expect.poll(async () => (await boardPrices(leader)).usd).toBe('3141592');
     await setPrice('usd', '3141593');
     for (const tab of tabs) await expect.poll(async () => (await boardPrices(tab)).usd).toBe('3141593');
+    // A follower goes into the cache and comes back the same way.
+    const follower = others.find((tab) => tab !== [...asked.keys()][1])!;
+    await follower.goto(away);
+    await setPrice('usd', '3141594');
+    await follower.goBack({ waitUntil: 'commit' });
+    expect(await kept(follower)).toBe(true);
+    for (const tab of tabs) await expect.poll(async () => (await boardPrices(tab)).usd).toBe('3141594');
     await expect.poll(async () => (await stats()).openStreams).toBe(1);
     // The pages asked for two streams in all: the first leader's and the next one's. (The service
     // may log one more: Chromium, seldom, sends a page's request again on a new connection around
