@@ -86,13 +86,8 @@ export function createDriver(config: DriverConfig, host: DriverHost): Driver {
     rateLimit.note(error);
     host.ingest({ kind: 'failure', error, source, connectFailed });
   };
-  const client = new PriceClient({
-    baseUrl: config.baseUrl,
-    apiKey: config.apiKey,
-    fetch: config.fetch,
-    timeoutMs: config.timeoutMs,
-    retry: config.retry,
-  });
+  // Its options are the driver's own: address, key, fetch, timeout and retry.
+  const client = new PriceClient(config);
   const fetcher = new QuoteFetcher(
     client,
     {
@@ -109,18 +104,8 @@ export function createDriver(config: DriverConfig, host: DriverHost): Driver {
   );
   if (config.mode !== 'off') {
     transport = new Transport(
-      {
-        mode: config.mode,
-        streamUrl: config.streamUrl,
-        apiKey: config.apiKey,
-        fetch: config.fetch,
-        watchdogMs: config.watchdogMs,
-        visibility: config.visibility,
-        pollMs: clampPollMs(NaN),
-        sseRetryMs: config.sseRetryMs,
-        quotes: fetcher,
-        rateLimit,
-      },
+      // The driver's own mode, addresses, key, fetch, watchdog, visibility and SSE retry.
+      { ...config, pollMs: clampPollMs(NaN), quotes: fetcher, rateLimit },
       {
         streamQuotes: (quotes, at) => host.ingest({ kind: 'stream', quotes, at }),
         state: (state) => host.ingest({ kind: 'state', state }),
@@ -130,6 +115,11 @@ export function createDriver(config: DriverConfig, host: DriverHost): Driver {
       },
     );
   }
+  const refresh = (): Promise<void> =>
+    stopper.signal.aborted ? Promise.resolve() : (transport?.pollNow() ?? fetcher.refresh());
+  // Back from the back/forward cache: its prices are as old as its stay there. (The options are
+  // `stopper`, for its signal: stopping ends the listener.)
+  globalThis.addEventListener?.('pageshow', (event) => event.persisted && refresh(), stopper);
   return {
     fetchUnsettled: () => fetcher.fetchUnsettled(),
     follow(symbols, pollMs) {
@@ -137,7 +127,7 @@ export function createDriver(config: DriverConfig, host: DriverHost): Driver {
       transport?.setPollInterval(pollMs);
       transport?.setSymbols(symbols);
     },
-    refresh: () => (stopper.signal.aborted ? Promise.resolve() : (transport?.pollNow() ?? fetcher.refresh())),
+    refresh,
     online() {
       if (stopper.signal.aborted) return;
       transport?.kick();

@@ -345,26 +345,36 @@ test('a tab that adds and removes boards without pause: the shared stream is reo
   expect((await streamRequests(key)).filter((r) => r.status !== 200)).toEqual([]);
 });
 
-test('a tab that goes into the back/forward cache lets another lead at once, and comes back from it following, leader or not', async ({
-  servers,
-  key,
-}) => {
-  // Chrome keeps pages in its back/forward cache (Playwright's Chromium does not, unless asked); a
-  // cached page runs nothing but keeps its Web Lock.
+/**
+ * Chrome keeps pages in its back/forward cache (Playwright's Chromium does not, unless asked); a
+ * cached page runs nothing. Pages that may be cached, and a page to go away to.
+ */
+async function cachingBrowser(servers: Parameters<typeof htmlPageFor>[0]) {
   const browser = await chromium.launch({
     executablePath: chromiumPath(),
     args: CHROMIUM_ARGS,
     ignoreDefaultArgs: ['--disable-back-forward-cache'],
   });
+  const cacheable = { 'Cache-Control': 'max-age=0' };
+  return {
+    browser,
+    page: (path: string, html: string) => servers.site.page(path, html, cacheable),
+    away: servers.site.page('/tabs-bfcache-away.html', '<!doctype html><title>away</title><p>away</p>', cacheable),
+  };
+}
+
+/** A page kept in the cache comes back with its script's state (a new load would not have the mark). */
+const markKept = (page: Page) => page.evaluate(() => ((window as { kept?: boolean }).kept = true));
+const kept = (page: Page) => page.evaluate(() => (window as { kept?: boolean }).kept === true);
+
+test('a tab that goes into the back/forward cache lets another lead at once, and comes back from it following, leader or not', async ({
+  servers,
+  key,
+}) => {
+  const { browser, page, away } = await cachingBrowser(servers);
   try {
     const context = await browser.newContext();
-    const cacheable = { 'Cache-Control': 'max-age=0' };
-    const url = servers.site.page('/tabs-bfcache.html', boardPage(servers, key, 'usd,eur'), cacheable);
-    const away = servers.site.page(
-      '/tabs-bfcache-away.html',
-      '<!doctype html><title>away</title><p>away</p>',
-      cacheable,
-    );
+    const url = page('/tabs-bfcache.html', boardPage(servers, key, 'usd,eur'));
     const asked = new Map<Page, number>();
     const tabs: Page[] = [];
     for (let i = 0; i < 3; i++) {
@@ -382,9 +392,7 @@ test('a tab that goes into the back/forward cache lets another lead at once, and
     const others = tabs.filter((t) => t !== leader);
     const before = (await streamRequests(key)).length;
 
-    /** A page kept in the cache comes back with its script's state (a new load would not have the mark). */
-    const kept = (page: Page) => page.evaluate(() => (window as { kept?: boolean }).kept === true);
-    for (const tab of tabs) await tab.evaluate(() => ((window as { kept?: boolean }).kept = true));
+    for (const tab of tabs) await markKept(tab);
 
     const leftAt = Date.now();
     await leader.goto(away);
@@ -415,6 +423,51 @@ test('a tab that goes into the back/forward cache lets another lead at once, and
     // a page going into its cache, and drops the first a few seconds later.)
     expect([...asked.values()].reduce((a, b) => a + b)).toBe(2);
     expect(asked.get(leader)).toBe(1);
+  } finally {
+    await browser.close();
+  }
+});
+
+test('a page back from the back/forward cache shows the current prices at once, of its own symbols too', async ({
+  servers,
+  key,
+}) => {
+  const { browser, page, away } = await cachingBrowser(servers);
+  try {
+    const context = await browser.newContext();
+    const prices = new Map<Page, number>();
+    const watch = (tab: Page) =>
+      tab.on('request', (request) => {
+        if (new URL(request.url()).pathname === '/v1/prices') prices.set(tab, (prices.get(tab) ?? 0) + 1);
+      });
+    const leader = await openTab(
+      context,
+      page('/tabs-back-a.html', boardPage(servers, key, 'usd,eur')),
+      undefined,
+      watch,
+    );
+    await expect.poll(() => status(leader)).toBe('live');
+    // gbp is followed by this tab alone: the leader's stream carries it for this tab only.
+    const own = await openTab(context, page('/tabs-back-b.html', boardPage(servers, key, 'usd,gbp')), undefined, watch);
+    await expect.poll(() => status(own)).toBe('live');
+    await setPrice('gbp', '2718281');
+    await expect.poll(async () => (await boardPrices(own)).gbp).toBe('2718281');
+    await markKept(own);
+    const asked = prices.get(own);
+
+    await own.goto(away);
+    await setPrice('gbp', '2718282');
+    await setPrice('usd', '1414213');
+    await expect.poll(async () => (await boardPrices(leader)).usd).toBe('1414213');
+    await own.goBack({ waitUntil: 'commit' });
+    expect(await kept(own)).toBe(true);
+    // What changed while it was away shows without waiting for the next change.
+    await expect.poll(async () => boardPrices(own)).toEqual({ usd: '1414213', gbp: '2718282' });
+    expect(await status(own)).toBe('live');
+    // It cost one /v1/prices request (a new load would have loaded the module, the prices and a stream).
+    expect(prices.get(own)).toBe(asked! + 1);
+    await setPrice('gbp', '2718283');
+    await expect.poll(async () => (await boardPrices(own)).gbp).toBe('2718283');
   } finally {
     await browser.close();
   }
