@@ -347,7 +347,7 @@ test('a tab that adds and removes boards without pause: the shared stream is reo
 
 /**
  * Chrome keeps pages in its back/forward cache (Playwright's Chromium does not, unless asked); a
- * cached page runs nothing. Pages that may be cached, and a page to go away to.
+ * cached page runs nothing. Its context, pages that may be cached, and a page to go away to.
  */
 async function cachingBrowser(servers: Parameters<typeof htmlPageFor>[0]) {
   const browser = await chromium.launch({
@@ -358,6 +358,7 @@ async function cachingBrowser(servers: Parameters<typeof htmlPageFor>[0]) {
   const cacheable = { 'Cache-Control': 'max-age=0' };
   return {
     browser,
+    context: await browser.newContext(),
     page: (path: string, html: string) => servers.site.page(path, html, cacheable),
     away: servers.site.page('/tabs-bfcache-away.html', '<!doctype html><title>away</title><p>away</p>', cacheable),
   };
@@ -371,9 +372,8 @@ test('a tab that goes into the back/forward cache lets another lead at once, and
   servers,
   key,
 }) => {
-  const { browser, page, away } = await cachingBrowser(servers);
+  const { browser, context, page, away } = await cachingBrowser(servers);
   try {
-    const context = await browser.newContext();
     const url = page('/tabs-bfcache.html', boardPage(servers, key, 'usd,eur'));
     const asked = new Map<Page, number>();
     const tabs: Page[] = [];
@@ -432,9 +432,8 @@ test('a page back from the back/forward cache shows the current prices at once, 
   servers,
   key,
 }) => {
-  const { browser, page, away } = await cachingBrowser(servers);
+  const { browser, context, page, away } = await cachingBrowser(servers);
   try {
-    const context = await browser.newContext();
     const prices = new Map<Page, number>();
     const watch = (tab: Page) =>
       tab.on('request', (request) => {
