@@ -1,9 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
-import { fileURLToPath } from 'node:url';
 import { chromiumPath, CHROMIUM_ARGS } from './scripts/chromium.mjs';
-
-const stub = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
 export default defineConfig({
   test: {
@@ -32,21 +29,9 @@ export default defineConfig({
         },
       },
       {
-        resolve: {
-          // @open-wc/testing's semantic-dom-diff imports Web Test Runner's commands, which do not
-          // exist under Vitest; a stub keeps the rest of the helpers usable.
-          alias: { '@web/test-runner-commands': stub('./test/stubs/wtr-commands.ts') },
-        },
         // Pre-bundled up front so Vite does not reload the page in the middle of the first run.
         optimizeDeps: {
-          include: [
-            'axe-core',
-            '@open-wc/testing',
-            '@open-wc/testing/pure',
-            'lit',
-            'lightweight-charts',
-            'eventsource-parser',
-          ],
+          include: ['axe-core', '@open-wc/testing-helpers/pure', 'lit', 'lightweight-charts', 'eventsource-parser'],
         },
         test: {
           name: 'browser',

@@ -1,6 +1,6 @@
 // Accessibility of <price-board>: axe-core in both themes, table semantics, keyboard selection
 // with a roving tab stop, the throttled polite announcement, and the compact layout.
-import { elementUpdated, fixture, html } from '@open-wc/testing/pure';
+import { elementUpdated, fixture, html } from '@open-wc/testing-helpers/pure';
 import axe from 'axe-core';
 import { describe, expect, it } from 'vitest';
 import { userEvent } from 'vitest/browser';

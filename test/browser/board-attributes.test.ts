@@ -1,6 +1,6 @@
 // Every attribute of <price-board>, its parsing, its default, and its change at run time: in place,
 // on the same element, re-fetching only what changed.
-import { elementUpdated, fixture, html } from '@open-wc/testing/pure';
+import { elementUpdated, fixture, html } from '@open-wc/testing-helpers/pure';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cdp } from 'vitest/browser';
 import { PriceBoard } from '../../src/price-board';

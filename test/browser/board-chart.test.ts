@@ -1,6 +1,6 @@
 // The chart area of <price-board>: lazy chart, history per chart-symbol and days, the span
 // fallback of smaller plans, live candles, the Jalali axis/legend, and errors kept in the chart area.
-import { elementUpdated, fixture, html } from '@open-wc/testing/pure';
+import { elementUpdated, fixture, html } from '@open-wc/testing-helpers/pure';
 import { describe, expect, it, vi } from 'vitest';
 import { cdp } from 'vitest/browser';
 import '../../src/price-board';

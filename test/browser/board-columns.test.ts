@@ -3,7 +3,7 @@
 // `link`. The arithmetic of the change amount and the bubble has its own unit tests; here each cell
 // is checked against the quote it shows, exactly, with numbers read back from the Persian text.
 import 'vazirmatn/Vazirmatn-Variable-font-face.css';
-import { elementUpdated, fixture, html } from '@open-wc/testing/pure';
+import { elementUpdated, fixture, html } from '@open-wc/testing-helpers/pure';
 import axe from 'axe-core';
 import { describe, expect, it } from 'vitest';
 import { cdp, userEvent } from 'vitest/browser';

@@ -2,7 +2,7 @@
 // and other content is the service's correction of that quote. It goes through the real stream
 // (the sandbox's), the hub's one store, and reaches the row's text; a repeat of the quote held
 // changes nothing.
-import { fixture, html } from '@open-wc/testing/pure';
+import { fixture, html } from '@open-wc/testing-helpers/pure';
 import { describe, expect, it } from 'vitest';
 import '../../src/price-board';
 import type { PriceBoard } from '../../src/price-board';

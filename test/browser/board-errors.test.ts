@@ -1,6 +1,6 @@
 // Failures as <price-board> shows them: part="error" with a Persian message and data-code, the
 // price-board-error event, and rows that keep what the board knew.
-import { fixture, html } from '@open-wc/testing/pure';
+import { fixture, html } from '@open-wc/testing-helpers/pure';
 import { describe, expect, it } from 'vitest';
 import '../../src/price-board';
 import type { PriceBoard } from '../../src/price-board';

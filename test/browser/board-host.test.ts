@@ -1,6 +1,6 @@
 // What a site owner's visitors see (DESIGN.md section 9), unit by unit against the sandbox: the
 // market-closed status with the date of the last change, and developer errors said once.
-import { fixture, html } from '@open-wc/testing/pure';
+import { fixture, html } from '@open-wc/testing-helpers/pure';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import '../../src/price-board';
 import type { PriceBoard } from '../../src/price-board';

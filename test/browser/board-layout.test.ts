@@ -2,7 +2,7 @@
 // columns show, nothing clipped or overflowing, titles readable, the chart bar and legend inside
 // the chart area. Vazirmatn is loaded so the measurements are those of the demo and the docs.
 import 'vazirmatn/Vazirmatn-Variable-font-face.css';
-import { fixture, html } from '@open-wc/testing/pure';
+import { fixture, html } from '@open-wc/testing-helpers/pure';
 import { describe, expect, it } from 'vitest';
 import '../../src/price-board';
 import type { PriceBoard } from '../../src/price-board';

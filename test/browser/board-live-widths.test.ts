@@ -2,7 +2,7 @@
 // a live price longer than any before still widens its column in every row, so the columns keep
 // lining up, in the default columns and with the columns' chunk (change-amount, bubble). A coin's
 // bubble also changes with ons and usd while its own row's quote stays: it widens its column too.
-import { fixture, html } from '@open-wc/testing/pure';
+import { fixture, html } from '@open-wc/testing-helpers/pure';
 import { describe, expect, it } from 'vitest';
 import '../../src/price-board';
 import type { PriceBoard } from '../../src/price-board';

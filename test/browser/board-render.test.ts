@@ -1,6 +1,6 @@
 // <price-board> against the real sandbox in Chromium (fa-IR, Asia/Tehran): the shadow DOM
 // contract (parts, data attributes), Persian output, live updates reaching rows, and the events.
-import { fixture, html } from '@open-wc/testing/pure';
+import { fixture, html } from '@open-wc/testing-helpers/pure';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cdp } from 'vitest/browser';
 import { statusText } from '../../src/board/status-text';

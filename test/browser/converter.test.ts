@@ -1,6 +1,6 @@
 // <price-converter> against the real sandbox in Chromium: exact results both ways, any digits in,
 // Persian messages for bad input, dollar-priced symbols through usd, live prices, and copying.
-import { fixture, html } from '@open-wc/testing/pure';
+import { fixture, html } from '@open-wc/testing-helpers/pure';
 import { describe, expect, it, vi } from 'vitest';
 import { userEvent } from 'vitest/browser';
 import '../../src/price-converter';

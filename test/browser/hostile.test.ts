@@ -1,7 +1,7 @@
 // Issue 16: the board in real Chromium against hostile input served by the sandbox. What Node can
 // show (request counts under a fake clock, ids, redirects, history clipping) is in test/unit;
 // here: what the page feels (layout, long tasks, retained heap) and the attributes.
-import { fixture, html } from '@open-wc/testing/pure';
+import { fixture, html } from '@open-wc/testing-helpers/pure';
 import { cdp } from 'vitest/browser';
 import { afterEach, describe, expect, it } from 'vitest';
 import '../../src/price-board';

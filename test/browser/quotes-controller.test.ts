@@ -1,7 +1,7 @@
 // The widgets' quotes controller compares connections as the hub does (`connectionOf`): a setting
 // that names the connection already in use (here the stream address the hub derives by default)
 // keeps the subscription: no new request, no passing `loading` status, the rows stay.
-import { fixture, html } from '@open-wc/testing/pure';
+import { fixture, html } from '@open-wc/testing-helpers/pure';
 import { describe, expect, it } from 'vitest';
 import { flushSubscriptions } from '../../src/live/hub';
 import '../../src/price-board';

@@ -3,7 +3,7 @@
 // no price changed (the hub's `recovered` signal, src/live/hub.ts → widget/quotes-controller.ts),
 // and a chart whose history failed transiently loads by itself (retry with capped backoff in
 // src/chart/chart-area.ts). Both began as `it.fails` repros of those bugs.
-import { fixture, fixtureCleanup, html } from '@open-wc/testing/pure';
+import { fixture, fixtureCleanup, html } from '@open-wc/testing-helpers/pure';
 import { afterEach, describe, expect, it } from 'vitest';
 import '../../src/price-board';
 import type { PriceBoard } from '../../src/price-board';

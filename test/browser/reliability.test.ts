@@ -8,7 +8,7 @@
 //
 // Shortened by default (part of `npm test`); `CHAOS=full` (`npm run test:chaos`) runs longer
 // phases and more cycles. No assertion is about speed: every wait is generous (loaded 2-core CI).
-import { fixture, fixtureCleanup, html } from '@open-wc/testing/pure';
+import { fixture, fixtureCleanup, html } from '@open-wc/testing-helpers/pure';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import '../../src/price-board';
 import type { PriceBoard } from '../../src/price-board';

@@ -2,7 +2,7 @@
 // is rendered as text and never as HTML, wherever it lands (rows, chart title, announcements,
 // error line); and the API key travels only in the X-API-Key header: never in a URL, a console
 // line, an event detail or the shadow DOM.
-import { fixture, fixtureCleanup, html } from '@open-wc/testing/pure';
+import { fixture, fixtureCleanup, html } from '@open-wc/testing-helpers/pure';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../../src/price-board';
 import type { PriceBoard } from '../../src/price-board';

@@ -2,7 +2,7 @@
 // history request per symbol for every widget of the page, nothing asked before the rows paint,
 // and a failing history that leaves the cells empty and the rows as they were. (Until the board's
 // `columns` attribute renders the cells, a small widget defined here shows `render(symbol)` per row.)
-import { fixture, html } from '@open-wc/testing/pure';
+import { fixture, html } from '@open-wc/testing-helpers/pure';
 import { LitElement, type PropertyValues } from 'lit';
 import { describe, expect, it } from 'vitest';
 import { PriceWidget } from '../../src/widget/price-widget';

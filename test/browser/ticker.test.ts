@@ -1,7 +1,7 @@
 // <price-ticker> against the real sandbox in Chromium: order and Persian digits, a tape that
 // moves right without a jump when a price changes, pauses on hover, focus and the button, and
 // stands still under prefers-reduced-motion.
-import { fixture, html } from '@open-wc/testing/pure';
+import { fixture, html } from '@open-wc/testing-helpers/pure';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cdp, userEvent } from 'vitest/browser';
 import '../../src/price-ticker';

@@ -1,6 +1,6 @@
 // A board, a ticker and a converter on one page with the same service and key share one hub:
 // one stream connection and one /v1/prices request at start, for the union of their symbols.
-import { fixture, html } from '@open-wc/testing/pure';
+import { fixture, html } from '@open-wc/testing-helpers/pure';
 import { describe, expect, it } from 'vitest';
 import '../../src/price-board';
 import '../../src/price-ticker';

@@ -1,5 +1,5 @@
 // Helpers of the <price-board> tests: the sandbox's test controls and lookups in the shadow DOM.
-import { fixtureCleanup } from '@open-wc/testing/pure';
+import { fixtureCleanup } from '@open-wc/testing-helpers/pure';
 import { afterEach, beforeEach, inject, vi } from 'vitest';
 import { commands } from 'vitest/browser';
 import type { FaultRule } from '../../../sandbox/faults';
@@ -67,7 +67,7 @@ export const symbolsShown = (el: PriceBoard): string[] => rows(el).map((r) => r.
 
 /**
  * Polls `predicate` (sync or async) until it holds, failing with `message` after `timeout` ms.
- * (@open-wc/testing's `waitUntil` takes no async predicate.)
+ * (@open-wc/testing-helpers' `waitUntil` takes no async predicate.)
  */
 export async function until(
   predicate: () => boolean | Promise<boolean>,
