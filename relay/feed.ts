@@ -121,6 +121,8 @@ export class Feed {
 
   start(): void {
     const { leader, broker } = this.#options.engine;
+    // What followers' visitors asked for (a cluster): this member's upstream carries it while it leads.
+    this.#unsubscribe.push(this.#options.engine.asks.onWanted((symbols) => this.use(symbols)));
     this.#unsubscribe.push(
       broker.subscribe(() => {
         // A follower's data is as recent as the leader's last change it received.
@@ -244,13 +246,17 @@ export class Feed {
    * are polled when the budget allows until the next such stream.
    */
   use(symbols: readonly string[]): void {
+    const { leader, asks } = this.#options.engine;
+    // A follower's upstream is the leader's: asked each time (a want lost while Redis was away, or
+    // by a leader since gone, is asked again; the leader's set makes a repeat free).
+    if (!leader.isLeader && !this.#closed) asks.want(symbols);
     let added = false;
     for (const s of symbols) {
       if (this.#inUse.has(s)) continue;
       this.#inUse.add(s);
       added = true;
     }
-    if (!added || this.#closed || !this.#options.engine.leader.isLeader || this.#uncovered().length === 0) return;
+    if (!added || this.#closed || !leader.isLeader || this.#uncovered().length === 0) return;
     if (this.mode === 'stream') this.#scheduleResubscribe();
     // A stream opening for them within the debounce brings their snapshot; otherwise a poll does.
     const streamSoon =

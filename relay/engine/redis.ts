@@ -8,7 +8,7 @@
  *   any member (`redis-record.ts`); each member's memory copy serves while Redis is away.
  * - Cache: history and symbols in Redis, bounded by bytes, frequency-aware, with a TTL (a memory
  *   copy serves while Redis is away).
- * - Asks: a follower's cache miss asked of the leader (`redis-asks.ts`).
+ * - Asks: a follower's cache miss, and its visitors' symbols, asked of the leader (`redis-asks.ts`).
  * - BudgetStore: one sliding minute and a day counter for the whole cluster, fenced, and held by
  *   every member so that a Redis that comes back empty gets them back (`redis-budget.ts`).
  * - Leader: `redis-leader.ts`.
@@ -97,6 +97,7 @@ export class RedisEngine implements Engine, ClusterStatus {
         void this.#checkIntact();
         this.#rejoinIfBack();
         void this.#collectUnheard();
+        void this.asks.collectWanted().catch(() => {}); // Redis away: the next tick
       },
       Math.floor(ttl / 4),
     );
