@@ -125,6 +125,11 @@ export interface BudgetStore {
   take(now: number, day: string, limits: Limits): Promise<Take>;
   /** Requests counted in the 60 s before `now` and on `day`. */
   spent(now: number, day: string): Promise<{ minute: number; day: number }>;
+  /**
+   * The relay's limits (its plan after the share), told once at start. A cluster keeps the first
+   * member's and counts by its own clock: a member of another plan neither spends nor leads.
+   */
+  setLimits?(limits: Limits): void;
 }
 
 /** Who spends upstream: exactly one process at a time. */
