@@ -84,19 +84,26 @@ async function leads(m: Member): Promise<void> {
   await until(() => m.engine.leader.isLeader, 15_000);
 }
 
+/**
+ * A fresh upstream; a basic member leads, `second` joins, and the leader's visitors spend more than
+ * half the minute's share. `started`: before the first request.
+ */
+async function firstSpends(second: () => Promise<Member>): Promise<{ first: Member; second: Member; started: number }> {
+  prefix += 1;
+  upstream = await startUpstream({ symbols: SYMBOLS });
+  const started = Date.now();
+  const first = await member({ PLAN: 'basic' });
+  await leads(first);
+  const joined = await second();
+  await spend(first.relay, SYMBOLS.slice(0, 10));
+  expect(upstream.requests.length).toBeGreaterThan(SHARE / 2);
+  return { first, second: joined, started };
+}
+
 describe("the cluster's budget", { timeout: 90_000 }, () => {
   it('is not spent again by a member whose clock runs 90 s ahead when it takes the lead', async () => {
-    prefix += 1;
-    upstream = await startUpstream({ symbols: SYMBOLS });
-    const started = Date.now();
-    const a = await member({ PLAN: 'basic' });
-    await leads(a);
-    const ahead = await member({ PLAN: 'basic' }, 90_000);
-    await spend(a.relay, SYMBOLS.slice(0, 10));
-    const byFirst = upstream.requests.length;
-    expect(byFirst).toBeGreaterThan(SHARE / 2);
-
-    await stop(a);
+    const { first, second: ahead, started } = await firstSpends(() => member({ PLAN: 'basic' }, 90_000));
+    await stop(first);
     await leads(ahead);
     await spend(ahead.relay, SYMBOLS.slice(10));
     // All of it within one minute: the whole spend is one minute's.
@@ -105,19 +112,12 @@ describe("the cluster's budget", { timeout: 90_000 }, () => {
   });
 
   it('is not spent by the limits of a member started with another plan: it never leads, and says so once', async () => {
-    prefix += 1;
-    upstream = await startUpstream({ symbols: SYMBOLS });
-    const started = Date.now();
-    const a = await member({ PLAN: 'basic' });
-    await leads(a);
-    const other = await member({ PLAN: 'professional' });
-    await spend(a.relay, SYMBOLS.slice(0, 10));
-    expect(upstream.requests.length).toBeGreaterThan(SHARE / 2);
+    const { first, second: other, started } = await firstSpends(() => member({ PLAN: 'professional' }));
 
     // The basic member goes; another basic one joins later. The professional one never leads.
     const watched: boolean[] = [];
     other.engine.leader.onChange((isLeader) => watched.push(isLeader));
-    await stop(a);
+    await stop(first);
     const b = await member({ PLAN: 'basic' });
     await until(() => b.engine.leader.isLeader || other.engine.leader.isLeader, 15_000);
     // Asked on both: the professional member's visitors are served through the leader.

@@ -2,47 +2,11 @@
 // so the leader's upstream must carry what any member's visitors ask for. Two relay processes on one
 // Redis, the sandbox upstream; every symbol here is outside the board's defaults, so no member
 // carries it before a visitor asks.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { start, type StartedSandbox } from '../sandbox/helpers';
-import {
-  leaderOf,
-  startRedis,
-  startRelayProcess,
-  stopAll,
-  type RedisServer,
-  type RelayProcess,
-} from './cluster-helpers';
+import { describe, expect, it } from 'vitest';
+import { clusterBed, leaderOf } from './cluster-helpers';
 import { control, get, Stream, until, upstreamRequests } from './helpers';
 
-let sandbox: StartedSandbox;
-let redis: RedisServer;
-let streams: Stream[] = [];
-
-beforeEach(async () => {
-  sandbox = await start();
-  redis = await startRedis();
-}, 90_000);
-
-afterEach(async () => {
-  for (const s of streams) s.close();
-  streams = [];
-  await stopAll();
-  await sandbox.close();
-});
-
-/** Relays on the one Redis (`env` adds to their configuration), and which of them leads. */
-async function cluster(names: string[], env: Record<string, string> = {}): Promise<RelayProcess[]> {
-  return Promise.all(
-    names.map((name) =>
-      startRelayProcess({
-        REDIS_URL: redis.url,
-        UPSTREAM_URL: sandbox.url,
-        UPSTREAM_KEY: `enterprise-key:${name}`,
-        ...env,
-      }),
-    ),
-  );
-}
+const bed = clusterBed();
 
 const quotesOf = (body: string): { symbol: string; price: string }[] =>
   (JSON.parse(body) as { data: { quotes: { symbol: string; price: string }[] } }).data.quotes;
@@ -57,7 +21,7 @@ async function timed<T>(ms: number, answer: () => Promise<T>): Promise<T> {
 
 describe('a symbol first asked for on a follower', { timeout: 90_000 }, () => {
   it('is live within seconds: prices, the stream (and its next change), and the day chart', async () => {
-    const relays = await cluster(['a', 'b']);
+    const relays = await bed.relays(['a', 'b']);
     const leader = await leaderOf(relays);
     const follower = relays.find((r) => r !== leader)!;
 
@@ -68,10 +32,10 @@ describe('a symbol first asked for on a follower', { timeout: 90_000 }, () => {
 
     // The stream first (chf): its snapshot may be empty, then the quote comes, then each change.
     const stream = new Stream(follower.url, 'chf');
-    streams.push(stream);
+    bed.streams.push(stream);
     await stream.event((e) => e.event === 'quotes');
     await until(() => stream.events.some((e) => e.data.includes('"chf"')), 6_000);
-    await control(sandbox.url, 'market', { set: [{ symbol: 'chf', price: '777001' }] });
+    await control(bed.sandbox.url, 'market', { set: [{ symbol: 'chf', price: '777001' }] });
     await stream.event((e) => e.event === 'quote' && e.data.includes('"777001"'));
 
     // Today's chart first (aed): 503 at once until its first quote (the board asks again after
@@ -79,7 +43,7 @@ describe('a symbol first asked for on a follower', { timeout: 90_000 }, () => {
     const first = await get(follower.url, '/v1/history/aed?days=1');
     expect(first.status).toBe(503);
     await until(
-      async () => (await upstreamRequests(sandbox)).some((r) => /(=|,|%2C)aed(,|%2C|&|$)/i.test(r.url)),
+      async () => (await upstreamRequests(bed.sandbox)).some((r) => /(=|,|%2C)aed(,|%2C|&|$)/i.test(r.url)),
       6_000,
     );
     expect((await get(follower.url, '/v1/prices?symbols=aed')).status).toBe(200);
@@ -89,7 +53,7 @@ describe('a symbol first asked for on a follower', { timeout: 90_000 }, () => {
   });
 
   it('stays carried when the member that fetched it stops leading, and is fetched when asked on a follower of the next leader', async () => {
-    const relays = await cluster(['a', 'b', 'c']);
+    const relays = await bed.relays(['a', 'b', 'c']);
     const leader = await leaderOf(relays);
     const [first, second] = relays.filter((r) => r !== leader);
     expect((await get(first!.url, '/v1/prices?symbols=try')).status).toBe(200);
@@ -99,9 +63,9 @@ describe('a symbol first asked for on a follower', { timeout: 90_000 }, () => {
     const other = next === first ? second! : first!;
     // The next leader carries what a follower wanted before it led: a change reaches the other one.
     const stream = new Stream(other.url, 'try');
-    streams.push(stream);
+    bed.streams.push(stream);
     await stream.event((e) => e.event === 'quotes');
-    await control(sandbox.url, 'market', { set: [{ symbol: 'try', price: '888002' }] });
+    await control(bed.sandbox.url, 'market', { set: [{ symbol: 'try', price: '888002' }] });
     await stream.event((e) => e.event === 'quote' && e.data.includes('"888002"'), 0, 15_000);
     // And a new symbol asked on the follower of the new leader.
     const jpy = await timed(6_000, () => get(other.url, '/v1/prices?symbols=jpy'));
