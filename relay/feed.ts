@@ -256,7 +256,7 @@ export class Feed {
       this.#inUse.add(s);
       added = true;
     }
-    if (!added || this.#closed || !leader.isLeader || this.#uncovered().length === 0) return;
+    if (!added || this.#closed || !this.#options.engine.leader.isLeader || this.#uncovered().length === 0) return;
     if (this.mode === 'stream') this.#scheduleResubscribe();
     // A stream opening for them within the debounce brings their snapshot; otherwise a poll does.
     const streamSoon =
