@@ -3,10 +3,12 @@
 // than the share in a minute. Relays in this process (so a clock can be injected) on a real Redis,
 // over real HTTP in front of a controllable upstream that counts every request; visitors ask
 // history spans from distinct addresses until the budget refuses them.
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../relay/config';
 import { RedisEngine } from '../../relay/engine/redis';
 import { startRelay, type Relay } from '../../relay/server';
+import { exited, startRelayChild } from '../helpers/cluster-processes';
 import { startRedis, stopAll, type RedisServer } from './cluster-helpers';
 import { get, until } from './helpers';
 import { startUpstream, type UpstreamDouble } from './upstream-double';
@@ -20,6 +22,7 @@ let redis: RedisServer;
 let upstream: UpstreamDouble;
 let prefix = 0;
 const running: Relay[] = [];
+const children: ChildProcess[] = [];
 let asked = 0;
 
 beforeAll(async () => {
@@ -28,6 +31,10 @@ beforeAll(async () => {
 afterAll(() => stopAll());
 afterEach(async () => {
   for (const relay of running.splice(0)) await relay.close();
+  // Relay processes go before the upstream they hold connections to (Redis stays for the next test).
+  const gone = children.splice(0);
+  for (const child of gone) child.kill('SIGKILL');
+  await Promise.all(gone.map(exited));
   await upstream.close();
 });
 
@@ -129,5 +136,30 @@ describe("the cluster's budget", { timeout: 90_000 }, () => {
     expect(b.engine.leader.isLeader).toBe(true);
     expect(other.logs.filter((l) => l.event === 'cluster_budget_differs')).toHaveLength(1);
     expect((await get(other.relay.url, '/v1/history/s0?days=7')).status).toBe(200);
+  });
+
+  it('as an operator runs it: a process started with PLAN=professional beside basic ones logs one line and never leads', async () => {
+    upstream = await startUpstream({ symbols: SYMBOLS });
+    const env = { REDIS_URL: redis.url, UPSTREAM_URL: upstream.url, UPSTREAM_KEY: 'k-cluster-budget-0123456789' };
+    const first = await startRelayChild({ ...env, PLAN: 'basic' });
+    children.push(first.child);
+    await until(() => first.out().includes('"role":"leader"'), 15_000);
+    const other = await startRelayChild({ ...env, PLAN: 'professional' });
+    children.push(other.child);
+    await until(() => other.out().includes('cluster_budget_differs'), 15_000);
+    first.child.kill('SIGKILL');
+    await exited(first.child);
+    // The lock expires (4 s); the professional member looks for it every 250 ms meanwhile, yet the
+    // basic one that joins later takes it.
+    const next = await startRelayChild({ ...env, PLAN: 'basic' });
+    children.push(next.child);
+    await until(() => next.out().includes('"role":"leader"'), 20_000);
+    expect(other.out()).not.toContain('"role":"leader"');
+    const lines = other
+      .out()
+      .split('\n')
+      .filter((l) => l.includes('cluster_budget_differs'));
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ per_minute: 96, cluster_per_minute: 24 });
   });
 });
