@@ -5,12 +5,12 @@
 // history spans from distinct addresses until the budget refuses them.
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readConfig } from '../../relay/config';
 import { RedisEngine } from '../../relay/engine/redis';
-import { startRelay, type Relay } from '../../relay/server';
+import type { Relay } from '../../relay/server';
 import { exited, startRelayChild } from '../helpers/cluster-processes';
 import { startRedis, stopAll, type RedisServer } from './cluster-helpers';
 import { get, until } from './helpers';
+import { relayBefore } from './relay-before';
 import { startUpstream, type UpstreamDouble } from './upstream-double';
 
 /** 20 symbols × 7 and 30 days: more spans than a basic budget can fetch in a minute. */
@@ -53,16 +53,10 @@ async function member(env: Record<string, string>, aheadMs = 0): Promise<Member>
     prefix: `budget${prefix}:`,
     log: (event, fields) => logs.push({ event, ...fields }),
   });
-  const config = readConfig({
-    UPSTREAM_URL: upstream.url,
-    UPSTREAM_KEY: 'k-cluster-budget-0123456789',
-    PORT: '0',
-    CLIENT_RPM: '100000',
-    ...env,
-  });
-  const relay = await startRelay(
-    { ...config, upstreamUrl: upstream.url },
-    { engine, logSink: () => {}, now: () => Date.now() + aheadMs },
+  const relay = await relayBefore(
+    upstream.url,
+    { UPSTREAM_KEY: 'k-cluster-budget-0123456789', ...env },
+    { engine, now: () => Date.now() + aheadMs },
   );
   running.push(relay);
   return { relay, engine, logs };

@@ -5,13 +5,13 @@
 // relay's clock injected so that minutes pass in moments.
 import { createClient } from '@redis/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readConfig } from '../../relay/config';
 import { createMemoryEngine, MemoryCache } from '../../relay/engine/memory';
 import { RedisEngine } from '../../relay/engine/redis';
 import type { Engine } from '../../relay/engine/types';
-import { startRelay, type Relay } from '../../relay/server';
+import type { Relay } from '../../relay/server';
 import { startRedis, stopAll, type RedisServer } from './cluster-helpers';
 import { get, until } from './helpers';
+import { relayBefore } from './relay-before';
 import { historyBody, startUpstream, type UpstreamDouble } from './upstream-double';
 
 const T0 = Date.UTC(2026, 10, 23, 8, 0, 0);
@@ -32,16 +32,10 @@ async function start(
   const now = (): number => clock;
   const upstream = await startUpstream({ symbols: options.symbols ?? CATALOG, now });
   opened.push(upstream);
-  const config = readConfig({
-    UPSTREAM_URL: upstream.url,
-    UPSTREAM_KEY: 'k-history-test-0123456789',
-    PORT: '0',
-    CLIENT_RPM: '100000',
-    ...env,
-  });
-  const relay = await startRelay(
-    { ...config, upstreamUrl: upstream.url },
-    { logSink: () => {}, now, engine: options.engine },
+  const relay = await relayBefore(
+    upstream.url,
+    { UPSTREAM_KEY: 'k-history-test-0123456789', ...env },
+    { now, engine: options.engine },
   );
   opened.unshift(relay);
   return { relay, upstream };
