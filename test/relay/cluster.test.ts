@@ -134,6 +134,15 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     // Later askers are answered from the shared cache.
     expect((await get(followers[1]!.url, path)).status).toBe(200);
     expect(await spentOn('/v1/history/eur')).toEqual([keyOf(leader)]);
+    // Any other days on a follower: as the service answers it, cut from the enclosing span (30
+    // days), which the leader fetched once for both.
+    for (const follower of followers) {
+      const fortnight = await upstreamAround('/v1/history/eur?days=14', () =>
+        get(follower.url, '/v1/history/eur?days=14'),
+      );
+      expect(fortnight.upstream).toContainEqual(JSON.parse(fortnight.served.body));
+    }
+    expect(await spentOn('/v1/history/eur')).toEqual([keyOf(leader), keyOf(leader)]);
   });
 
   it('survives SIGKILL of the leader: another takes over, and clients of the dead one resume elsewhere with nothing lost', async () => {
