@@ -10,8 +10,9 @@ import { requestedSymbols, sendError, sendRaw } from './http';
 import { ASK_TIMEOUT_MS, errorOf, outcomeOf } from './asks';
 import type { Budget } from './budget';
 import { normalizeHistory, PriceBoardError, PriceClient } from './from-src';
+import { cutHistory } from './history-cut';
 import { BAR_MS, RECORD_MS } from './engine/record';
-import type { AskOutcome, Engine, RecordedBar, RelayEvent } from './engine/types';
+import type { AskOutcome, CacheEntry, Engine, RecordedBar, RelayEvent } from './engine/types';
 import type { FanOut } from './fanout';
 import type { Feed } from './feed';
 import type { Logger } from './log';
@@ -30,10 +31,13 @@ const HISTORY_TTL_MS = 5 * 60_000;
 /** How long a request waits for the quotes of symbols just added to the upstream subscription. */
 const READY_TIMEOUT_MS = 8_000;
 /**
- * The spans of history served (the board's span buttons); others are refused without an upstream
- * request. 1 (today) is answered from the relay's own record, never asked of the upstream.
+ * The spans of history fetched from upstream and cached (the board's span buttons): any other
+ * `days` is cut from the enclosing one, so asks naming every `days` cost at most one request per
+ * symbol and span. 1 (today) is answered from the relay's own record, never asked of the upstream.
  */
 export const HISTORY_SPANS: readonly number[] = [1, 7, 30, 365];
+/** The longest `days` the service accepts (beyond the plan's span it answers 403). */
+const MAX_DAYS = 365;
 /** The share of the history budget (per minute, rounded up) that one visitor address may spend on cache misses. */
 export const ADDRESS_SHARE = 0.25;
 const SHARE_WINDOW_MS = 60_000;
@@ -212,7 +216,7 @@ function sendUpstreamError(res: ServerResponse, error: unknown, symbol?: string)
 
 export class RelayApi {
   readonly #history: PriceClient;
-  readonly #historyRequests = new Map<string, Promise<string>>();
+  readonly #historyRequests = new Map<string, Promise<CacheEntry>>();
   readonly #shares: AddressShares;
   readonly #demand: Demand;
   /** When this process's history requests of the last minute started (those the budget refused left out). */
@@ -290,12 +294,10 @@ export class RelayApi {
       return sendError(res, 404, 'unknown_symbol', `unknown symbol: ${shown}`, { symbols: [shown] });
     }
     const raw = url.searchParams.get('days');
-    const days = raw !== null && /^[1-9]\d{0,2}$/.test(raw) ? Number(raw) : Number.NaN;
-    // Any other span would be one more cache key (and upstream request) per symbol for nothing.
-    if (!HISTORY_SPANS.includes(days))
-      return sendError(res, 400, 'bad_request', `days must be one of ${HISTORY_SPANS.join(', ')}`, {
-        spans: HISTORY_SPANS,
-      });
+    // As the service reads it: an integer from 1 to 365.
+    const days = raw !== null && /^\d{1,3}$/.test(raw) ? Number(raw) : Number.NaN;
+    if (!(days >= 1 && days <= MAX_DAYS))
+      return sendError(res, 400, 'bad_request', `days must be an integer from 1 to ${MAX_DAYS}`);
     // Known from the plan: answered here rather than spending a request on it.
     if (days > this.#deps.spanDays) {
       return sendError(res, 403, 'plan_limit', `the plan gives at most ${this.#deps.spanDays} days of history`, {
@@ -305,15 +307,17 @@ export class RelayApi {
 
     if (days === 1) return this.#today(req, res, symbol);
 
-    const key = `history:${symbol}:${days}`;
+    // Fetched and cached by its enclosing span only, served cut to the asked days.
+    const span = HISTORY_SPANS.find((d) => d >= days)!;
+    const key = `history:${symbol}:${span}`;
     const { cache, leader, asks } = this.#deps.engine;
     const cached = await cache.get(key);
-    if (cached && this.#deps.now() - cached.storedAt < HISTORY_TTL_MS)
-      return sendCacheable(req, res, cached.body, CACHING.history);
+    const send = (entry: CacheEntry, ageSeconds?: number): void =>
+      sendCacheable(req, res, cutHistory(entry, days, span), CACHING.history, ageSeconds);
+    if (cached && this.#deps.now() - cached.storedAt < HISTORY_TTL_MS) return send(cached);
     // Only misses count: a popular span served from the cache must not raise the bar for the others.
     this.#demand.count(key);
-    const stale = (): void =>
-      sendCacheable(req, res, cached!.body, CACHING.history, Math.round((this.#deps.now() - cached!.storedAt) / 1000));
+    const stale = (): void => send(cached!, Math.round((this.#deps.now() - cached!.storedAt) / 1000));
     // A miss spends upstream: each address may start only its share (joining a request in flight is free).
     const joins = leader.isLeader && this.#historyRequests.has(key);
     const wait = joins ? 0 : this.#shares.take(address);
@@ -336,13 +340,13 @@ export class RelayApi {
     if (!leader.isLeader) {
       const outcome = await asks.ask(key, ASK_TIMEOUT_MS, cached?.storedAt);
       const filled = outcome?.filled ? await cache.peek(key) : undefined;
-      if (filled) return sendCacheable(req, res, filled.body, CACHING.history);
+      if (filled) return send(filled);
       giveBack(errorOf(outcome));
       if (cached) return stale();
       return sendUpstreamError(res, errorOf(outcome), symbol);
     }
     try {
-      sendCacheable(req, res, await this.#fetchHistory(key, symbol, days), CACHING.history);
+      send(await this.#fetchHistory(key, symbol, span));
     } catch (error) {
       giveBack(error);
       if (cached) return stale();
@@ -405,7 +409,8 @@ export class RelayApi {
         return { filled: true };
       }
       const m = /^history:([a-z0-9_]{1,64}):(\d{1,3})$/.exec(key);
-      if (!m) return { filled: false, error: { code: 'bad_request', status: 400 } };
+      if (!m || !HISTORY_SPANS.includes(Number(m[2])))
+        return { filled: false, error: { code: 'bad_request', status: 400 } };
       // A follower's miss: counted where the spending is decided.
       this.#demand.count(key);
       const cached = await this.#deps.engine.cache.peek(key);
@@ -423,7 +428,7 @@ export class RelayApi {
    * checked before it is cached: parsed and re-serialised (nothing but JSON passes), holding a
    * point the board can draw (DESIGN.md §4), and never holding the key.
    */
-  #fetchHistory(key: string, symbol: string, days: number): Promise<string> {
+  #fetchHistory(key: string, symbol: string, days: number): Promise<CacheEntry> {
     let pending = this.#historyRequests.get(key);
     if (!pending) {
       if (!this.#mayStart(key))
@@ -454,8 +459,9 @@ export class RelayApi {
             });
             throw error;
           }
-          await this.#deps.engine.cache.set(key, { body: text, storedAt: this.#deps.now() });
-          return text;
+          const entry = { body: text, storedAt: this.#deps.now() };
+          await this.#deps.engine.cache.set(key, entry);
+          return entry;
         })
         .catch((error: unknown) => {
           // Refused before it was sent (the budget, a pause): it spent nothing.

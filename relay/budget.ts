@@ -33,6 +33,7 @@ export class Budget {
     this.perMinute = Math.max(1, Math.floor(plan.perMinute * share));
     this.perDay = plan.perDay === null ? null : Math.max(1, Math.floor(plan.perDay * share));
     this.reserve = Math.min(this.perMinute - 1, Math.max(1, Math.floor(this.perMinute / 4)));
+    store.setLimits?.({ perMinute: this.perMinute, perDay: this.perDay });
   }
 
   take(priority: Priority): Promise<Take> {

@@ -121,6 +121,8 @@ export class Feed {
 
   start(): void {
     const { leader, broker } = this.#options.engine;
+    // What followers' visitors asked for (a cluster): this member's upstream carries it while it leads.
+    this.#unsubscribe.push(this.#options.engine.asks.onWanted((symbols) => this.use(symbols)));
     this.#unsubscribe.push(
       broker.subscribe(() => {
         // A follower's data is as recent as the leader's last change it received.
@@ -244,6 +246,10 @@ export class Feed {
    * are polled when the budget allows until the next such stream.
    */
   use(symbols: readonly string[]): void {
+    const { leader, asks } = this.#options.engine;
+    // A follower's upstream is the leader's: asked each time (a want lost while Redis was away, or
+    // by a leader since gone, is asked again; the leader's set makes a repeat free).
+    if (!leader.isLeader && !this.#closed) asks.want(symbols);
     let added = false;
     for (const s of symbols) {
       if (this.#inUse.has(s)) continue;

@@ -10,6 +10,7 @@ export { parseRetryAfter } from '../src/api/retry-after';
 export { fetchSymbols, parseSymbolsBody } from '../src/api/symbols';
 export { LiveStream } from '../src/live/stream';
 export { normalizeHistory } from '../src/model/history';
+export { parsePoint } from '../src/model/history-point';
 export { admitQuote, QuoteStore } from '../src/model/quote-store';
 export { PriceBoardError } from '../src/shared/errors';
 export type { Quote, SymbolInfo } from '../src/shared/types';

@@ -13,7 +13,7 @@ export async function connectCluster(url: string, log = createLogger('')): Promi
     last = message;
     log('redis_error', { message });
   };
-  const engine = await RedisEngine.connect({ url, onError });
+  const engine = await RedisEngine.connect({ url, onError, log });
   engine.leader.onChange((isLeader) => {
     last = '';
     log('cluster_role', { role: isLeader ? 'leader' : 'follower' });

@@ -201,6 +201,10 @@ export class NoAsks implements Asks {
   serve(): () => void {
     return () => {};
   }
+  want(): void {}
+  onWanted(): () => void {
+    return () => {};
+  }
 }
 
 /** One process is always the leader. */

@@ -6,6 +6,11 @@
  * every second while it waits: a leader that died (or was paused) before answering cannot, and the
  * new one never heard the first ask. Asking again costs no upstream request: the leader's fill
  * reads the cache first and joins its own request in flight.
+ *
+ * A follower's visitors' symbols go the same way (`want`): added to the set `wanted` (bounded by
+ * the catalog: only catalog ids are wanted) and, when new there, PUBLISHed on `wanted`. The leader
+ * takes them at once, and reads the whole set every tick (`collectWanted`): a lost message, or a
+ * new leader, costs at most a tick, and a symbol stays carried whoever leads.
  */
 import type { RedisLink } from './redis-link';
 import type { AskOutcome, Asks, Cache, Leader } from './types';
@@ -21,6 +26,7 @@ export class RedisAsks implements Asks {
     { promise: Promise<AskOutcome | undefined>; settle: (outcome: AskOutcome) => void }
   >();
   #fill: ((key: string) => Promise<AskOutcome>) | undefined;
+  readonly #wantedListeners = new Set<(symbols: string[]) => void>();
 
   readonly #link: RedisLink;
   readonly #leader: Pick<Leader, 'isLeader'>;
@@ -47,6 +53,32 @@ export class RedisAsks implements Asks {
     await sub.subscribe(keys('asks'), (key) => {
       if (this.#fill && this.#leader.isLeader) void this.#answer(this.#fill, key);
     });
+    await sub.subscribe(keys('wanted'), (symbols) => this.#deliver(symbols.split(',')));
+  }
+
+  want(symbols: readonly string[]): void {
+    if (symbols.length === 0) return;
+    const { cmd, keys } = this.#link;
+    void cmd
+      .sAdd(keys('wanted'), [...symbols])
+      .then((added) => (added > 0 ? cmd.publish(keys('wanted'), symbols.join(',')) : 0))
+      .catch(() => {});
+  }
+
+  onWanted(listener: (symbols: string[]) => void): () => void {
+    this.#wantedListeners.add(listener);
+    return () => this.#wantedListeners.delete(listener);
+  }
+
+  /** On the leader: every symbol any follower wanted (the engine's tick). */
+  async collectWanted(): Promise<void> {
+    if (!this.#leader.isLeader || this.#wantedListeners.size === 0) return;
+    this.#deliver(await this.#link.cmd.sMembers(this.#link.keys('wanted')));
+  }
+
+  #deliver(symbols: string[]): void {
+    if (!this.#leader.isLeader || symbols.length === 0) return;
+    for (const listener of [...this.#wantedListeners]) listener(symbols);
   }
 
   ask(key: string, timeoutMs: number, held?: number): Promise<AskOutcome | undefined> {

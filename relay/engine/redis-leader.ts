@@ -87,6 +87,13 @@ export class RedisLeader implements Leader {
     this.#emit(false);
   }
 
+  /** Steps down at once and gives the lock up (it may not lead: its plan is not the cluster's). */
+  async resign(): Promise<void> {
+    const value = this.#value;
+    this.lost();
+    if (value) await this.#options.redis.run(RELEASE, [this.#options.lockKey], [value]).catch(() => {});
+  }
+
   /** One renewal or acquisition attempt (the timer's; tests may call it to skip a wait). */
   tick(): Promise<void> {
     this.#running ??= this.#attempt().finally(() => (this.#running = undefined));
@@ -97,10 +104,8 @@ export class RedisLeader implements Leader {
     this.#closed = true;
     clearTimeout(this.#timer);
     await this.#running;
-    const value = this.#value;
-    this.lost();
     // Gives the lock up so a successor need not wait for the TTL.
-    if (value) await this.#options.redis.run(RELEASE, [this.#options.lockKey], [value]).catch(() => {});
+    await this.resign();
   }
 
   /**

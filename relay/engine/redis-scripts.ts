@@ -35,44 +35,91 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 1`;
 
 /**
- * One upstream request counted, fenced. KEYS: lock, minute window (sorted set of stamps), day
- * (hash: `day` name and `count`). ARGV: lock value, now ms, per-minute limit, per-day limit (-1:
- * none), unique member, day name, channel. The spend is PUBLISHed on the channel as
- * `<now> <member> <day> <count>`, so every member holds the counts should Redis lose them.
- * Returns {1, day count} (counted), {0, retry-after ms} (budget spent) or {-1, 0} (fenced: not the leader).
+ * The cluster budget's clock is Redis's (TIME), never a member's: a member whose clock runs ahead
+ * would otherwise drop the minute's stamps as old and spend the minute again. Defines `clock()`:
+ * now in epoch ms, and the plan's day (the Tehran calendar day, +03:30 all year since 2022) as
+ * YYYY-MM-DD (days from the epoch to a civil date: Howard Hinnant's algorithm).
  */
-export const TAKE = `
+export const BUDGET_CLOCK = `
+local function clock()
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  local z = math.floor((now + 12600000) / 86400000) + 719468
+  local era = math.floor(z / 146097)
+  local doe = z - era * 146097
+  local yoe = math.floor((doe - math.floor(doe / 1460) + math.floor(doe / 36524) - math.floor(doe / 146096)) / 365)
+  local doy = doe - (365 * yoe + math.floor(yoe / 4) - math.floor(yoe / 100))
+  local mp = math.floor((5 * doy + 2) / 153)
+  local d = doy - math.floor((153 * mp + 2) / 5) + 1
+  local m = mp < 10 and mp + 3 or mp - 9
+  local y = yoe + era * 400
+  if m <= 2 then y = y + 1 end
+  return now, string.format('%04d-%02d-%02d', y, m, d)
+end
+`;
+
+/**
+ * One upstream request counted, fenced, by Redis's clock, within the cluster's limits. KEYS: lock,
+ * minute window (sorted set of stamps), day (hash: `day` name and `count`), the cluster's limits.
+ * ARGV: lock value, per-minute limit, per-day limit (-1: none), unique member, channel, the
+ * member's plan ('' : unchecked), the plan's TTL ms. The cluster's plan is stored by the first
+ * member to spend (and renewed by each that agrees); a member whose plan differs spends nothing.
+ * The spend is PUBLISHed on the channel as `<now> <member> <day> <count>`, so every member holds
+ * the counts should Redis lose them. Returns {1, day count, now, day} (counted), {0, retry-after ms}
+ * (budget spent), {-1, 0} (fenced: not the leader) or {-2, 0} (another plan than the cluster's).
+ */
+export const TAKE = `${BUDGET_CLOCK}
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {-1, 0} end
-local now = tonumber(ARGV[2])
+if ARGV[6] ~= '' then
+  local plan = redis.call('GET', KEYS[4])
+  if plan and plan ~= ARGV[6] then return {-2, 0} end
+  if not plan then redis.call('SET', KEYS[4], ARGV[6], 'PX', ARGV[7]) end
+end
+local now, today = clock()
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - 60000)
 local n = redis.call('ZCARD', KEYS[2])
-local perMinute = tonumber(ARGV[3])
+local perMinute = tonumber(ARGV[2])
 if n >= perMinute then
   local oldest = redis.call('ZRANGE', KEYS[2], n - perMinute, n - perMinute, 'WITHSCORES')
   return {0, math.max(1, tonumber(oldest[2]) + 60000 - now)}
 end
-local day = ARGV[6]
+local day = today
 local held = redis.call('HGET', KEYS[3], 'day')
--- A leader whose clock is behind counts against the day already begun, never restarts it.
+-- A day written back by a member (MERGE) is never restarted.
 if held and held > day then day = held end
 local count = 0
 if held == day then count = tonumber(redis.call('HGET', KEYS[3], 'count') or '0') end
-local perDay = tonumber(ARGV[4])
+local perDay = tonumber(ARGV[3])
 if perDay >= 0 and count >= perDay then return {0, 3600000} end
-redis.call('ZADD', KEYS[2], now, ARGV[5])
+redis.call('ZADD', KEYS[2], now, ARGV[4])
 redis.call('PEXPIRE', KEYS[2], 61000)
 count = count + 1
 redis.call('HSET', KEYS[3], 'day', day, 'count', count)
 redis.call('EXPIRE', KEYS[3], 172800)
-redis.call('PUBLISH', ARGV[7], ARGV[2] .. ' ' .. ARGV[5] .. ' ' .. day .. ' ' .. count)
-return {1, count}`;
+redis.call('PUBLISH', ARGV[5], now .. ' ' .. ARGV[4] .. ' ' .. day .. ' ' .. count)
+return {1, count, now, day}`;
 
-/** KEYS: minute window, day. ARGV: now ms, day name. Returns {minute, day}. */
-export const SPENT = `
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[1]) - 60000)
+/** KEYS: minute window, day. By Redis's clock. Returns {minute, day count}. */
+export const SPENT = `${BUDGET_CLOCK}
+local now, today = clock()
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - 60000)
 local count = 0
-if redis.call('HGET', KEYS[2], 'day') == ARGV[2] then count = tonumber(redis.call('HGET', KEYS[2], 'count') or '0') end
+if redis.call('HGET', KEYS[2], 'day') == today then count = tonumber(redis.call('HGET', KEYS[2], 'count') or '0') end
 return {redis.call('ZCARD', KEYS[1]), count}`;
+
+/**
+ * The cluster's plan: stored by the first member to ask, renewed by each member whose plan is the
+ * same (so after a rolling change of plan it expires once no member of the old one is left).
+ * KEYS: the plan. ARGV: this member's plan, TTL ms. Returns the cluster's plan.
+ */
+export const AGREE = `
+local plan = redis.call('GET', KEYS[1])
+if not plan then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return ARGV[1]
+end
+if plan == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return plan`;
 
 /**
  * Writes back what a member holds of the budget (Redis may have restarted empty) and returns what

@@ -8,9 +8,10 @@
  *   any member (`redis-record.ts`); each member's memory copy serves while Redis is away.
  * - Cache: history and symbols in Redis, bounded by bytes, frequency-aware, with a TTL (a memory
  *   copy serves while Redis is away).
- * - Asks: a follower's cache miss asked of the leader (`redis-asks.ts`).
- * - BudgetStore: one sliding minute and a day counter for the whole cluster, fenced, and held by
- *   every member so that a Redis that comes back empty gets them back (`redis-budget.ts`).
+ * - Asks: a follower's cache miss, and its visitors' symbols, asked of the leader (`redis-asks.ts`).
+ * - BudgetStore: one sliding minute and a day counter for the whole cluster, fenced, by Redis's
+ *   clock and the first member's plan, and held by every member so that a Redis that comes back
+ *   empty gets them back (`redis-budget.ts`).
  * - Leader: `redis-leader.ts`.
  * While Redis is away every process keeps serving from its memory copy; when it returns, each
  * writes back what it holds (without numbering anything: no burst of events, no upstream spend),
@@ -43,6 +44,8 @@ export interface RedisEngineOptions {
   /** The byte bound of the history/symbols cache in Redis. */
   cacheBytes?: number;
   onError?: (error: unknown) => void;
+  /** One line per notable cluster event (a member whose plan differs from the cluster's). */
+  log?: (event: string, fields: Record<string, unknown>) => void;
 }
 
 export class RedisEngine implements Engine, ClusterStatus {
@@ -79,7 +82,8 @@ export class RedisEngine implements Engine, ClusterStatus {
       intactKey: keys('intact'),
       ttlMs: ttl,
       onError: options.onError,
-      mayLead: () => this.#synced,
+      // Not while resynchronising, nor with another plan than the cluster's.
+      mayLead: () => this.#synced && this.budget.mayLead,
     });
     this.state = new RedisQuoteState(link, this.leader, options.bufferSize ?? 1_000);
     this.broker = new RedisBroker(link, this.state);
@@ -87,7 +91,7 @@ export class RedisEngine implements Engine, ClusterStatus {
     this.broker.subscribe((events) => this.record.remember(events));
     this.cache = new RedisCache(link, options.cacheTtlMs ?? 24 * 60 * 60_000, options.cacheBytes ?? CACHE_BYTES);
     this.asks = new RedisAsks(link, this.leader, this.cache);
-    this.budget = new RedisBudget(link, this.leader);
+    this.budget = new RedisBudget(link, this.leader, options.log);
     // The leader publishes whether its upstream data is current; followers report it on /healthz.
     // And a process back in touch with Redis but not synced rejoins, whatever event it missed; one
     // in touch reads what it did not hear.
@@ -97,6 +101,9 @@ export class RedisEngine implements Engine, ClusterStatus {
         void this.#checkIntact();
         this.#rejoinIfBack();
         void this.#collectUnheard();
+        // Redis away: the next tick.
+        void this.asks.collectWanted().catch(() => {});
+        void this.budget.agree().catch(() => {});
       },
       Math.floor(ttl / 4),
     );

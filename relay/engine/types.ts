@@ -96,6 +96,17 @@ export interface Asks {
   ask(key: string, timeoutMs: number, held?: number): Promise<AskOutcome | undefined>;
   /** On the leader: `fill` answers the asks of every member. Returns the unsubscribe function. */
   serve(fill: (key: string) => Promise<AskOutcome>): () => void;
+  /**
+   * A follower's visitors asked for `symbols` (catalog ids): the leader's upstream is to carry them,
+   * and so is every later leader's. Costs no upstream request; fails silently (Redis away: the
+   * next ask of the same symbols brings them).
+   */
+  want(symbols: readonly string[]): void;
+  /**
+   * On the leader: `listener` gets the symbols followers want, as they ask, and all of them when
+   * this member takes the lead. Returns the unsubscribe function.
+   */
+  onWanted(listener: (symbols: string[]) => void): () => void;
 }
 
 /** A budget check: allowed (and counted), or refused with when to try again. */
@@ -114,6 +125,11 @@ export interface BudgetStore {
   take(now: number, day: string, limits: Limits): Promise<Take>;
   /** Requests counted in the 60 s before `now` and on `day`. */
   spent(now: number, day: string): Promise<{ minute: number; day: number }>;
+  /**
+   * The relay's limits (its plan after the share), told once at start. A cluster keeps the first
+   * member's and counts by its own clock: a member of another plan neither spends nor leads.
+   */
+  setLimits?(limits: Limits): void;
 }
 
 /** Who spends upstream: exactly one process at a time. */

@@ -3,7 +3,9 @@
 // not yet noticed (paused, cut off) is refused by Redis itself when it spends or numbers events.
 import { createClient } from '@redis/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { tehranDay } from '../../relay/budget';
 import { RedisEngine } from '../../relay/engine/redis';
+import { BUDGET_CLOCK } from '../../relay/engine/redis-scripts';
 import { within } from '../../relay/within';
 import { startRedis, startSilentPath, stopAll, type RedisServer } from './cluster-helpers';
 import { quote, until } from './helpers';
@@ -11,6 +13,7 @@ import { quote, until } from './helpers';
 let redis: RedisServer;
 let engines: RedisEngine[] = [];
 let prefix = 0;
+const today = (): string => tehranDay(Date.now());
 
 beforeAll(async () => {
   redis = await startRedis();
@@ -99,10 +102,49 @@ describe('the Redis engine', () => {
     await until(() => a.leader.isLeader);
     const b = await member();
     const limits = { perMinute: 3, perDay: null };
-    for (let i = 0; i < 3; i++) expect(await a.budget.take(1_000 + i, 'd', limits)).toEqual({ ok: true });
-    expect(await a.budget.take(2_000, 'd', limits)).toEqual({ ok: false, retryAfterMs: 59_000 });
-    expect(await b.budget.spent(2_000, 'd')).toEqual({ minute: 3, day: 3 });
-    expect(await a.budget.take(61_000, 'd', limits)).toEqual({ ok: true });
+    for (let i = 0; i < 3; i++) expect(await a.budget.take(Date.now(), today(), limits)).toEqual({ ok: true });
+    const refused = await a.budget.take(Date.now(), today(), limits);
+    expect(refused).toMatchObject({ ok: false });
+    expect(refused.ok || refused.retryAfterMs).toBeGreaterThan(55_000);
+    expect(await b.budget.spent(Date.now(), today())).toEqual({ minute: 3, day: 3 });
+  });
+
+  it("counts by Redis's clock, whatever the members' clocks say", async () => {
+    prefix += 1;
+    const a = await member();
+    await until(() => a.leader.isLeader);
+    const limits = { perMinute: 3, perDay: null };
+    // Clocks 90 s ahead, a day behind, at the epoch: one minute, one day, Redis's.
+    for (const now of [Date.now() + 90_000, Date.now() - 86_400_000, 0])
+      expect(await a.budget.take(now, tehranDay(now), limits)).toEqual({ ok: true });
+    expect(await a.budget.take(Date.now() + 90_000, 'any', limits)).toMatchObject({ ok: false });
+    expect(await a.budget.spent(Date.now() + 3_600_000, 'any')).toEqual({ minute: 3, day: 3 });
+    const day = await a.cmd.hGet(a.keys('budget:day'), 'day');
+    expect([tehranDay(Date.now() - 1_000), tehranDay(Date.now() + 1_000)]).toContain(day);
+  });
+
+  it("names the plan's day in Redis as the relay does (the Tehran calendar day)", async () => {
+    prefix += 1;
+    const a = await member();
+    const times = [
+      Date.UTC(2026, 2, 20, 20, 29, 59, 999),
+      Date.UTC(2026, 2, 20, 20, 30),
+      Date.UTC(2024, 1, 28, 20, 30),
+      Date.UTC(2024, 1, 29, 20, 29, 59),
+      Date.UTC(2023, 11, 31, 20, 30),
+      Date.UTC(2100, 1, 28, 20, 30),
+      Date.UTC(2000, 1, 29, 12),
+      0,
+    ];
+    // BUDGET_CLOCK's day, with TIME's answer replaced by each time.
+    const script = BUDGET_CLOCK.replace(
+      "local t = redis.call('TIME')",
+      'local t = {math.floor(tonumber(ARGV[1]) / 1000), (tonumber(ARGV[1]) % 1000) * 1000}',
+    );
+    for (const t of times)
+      expect(await a.cmd.eval(`${script} local _, day = clock() return day`, { arguments: [String(t)] })).toBe(
+        tehranDay(t),
+      );
   });
 
   it('refuses the spend and the events of a leader whose lock another holds now (fencing)', async () => {
@@ -116,13 +158,13 @@ describe('the Redis engine', () => {
     await until(() => next.leader.isLeader);
     expect(stale.leader.isLeader).toBe(true);
 
-    expect(await stale.budget.take(1_000, 'd', { perMinute: 10, perDay: null })).toMatchObject({
+    expect(await stale.budget.take(Date.now(), today(), { perMinute: 10, perDay: null })).toMatchObject({
       ok: false,
       fenced: true,
     });
     expect(stale.leader.isLeader).toBe(false);
-    expect(await next.budget.spent(1_000, 'd')).toEqual({ minute: 0, day: 0 });
-    expect(await next.budget.take(1_000, 'd', { perMinute: 10, perDay: null })).toEqual({ ok: true });
+    expect(await next.budget.spent(Date.now(), today())).toEqual({ minute: 0, day: 0 });
+    expect(await next.budget.take(Date.now(), today(), { perMinute: 10, perDay: null })).toEqual({ ok: true });
   });
 
   it('refuses quotes numbered by a stale leader', async () => {
@@ -143,7 +185,7 @@ describe('the Redis engine', () => {
     const a = await member();
     await until(() => a.leader.isLeader);
     const limits = { perMinute: 3, perDay: 5 };
-    for (let i = 0; i < 3; i++) expect(await a.budget.take(1_000 + i, 'd', limits)).toEqual({ ok: true });
+    for (let i = 0; i < 3; i++) expect(await a.budget.take(Date.now(), today(), limits)).toEqual({ ok: true });
     const admin = createClient({ url: redis.url });
     await admin.connect();
     await admin.flushAll();
@@ -151,8 +193,8 @@ describe('the Redis engine', () => {
     // A member that joins now has nothing to write back, and marks only itself: the member that
     // spent still finds its own mark gone and writes back what it holds.
     const b = await member();
-    await until(async () => (await b.budget.spent(2_000, 'd')).minute === 3, 10_000);
-    expect(await b.budget.spent(2_000, 'd')).toEqual({ minute: 3, day: 3 });
+    await until(async () => (await b.budget.spent(Date.now(), today())).minute === 3, 10_000);
+    expect(await b.budget.spent(Date.now(), today())).toEqual({ minute: 3, day: 3 });
   });
 
   it('keeps the budget across a Redis restart that lost everything, even when only a follower knew it', async () => {
@@ -160,23 +202,22 @@ describe('the Redis engine', () => {
     const a = await member();
     await until(() => a.leader.isLeader);
     const b = await member();
-    const limits = { perMinute: 3, perDay: 5 };
-    for (let i = 0; i < 3; i++) expect(await a.budget.take(1_000 + i, 'd', limits)).toEqual({ ok: true });
+    const limits = { perMinute: 6, perDay: 5 };
+    for (let i = 0; i < 3; i++) expect(await a.budget.take(Date.now(), today(), limits)).toEqual({ ok: true });
     // The member that spent is gone; Redis then restarts empty.
     await a.close();
     engines = engines.filter((e) => e !== a);
     await redis.stop();
     // While Redis is away, b reports what it learned of a's spends as they were counted.
-    await until(async () => (await b.budget.spent(2_000, 'd')).minute === 3);
-    expect(await b.budget.spent(2_000, 'd')).toEqual({ minute: 3, day: 3 });
+    await until(async () => (await b.budget.spent(Date.now(), today())).minute === 3);
+    expect(await b.budget.spent(Date.now(), today())).toEqual({ minute: 3, day: 3 });
     await until(() => !b.leader.isLeader, 10_000);
     await redis.restart();
     await until(() => b.leader.isLeader, 10_000);
-    // b wrote the counts back before it could lead: the minute is still spent, and the day nearly.
-    expect(await b.budget.spent(2_000, 'd')).toEqual({ minute: 3, day: 3 });
-    expect(await b.budget.take(2_000, 'd', limits)).toEqual({ ok: false, retryAfterMs: 59_000 });
-    expect(await b.budget.take(61_000, 'd', limits)).toEqual({ ok: true });
-    expect(await b.budget.take(61_001, 'd', limits)).toEqual({ ok: true });
-    expect(await b.budget.take(61_002, 'd', limits)).toEqual({ ok: false, retryAfterMs: 3_600_000 });
+    // b wrote the counts back before it could lead: the minute and the day hold a's 3 spends.
+    expect(await b.budget.spent(Date.now(), today())).toEqual({ minute: 3, day: 3 });
+    expect(await b.budget.take(Date.now(), today(), limits)).toEqual({ ok: true });
+    expect(await b.budget.take(Date.now(), today(), limits)).toEqual({ ok: true });
+    expect(await b.budget.take(Date.now(), today(), limits)).toEqual({ ok: false, retryAfterMs: 3_600_000 });
   });
 });

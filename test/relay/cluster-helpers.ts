@@ -3,8 +3,10 @@
 // here is stopped by `stopAll()` (afterEach/afterAll), so none outlives its test.
 import { connect, createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach } from 'vitest';
 import { startRedisServer, startRelayChild, stopAllProcesses, type RedisServer } from '../helpers/cluster-processes';
-import { get, until } from './helpers';
+import { start, type StartedSandbox } from '../sandbox/helpers';
+import { get, until, type Stream } from './helpers';
 
 export type { RedisServer };
 export const startRedis = startRedisServer;
@@ -33,6 +35,46 @@ export async function startRelayProcess(env: Record<string, string>): Promise<Re
     },
     kill: (signal) => child.kill(signal),
   };
+}
+
+/** What each test of a cluster file gets afresh: the sandbox as the upstream, a private Redis, its streams. */
+export interface ClusterBed {
+  sandbox: StartedSandbox;
+  redis: RedisServer;
+  /** Streams the test opened: closed after it. */
+  streams: Stream[];
+  /** Relay processes on them (`env` adds to their configuration), each spending under `enterprise-key:<name>`. */
+  relays(names: readonly string[], env?: Record<string, string>): Promise<RelayProcess[]>;
+}
+
+/** A {@link ClusterBed} per test of the calling file (its hooks registered here); everything stopped after. */
+export function clusterBed(): ClusterBed {
+  const bed: ClusterBed = {
+    sandbox: undefined as unknown as StartedSandbox,
+    redis: undefined as unknown as RedisServer,
+    streams: [],
+    relays: (names, env = {}) =>
+      Promise.all(
+        names.map((name) =>
+          startRelayProcess({
+            REDIS_URL: bed.redis.url,
+            UPSTREAM_URL: bed.sandbox.url,
+            UPSTREAM_KEY: `enterprise-key:${name}`,
+            ...env,
+          }),
+        ),
+      ),
+  };
+  beforeEach(async () => {
+    bed.sandbox = await start();
+    bed.redis = await startRedisServer();
+  }, 90_000);
+  afterEach(async () => {
+    for (const s of bed.streams.splice(0)) s.close();
+    await stopAllProcesses();
+    await bed.sandbox.close();
+  });
+  return bed;
 }
 
 /** The one process whose /healthz says it leads, once exactly one of `relays` does. */

@@ -2,51 +2,18 @@
 // as the upstream. Each relay spends upstream under its own key suffix (`enterprise-key:<name>`),
 // so the sandbox's request log says which process spent what.
 import { createClient } from '@redis/client';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { start, type StartedSandbox } from '../sandbox/helpers';
-import {
-  startRedis,
-  startRelayProcess,
-  startSilentPath,
-  leaderOf,
-  stopAll,
-  type RedisServer,
-  type RelayProcess,
-  type SilentPath,
-} from './cluster-helpers';
+import { describe, expect, it } from 'vitest';
+import { clusterBed, startSilentPath, leaderOf, type RelayProcess, type SilentPath } from './cluster-helpers';
 import { control, get, Stream, until, upstreamRequests, visitorAddress } from './helpers';
 import { tehranDay } from '../../relay/budget';
 import type { RequestEntry } from '../../sandbox/stats';
 
-let sandbox: StartedSandbox;
-let redis: RedisServer;
+const bed = clusterBed();
 let relays: RelayProcess[];
-let streams: Stream[] = [];
-
-beforeEach(async () => {
-  sandbox = await start();
-  redis = await startRedis();
-}, 90_000);
-
-afterEach(async () => {
-  for (const s of streams) s.close();
-  streams = [];
-  await stopAll();
-  await sandbox.close();
-});
 
 /** Starts the three relays (`env` adds to their configuration). */
 async function cluster(env: Record<string, string> = {}): Promise<void> {
-  relays = await Promise.all(
-    ['a', 'b', 'c'].map((name) =>
-      startRelayProcess({
-        REDIS_URL: redis.url,
-        UPSTREAM_URL: sandbox.url,
-        UPSTREAM_KEY: `enterprise-key:${name}`,
-        ...env,
-      }),
-    ),
-  );
+  relays = await bed.relays(['a', 'b', 'c'], env);
 }
 
 const keyOf = (relay: RelayProcess): string => `enterprise-key:${'abc'[relays.indexOf(relay)]}`;
@@ -61,14 +28,14 @@ async function settled(): Promise<RelayProcess> {
 
 async function openOn(relay: RelayProcess, symbols = 'usd'): Promise<Stream> {
   const stream = new Stream(relay.url, symbols);
-  streams.push(stream);
+  bed.streams.push(stream);
   await stream.event((e) => e.event === 'quotes');
   return stream;
 }
 
 /** The upstream's usd price becomes `to` (a change every leader's stream carries). */
 async function setUsd(to: string): Promise<void> {
-  await control(sandbox.url, 'market', { set: [{ symbol: 'usd', price: to }] });
+  await control(bed.sandbox.url, 'market', { set: [{ symbol: 'usd', price: to }] });
 }
 
 /** Once each of `clients` received usd at `to`. */
@@ -102,12 +69,12 @@ const DIRECT_KEY = 'enterprise-key:direct';
 
 /** The upstream's answer for `path`, asked directly (as a relay would get it). */
 async function upstreamBody(path: string): Promise<unknown> {
-  return (await fetch(`${sandbox.url}${path}`, { headers: { 'X-API-Key': DIRECT_KEY } })).json();
+  return (await fetch(`${bed.sandbox.url}${path}`, { headers: { 'X-API-Key': DIRECT_KEY } })).json();
 }
 
 /** The keys of the relays' upstream requests on `path` (a path without its query), in order. */
 async function spentOn(path: string): Promise<(string | null)[]> {
-  return (await upstreamRequests(sandbox)).filter((r) => r.path === path && r.key !== DIRECT_KEY).map((r) => r.key);
+  return (await upstreamRequests(bed.sandbox)).filter((r) => r.path === path && r.key !== DIRECT_KEY).map((r) => r.key);
 }
 
 /**
@@ -140,7 +107,7 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     // One cluster-wide id for one change, whichever process a client is on.
     expect(new Set(got.map((e) => e.id)).size).toBe(1);
 
-    const log = await upstreamRequests(sandbox);
+    const log = await upstreamRequests(bed.sandbox);
     expect(new Set(log.map((r) => r.key))).toEqual(new Set([keyOf(leader)]));
     expect(log.filter((r) => r.path === '/v1/stream')).toHaveLength(1);
     for (const r of relays) expect(await r.metric('relay_leader')).toBe(r === leader ? 1 : 0);
@@ -167,6 +134,15 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     // Later askers are answered from the shared cache.
     expect((await get(followers[1]!.url, path)).status).toBe(200);
     expect(await spentOn('/v1/history/eur')).toEqual([keyOf(leader)]);
+    // Any other days on a follower: as the service answers it, cut from the enclosing span (30
+    // days), which the leader fetched once for both.
+    for (const follower of followers) {
+      const fortnight = await upstreamAround('/v1/history/eur?days=14', () =>
+        get(follower.url, '/v1/history/eur?days=14'),
+      );
+      expect(fortnight.upstream).toContainEqual(JSON.parse(fortnight.served.body));
+    }
+    expect(await spentOn('/v1/history/eur')).toEqual([keyOf(leader), keyOf(leader)]);
   });
 
   it('survives SIGKILL of the leader: another takes over, and clients of the dead one resume elsewhere with nothing lost', async () => {
@@ -192,7 +168,7 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     // The dead process's client comes back on a survivor with its last id: it gets exactly what it
     // missed, as events (not a fresh snapshot), in order.
     const resumed = new Stream(survivors[0]!.url, 'usd', { lastEventId: before.id });
-    streams.push(resumed);
+    bed.streams.push(resumed);
     await resumed.event((e) => price(e) === '1000030');
     expect(resumed.events.map((e) => e.event)).not.toContain('quotes');
     expect(resumed.events.map(price)).toEqual(['1000020', '1000030']);
@@ -201,7 +177,7 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
       expect(s.events.filter((e) => e.event === 'quote').map(price)).toEqual(['1000010', '1000020', '1000030']);
     }
     // From the new leader's key only, after the takeover.
-    const log = await upstreamRequests(sandbox);
+    const log = await upstreamRequests(bed.sandbox);
     const killedAt = log.findIndex((r) => r.key === keyOf(next));
     expect(log.slice(killedAt).every((r) => r.key === keyOf(next))).toBe(true);
   });
@@ -212,7 +188,7 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     const others = relays.filter((r) => r !== leader);
     // It has spent (its upstream stream is open) when it is paused.
     await until(
-      async () => (await upstreamRequests(sandbox)).some((r) => r.key === keyOf(leader) && r.path === '/v1/stream'),
+      async () => (await upstreamRequests(bed.sandbox)).some((r) => r.key === keyOf(leader) && r.path === '/v1/stream'),
       10_000,
     );
     leader.kill('SIGSTOP');
@@ -226,7 +202,7 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     for (const c of [...clients, back]) await c.event((e) => e.event === 'quote' && price(e) === '1000040');
 
     // The upstream's log: the old leader's requests all came before the new leader's first.
-    const log = await upstreamRequests(sandbox);
+    const log = await upstreamRequests(bed.sandbox);
     const firstOfNext = log.findIndex((r) => r.key === keyOf(next));
     expect(firstOfNext).toBeGreaterThan(0);
     expect(log.slice(firstOfNext).filter((r) => r.key === keyOf(leader))).toEqual([]);
@@ -236,15 +212,15 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     await cluster();
     await settled();
     const clients = await Promise.all(relays.map((r) => openOn(r)));
-    await redis.stop();
+    await bed.redis.stop();
     await everyAway();
     for (const r of relays) {
       expect((await get(r.url, '/v1/prices?symbols=usd')).status).toBe(200);
       expect(await r.metric('relay_redis_connected')).toBe(0);
     }
-    const beforeRestart = (await upstreamRequests(sandbox)).length;
+    const beforeRestart = (await upstreamRequests(bed.sandbox)).length;
 
-    await redis.restart();
+    await bed.redis.restart();
     await leaderOf(relays, 15_000);
     await until(async () => (await Promise.all(relays.map((r) => r.health()))).every((h) => h.status === 200), 15_000);
     await setUsd('1000050');
@@ -254,7 +230,7 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     for (const c of clients) expect(c.events.filter((e) => e.event === 'quote').map(price)).toEqual(['1000050']);
     expect(clients.every((c) => !c.ended)).toBe(true);
     // Rejoining costs one upstream stream (and at most the catalog), not one per process or a retry storm.
-    const after = (await upstreamRequests(sandbox)).slice(beforeRestart);
+    const after = (await upstreamRequests(bed.sandbox)).slice(beforeRestart);
     expect(after.length).toBeLessThanOrEqual(2);
     expect(after.filter((r) => r.path === '/v1/stream')).toHaveLength(1);
   });
@@ -263,7 +239,7 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     await cluster();
     await settled();
     const clients = await Promise.all(relays.map((r) => openOn(r)));
-    redis.freeze();
+    bed.redis.freeze();
     try {
       // A change while Redis hangs: the leader cannot write it, and keeps it for when Redis answers.
       await setUsd('1000060');
@@ -281,7 +257,7 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
         expect(await r.metric('relay_redis_connected')).toBe(0);
       }
     } finally {
-      redis.thaw();
+      bed.redis.thaw();
     }
     await leaderOf(relays, 15_000);
     await until(async () => (await Promise.all(relays.map((r) => r.health()))).every((h) => h.status === 200), 15_000);
@@ -294,7 +270,7 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     await cluster();
     await settled();
     const clients = await Promise.all(relays.map((r) => openOn(r)));
-    const admin = createClient({ url: redis.url });
+    const admin = createClient({ url: bed.redis.url });
     const monitor = admin.duplicate();
     await Promise.all([admin.connect(), monitor.connect()]);
     try {
@@ -322,7 +298,7 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     await cluster();
     const leader = await settled();
     const clients = await Promise.all(relays.map((r) => openOn(r)));
-    const admin = createClient({ url: redis.url });
+    const admin = createClient({ url: bed.redis.url });
     await admin.connect();
     try {
       // Every write that needs memory is refused; the leader keeps its lease (that needs none).
@@ -344,7 +320,7 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
   });
 
   it('hears the cluster again when its connections to Redis go silent without closing (a NAT or firewall that forgot them)', async () => {
-    const path = await startSilentPath(redis.port);
+    const path = await startSilentPath(bed.redis.port);
     try {
       const clients = await clusterThrough(path);
       path.silence();
@@ -362,7 +338,7 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
   });
 
   it('recovers when the path to Redis stays silent for a while, new connections too: a handshake that never ends is dropped', async () => {
-    const path = await startSilentPath(redis.port);
+    const path = await startSilentPath(bed.redis.port);
     try {
       const clients = await clusterThrough(path);
       path.silence({ alsoNew: true });
@@ -404,19 +380,19 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
         break;
       }
     }
-    const spentBefore = (await upstreamRequests(sandbox)).length;
+    const spentBefore = (await upstreamRequests(bed.sandbox)).length;
     expect(spentBefore).toBe(7);
 
     if (loss === 'restart') {
-      await redis.stop();
+      await bed.redis.stop();
       await until(
         async () => (await Promise.all(relays.map((r) => r.health()))).every((h) => h.redis === 'away'),
         10_000,
       );
-      await redis.restart();
+      await bed.redis.restart();
     } else {
       // Nothing tells the members: their connections stay up, the counters and the lock are gone.
-      const admin = createClient({ url: redis.url });
+      const admin = createClient({ url: bed.redis.url });
       await admin.connect();
       await admin.flushAll();
       await admin.close();
@@ -426,7 +402,7 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     // The counters came back with what the members held, plus the new leader's own spends since
     // (its upstream stream, and the catalog Redis lost): every member reports the cluster's spend.
     await until(async () => {
-      const log = await upstreamRequests(sandbox);
+      const log = await upstreamRequests(bed.sandbox);
       const minute = log.filter((r) => Date.parse(r.at) > Date.now() - 60_000).length;
       // The day's count starts at Tehran midnight, which may come during the test.
       const day = log.filter((r) => tehranDay(Date.parse(r.at)) === tehranDay(Date.now())).length;
@@ -444,7 +420,7 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     const after = await get(next.url, '/v1/history/eur?days=7');
     expect([429, 503], after.body).toContain(after.status);
     expect(Number(after.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    const log = await upstreamRequests(sandbox);
+    const log = await upstreamRequests(bed.sandbox);
     expect(log.filter((r) => r.path.startsWith('/v1/history/eur'))).toEqual([]);
     expect(busiestMinute(log)).toBeLessThanOrEqual(9);
   });
@@ -455,12 +431,12 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     const follower = relays.find((r) => r !== leader)!;
     const path = '/v1/history/eur?days=7';
     // The leader's upstream request hangs, so the visitor is still waiting when the leader dies.
-    await control(sandbox.url, 'faults', { rules: [{ path: '/v1/history', key: keyOf(leader), kind: 'hang' }] });
+    await control(bed.sandbox.url, 'faults', { rules: [{ path: '/v1/history', key: keyOf(leader), kind: 'hang' }] });
     const { served, upstream } = await upstreamAround(path, async () => {
       const answer = get(follower.url, path);
       await until(
         async () =>
-          (await upstreamRequests(sandbox)).some((r) => r.path === '/v1/history/eur' && r.key === keyOf(leader)),
+          (await upstreamRequests(bed.sandbox)).some((r) => r.path === '/v1/history/eur' && r.key === keyOf(leader)),
         10_000,
       );
       leader.kill('SIGKILL');
@@ -482,19 +458,19 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
       body: JSON.stringify(await upstreamBody('/v1/history/eur?days=7')),
       storedAt: Date.now() - 10 * 60_000,
     };
-    const client = createClient({ url: redis.url });
+    const client = createClient({ url: bed.redis.url });
     await client.connect();
     await client.set('price-relay:cache:history:eur:7', JSON.stringify(old));
     await client.close();
     // Every leader's upstream requests hang: the old one's, and its successor's.
-    await control(sandbox.url, 'faults', { rules: [{ path: '/v1/history', kind: 'hang' }] });
+    await control(bed.sandbox.url, 'faults', { rules: [{ path: '/v1/history', kind: 'hang' }] });
     const answers = Promise.all([
       get(follower.url, '/v1/history/eur?days=7'),
       get(follower.url, '/v1/history/usd?days=7'),
     ]);
     await until(
       async () =>
-        (await upstreamRequests(sandbox)).filter((r) => r.path.startsWith('/v1/history') && r.key === keyOf(leader))
+        (await upstreamRequests(bed.sandbox)).filter((r) => r.path.startsWith('/v1/history') && r.key === keyOf(leader))
           .length === 2,
       10_000,
     );
@@ -510,7 +486,7 @@ describe('a cluster of three relays', { timeout: 90_000 }, () => {
     expect(JSON.parse(none.body)).toMatchObject({ error: { code: 'upstream_unavailable' } });
 
     // The upstream answers again: the same requests are served by the new leader.
-    await control(sandbox.url, 'faults', {}, 'DELETE');
+    await control(bed.sandbox.url, 'faults', {}, 'DELETE');
     await leaderOf(
       relays.filter((r) => r !== leader),
       10_000,

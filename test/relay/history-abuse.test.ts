@@ -5,13 +5,13 @@
 // relay's clock injected so that minutes pass in moments.
 import { createClient } from '@redis/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readConfig } from '../../relay/config';
 import { createMemoryEngine, MemoryCache } from '../../relay/engine/memory';
 import { RedisEngine } from '../../relay/engine/redis';
 import type { Engine } from '../../relay/engine/types';
-import { startRelay, type Relay } from '../../relay/server';
+import type { Relay } from '../../relay/server';
 import { startRedis, stopAll, type RedisServer } from './cluster-helpers';
 import { get, until } from './helpers';
+import { relayBefore } from './relay-before';
 import { historyBody, startUpstream, type UpstreamDouble } from './upstream-double';
 
 const T0 = Date.UTC(2026, 10, 23, 8, 0, 0);
@@ -32,16 +32,10 @@ async function start(
   const now = (): number => clock;
   const upstream = await startUpstream({ symbols: options.symbols ?? CATALOG, now });
   opened.push(upstream);
-  const config = readConfig({
-    UPSTREAM_URL: upstream.url,
-    UPSTREAM_KEY: 'k-history-test-0123456789',
-    PORT: '0',
-    CLIENT_RPM: '100000',
-    ...env,
-  });
-  const relay = await startRelay(
-    { ...config, upstreamUrl: upstream.url },
-    { logSink: () => {}, now, engine: options.engine },
+  const relay = await relayBefore(
+    upstream.url,
+    { UPSTREAM_KEY: 'k-history-test-0123456789', ...env },
+    { now, engine: options.engine },
   );
   opened.unshift(relay);
   return { relay, upstream };
@@ -60,10 +54,9 @@ async function inWaves<T>(n: number, width: number, task: (i: number) => Promise
 }
 
 describe('history spans and symbols', () => {
-  it('refuses spans outside 1/7/30/365, beyond the plan, and symbols outside the catalog, without an upstream request', async () => {
+  it('serves every days of the plan from its enclosing span; refuses the rest, and symbols outside the catalog, without an upstream request', async () => {
     const { relay, upstream } = await start({ PLAN: 'basic' });
-    const spans = ['2', '8', '14', '29', '31', '90', '364', '0', '366', '7.5', '-7', '07', 'abc', ''];
-    for (const [i, days] of spans.entries()) {
+    for (const [i, days] of ['0', '366', '999', '1000', '7.5', '-7', '1e1', 'abc', ''].entries()) {
       const answer = await get(relay.url, `/v1/history/usd?days=${days}`, { from: bot(i) });
       expect({ days, status: answer.status, code: JSON.parse(answer.body).error?.code }).toEqual({
         days,
@@ -71,17 +64,41 @@ describe('history spans and symbols', () => {
         code: 'bad_request',
       });
     }
-    const year = await get(relay.url, '/v1/history/usd?days=365', { from: bot(100) });
-    expect([year.status, JSON.parse(year.body).error.code]).toEqual([403, 'plan_limit']);
+    for (const [i, days] of ['31', '90', '365'].entries()) {
+      const beyond = await get(relay.url, `/v1/history/usd?days=${days}`, { from: bot(50 + i) });
+      expect([beyond.status, JSON.parse(beyond.body).error.code, JSON.parse(beyond.body).error.max_days]).toEqual([
+        403,
+        'plan_limit',
+        30,
+      ]);
+    }
     for (const [i, symbol] of ['zzz', 'usd_', 'USD', 'bitcoin'].entries()) {
       const answer = await get(relay.url, `/v1/history/${symbol}?days=7`, { from: bot(200 + i) });
       expect([answer.status, JSON.parse(answer.body).error.code]).toEqual([404, 'unknown_symbol']);
     }
     expect(upstream.histories()).toEqual([]);
-    // The spans the board offers are served, once each from upstream.
-    for (const days of ['7', '30', '7', '30'])
-      expect((await get(relay.url, `/v1/history/eur?days=${days}`, { from: VISITOR })).status).toBe(200);
+    // Every days from 2 to the plan's 30 (and `07`, as the service reads it), each from its own
+    // address: that many days (the upstream's points are daily), from one request per span.
+    for (const days of ['07', ...Array.from({ length: 29 }, (_, i) => String(i + 2))]) {
+      const answer = await get(relay.url, `/v1/history/eur?days=${days}`, { from: bot(300 + Number(days)) });
+      expect([days, answer.status, JSON.parse(answer.body).data.points.length]).toEqual([days, 200, Number(days)]);
+    }
     expect(upstream.histories()).toEqual(['eur:7', 'eur:30']);
+  });
+
+  it('answers days of 2, 3, 14, 45 and 200 with that span, from one upstream request per symbol and enclosing span', async () => {
+    const { relay, upstream } = await start({ PLAN: 'enterprise' });
+    for (const symbol of ['usd', 'gbp'])
+      for (const days of [2, 3, 14, 45, 200, 14, 2, 7, 30, 365]) {
+        const answer = await get(relay.url, `/v1/history/${symbol}?days=${days}`, { from: VISITOR });
+        expect([symbol, days, answer.status, JSON.parse(answer.body).data.points.length]).toEqual([
+          symbol,
+          days,
+          200,
+          days,
+        ]);
+      }
+    expect(upstream.histories()).toEqual(['usd:7', 'usd:30', 'usd:365', 'gbp:7', 'gbp:30', 'gbp:365']);
   });
 });
 
