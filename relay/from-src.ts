@@ -11,5 +11,6 @@ export { fetchSymbols, parseSymbolsBody } from '../src/api/symbols';
 export { LiveStream } from '../src/live/stream';
 export { normalizeHistory } from '../src/model/history';
 export { admitQuote, QuoteStore } from '../src/model/quote-store';
+export { ERROR_MESSAGES } from '../src/shared/error-messages';
 export { PriceBoardError } from '../src/shared/errors';
 export type { Quote, SymbolInfo } from '../src/shared/types';

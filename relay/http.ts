@@ -3,6 +3,7 @@
  * query, SSE framing. The relay's own; the sandbox (a test double) reuses them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ERROR_MESSAGES } from './from-src';
 
 /** Answers a CORS preflight. */
 export function sendPreflight(res: ServerResponse, methods: string): void {
@@ -45,6 +46,68 @@ export function sendError(
   headers: Record<string, string> = {},
 ): void {
   sendJson(res, status, { error: { code, message, ...extra } }, headers);
+}
+
+/**
+ * The request target as a URL, or undefined when it is malformed: not an absolute path (`*`, a
+ * full URL, `//host`), an empty segment (`///x`, `/a//b`), a dot segment, plain or
+ * percent-encoded (`/%2e%2e/`, which a URL parser would quietly resolve), or a backslash (a URL
+ * parser reads it as a slash). Such a target names nothing the relay serves. A segment that does
+ * not decode is left to the routes (the service answers it 404).
+ */
+export function requestTarget(target: string | undefined): URL | undefined {
+  // The absolute form (`http://host/path`), which a server must accept, names its path.
+  const raw = target?.replace(/^https?:\/\/[^/?#]*(?=[/?#]|$)/i, '');
+  if (raw === undefined || !raw.startsWith('/') || raw.includes('\\')) return undefined;
+  const segments = raw.split(/[?#]/, 1)[0]!.split('/').slice(1);
+  const dots = (segment: string): boolean => /^(\.|%2e){1,2}$/i.test(segment);
+  // The last segment may be empty (`/`, `/dir/`); no other may.
+  if (segments.some((s, i) => (s === '' && i < segments.length - 1) || dots(s))) return undefined;
+  try {
+    return new URL(raw, 'http://relay.invalid');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether an error answer goes to a person rather than a script: a page of the relay's (`/`,
+ * `*.html`: embed.html in an iframe) or any navigation. They get `sendErrorPage`, never JSON.
+ */
+export function wantsPage(req: IncomingMessage, path: string | undefined): boolean {
+  const dest = header(req, 'sec-fetch-dest');
+  if (dest === 'document' || dest === 'iframe' || dest === 'frame') return true;
+  return path !== undefined && !path.startsWith('/v1') && (path.endsWith('/') || path.endsWith('.html'));
+}
+
+/**
+ * An error as a small Persian page (embed.html's own errors): the visitor's words only, the code
+ * for developers in a meta tag; a 429 or 503 loads the page again after its `Retry-After`.
+ */
+export function sendErrorPage(
+  res: ServerResponse,
+  status: number,
+  code: string,
+  headers: Record<string, string> = {},
+): void {
+  if (res.headersSent || res.destroyed) return;
+  const message =
+    code === 'rate_limited' ? ERROR_MESSAGES.rate_limited : code === 'not_found' ? ERROR_MESSAGES.not_found : ERROR_MESSAGES.visitor;
+  const retry = Number(headers['Retry-After']);
+  const refresh = Number.isInteger(retry) && retry > 0 ? `<meta http-equiv="refresh" content="${retry}">` : '';
+  const body =
+    '<!doctype html><html lang="fa" dir="rtl"><head><meta charset="utf-8">' +
+    `<meta name="viewport" content="width=device-width"><meta name="error-code" content="${code}">${refresh}` +
+    '<title>قیمت‌ها</title><style>body{font:1rem system-ui,sans-serif;margin:1rem;color:#555}</style></head>' +
+    `<body><p role="alert">${message}</p></body></html>`;
+  res.writeHead(status, {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'Content-Length': String(Buffer.byteLength(body)),
+    'X-Content-Type-Options': 'nosniff',
+    ...headers,
+  });
+  res.end(body); // node sends no body to a HEAD
 }
 
 /** A header that may only appear once, as a string. */
