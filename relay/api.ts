@@ -326,7 +326,8 @@ export class RelayApi {
     }
     const storedAt = (await cache.peek('symbols'))?.storedAt;
     // The same copy again (upstream cannot refresh it): kept, and the feed asked again later.
-    if (view && storedAt === view.storedAt) return Object.assign(view, { checkedAt: now, askAt: now + CATALOG_RETRY_MS });
+    if (view && storedAt === view.storedAt)
+      return Object.assign(view, { checkedAt: now, askAt: now + CATALOG_RETRY_MS });
     this.#deps.metrics?.inc('relay_catalog_reads_total', 'Catalog copies read and indexed for the endpoints.');
     const body = JSON.stringify({ data: { symbols: list } });
     this.#catalogView = {

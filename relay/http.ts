@@ -92,7 +92,11 @@ export function sendErrorPage(
 ): void {
   if (res.headersSent || res.destroyed) return;
   const message =
-    code === 'rate_limited' ? ERROR_MESSAGES.rate_limited : code === 'not_found' ? ERROR_MESSAGES.not_found : ERROR_MESSAGES.visitor;
+    code === 'rate_limited'
+      ? ERROR_MESSAGES.rate_limited
+      : code === 'not_found'
+        ? ERROR_MESSAGES.not_found
+        : ERROR_MESSAGES.visitor;
   const retry = Number(headers['Retry-After']);
   const refresh = Number.isInteger(retry) && retry > 0 ? `<meta http-equiv="refresh" content="${retry}">` : '';
   const body =

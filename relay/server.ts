@@ -196,7 +196,8 @@ export async function startRelay(
       return void res.end(text);
     }
     // Shutting down: a request on a connection still open is not started.
-    if (closing) return fail(503, 'unavailable', 'the relay is shutting down', { Connection: 'close', 'Retry-After': '1' });
+    if (closing)
+      return fail(503, 'unavailable', 'the relay is shutting down', { Connection: 'close', 'Retry-After': '1' });
     const api = path === '/v1' || path.startsWith('/v1/');
     if (api && !originAllowed) {
       metrics.inc('relay_refused_total', 'Downstream requests refused, by reason.', { reason: 'origin' });

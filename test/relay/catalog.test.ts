@@ -21,7 +21,12 @@ async function start(): Promise<{ relay: Relay; upstream: UpstreamDouble }> {
   const now = (): number => clock;
   const upstream = await startUpstream({ symbols: SYMBOLS, now });
   opened.push(upstream);
-  const config = readConfig({ UPSTREAM_URL: upstream.url, UPSTREAM_KEY: 'k-catalog-0123456789', PORT: '0', CLIENT_RPM: '100000' });
+  const config = readConfig({
+    UPSTREAM_URL: upstream.url,
+    UPSTREAM_KEY: 'k-catalog-0123456789',
+    PORT: '0',
+    CLIENT_RPM: '100000',
+  });
   const relay = await startRelay({ ...config, upstreamUrl: upstream.url }, { logSink: () => {}, now });
   opened.unshift(relay);
   return { relay, upstream };
@@ -32,8 +37,9 @@ it('parses a big catalog once per upstream copy, not once per request', async ()
   // Parses of the catalog's body (a JSON text of the whole list), wherever they happen.
   const parse = vi.spyOn(JSON, 'parse');
   const catalogParses = (): number =>
-    parse.mock.calls.filter(([text]) => typeof text === 'string' && text.length > 500_000 && text.includes('"sym_19999"'))
-      .length;
+    parse.mock.calls.filter(
+      ([text]) => typeof text === 'string' && text.length > 500_000 && text.includes('"sym_19999"'),
+    ).length;
   const paths = ['/v1/prices?symbols=nope', '/v1/history/nope?days=7', '/v1/symbols'];
   for (let i = 0; i < 30; i++) {
     const answer = await get(relay.url, paths[i % paths.length]!);
@@ -54,7 +60,14 @@ it('parses a big catalog once per upstream copy, not once per request', async ()
   upstream.symbols = () => ({
     status: 200,
     body: JSON.stringify({
-      data: { symbols: [...SYMBOLS, 'sym_new'].map((symbol) => ({ symbol, title: symbol, category: 'currency', unit: 'IRR' })) },
+      data: {
+        symbols: [...SYMBOLS, 'sym_new'].map((symbol) => ({
+          symbol,
+          title: symbol,
+          category: 'currency',
+          unit: 'IRR',
+        })),
+      },
     }),
   });
   clock += 61 * 60_000;

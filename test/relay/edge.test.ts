@@ -314,7 +314,16 @@ describe('malformed requests', () => {
 
   it('answers a path trick 400, counted by the per-address limit (then 429), never 500, in one log line', async () => {
     const pair = await pairOf();
-    const targets = ['//', '//v1/prices?symbols=usd', '/%2e%2e/', '///x', '/assets/../embed.html', '/.%2E/x', '/a\\..\\b', '*'];
+    const targets = [
+      '//',
+      '//v1/prices?symbols=usd',
+      '/%2e%2e/',
+      '///x',
+      '/assets/../embed.html',
+      '/.%2E/x',
+      '/a\\..\\b',
+      '*',
+    ];
     const answers = await statuses(
       pair.relay.url,
       Array.from({ length: 40 }, (_, i) => request('GET', targets[i % targets.length]!, true)),

@@ -48,11 +48,18 @@ async function buildLike(dir: string): Promise<string[]> {
   await mkdir(join(dir, 'assets'), { recursive: true });
   const files = ['/price-board.js', '/price-ticker.js', '/price-converter.js', '/embed.js', '/embed.html'];
   for (let i = 0; files.length < 44; i++) {
-    const [ext, body] = [['js', 'export {};'], ['css', 'a{}'], ['woff2', 'wOF2']][i % 3]!;
+    const [ext, body] = (
+      [
+        ['js', 'export {};'],
+        ['css', 'a{}'],
+        ['woff2', 'wOF2'],
+      ] as const
+    )[i % 3]!;
     files.push(`/assets/part${i}-${(0x1000_0000 + i).toString(36).padStart(8, 'x')}.${ext}`);
     await writeFile(join(dir, files.at(-1)!), body);
   }
-  for (const file of files.slice(0, 5)) await writeFile(join(dir, file), file.endsWith('.html') ? '<!doctype html>' : 'export {};');
+  for (const file of files.slice(0, 5))
+    await writeFile(join(dir, file), file.endsWith('.html') ? '<!doctype html>' : 'export {};');
   return files;
 }
 
@@ -82,14 +89,16 @@ describe('files are not visits', () => {
       const chunk = await get(relay.relay.url, files.at(-1)!, visit);
       expect(chunk.headers['cache-control']).toBe('public, max-age=31536000, immutable');
       const entry = await get(relay.relay.url, '/price-board.js', visit);
-      expect([entry.headers['cache-control'], entry.headers.etag, entry.headers['access-control-allow-origin']]).toEqual([
-        expect.stringMatching(/^public, max-age=300\b/),
-        expect.stringMatching(/^W\/"/),
-        origin,
-      ]);
+      expect([
+        entry.headers['cache-control'],
+        entry.headers.etag,
+        entry.headers['access-control-allow-origin'],
+      ]).toEqual([expect.stringMatching(/^public, max-age=300\b/), expect.stringMatching(/^W\/"/), origin]);
       // An origin outside ALLOWED_ORIGINS gets no CORS header, on a file as on the API.
       const stranger = { from: '127.0.30.2', headers: { Origin: 'https://stranger.example' } };
-      expect((await get(relay.relay.url, '/price-board.js', stranger)).headers['access-control-allow-origin']).toBeUndefined();
+      expect(
+        (await get(relay.relay.url, '/price-board.js', stranger)).headers['access-control-allow-origin'],
+      ).toBeUndefined();
       const refusedOrigin = await get(relay.relay.url, '/v1/prices?symbols=usd', stranger);
       expect([refusedOrigin.status, refusedOrigin.headers['access-control-allow-origin']]).toEqual([403, undefined]);
     } finally {
@@ -124,7 +133,10 @@ describe("embed.html's own errors", () => {
       expectPersianPage(await get(relay.relay.url, '/embed.html?symbols=usd', { from }), 404);
       expectPersianPage(await get(relay.relay.url, '/embed.html', { from, method: 'POST' }), 405);
       // Any navigation (an iframe of a path that is no page) gets the page too.
-      const framed = await get(relay.relay.url, '/embed?symbols=usd', { from, headers: { 'Sec-Fetch-Dest': 'iframe' } });
+      const framed = await get(relay.relay.url, '/embed?symbols=usd', {
+        from,
+        headers: { 'Sec-Fetch-Dest': 'iframe' },
+      });
       expectPersianPage(framed, 404);
       let answer: Answer;
       do answer = await get(relay.relay.url, '/v1/prices?symbols=usd', { from });
