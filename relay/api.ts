@@ -4,12 +4,13 @@
  * requests, and stale data (marked by `Age` and `Warning`) rather than an error when upstream
  * cannot answer.
  */
-import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requestedSymbols, sendError, sendRaw } from './http';
 import { ASK_TIMEOUT_MS, errorOf, outcomeOf } from './asks';
 import type { Budget } from './budget';
-import { normalizeHistory, PriceBoardError, PriceClient, type SymbolInfo } from './from-src';
+import { Catalog } from './catalog';
+import { etagOf, keptEtagOf } from './etag';
+import { normalizeHistory, PriceBoardError, PriceClient } from './from-src';
 import { BAR_MS, RECORD_MS } from './engine/record';
 import type { AskOutcome, Engine, RecordedBar, RelayEvent } from './engine/types';
 import type { FanOut } from './fanout';
@@ -26,15 +27,6 @@ const CACHING = {
   /** `days=1`, from the record: it changes with every change relayed. */
   today: { maxAge: 5, swr: 30 },
 };
-/**
- * The catalog the endpoints use is checked for a newly stored copy at most this often: between
- * checks a request reads no cache (a 100,000-symbol catalog is 7 MB to parse).
- */
-const CATALOG_CHECK_MS = 5_000;
-/** A stored catalog is asked of the feed again after this long (feed.ts's TTL: it refreshes then). */
-const CATALOG_REFRESH_MS = 60 * 60_000;
-/** While the feed serves the same stored copy past that (upstream failing), it is asked again only this often. */
-const CATALOG_RETRY_MS = 60_000;
 /** A cached history is fetched again after this long (served stale meanwhile if upstream fails). */
 const HISTORY_TTL_MS = 5 * 60_000;
 /** How long a request waits for the quotes of symbols just added to the upstream subscription. */
@@ -70,22 +62,6 @@ export interface ApiDeps {
   log?: Logger;
   metrics?: Metrics;
   now: () => number;
-}
-
-/**
- * The catalog as the endpoints use it, made once per stored copy: the list, its ids as a lookup,
- * and the `/v1/symbols` answer with its ETag and key check.
- */
-interface CatalogView {
-  /** The stored copy it was made from (undefined: not stored). */
-  storedAt: number | undefined;
-  ids: Set<string>;
-  body: string;
-  etag: string;
-  holdsKey: boolean;
-  checkedAt: number;
-  /** When the feed is asked again (it refreshes a stored copy past its TTL). */
-  askAt: number;
 }
 
 /**
@@ -176,40 +152,6 @@ export function holdsKey(text: string, key: string): boolean {
   return key !== '' && (text.includes(key) || text.includes(JSON.stringify(key).slice(1, -1)));
 }
 
-/** Bodies at least this long have their ETag kept, not hashed again per request. */
-const KEPT_ETAG_CHARS = 64 * 1024;
-/** Characters of the bodies whose ETags are kept (the cached bodies: memory holds them anyway). */
-const KEPT_ETAGS_MAX_CHARS = 32 * 1024 * 1024;
-/**
- * ETags of large bodies, computed once per body (a cached history served again and again is the
- * same body). Keyed by the body itself: looking one up costs no scan of it (V8 hashes a long
- * string by its length), and a body held twice compares equal by content.
- */
-const keptEtags = new Map<string, string>();
-let keptEtagChars = 0;
-
-function etagOf(body: string): string {
-  return `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
-}
-
-/** `etagOf`, kept for a large body (a cached one, served again and again). */
-function keptEtagOf(body: string): string {
-  const kept = keptEtags.get(body);
-  if (kept) return kept;
-  const etag = etagOf(body);
-  if (body.length >= KEPT_ETAG_CHARS && body.length <= KEPT_ETAGS_MAX_CHARS) {
-    // The oldest go first.
-    for (const old of keptEtags.keys()) {
-      if (keptEtagChars + body.length <= KEPT_ETAGS_MAX_CHARS) break;
-      keptEtags.delete(old);
-      keptEtagChars -= old.length;
-    }
-    keptEtags.set(body, etag);
-    keptEtagChars += body.length;
-  }
-  return etag;
-}
-
 /** A cacheable 200 (or 304 when the client holds it); `ageSeconds` marks stale data. */
 function sendCacheable(
   req: IncomingMessage,
@@ -275,8 +217,7 @@ export class RelayApi {
   readonly #demand: Demand;
   /** When this process's history requests of the last minute started (those the budget refused left out). */
   readonly #starts: number[] = [];
-  #catalogView: CatalogView | undefined;
-  #catalogCheck: Promise<CatalogView> | undefined;
+  readonly #catalog: Catalog;
 
   readonly #deps: ApiDeps;
 
@@ -285,6 +226,7 @@ export class RelayApi {
     const historyPerMinute = deps.budget ? deps.budget.perMinute - deps.budget.reserve : Infinity;
     this.#shares = new AddressShares(Math.max(1, Math.ceil(historyPerMinute * ADDRESS_SHARE)), deps.now);
     this.#demand = new Demand(deps.now);
+    this.#catalog = new Catalog({ ...deps, holdsKey: (body) => holdsKey(body, deps.apiKey) });
     this.#history = new PriceClient({
       baseUrl: deps.baseUrl,
       apiKey: deps.apiKey,
@@ -296,50 +238,10 @@ export class RelayApi {
   /** The served symbols as a lookup, or undefined (and a 503 sent) when not even a stale list exists. */
   async #known(res: ServerResponse): Promise<Set<string> | undefined> {
     try {
-      return (await this.#catalog()).ids;
+      return (await this.#catalog.view()).ids;
     } catch (error) {
       return void sendUpstreamError(res, error);
     }
-  }
-
-  /** The catalog view: the one held until a check finds another stored copy (one check at a time). */
-  #catalog(): Promise<CatalogView> {
-    const view = this.#catalogView;
-    if (view && this.#deps.now() - view.checkedAt < CATALOG_CHECK_MS) return Promise.resolve(view);
-    this.#catalogCheck ??= this.#checkCatalog(view).finally(() => (this.#catalogCheck = undefined));
-    return this.#catalogCheck;
-  }
-
-  async #checkCatalog(view: CatalogView | undefined): Promise<CatalogView> {
-    const { cache } = this.#deps.engine;
-    const now = this.#deps.now();
-    // A visitor's read (`get`), as when each request read it: the catalog stays among the entries in use.
-    const stored = await cache.get('symbols');
-    if (view && stored?.storedAt === view.storedAt && now < view.askAt) return Object.assign(view, { checkedAt: now });
-    let list: SymbolInfo[];
-    try {
-      list = await this.#deps.feed.catalog();
-    } catch (error) {
-      // An old list beats no list.
-      if (view) return Object.assign(view, { checkedAt: now, askAt: now + CATALOG_RETRY_MS });
-      throw error;
-    }
-    const storedAt = (await cache.peek('symbols'))?.storedAt;
-    // The same copy again (upstream cannot refresh it): kept, and the feed asked again later.
-    if (view && storedAt === view.storedAt)
-      return Object.assign(view, { checkedAt: now, askAt: now + CATALOG_RETRY_MS });
-    this.#deps.metrics?.inc('relay_catalog_reads_total', 'Catalog copies read and indexed for the endpoints.');
-    const body = JSON.stringify({ data: { symbols: list } });
-    this.#catalogView = {
-      storedAt,
-      ids: new Set(list.map((s) => s.symbol)),
-      body,
-      etag: etagOf(body),
-      holdsKey: holdsKey(body, this.#deps.apiKey),
-      checkedAt: now,
-      askAt: Math.max((storedAt ?? now) + CATALOG_REFRESH_MS, now + CATALOG_CHECK_MS),
-    };
-    return this.#catalogView;
   }
 
   async prices(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
@@ -363,7 +265,7 @@ export class RelayApi {
   async symbols(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let view;
     try {
-      view = await this.#catalog();
+      view = await this.#catalog.view();
     } catch (error) {
       return sendUpstreamError(res, error);
     }
