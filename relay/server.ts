@@ -5,7 +5,8 @@
  */
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { requestTarget, sendError, sendErrorPage, sendPreflight, wantsPage } from './http';
+import { sendErrorPage, wantsPage } from './error-page';
+import { requestTarget, sendError, sendPreflight } from './http';
 import { RelayApi } from './api';
 import { Budget } from './budget';
 import { PLAN_BUDGETS, type RelayConfig } from './config';
