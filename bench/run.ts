@@ -15,6 +15,7 @@ import { runLoaded } from './loaded';
 import { runMemory } from './memory';
 import { runPaint } from './paint';
 import { runRelayBotnet } from './relay/botnet';
+import { runRelayCatalog } from './relay/catalog';
 import { runRelayCluster } from './relay/cluster';
 import { runRelayFanout } from './relay/fanout';
 import { runRelayPages } from './relay/pages';
@@ -168,6 +169,7 @@ async function main(): Promise<number> {
       pages: await part('pages', runRelayPages),
       cluster: await part('cluster', () => runRelayCluster(log)),
       botnet: await part('botnet', () => runRelayBotnet(log)),
+      catalog: await part('catalog', () => runRelayCatalog(log)),
     };
   });
 

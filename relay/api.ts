@@ -4,11 +4,12 @@
  * requests, and stale data (marked by `Age` and `Warning`) rather than an error when upstream
  * cannot answer.
  */
-import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requestedSymbols, sendError, sendRaw } from './http';
 import { ASK_TIMEOUT_MS, errorOf, outcomeOf } from './asks';
 import type { Budget } from './budget';
+import { Catalog } from './catalog';
+import { etagOf, keptEtagOf } from './etag';
 import { normalizeHistory, PriceBoardError, PriceClient } from './from-src';
 import { cutHistory } from './history-cut';
 import { BAR_MS, RECORD_MS } from './engine/record';
@@ -16,6 +17,7 @@ import type { AskOutcome, CacheEntry, Engine, RecordedBar, RelayEvent } from './
 import type { FanOut } from './fanout';
 import type { Feed } from './feed';
 import type { Logger } from './log';
+import type { Metrics } from './metrics';
 import { MAX_PAUSE_MS, type UpstreamGate } from './upstream';
 
 /** Seconds a cache may keep an answer, then serve it stale while it fetches a new one. */
@@ -62,6 +64,7 @@ export interface ApiDeps {
   /** The upstream budget: one address may spend `ADDRESS_SHARE` of its history part. */
   budget?: Budget;
   log?: Logger;
+  metrics?: Metrics;
   now: () => number;
 }
 
@@ -153,10 +156,6 @@ export function holdsKey(text: string, key: string): boolean {
   return key !== '' && (text.includes(key) || text.includes(JSON.stringify(key).slice(1, -1)));
 }
 
-function etagOf(body: string): string {
-  return `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
-}
-
 /** A cacheable 200 (or 304 when the client holds it); `ageSeconds` marks stale data. */
 function sendCacheable(
   req: IncomingMessage,
@@ -164,8 +163,9 @@ function sendCacheable(
   body: string,
   caching: { maxAge: number; swr: number },
   ageSeconds?: number,
+  // History comes from the cache: the same body again and again (prices carry their moment).
+  etag = caching === CACHING.history ? keptEtagOf(body) : etagOf(body),
 ): void {
-  const etag = etagOf(body);
   const headers: Record<string, string> = {
     'Cache-Control': `public, max-age=${caching.maxAge}, stale-while-revalidate=${caching.swr}`,
     ETag: etag,
@@ -221,6 +221,7 @@ export class RelayApi {
   readonly #demand: Demand;
   /** When this process's history requests of the last minute started (those the budget refused left out). */
   readonly #starts: number[] = [];
+  readonly #catalog: Catalog;
 
   readonly #deps: ApiDeps;
 
@@ -229,6 +230,7 @@ export class RelayApi {
     const historyPerMinute = deps.budget ? deps.budget.perMinute - deps.budget.reserve : Infinity;
     this.#shares = new AddressShares(Math.max(1, Math.ceil(historyPerMinute * ADDRESS_SHARE)), deps.now);
     this.#demand = new Demand(deps.now);
+    this.#catalog = new Catalog({ ...deps, holdsKey: (body) => holdsKey(body, deps.apiKey) });
     this.#history = new PriceClient({
       baseUrl: deps.baseUrl,
       apiKey: deps.apiKey,
@@ -240,7 +242,7 @@ export class RelayApi {
   /** The served symbols as a lookup, or undefined (and a 503 sent) when not even a stale list exists. */
   async #known(res: ServerResponse): Promise<Set<string> | undefined> {
     try {
-      return new Set((await this.#deps.feed.catalog()).map((s) => s.symbol));
+      return (await this.#catalog.view()).ids;
     } catch (error) {
       return void sendUpstreamError(res, error);
     }
@@ -265,20 +267,19 @@ export class RelayApi {
   }
 
   async symbols(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    let list;
+    let view;
     try {
-      list = await this.#deps.feed.catalog();
+      view = await this.#catalog.view();
     } catch (error) {
       return sendUpstreamError(res, error);
     }
-    const body = JSON.stringify({ data: { symbols: list } });
-    if (this.#refuseKey(res, body, 'symbols')) return;
-    sendCacheable(req, res, body, CACHING.symbols);
+    if (this.#refuseKey(res, view.body, 'symbols', view.holdsKey)) return;
+    sendCacheable(req, res, view.body, CACHING.symbols, undefined, view.etag);
   }
 
   /** A body holding the key is never sent: 502 and one log line (the key itself masked there). */
-  #refuseKey(res: ServerResponse, body: string, what: string): boolean {
-    if (!holdsKey(body, this.#deps.apiKey)) return false;
+  #refuseKey(res: ServerResponse, body: string, what: string, holds = holdsKey(body, this.#deps.apiKey)): boolean {
+    if (!holds) return false;
     this.#deps.log?.('upstream_body_refused', { what, reason: 'holds UPSTREAM_KEY' });
     sendError(res, 502, 'bad_response', BAD_RESPONSE, {}, { 'Retry-After': '5' });
     return true;

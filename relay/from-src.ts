@@ -12,5 +12,6 @@ export { LiveStream } from '../src/live/stream';
 export { normalizeHistory } from '../src/model/history';
 export { parsePoint } from '../src/model/history-point';
 export { admitQuote, QuoteStore } from '../src/model/quote-store';
+export { ERROR_MESSAGES } from '../src/shared/error-messages';
 export { PriceBoardError } from '../src/shared/errors';
 export type { Quote, SymbolInfo } from '../src/shared/types';

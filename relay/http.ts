@@ -47,6 +47,28 @@ export function sendError(
   sendJson(res, status, { error: { code, message, ...extra } }, headers);
 }
 
+/**
+ * The request target as a URL, or undefined when it is malformed: not an absolute path (`*`, a
+ * full URL, `//host`), an empty segment (`///x`, `/a//b`), a dot segment, plain or
+ * percent-encoded (`/%2e%2e/`, which a URL parser would quietly resolve), or a backslash (a URL
+ * parser reads it as a slash). Such a target names nothing the relay serves. A segment that does
+ * not decode is left to the routes (the service answers it 404).
+ */
+export function requestTarget(target: string | undefined): URL | undefined {
+  // The absolute form (`http://host/path`), which a server must accept, names its path.
+  const raw = target?.replace(/^https?:\/\/[^/?#]*(?=[/?#]|$)/i, '');
+  if (raw === undefined || !raw.startsWith('/') || raw.includes('\\')) return undefined;
+  const segments = raw.split(/[?#]/, 1)[0]!.split('/').slice(1);
+  const dots = (segment: string): boolean => /^(\.|%2e){1,2}$/i.test(segment);
+  // The last segment may be empty (`/`, `/dir/`); no other may.
+  if (segments.some((s, i) => (s === '' && i < segments.length - 1) || dots(s))) return undefined;
+  try {
+    return new URL(raw, 'http://relay.invalid');
+  } catch {
+    return undefined;
+  }
+}
+
 /** A header that may only appear once, as a string. */
 export function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];

@@ -42,6 +42,16 @@ export function clientAddress(req: IncomingMessage, trustProxy: readonly string[
 }
 
 /**
+ * The visitor of a connection whose request could not be read (no headers to believe): its
+ * address, or undefined when it is a trusted proxy (the proxy refuses such requests itself).
+ */
+export function socketAddress(remote: string | undefined, trustProxy: readonly string[]): string | undefined {
+  const address = bare(remote ?? 'unknown');
+  if (trustProxy.includes(address) || (trustProxy.includes('loopback') && isLoopback(address))) return undefined;
+  return address;
+}
+
+/**
  * The key a visitor is counted by: an IPv4 address as is, an IPv6 address by its /64 (one
  * subscriber's network: a host picks any address in it at will).
  */
@@ -213,4 +223,32 @@ export function addressMatcher(items: readonly string[]): (address: string) => b
     const family = isIP(a);
     return family !== 0 && list.check(a, family === 6 ? 'ipv6' : 'ipv4');
   };
+}
+
+/**
+ * One log line for a flood of the same thing (malformed requests): the first at once, then at most
+ * one a window, counting those since the last line. Strangers' junk never becomes a flood of lines.
+ */
+export class FloodLog {
+  #count = 0;
+  #loggedAt = -Infinity;
+
+  readonly #write: (fields: Record<string, unknown>) => void;
+  readonly #windowMs: number;
+  readonly #now: () => number;
+
+  constructor(write: (fields: Record<string, unknown>) => void, windowMs = 60_000, now: () => number = Date.now) {
+    this.#write = write;
+    this.#windowMs = windowMs;
+    this.#now = now;
+  }
+
+  note(sample: Record<string, unknown>): void {
+    this.#count += 1;
+    const now = this.#now();
+    if (now - this.#loggedAt < this.#windowMs) return;
+    this.#write({ count: this.#count, ...sample });
+    this.#count = 0;
+    this.#loggedAt = now;
+  }
 }

@@ -3,9 +3,10 @@
  * spends the plan's budget once upstream, and serves the built widgets. This file routes and
  * composes; each job lives in its own module.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { sendError, sendPreflight } from './http';
+import { sendErrorPage, wantsPage } from './error-page';
+import { requestTarget, sendError, sendPreflight } from './http';
 import { RelayApi } from './api';
 import { Budget } from './budget';
 import { PLAN_BUDGETS, type RelayConfig } from './config';
@@ -20,13 +21,22 @@ import {
   addressMatcher,
   applyCors,
   clientAddress,
+  FloodLog,
   isLoopback,
   RequestLimiter,
+  socketAddress,
   StreamSlots,
   visitorKey,
 } from './protect';
 import { serveStatic } from './static';
 import { UpstreamGate, type UpstreamTimings } from './upstream';
+
+/** Requests node refuses for being late or too big keep its statuses (they are no path trick). */
+const CLIENT_ERROR_STATUS: Record<string, [number, string]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'timeout'],
+  HPE_HEADER_OVERFLOW: [431, 'bad_request'],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'bad_request'],
+};
 
 export interface RelayOptions {
   /** Default: the memory engine (one process). */
@@ -103,6 +113,7 @@ export async function startRelay(
     spanDays: PLAN_BUDGETS[config.plan].spanDays,
     budget,
     log,
+    metrics,
     now,
   });
   // The leader fills what followers ask for (a cluster; one process never asks).
@@ -138,20 +149,43 @@ export async function startRelay(
     Number.isFinite(feed.ageSeconds) ? feed.ageSeconds : -1,
   );
 
+  const malformed = new FloodLog((fields) => log('malformed_requests', fields), 60_000, now);
+
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const url = new URL(req.url ?? '/', 'http://relay.invalid');
-    const path = url.pathname;
     const address = clientAddress(req, config.trustProxy);
+    // Every answer, refusals included, carries the CORS headers for its origin: a widget on another
+    // origin can read a 429 or a 404 and say so in Persian.
+    const originAllowed = applyCors(req, res, config.allowedOrigins);
+    const url = requestTarget(req.url);
+    const path = url?.pathname;
+    const fail = (status: number, code: string, message: string, headers: Record<string, string> = {}): void =>
+      wantsPage(req, path)
+        ? sendErrorPage(res, status, code, headers)
+        : sendError(res, status, code, message, {}, headers);
+    const tooMany = (waitMs: number, reason: string): void => {
+      metrics.inc('relay_refused_total', 'Downstream requests refused, by reason.', { reason });
+      fail(429, 'rate_limited', 'too many requests from this address', {
+        'Retry-After': String(Math.max(1, Math.ceil(waitMs / 1000))),
+      });
+    };
+    // Path tricks and junk: a 400 counted like an API request, and one log line a minute at most.
+    if (!url || path === undefined) {
+      malformed.note({ example: (req.url ?? '').slice(0, 100) });
+      const wait = await limiter.take(address);
+      if (wait > 0) return tooMany(wait, 'rate');
+      metrics.inc('relay_refused_total', 'Downstream requests refused, by reason.', { reason: 'malformed' });
+      return fail(400, 'bad_request', 'malformed request target');
+    }
     if (path === '/healthz' || path === '/metrics') {
       if (req.method !== 'GET' && req.method !== 'HEAD')
-        return sendError(res, 405, 'method_not_allowed', `${path} answers GET and HEAD`, {}, { Allow: 'GET, HEAD' });
+        return fail(405, 'method_not_allowed', `${path} answers GET and HEAD`, { Allow: 'GET, HEAD' });
       // Limited like any request, except from this machine (a local monitor or sidecar polls freely).
       const wait = isLoopback(address) ? 0 : await limiter.take(address);
-      if (wait > 0) return tooMany(res, wait, 'rate');
+      if (wait > 0) return tooMany(wait, 'rate');
       if (path === '/healthz') return health(res);
       if (!metricsAllowed(address)) {
         metrics.inc('relay_refused_total', 'Downstream requests refused, by reason.', { reason: 'metrics' });
-        return sendError(res, 403, 'forbidden', 'metrics are not served to this address');
+        return fail(403, 'forbidden', 'metrics are not served to this address');
       }
       spent = await budget.spent();
       const text = await metrics.text();
@@ -164,60 +198,37 @@ export async function startRelay(
     }
     // Shutting down: a request on a connection still open is not started.
     if (closing)
-      return sendError(
-        res,
-        503,
-        'unavailable',
-        'the relay is shutting down',
-        {},
-        { Connection: 'close', 'Retry-After': '1' },
-      );
+      return fail(503, 'unavailable', 'the relay is shutting down', { Connection: 'close', 'Retry-After': '1' });
     const api = path === '/v1' || path.startsWith('/v1/');
-    if (api && !applyCors(req, res, config.allowedOrigins)) {
+    if (api && !originAllowed) {
       metrics.inc('relay_refused_total', 'Downstream requests refused, by reason.', { reason: 'origin' });
-      return sendError(res, 403, 'forbidden', 'this origin is not allowed');
+      return fail(403, 'forbidden', 'this origin is not allowed');
     }
     if (api && req.method === 'OPTIONS') return sendPreflight(res, 'GET, OPTIONS');
     if (req.method !== 'GET' && req.method !== 'HEAD')
-      return sendError(
-        res,
-        405,
-        'method_not_allowed',
-        'the relay is read-only (GET, HEAD)',
-        {},
-        { Allow: 'GET, HEAD, OPTIONS' },
-      );
-    const isStream = path === '/v1/stream';
+      return fail(405, 'method_not_allowed', 'the relay is read-only (GET, HEAD)', { Allow: 'GET, HEAD, OPTIONS' });
+    if (!api) {
+      // Files are not visits: a page with every widget asks 40+ of them, and visitors behind one
+      // carrier address share it. Only a miss counts (a scan of paths is requests like any other).
+      if (await serveStatic(req, res, path, options.distDir)) return;
+      const wait = await limiter.take(address);
+      if (wait > 0) return tooMany(wait, 'rate');
+      return fail(404, 'not_found', `no such path: ${path.slice(0, 200)}`);
+    }
     // Stream opens count too (a board reconnects once per `retry:`, far below the limit).
     const wait = await limiter.take(address);
-    if (wait > 0) return tooMany(res, wait, 'rate');
-    if (!api) {
-      if (await serveStatic(req, res, path, options.distDir)) return;
-      return sendError(res, 404, 'not_found', `no such path: ${path.slice(0, 200)}`);
-    }
+    if (wait > 0) return tooMany(wait, 'rate');
     if (path === '/v1/prices') return endpoints.prices(req, res, url);
     if (path === '/v1/symbols') return endpoints.symbols(req, res);
     const symbol = historySymbol(path);
     if (symbol !== undefined) return endpoints.historyOf(req, res, url, symbol, visitorKey(address));
-    if (isStream) {
+    if (path === '/v1/stream') {
       const release = slots.acquire(address);
-      if (!release) return tooMany(res, 10_000, 'streams');
+      if (!release) return tooMany(10_000, 'streams');
       return endpoints.stream(req, res, url, release);
     }
-    sendError(res, 404, 'not_found', `no such endpoint: ${path.slice(0, 200)}`);
+    fail(404, 'not_found', `no such endpoint: ${path.slice(0, 200)}`);
   };
-
-  function tooMany(res: ServerResponse, waitMs: number, reason: string): void {
-    metrics.inc('relay_refused_total', 'Downstream requests refused, by reason.', { reason });
-    sendError(
-      res,
-      429,
-      'rate_limited',
-      'too many requests from this address',
-      {},
-      { 'Retry-After': String(Math.max(1, Math.ceil(waitMs / 1000))) },
-    );
-  }
 
   function health(res: ServerResponse): void {
     const ok = !closing && !gate.halted && feed.fresh && cluster?.connected !== false;
@@ -247,10 +258,29 @@ export async function startRelay(
       metrics.inc('relay_requests_total', 'Downstream requests.');
       handle(req, res).catch((error: unknown) => {
         log('request_failed', { path: (req.url ?? '').slice(0, 200), error });
-        sendError(res, 500, 'internal_error', 'the relay failed on this request');
+        if (wantsPage(req, req.url?.split('?', 1)[0])) sendErrorPage(res, 500, 'internal_error');
+        else sendError(res, 500, 'internal_error', 'the relay failed on this request');
       });
     },
   );
+  // A request node cannot parse (a bad request line, bad headers): a 400 counted against its
+  // address like a malformed target, logged as one; node's own statuses for a late or huge request.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+    const special = CLIENT_ERROR_STATUS[error.code ?? ''];
+    const address = special ? undefined : socketAddress(socket.remoteAddress, config.trustProxy);
+    if (!special) malformed.note({ example: error.code });
+    void (address ? limiter.take(address) : Promise.resolve(0)).then((wait) => {
+      const [status, code] = special ?? (wait > 0 ? [429, 'rate_limited'] : [400, 'bad_request']);
+      const body = JSON.stringify({ error: { code, message: 'the request could not be read' } });
+      const cors = config.allowedOrigins ? '' : 'Access-Control-Allow-Origin: *\r\n';
+      const retry = wait > 0 ? `Retry-After: ${Math.ceil(wait / 1000)}\r\n` : '';
+      socket.end(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\n${cors}${retry}Connection: close\r\n\r\n${body}`,
+      );
+    });
+  });
   server.maxConnections = config.maxConnections;
   server.keepAliveTimeout = 5_000;
   const sockets = new Set<Socket>();

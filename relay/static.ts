@@ -2,7 +2,8 @@
  * The built widgets (dist/) from the relay's own origin, so a page needs only the script tag: the
  * element's default base-url is the origin its module came from. Hashed chunks (`assets/*-HASH.js`)
  * never change under their name and are cached for a year; other files briefly, with an ETag.
- * Only files whose real path is inside dist/ are served: a symlink never leads out of it.
+ * Only files whose real path is inside dist/ are served: a symlink never leads out of it. CORS
+ * (module scripts and fonts from another origin's page need it) is the server's, as for every answer.
  */
 import { readFile, realpath, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -69,8 +70,6 @@ export async function serveStatic(
       : 'public, max-age=300, stale-while-revalidate=3600',
     ETag: etag,
     'X-Content-Type-Options': 'nosniff',
-    // Module scripts and fonts from another origin's page need CORS.
-    'Access-Control-Allow-Origin': '*',
   };
   const held = req.headers['if-none-match']?.split(',').map((t) => t.trim().replace(/^W\//, ''));
   if (held?.includes(etag.slice(2)) || held?.includes('*')) {

@@ -2,6 +2,7 @@
 import type { Row } from '../row';
 import { round } from '../util';
 import type { BotnetResults } from './botnet';
+import type { CatalogResults } from './catalog';
 import { clusterSummary, type ClusterResults } from './cluster';
 import type { FanoutResults, Latency } from './fanout';
 import type { PagesResults } from './pages';
@@ -11,6 +12,7 @@ export interface RelayResults {
   pages?: PagesResults;
   cluster?: ClusterResults;
   botnet?: BotnetResults;
+  catalog?: CatalogResults;
 }
 
 const kb = (bytes: number) => `${round(bytes / 1024, 1)} KB`;
@@ -133,7 +135,35 @@ export function relayRows(
   }
   rows.push(...clusterRows(r?.cluster, failed));
   rows.push(...botnetRows(r?.botnet, failed));
+  rows.push(...catalogRows(r?.catalog, failed));
   return rows;
+}
+
+/** A big catalog costs no more per request than a small one: it is parsed once per upstream copy. */
+const CATALOG_CPU_RATIO = 2;
+
+function catalogRows(
+  c: CatalogResults | undefined,
+  failed: (section: string, metric: string, target: string) => void,
+): Row[] {
+  const target = `CPU per request ≤ ${CATALOG_CPU_RATIO} × the small catalog's`;
+  if (!c) {
+    failed('relay', 'relay CPU per /v1/prices with a 100,000-symbol catalog', target);
+    return [];
+  }
+  const figure = (run: CatalogResults['big']) =>
+    `${round(run.cpuPerRequest, 2)} ms CPU per request, p50 ${run.p50} ms, ${run.failed}/${run.requests} failed`;
+  return [
+    {
+      section: 'relay',
+      metric: `relay CPU per /v1/prices with a ${c.big.symbols.toLocaleString('en')}-symbol catalog (${round(c.big.catalogBytes / 1e6, 1)} MB), one request at a time`,
+      measured: figure(c.big),
+      baseline: `the sandbox's ${c.small.symbols}-symbol catalog: ${figure(c.small)}`,
+      target,
+      verdict:
+        c.big.failed === 0 && c.big.cpuPerRequest <= CATALOG_CPU_RATIO * c.small.cpuPerRequest ? 'met' : 'NOT met',
+    },
+  ];
 }
 
 function botnetRows(
@@ -211,4 +241,8 @@ export const RELAY_METHOD =
   "(a page load every 2 s of it, so the plan's minutes pass in seconds); a visitor loads pages (prices, usd 30 days, and 7 or 30 days " +
   "of another symbol in turn) while 40 bots a step, each from its own loopback address, ask any symbol's history over 1..365 days or " +
   "7/30/365, or prices; the same visitor alone is the baseline. Upstream requests are the sandbox's log of the relay's key (busiest " +
-  "60 s of the virtual clock); the visitor's latencies are wall-clock, every request counted.";
+  "60 s of the virtual clock); the visitor's latencies are wall-clock, every request counted.\n" +
+  '- **A big catalog** (`bench/relay/catalog.ts`): a relay whose upstream (the sandbox behind a proxy that answers ' +
+  "`/v1/symbols` with 100,000 symbols, the sandbox's own first) is asked the same `/v1/prices` 200 times, one at a time, " +
+  "after 50 to warm up; CPU is the process's `process.cpuUsage()` (relay, upstream and client) per request; the baseline is " +
+  "the same against the sandbox's own catalog.";

@@ -60,3 +60,64 @@ test('the relay serves a keyless iframe page, with the chart from history', asyn
   await expect(page.locator('price-board [part~="chart"] canvas').first()).toBeVisible();
   expect(problems.all()).toEqual([]);
 });
+
+test('a page with every widget loads through the relay while another client at its address uses the API at its limit', async ({
+  page,
+  servers,
+  problems,
+}) => {
+  test.setTimeout(120_000);
+  // Another client at the same address (a carrier's NAT: here every request comes from 127.0.0.1):
+  // it spends the address's API window to its limit, then keeps asking once a second.
+  const other = `${relay.url}/v1/prices?symbols=usd`;
+  while ((await fetch(other)).status !== 429);
+  let asking = true;
+  const otherStatuses: number[] = [];
+  const otherClient = (async () => {
+    while (asking) {
+      otherStatuses.push((await fetch(other)).status);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  })();
+  try {
+    const files: number[] = [];
+    page.on('response', (response) => {
+      if (response.url().startsWith(relay.url) && !new URL(response.url()).pathname.startsWith('/v1/'))
+        files.push(response.status());
+    });
+    const url = servers.site.page(
+      '/every-widget.html',
+      htmlPage(
+        `<price-board symbols="usd,eur,gold_18" chart="none"></price-board>
+<price-ticker symbols="usd,eur"></price-ticker>
+<price-converter symbols="usd" amount="2"></price-converter>
+<iframe id="frame" src="${relay.url}/embed.html?symbols=usd,gold_18&days=7" title="قیمت‌ها" style="height:420px"></iframe>
+<div id="loaded" data-price-board data-symbols="eur,coin_emami"></div>`,
+        `<script type="module" src="${relay.url}/price-board.js"></script>
+<script type="module" src="${relay.url}/price-ticker.js"></script>
+<script type="module" src="${relay.url}/price-converter.js"></script>
+<script type="module" src="${relay.url}/embed.js"></script>`,
+      ),
+    );
+    // Every widget in view (one out of view waits to be seen before it connects).
+    await page.setViewportSize({ width: 1280, height: 1600 });
+    await page.goto(url);
+    // The widgets ask their API while the address is at its limit, read the relay's 429 (CORS
+    // headers on it) and ask again when it says; their files were never refused.
+    const long = { timeout: 60_000 };
+    await expect(priceCell(page, 'eur')).toHaveText(/^[۰-۹٬٫]+$/, long);
+    await expect(page.locator('price-ticker [part~="price"]').first()).toHaveText(/^[۰-۹٬٫]+$/, long);
+    await expect(page.locator('price-converter [part~="result"]')).toContainText('تومان', long);
+    const frame = page.frameLocator('#frame');
+    await expect(priceCell(frame, 'gold_18')).toHaveText(/^[۰-۹٬٫]+$/, long);
+    const loaded = page.frameLocator('#loaded > iframe');
+    await expect(priceCell(loaded, 'coin_emami')).toHaveText(/^[۰-۹٬٫]+$/, long);
+    expect(files.length).toBeGreaterThan(10);
+    expect(files.filter((status) => status !== 200 && status !== 304)).toEqual([]);
+    expect(otherStatuses).toContain(429);
+    expect(problems.all().filter((p) => /CORS|Access-Control|module script/i.test(p))).toEqual([]);
+  } finally {
+    asking = false;
+    await otherClient;
+  }
+});

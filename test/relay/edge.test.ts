@@ -300,3 +300,57 @@ describe('static files', () => {
     expect([changed.status, changed.body]).toEqual([200, 'export const changed = 1;']);
   });
 });
+
+describe('malformed requests', () => {
+  /** Each request on its own connection; the status line and body of each answer. */
+  async function statuses(base: string, requests: string[]): Promise<{ status: number; text: string }[]> {
+    const answers = [];
+    for (const raw of requests) {
+      const text = await pipelined(base, [raw]);
+      answers.push({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), text });
+    }
+    return answers;
+  }
+
+  it('answers a path trick 400, counted by the per-address limit (then 429), never 500, in one log line', async () => {
+    const pair = await pairOf();
+    const targets = [
+      '//',
+      '//v1/prices?symbols=usd',
+      '/%2e%2e/',
+      '///x',
+      '/assets/../embed.html',
+      '/.%2E/x',
+      '/a\\..\\b',
+      '*',
+    ];
+    const answers = await statuses(
+      pair.relay.url,
+      Array.from({ length: 40 }, (_, i) => request('GET', targets[i % targets.length]!, true)),
+    );
+    // 30 a window (CLIENT_RPM 120), the malformed ones included.
+    expect(answers.slice(0, 30).map((a) => a.status)).toEqual(Array(30).fill(400));
+    expect(answers.slice(30).map((a) => a.status)).toEqual(Array(10).fill(429));
+    for (const { text } of answers) {
+      expect(text).toMatch(/\r\nAccess-Control-Allow-Origin: \*\r\n/i);
+      expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)).error.code).toMatch(/^(bad_request|rate_limited)$/);
+    }
+    expect(pair.logs.filter((line) => /malformed|request_failed/.test(line))).toEqual([
+      expect.stringMatching(/"event":"malformed_requests","count":1,/),
+    ]);
+    // The limit is the address's: another one is served.
+    expect((await get(pair.relay.url, '/v1/prices?symbols=usd', { from: '127.0.40.2' })).status).toBe(200);
+  });
+
+  it('answers a request line it cannot read 400, counted by the per-address limit too', async () => {
+    const pair = await pairOf();
+    const junk = ['GET / HTTP/1.1 junk\r\n\r\n', 'G@T / HTTP/1.1\r\nHost: relay\r\n\r\n', 'GET /\x01 HTTP/1.1\r\n\r\n'];
+    const answers = await statuses(
+      pair.relay.url,
+      Array.from({ length: 35 }, (_, i) => junk[i % junk.length]!),
+    );
+    expect(answers.slice(0, 30).map((a) => a.status)).toEqual(Array(30).fill(400));
+    expect(answers.slice(30).map((a) => a.status)).toEqual(Array(5).fill(429));
+    expect(pair.logs.filter((line) => line.includes('malformed'))).toHaveLength(1);
+  });
+});

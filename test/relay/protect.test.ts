@@ -81,6 +81,32 @@ describe('CORS allowlist', () => {
     expect([preflight.status, preflight.headers['access-control-allow-origin']]).toEqual([204, 'https://news.example']);
     expect(preflight.headers['access-control-allow-headers']).toMatch(/Last-Event-ID/);
   });
+
+  it('puts the CORS headers of an allowed origin on every refusal, so a widget can read it', async () => {
+    pair = await startPair({ ALLOWED_ORIGINS: 'https://shop.example', METRICS_ALLOW: '10.0.0.1', CLIENT_RPM: '40' });
+    const visit = { from: '127.0.22.1', headers: { Origin: 'https://shop.example' } };
+    const refusals: [string, string, number][] = [
+      ['GET', '/v1/prices', 400],
+      ['GET', '/v1/prices?symbols=nope', 404],
+      ['GET', '/v1/nothing', 404],
+      ['GET', '/missing.js', 404],
+      ['POST', '/v1/prices?symbols=usd', 405],
+      ['POST', '/healthz', 405],
+      ['GET', '/metrics', 403],
+      ['GET', '//v1/prices', 400],
+    ];
+    for (const [method, path, status] of refusals) {
+      const answer = await get(pair.relay.url, path, { ...visit, method });
+      expect([answer.status, answer.headers['access-control-allow-origin']], `${method} ${path}`).toEqual([
+        status,
+        'https://shop.example',
+      ]);
+    }
+    let answer;
+    do answer = await get(pair.relay.url, '/v1/prices?symbols=usd', visit);
+    while (answer.status === 200);
+    expect([answer.status, answer.headers['access-control-allow-origin']]).toEqual([429, 'https://shop.example']);
+  });
 });
 
 describe('the upstream key', () => {

@@ -1,0 +1,51 @@
+/**
+ * Errors for people: a page of the relay's (`embed.html` in an iframe, `/`) or any navigation gets
+ * its refusals as a small Persian page (DESIGN.md §7.1), never the JSON body a widget reads.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ERROR_MESSAGES } from './from-src';
+import { header } from './http';
+
+/**
+ * Whether an error answer goes to a person rather than a script: a page of the relay's (`/`,
+ * `*.html`: embed.html in an iframe) or any navigation. They get `sendErrorPage`, never JSON.
+ */
+export function wantsPage(req: IncomingMessage, path: string | undefined): boolean {
+  const dest = header(req, 'sec-fetch-dest');
+  if (dest === 'document' || dest === 'iframe' || dest === 'frame') return true;
+  return path !== undefined && !path.startsWith('/v1') && (path.endsWith('/') || path.endsWith('.html'));
+}
+
+/**
+ * An error as a small Persian page (embed.html's own errors): the visitor's words only, the code
+ * for developers in a meta tag; a 429 or 503 loads the page again after its `Retry-After`.
+ */
+export function sendErrorPage(
+  res: ServerResponse,
+  status: number,
+  code: string,
+  headers: Record<string, string> = {},
+): void {
+  if (res.headersSent || res.destroyed) return;
+  const message =
+    code === 'rate_limited'
+      ? ERROR_MESSAGES.rate_limited
+      : code === 'not_found'
+        ? ERROR_MESSAGES.not_found
+        : ERROR_MESSAGES.visitor;
+  const retry = Number(headers['Retry-After']);
+  const refresh = Number.isInteger(retry) && retry > 0 ? `<meta http-equiv="refresh" content="${retry}">` : '';
+  const body =
+    '<!doctype html><html lang="fa" dir="rtl"><head><meta charset="utf-8">' +
+    `<meta name="viewport" content="width=device-width"><meta name="error-code" content="${code}">${refresh}` +
+    '<title>قیمت‌ها</title><style>body{font:1rem system-ui,sans-serif;margin:1rem;color:#555}</style></head>' +
+    `<body><p role="alert">${message}</p></body></html>`;
+  res.writeHead(status, {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'Content-Length': String(Buffer.byteLength(body)),
+    'X-Content-Type-Options': 'nosniff',
+    ...headers,
+  });
+  res.end(body); // node sends no body to a HEAD
+}
