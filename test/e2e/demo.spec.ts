@@ -3,6 +3,8 @@
  * drives the preview (attribute by attribute) and the embed code, and the code pasted into a
  * third-party page works.
  */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { expect, htmlPage, rows, sandboxBase, test, type Servers } from './support/fixtures';
 
@@ -332,6 +334,22 @@ test('the iframe snippet is as tall as the widget it shows in its tallest layout
     ).toBeLessThanOrEqual(6);
   }
   expect(problems.all()).toEqual([]);
+});
+
+test('README.md and docs/embedding.md give their iframes the height the configurator gives', async ({
+  page,
+  servers,
+  key,
+}) => {
+  for (const doc of ['README.md', 'docs/embedding.md']) {
+    const text = readFileSync(fileURLToPath(new URL(`../../${doc}`, import.meta.url)), 'utf8');
+    const frames = [...text.matchAll(/<iframe\s[^>]*?embed\.html\?([^"]+)"[^>]*?height="(\d+)"/g)];
+    expect(frames.length, doc).toBeGreaterThan(0);
+    for (const [, query, height] of frames) {
+      await openDemo(page, servers, key, `&${query!.replace(/(^|&)key=[^&]*/, '')}`);
+      await expect(code(page, 'iframe'), `${doc}: ${query}`).toContainText(`height="${height}"`);
+    }
+  }
 });
 
 test("the configurator's Latin code inside Persian text is isolated, so bidi cannot scramble it", async ({
