@@ -43,14 +43,11 @@ console.log(
     `market: ${market}, SANDBOX_MARKET=open|closed|auto)`,
 );
 
-let stopping = false;
-const stop = (): void => {
-  if (stopping) return;
-  stopping = true;
-  void relay
+// One shutdown, whichever signal comes first: the relay tells its streams to reconnect, then the sandbox ends.
+let stopped: Promise<void> | undefined;
+const stop = () =>
+  (stopped ??= relay
     .close()
     .then(() => sandbox.close())
-    .then(() => process.exit(0));
-};
-process.once('SIGINT', stop);
-process.once('SIGTERM', stop);
+    .then(() => process.exit(0)));
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stop());

@@ -352,12 +352,7 @@ test('README.md and docs/embedding.md give their iframes the height the configur
   }
 });
 
-test("the configurator's Latin code inside Persian text is isolated, so bidi cannot scramble it", async ({
-  page,
-  servers,
-  key,
-  problems,
-}) => {
+test("Latin code in the configurator's Persian text is isolated", async ({ page, servers, key, problems }) => {
   await openDemo(page, servers, key);
   // Each text node holding Latin letters in an element whose text also holds Persian: it must sit in
   // a <bdi> or an element with dir="ltr" (which the browser isolates), else «(npm run / relay ؛docs/relay.md)».
