@@ -14,7 +14,6 @@ import {
   loaderSnippet,
   relayScriptSnippet,
   maxHeightOf,
-  relayUrls,
   scriptSnippet,
   throughRelay,
   type BoardConfig,
@@ -42,7 +41,7 @@ export interface ConfiguratorParts {
   search: HTMLInputElement;
   groups: HTMLElement;
   code: { script: HTMLElement; iframe: HTMLElement; loader: HTMLElement };
-  /** The snippets' form: radios `connection` = `relay` (through a relay, no key) or `key` (direct). */
+  /** The snippets' form: radios `connection` = `relay` (through this origin's relay, no key) or `key` (direct). */
   connection: HTMLElement;
 }
 
@@ -84,18 +83,21 @@ export class Configurator {
   private symbolsTimer: ReturnType<typeof setTimeout> | undefined;
   /** The preview element: replaced when the widget type changes. */
   private preview: HTMLElement;
-  /** The snippets show the relay form (no key, the relay's files) rather than the keyed one. */
-  private relay = false;
+  /** The snippets and the preview use the relay form (no key, this origin) rather than the keyed one. */
+  private relay: boolean;
   readonly picker: SymbolPicker;
 
   constructor(
     private readonly parts: ConfiguratorParts,
     initial: BoardConfig,
+    /** The widget's files, served by the relay the relay form names. */
     private readonly urls: WidgetUrls,
-    /** The key the preview uses for a configured key (the demo's showcase key for its preset). */
-    private readonly previewKey: (key: string) => string = (key) => key,
+    connection: 'relay' | 'key',
   ) {
     this.config = { ...initial, symbols: [...initial.symbols] };
+    this.relay = connection === 'relay';
+    for (const input of parts.connection.querySelectorAll<HTMLInputElement>('input[name="connection"]'))
+      input.checked = input.value === connection;
     this.preview = parts.preview;
     this.writeForm();
     this.showControls();
@@ -119,10 +121,9 @@ export class Configurator {
       const input = event.target as Partial<HTMLInputElement> | null;
       if (input?.name !== 'connection') return;
       this.relay = input.value === 'relay';
+      this.applyToPreview();
       this.render();
     });
-    this.relay =
-      parts.connection.querySelector<HTMLInputElement>('input[name="connection"]:checked')?.value === 'relay';
     // On the panel: the events bubble out of whichever element is previewed.
     previewPanel.addEventListener('price-board-status', (event) => {
       const status = String((event as CustomEvent<{ status?: unknown }>).detail?.status ?? '');
@@ -207,7 +208,15 @@ export class Configurator {
     this.symbolsTimer = setTimeout(() => this.applyToPreview(), SYMBOLS_DEBOUNCE_MS);
   }
 
-  /** Sets only the attributes whose value differs: unchanged settings cost nothing. */
+  /** The configuration as the snippets give it: through the relay, without key and base-url. */
+  private get shown(): BoardConfig {
+    return this.relay ? throughRelay(this.config) : this.config;
+  }
+
+  /**
+   * Sets only the attributes whose value differs: unchanged settings cost nothing. The preview
+   * takes exactly the snippets' connection (a key's limits show here as on the owner's page).
+   */
   private applyToPreview(): void {
     clearTimeout(this.symbolsTimer);
     const { previewPanel } = this.parts;
@@ -218,9 +227,7 @@ export class Configurator {
       this.preview = next;
     }
     const preview = this.preview;
-    const attributes = previewAttributes(this.config);
-    const key = attributes.get('api-key');
-    if (key) attributes.set('api-key', this.previewKey(key));
+    const attributes = previewAttributes(this.shown);
     // An empty symbol list would mean "the default symbols"; show nothing new instead.
     if (this.config.symbols.length === 0) attributes.delete('symbols');
     for (const [name, value] of attributes) {
@@ -243,14 +250,15 @@ export class Configurator {
     const config = this.config;
     const empty = config.symbols.length === 0;
     const note = '<!-- دست‌کم یک نماد انتخاب کنید -->';
-    const [shown, urls] = this.relay ? [throughRelay(config), relayUrls()] : [config, this.urls];
+    const { shown, urls } = this;
     code.script.textContent = empty ? note : (this.relay ? relayScriptSnippet : scriptSnippet)(shown, urls);
     code.iframe.textContent = empty ? note : iframeSnippet(shown, urls);
     code.loader.textContent = empty ? note : loaderSnippet(shown, urls);
 
     const params = new URLSearchParams();
     if (config.widget !== 'board') params.set('widget', config.widget);
-    for (const [name, value] of boardAttributes(config, location.origin))
+    // The connection too: a shared link (or a reload) opens the same form.
+    for (const [name, value] of boardAttributes(shown, location.origin))
       params.set(name === 'api-key' ? 'key' : name, value);
     const maxHeight = maxHeightOf(config);
     if (maxHeight !== undefined) params.set('max-height', String(maxHeight));

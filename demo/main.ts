@@ -1,17 +1,24 @@
 /**
  * The demo page: a live board in the hero, the configurator, three ready examples.
  *
- * Page parameters (same names as the attributes): `key` / `api-key` and `base-url` preset the
- * connection of every board on the page (default: `demo-key` on this origin, which `npm start`
- * serves the sandbox on; the page's own widgets then use `SHOWCASE_KEY`, below); `widget` and the attributes of that widget (`symbols`, `theme`, ...;
- * the ticker's `speed`, the converter's `symbol` and `amount`) preset the configurator, which keeps the URL in step so a configuration can be
+ * By default the page's origin is a relay (`npm start` runs one: it serves this page and the
+ * prices, and holds the key), so every board on the page and the snippets are keyless and name
+ * this origin; the configurator also offers the keyed direct form, naming `SERVICE_URL`.
+ * Page parameters (same names as the attributes): `key` / `api-key` or `base-url` switch the page
+ * to the keyed form and preset its connection (the page's own widgets then use `SHOWCASE_KEY`
+ * for `demo-key`, below; the preview uses exactly the snippet's); `widget` and the attributes of
+ * that widget (`symbols`, `theme`, ...; the ticker's `speed`, the converter's `symbol` and
+ * `amount`) preset the configurator, which keeps the URL in step so a configuration can be
  * shared as a link.
  *
- * Every board uses the same base-url and key, so they share one connection (a key given as a
- * parameter may allow only 10 requests a minute): all are created in one task so their first quotes come in one request,
- * the examples' charts wait until they are scrolled to, and the symbol list is kept per session.
+ * The page's boards use the same connection, so they share it (a key given as a parameter may
+ * allow only 10 requests a minute): all are created in one task so their first quotes come in one
+ * request, the examples' charts wait until they are scrolled to, and the symbol list is kept per
+ * session.
  */
 import 'vazirmatn/Vazirmatn-Variable-font-face.css';
+// The same face as a file of dist/, for the script-tag snippets (see `WidgetUrls.font`).
+import fontSheet from './font.css?url';
 import './styles.css';
 import '../src/price-board';
 import '../src/price-ticker';
@@ -27,7 +34,7 @@ import {
 } from '../src/shared/attributes';
 import { Configurator, wireTabs } from './configurator';
 import { wireCopyButtons } from './copy';
-import { scriptSnippet, type BoardConfig, type WidgetUrls } from './snippets';
+import { relayScriptSnippet, scriptSnippet, throughRelay, type BoardConfig, type WidgetUrls } from './snippets';
 
 /** The key the snippets and the configurator name: the one a newcomer has (10 requests a minute). */
 const DEMO_KEY = 'demo-key';
@@ -38,6 +45,11 @@ const DEMO_KEY = 'demo-key';
  * rate-limit errors. Any other key, typed in the form or given as a page parameter, is used as is.
  */
 const SHOWCASE_KEY = 'enterprise-key';
+/**
+ * The price service a keyed snippet names by default: `npm start` builds its sandbox's address in
+ * (scripts/start.ts); elsewhere none (the element's default, the origin of its script).
+ */
+const SERVICE_URL: string = import.meta.env.VITE_PRICE_SERVICE_URL ?? '';
 
 function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   const node = document.getElementById(id);
@@ -47,8 +59,8 @@ function byId<T extends HTMLElement = HTMLElement>(id: string): T {
 
 /**
  * Where the widget's files are: beside the demo in dist/ (its own script is in `assets/`), as
- * `npm start` and any host of dist/ serve it. So the snippets name the built files a site embeds.
- * (The relay form of the snippets names a relay's files instead: `relayUrls` in snippets.ts.)
+ * `npm start`'s relay and any host of dist/ serve it. So the snippets name the built files a site
+ * embeds, and their relay form names this origin.
  */
 function widgetUrls(): WidgetUrls {
   const at = (path: string) => new URL(path, import.meta.url).href;
@@ -66,6 +78,7 @@ function widgetUrls(): WidgetUrls {
     converter: at(files.converter),
     embedPage: at(files.embedPage),
     loader: at(files.loader),
+    font: at(fontSheet),
   };
 }
 
@@ -77,19 +90,21 @@ const page = new Map<string, string>(
     Object.values(WIDGET_ATTRIBUTES[pageWidget]).map((spec) => spec.attribute),
   ).attributes,
 );
+/** A connection given as a parameter: the page shows the keyed form; otherwise this origin relays. */
+const keyed = page.has('api-key') || page.has('base-url');
 const apiKey = page.get('api-key') ?? DEMO_KEY;
 const ownKey = (key: string): string => (key === DEMO_KEY ? SHOWCASE_KEY : key);
-const baseUrl = page.get('base-url') ?? '';
+const baseUrl = page.get('base-url') ?? SERVICE_URL;
+/** The page's own widgets' connection: the relay (none: this origin, no key) or the given one. */
+const own: Record<string, string> = keyed
+  ? { 'api-key': ownKey(apiKey), ...(baseUrl ? { 'base-url': baseUrl } : {}) }
+  : {};
 const urls = widgetUrls();
 
 /** A board (or `tag`) for `slot`: attributes set before it is connected, so it starts configured. */
 function mountBoard(slot: HTMLElement, attributes: Record<string, string>, tag = 'price-board'): HTMLElement {
   const board = document.createElement(tag);
-  const all: Record<string, string> = {
-    'api-key': ownKey(apiKey),
-    ...(baseUrl ? { 'base-url': baseUrl } : {}),
-    ...attributes,
-  };
+  const all: Record<string, string> = { ...own, ...attributes };
   for (const [name, value] of Object.entries(all)) board.setAttribute(name, value);
   slot.replaceChildren(board);
   return board;
@@ -98,14 +113,18 @@ function mountBoard(slot: HTMLElement, attributes: Record<string, string>, tag =
 /** An element's default as the configurator holds it (none: empty, "not set"). */
 const byDefault = (spec: AttributeSpec): string => (spec.default === undefined ? '' : String(spec.default));
 
-/** Every setting at the elements' defaults (the attribute table), but the demo's 7 days (the demo key's history). */
+/**
+ * Every setting at the elements' defaults (the attribute table), but the demo's 7 days (the demo
+ * key's history) and the light theme: the element's `auto` would turn the board dark for a visitor
+ * who prefers dark, on a site that is only light, which the owner testing in light mode never sees.
+ */
 function config(overrides: Partial<BoardConfig>): BoardConfig {
   return {
     widget: 'board',
     symbols: byDefault(BOARD_ATTRIBUTES.symbols).split(','),
     apiKey,
     baseUrl,
-    theme: byDefault(BOARD_ATTRIBUTES.theme),
+    theme: 'light',
     unit: byDefault(BOARD_ATTRIBUTES.unit),
     chart: byDefault(BOARD_ATTRIBUTES.chart),
     chartSymbol: byDefault(BOARD_ATTRIBUTES.chartSymbol),
@@ -199,7 +218,7 @@ function whenSeen(target: Element, then: () => void): void {
 
 /** The symbol list rarely changes: kept for the session, to spare the key's budget on reloads. */
 async function symbolList(): Promise<SymbolInfo[]> {
-  const base = baseUrl || location.origin;
+  const base = own['base-url'] ?? location.origin;
   const cacheKey = `price-board-demo:symbols:${base}`;
   try {
     const cached = JSON.parse(sessionStorage.getItem(cacheKey) ?? 'null') as unknown;
@@ -209,7 +228,7 @@ async function symbolList(): Promise<SymbolInfo[]> {
   }
   // Loaded here, not imported: the build puts every src/ module a page imports into price-board.js.
   const { fetchSymbols } = await import('../src/api/symbols');
-  const list = await fetchSymbols({ baseUrl: base, apiKey: ownKey(apiKey) });
+  const list = await fetchSymbols({ baseUrl: base, apiKey: own['api-key'] ?? '' });
   try {
     sessionStorage.setItem(cacheKey, JSON.stringify(list));
   } catch {
@@ -257,7 +276,7 @@ function main(): void {
     },
     initial,
     urls,
-    ownKey,
+    keyed ? 'key' : 'relay',
   );
 
   for (const [slot, code, example] of EXAMPLES) {
@@ -265,7 +284,7 @@ function main(): void {
     // each chart costs a history request, and a key given as a parameter may allow 10 a minute.
     const board = mountBoard(byId(slot), { ...boardAttributesOf(example), chart: 'none' });
     if (example.chart !== 'none') whenSeen(board, () => board.setAttribute('chart', example.chart));
-    byId(code).textContent = scriptSnippet(example, urls);
+    byId(code).textContent = keyed ? scriptSnippet(example, urls) : relayScriptSnippet(throughRelay(example), urls);
   }
 
   wireTabs(document.querySelector<HTMLElement>('[role="tablist"]') ?? byId('tab-script'));

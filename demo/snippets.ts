@@ -74,26 +74,17 @@ export interface WidgetUrls {
   embedPage: string;
   /** `embed.js` */
   loader: string;
+  /**
+   * A style sheet with the widgets' font (Vazirmatn, which embed.html has too), linked by the
+   * script-tag snippets: a shadow root's @font-face does not apply, and the host page may have none.
+   */
+  font?: string;
 }
 
 /**
- * The example address of a relay (docs/relay.md: `npm run relay`), which serves the
- * built widgets and the prices from one origin and holds the key: its snippets carry no key.
+ * A configuration as embedded through a relay (docs/relay.md), which serves the built widgets and
+ * the prices from one origin and holds the key: no key, and the relay is its own service address.
  */
-export const RELAY_ORIGIN = 'https://prices.example.com';
-
-/** The widget's files as a relay at `origin` serves them (the same names as in dist/). */
-export function relayUrls(origin: string = RELAY_ORIGIN): WidgetUrls {
-  return {
-    script: `${origin}/price-board.js`,
-    ticker: `${origin}/price-ticker.js`,
-    converter: `${origin}/price-converter.js`,
-    embedPage: `${origin}/embed.html`,
-    loader: `${origin}/embed.js`,
-  };
-}
-
-/** A configuration as embedded through a relay: no key, and the relay is its own service address. */
 export function throughRelay(config: BoardConfig): BoardConfig {
   return { ...config, apiKey: '', baseUrl: '' };
 }
@@ -160,19 +151,22 @@ function widgetParam(config: BoardConfig): Array<[string, string]> {
 
 /**
  * The widget's height in its tallest layout, from the configured options, so a plain iframe never
- * cuts it (a frame at another width leaves space below; the loader fits any width exactly).
- * Measured on the built widgets in Chromium, 2026-11-26: the board's frame, title and status take
- * 76 px; below 640 px each row takes 55.8 px and the chart 262 px, wider 36.3 px and 303 px. The
- * ticker is 35 px, the converter 176 px (phone width, its fields wrapped).
+ * cuts it at any width from 250 px (a 300 px sidebar, 200 % zoom; a frame at another width leaves
+ * space below; the loader fits any width exactly, narrower ones too). The one source of the iframe
+ * snippets' height: README.md and docs/embedding.md point here. Measured on the built widgets in
+ * Chromium, 2026-12-06: the board's frame, title and status take 76 px; below 640 px each row
+ * takes 55.8 px and the chart 287 px (below 320 px its controls take two lines; 262 px from
+ * 320 px), wider 36.3 px and 303 px. The ticker is 35 px; the converter 273 px below 270 px (its
+ * fields wrapped one under another; 242 px to 299 px, 176 px to 639 px, 131 px wider).
  */
 export function estimatedHeight(config: BoardConfig): number {
   if (config.widget === 'ticker') return 35;
-  if (config.widget === 'converter') return 176;
+  if (config.widget === 'converter') return 273;
   const rows = Math.max(1, config.symbols.length);
   const chart = config.chart !== 'none';
   // The board without its chart is at most the max height (the rows scroll inside).
   const cap = (px: number) => Math.min(px, maxHeightOf(config) ?? Infinity);
-  const narrow = cap(76 + rows * 55.8) + (chart ? 262 : 0);
+  const narrow = cap(76 + rows * 55.8) + (chart ? 287 : 0);
   const wide = cap(76 + rows * 36.3) + (chart ? 303 : 0);
   return Math.ceil(Math.max(narrow, wide));
 }
@@ -186,7 +180,8 @@ export function scriptSnippet(config: BoardConfig, urls: WidgetUrls): string {
   const attributes = [...boardAttributes(config, originOf(script)), ...style]
     .map(([name, value]) => `\n  ${name}="${escapeHtml(value)}"`)
     .join('');
-  return `<script type="module" src="${escapeHtml(script)}"></script>\n<${tag}${attributes}\n></${tag}>`;
+  const font = urls.font ? `<link rel="stylesheet" href="${escapeHtml(urls.font)}">\n` : '';
+  return `${font}<script type="module" src="${escapeHtml(script)}"></script>\n<${tag}${attributes}\n></${tag}>`;
 }
 
 /**

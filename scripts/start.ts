@@ -1,56 +1,53 @@
 /**
- * `npm start`: builds dist/ and serves it with the sandbox price service on one origin (PORT,
- * default 5173, at 127.0.0.1), the files with CORS like a CDN, so a snippet works on any page. The demo thus runs the files a site embeds, and its copy-paste
- * snippets name them. Prints the address and the sandbox keys, nothing else (Vite's warnings and
- * errors still come through).
+ * `npm start`: builds dist/ and runs what a site owner embeds, as a site would run it: the relay
+ * (relay/server.ts, as `npm run relay` does) on PORT (default 5173, at 127.0.0.1), serving dist/
+ * and relaying a sandbox price service it starts beside it on SANDBOX_PORT (default 8787). So the
+ * demo's default snippets are the keyless relay form naming this origin: pasted into pages of any
+ * origin and reloaded by any number of visitors, they spend the relay's cached answers, not a key's
+ * plan. The sandbox stays reachable for the keyed snippets (its address is built into the demo as
+ * their default base-url). The market moves at any hour unless SANDBOX_MARKET says otherwise.
+ * Prints the addresses, the keys and the market setting, nothing else (Vite's and the relay's
+ * warnings and errors still come through).
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { readFile, stat } from 'node:fs/promises';
-import { extname, join, normalize, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createBuilder } from 'vite';
-import { CONTENT_TYPES } from '../relay/static';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readConfig } from '../relay/config';
+import { startRelay } from '../relay/server';
 import { KEYS } from '../sandbox/limits';
-import { createSandbox } from '../sandbox/server';
+import { startSandbox } from '../sandbox/server';
 import type { MarketMode } from '../sandbox/types';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const dist = join(root, 'dist');
 
-async function serveDist(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  let path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-  if (path.endsWith('/')) path += 'index.html';
-  const file = normalize(join(dist, path));
-  try {
-    if (!file.startsWith(dist + sep) || !(await stat(file)).isFile()) throw new Error('not a file');
-    res.setHeader('Content-Type', CONTENT_TYPES[extname(file)] ?? 'application/octet-stream');
-    // Rebuilt on every start: nothing may come from a browser cache of the previous run.
-    res.setHeader('Cache-Control', 'no-cache');
-    // As a CDN serves them: a page of any other origin may load the modules (module scripts,
-    // their chunks and the fonts are fetched in CORS mode).
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    res.end(await readFile(file));
-  } catch {
-    res.statusCode = 404;
-    res.setHeader('Content-Type', 'text/plain; charset=utf-8');
-    res.end('not found');
-  }
-}
+/** Tehran hours (`auto`) would leave the demo still under «زنده» on an evening: it moves unless told. */
+const market = (process.env.SANDBOX_MARKET || 'open') as MarketMode;
+const sandbox = await startSandbox({ port: Number(process.env.SANDBOX_PORT ?? 8787), host: '127.0.0.1', market });
 
+// The demo's keyed snippets name the sandbox (import.meta.env in demo/main.ts).
+process.env.VITE_PRICE_SERVICE_URL = sandbox.url;
 const builder = await createBuilder({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'warn' });
 await builder.buildApp();
 
-const sandbox = createSandbox({ market: (process.env.SANDBOX_MARKET || 'auto') as MarketMode });
-const server = createServer((req, res) => sandbox.handle(req, res, () => void serveDist(req, res)));
-await new Promise<void>((resolve) => server.listen(Number(process.env.PORT ?? 5173), '127.0.0.1', resolve));
-const { port } = server.address() as AddressInfo;
-console.log(`Demo and sandbox price service: http://127.0.0.1:${port}/ (keys: ${Object.keys(KEYS).join(', ')})`);
+// Every visitor of this relay is this machine: the per-visitor limits a public relay keeps
+// would count the owner's reloads and pasted test pages as one abusive visitor.
+const config = readConfig({ PORT: process.env.PORT || '5173', CLIENT_RPM: '100000', CLIENT_STREAMS: '1000' });
+const relay = await startRelay(
+  { ...config, upstreamUrl: sandbox.url },
+  // The relay's log lines only when something failed: the routine ones would bury the addresses.
+  { logSink: (line) => /"event":"[a-z_]*(failed|error|refused|dropped)"/.test(line) && console.error(line) },
+);
+console.log(`Demo and price relay (keyless snippets): ${relay.url}/`);
+console.log(
+  `Sandbox price service (keyed snippets): ${sandbox.url}/ (keys: ${Object.keys(KEYS).join(', ')}; ` +
+    `market: ${market}, SANDBOX_MARKET=open|closed|auto)`,
+);
 
-const stop = () => {
-  sandbox.close();
-  server.closeAllConnections();
-  server.close(() => process.exit(0));
-};
-process.once('SIGINT', stop);
-process.once('SIGTERM', stop);
+// One shutdown, whichever signal comes first: the relay tells its streams to reconnect, then the sandbox ends.
+let stopped: Promise<void> | undefined;
+const stop = () =>
+  (stopped ??= relay
+    .close()
+    .then(() => sandbox.close())
+    .then(() => process.exit(0)));
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stop());

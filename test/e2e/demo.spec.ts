@@ -3,6 +3,8 @@
  * drives the preview (attribute by attribute) and the embed code, and the code pasted into a
  * third-party page works.
  */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { expect, htmlPage, rows, sandboxBase, test, type Servers } from './support/fixtures';
 
@@ -197,10 +199,16 @@ test("the ticker and the converter show their own controls, and the ticker's spe
   expect(problems.all()).toEqual([]);
 });
 
-test('the snippets switch to the relay form (no key) and back', async ({ page, servers, key, problems }) => {
+test('the snippets and the preview switch to the relay form (no key, this origin) and back', async ({
+  page,
+  servers,
+  key,
+  problems,
+}) => {
   await openDemo(page, servers, key);
   const ids = ['script', 'iframe', 'loader'];
-  const relay = 'https://prices.example.com/';
+  // The relay is the origin serving the demo and its files (npm start's), here the CDN.
+  const relay = servers.cdn.url;
   for (const widget of ['board', 'ticker', 'converter'] as const) {
     await page.locator(`label:has(input[name="widget"][value="${widget}"])`).click();
     await page.locator('label:has(input[name="connection"][value="relay"])').click();
@@ -208,25 +216,32 @@ test('the snippets switch to the relay form (no key) and back', async ({ page, s
       `<script type="module" src="${relay}price-${widget}.js"></script>`,
     );
     // The board's first prices request starts from the HTML (DESIGN.md §12; test/e2e/preload.spec.ts).
-    const preload = `<link rel="preload" as="fetch" crossorigin href="${relay}v1/prices?symbols=`;
+    const preload = `<link rel="preload" as="fetch" crossorigin href="${servers.cdn.origin}/v1/prices?symbols=`;
     if (widget === 'board') await expect(code(page, 'script')).toContainText(preload);
     else await expect(code(page, 'script')).not.toContainText('rel="preload"');
     await expect(code(page, 'iframe')).toContainText(`src="${relay}embed.html?`);
     await expect(code(page, 'loader')).toContainText(`<script async src="${relay}embed.js"></script>`);
     for (const id of ids) {
       const text = (await code(page, id).textContent())!;
-      for (const leak of [key, 'api-key', 'data-key', 'key=', 'base-url']) expect(text).not.toContain(leak);
-      expect(text).not.toContain(servers.cdn.url);
+      for (const leak of [key, 'api-key', 'data-key', 'key=', 'base-url', sandboxBase(servers)])
+        expect(text).not.toContain(leak);
     }
-    // Back to the keyed form: the key and this server's files again.
+    // The preview uses what the snippets give.
+    const shown = page.locator(`#preview-slot > price-${widget}`);
+    await expect(shown).not.toHaveAttribute('api-key', /./);
+    await expect(shown).not.toHaveAttribute('base-url', /./);
+    // Back to the keyed form: the key and the service's address again, in the snippets and the preview.
     await page.locator('label:has(input[name="connection"][value="key"])').click();
     await expect(code(page, 'script')).toContainText(`api-key="${key}"`);
+    await expect(code(page, 'script')).toContainText(`base-url="${sandboxBase(servers)}"`);
     await expect(code(page, 'script')).toContainText(`${servers.cdn.url}price-${widget}.js`);
     await expect(code(page, 'iframe')).toContainText(`key=${key}`);
     await expect(code(page, 'loader')).toContainText(`data-key="${key}"`);
-    for (const id of ids) await expect(code(page, id)).not.toContainText(relay);
+    await expect(shown).toHaveAttribute('api-key', key);
+    await expect(shown).toHaveAttribute('base-url', sandboxBase(servers));
   }
-  expect(problems.all()).toEqual([]);
+  // The CDN is no relay: the preview's keyless requests to it were refused, nothing else went wrong.
+  expect(problems.all().filter((p) => !p.includes(`404 (Not Found) (${servers.cdn.origin}/v1/`))).toEqual([]);
 });
 
 test('the copied snippets work when pasted into another site', async ({ page, context, servers, key, problems }) => {
@@ -260,7 +275,7 @@ test('the copied snippets work when pasted into another site', async ({ page, co
   expect(problems.all()).toEqual([]);
 });
 
-test('the iframe snippet is as tall as the widget it shows in its tallest layout, and never shorter at any width', async ({
+test('the iframe snippet is as tall as the widget it shows in its tallest layout, and never shorter at any width from 280 px', async ({
   page,
   servers,
   key,
@@ -285,7 +300,8 @@ test('the iframe snippet is as tall as the widget it shows in its tallest layout
       htmlPage(`<div style="max-width:1000px">${snippet.replace('loading="lazy"', '')}</div>`),
     );
     const contents: number[] = [];
-    for (const width of [390, 1280]) {
+    // 280 and 300 px: a sidebar, or a 560 or 600 px column at 200 % zoom.
+    for (const width of [280, 300, 390, 1280]) {
       await page.setViewportSize({ width, height: 900 });
       await page.goto(pasted);
       const frame = page.frameLocator('iframe');
@@ -317,6 +333,41 @@ test('the iframe snippet is as tall as the widget it shows in its tallest layout
       `${query}: content ${contents.join(', ')}, iframe ${height}`,
     ).toBeLessThanOrEqual(6);
   }
+  expect(problems.all()).toEqual([]);
+});
+
+test('README.md and docs/embedding.md give their iframes the height the configurator gives', async ({
+  page,
+  servers,
+  key,
+}) => {
+  for (const doc of ['README.md', 'docs/embedding.md']) {
+    const text = readFileSync(fileURLToPath(new URL(`../../${doc}`, import.meta.url)), 'utf8');
+    const frames = [...text.matchAll(/<iframe\s[^>]*?embed\.html\?([^"]+)"[^>]*?height="(\d+)"/g)];
+    expect(frames.length, doc).toBeGreaterThan(0);
+    for (const [, query, height] of frames) {
+      await openDemo(page, servers, key, `&${query!.replace(/(^|&)key=[^&]*/, '')}`);
+      await expect(code(page, 'iframe'), `${doc}: ${query}`).toContainText(`height="${height}"`);
+    }
+  }
+});
+
+test("Latin code in the configurator's Persian text is isolated", async ({ page, servers, key, problems }) => {
+  await openDemo(page, servers, key);
+  // Each text node holding Latin letters in an element whose text also holds Persian: it must sit in
+  // a <bdi> or an element with dir="ltr" (which the browser isolates), else «(npm run / relay ؛docs/relay.md)».
+  const loose = await page.locator('#configurator').evaluate((root) => {
+    const found: string[] = [];
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement!;
+      if (parent.closest('pre, select, script, style') || !/[A-Za-z]/.test(node.textContent ?? '')) continue;
+      if (!/[\u0600-\u06ff]/.test(parent.textContent ?? '')) continue;
+      if (!parent.closest('bdi, [dir="ltr"]')) found.push(node.textContent!.trim());
+    }
+    return found;
+  });
+  expect(loose).toEqual([]);
   expect(problems.all()).toEqual([]);
 });
 
