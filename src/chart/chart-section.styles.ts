@@ -38,6 +38,7 @@ export const chartStyles = css`
     border: 1px solid var(--_border);
     border-radius: 999px;
     padding: 0.8px 11.2px;
+    white-space: nowrap;
     cursor: pointer;
   }
   .spans button[aria-pressed=true] {
@@ -94,6 +95,20 @@ export const chartStyles = css`
     }
   }
   @container price-board (width < 440px) {
+    /*
+     * One line down to 280 px, in a wide fallback font too: the four span buttons whole, the title
+     * beside them cut short (the chart's room is kept for one line of this bar).
+     */
+    .chart-bar {
+      flex-wrap: nowrap;
+    }
+    .spans {
+      flex: none;
+      gap: 2px;
+    }
+    .spans button {
+      padding-inline: 6px;
+    }
     /* close only: the crosshair's axis label shows the date */
     [part~=chart-legend] > :not(:last-child) {
       display: none;

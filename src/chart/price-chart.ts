@@ -7,7 +7,7 @@
  * its corner instead.
  */
 import { createChartEx } from 'lightweight-charts';
-import type { ChartOptionsImpl, DeepPartial, MouseEventParams } from 'lightweight-charts';
+import type { ChartOptionsImpl, DeepPartial, MouseEventParams, TickMark } from 'lightweight-charts';
 import type { Candle } from '../shared/types';
 import { createAttribution } from './attribution';
 import { JalaliTimeScale } from './jalali-scale';
@@ -33,6 +33,19 @@ function chartStyle(theme: ChartTheme): DeepPartial<ChartOptionsImpl<number>> {
     timeScale: { borderColor: theme.border },
     crosshair: { vertLine: cross, horzLine: cross },
   };
+}
+
+/**
+ * The time axis's room per label, in lightweight-charts' characters (10 px each at its 12 px font):
+ * it spaces labels by that estimate (8 by default), but the first label is a whole date drawn from
+ * the axis's left edge, so the next one must start past it: room for it and half of another as
+ * wide, measured in the chart's font (a page without Vazirmatn draws wider fallback glyphs).
+ */
+function labelRoom(label: string, font: string): number {
+  const context = document.createElement('canvas').getContext('2d');
+  if (!context) return 12;
+  context.font = `12px ${font}`;
+  return Math.max(8, Math.ceil((context.measureText(label).width * 1.5 + 8) / 10));
 }
 
 /** Creates a chart filling `options.container`; see {@link PriceChart}. */
@@ -72,6 +85,9 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
     handleScroll: { mouseWheel: false, vertTouchDrag: false },
     handleScale: { mouseWheel: false },
   });
+  // lightweight-charts lays its canvases out in a <table>: an empty 2 × 3 grid to a screen reader,
+  // which reads the figure's caption instead (chart-section.ts).
+  plot.querySelector('table')?.setAttribute('aria-hidden', 'true');
   const attribution = createAttribution(root);
   let width = 0;
   // Keep the link just above the time axis, whatever its height. When the width changes (a phone
@@ -88,6 +104,14 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
   series.attachPrimitive(view.dot);
   styleOverlays();
   colour();
+
+  /** Spaces the time axis's labels for the first one, the widest (see labelRoom). */
+  function spaceLabels(): void {
+    const first = data[0];
+    if (!first) return;
+    const label = scale.formatTickmark({ index: 0, time: first.time } as unknown as TickMark);
+    chart.applyOptions({ timeScale: { tickMarkMaxCharacterLength: labelRoom(label, theme.font) } });
+  }
 
   function styleOverlays(): void {
     legend.setTheme(theme);
@@ -121,7 +145,9 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
   // embed page) arrives after the first draw, apply the font again so the axes are redrawn in it.
   const fonts = globalThis.document?.fonts;
   const onFontsLoaded = (): void => {
-    if (alive) chart.applyOptions({ layout: { fontFamily: theme.font } });
+    if (!alive) return;
+    chart.applyOptions({ layout: { fontFamily: theme.font } });
+    spaceLabels();
   };
   fonts?.addEventListener('loadingdone', onFontsLoaded);
 
@@ -131,6 +157,7 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
       data = candles.slice();
       hovered = view.hovered = undefined;
       series.setData(data);
+      spaceLabels();
       chart.timeScale().fitContent();
       colour();
       showLegend();
@@ -156,6 +183,7 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
       if (!alive) return;
       theme = next;
       chart.applyOptions(chartStyle(theme));
+      spaceLabels();
       colour();
       styleOverlays();
     },
