@@ -10,12 +10,12 @@ export const chartStyles = css`
     margin-block-start: 4px;
     padding: 8px 12px 0;
   }
+  /* one line: the span buttons whole, the title cut short (the chart's room keeps one line for it) */
   .chart-bar {
     display: flex;
-    flex-wrap: wrap;
     align-items: center;
     justify-content: space-between;
-    gap: 4px 12px;
+    gap: 12px;
     margin-block-end: 6px;
   }
   .chart-title {
@@ -28,6 +28,7 @@ export const chartStyles = css`
   }
   .spans {
     display: inline-flex;
+    flex: none;
     gap: 4px;
   }
   .spans button {
@@ -38,7 +39,6 @@ export const chartStyles = css`
     border: 1px solid var(--_border);
     border-radius: 999px;
     padding: 0.8px 11.2px;
-    white-space: nowrap;
     cursor: pointer;
   }
   .spans button[aria-pressed=true] {
@@ -66,6 +66,28 @@ export const chartStyles = css`
    */
   .chart-canvas {
     z-index: 0;
+  }
+  /* the chart (price-chart.ts): the legend's line above the plot, which fills the rest */
+  .chart-root {
+    position: relative;
+    block-size: 100%;
+    display: flex;
+    flex-direction: column;
+  }
+  .chart-plot {
+    flex: 1;
+    min-block-size: 0;
+  }
+  [part~=chart-legend] {
+    /* clear of the price axis's column on the right */
+    max-inline-size: calc(100% - 96px);
+    overflow: hidden;
+    pointer-events: none;
+    display: flex;
+    gap: 0 8px;
+    font-size: 12px;
+    line-height: 18px;
+    white-space: nowrap;
   }
   .chart-message {
     z-index: 1;
@@ -95,17 +117,7 @@ export const chartStyles = css`
     }
   }
   @container price-board (width < 440px) {
-    /*
-     * One line down to 280 px, in a wide fallback font too: the four span buttons whole, the title
-     * beside them cut short (the chart's room is kept for one line of this bar).
-     */
-    .chart-bar {
-      flex-wrap: nowrap;
-    }
-    .spans {
-      flex: none;
-      gap: 2px;
-    }
+    /* the four span buttons beside a title down to 280 px, in a wide fallback font too */
     .spans button {
       padding-inline: 6px;
     }

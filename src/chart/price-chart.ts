@@ -35,19 +35,6 @@ function chartStyle(theme: ChartTheme): DeepPartial<ChartOptionsImpl<number>> {
   };
 }
 
-/**
- * The time axis's room per label, in lightweight-charts' characters (10 px each at its 12 px font):
- * it spaces labels by that estimate (8 by default), but the first label is a whole date drawn from
- * the axis's left edge, so the next one must start past it: room for it and half of another as
- * wide, measured in the chart's font (a page without Vazirmatn draws wider fallback glyphs).
- */
-function labelRoom(label: string, font: string): number {
-  const context = document.createElement('canvas').getContext('2d');
-  if (!context) return 12;
-  context.font = `12px ${font}`;
-  return Math.max(8, Math.ceil((context.measureText(label).width * 1.5 + 8) / 10));
-}
-
 /** Creates a chart filling `options.container`; see {@link PriceChart}. */
 export function createPriceChart(options: PriceChartOptions): PriceChart {
   let { theme, formatPrice } = options;
@@ -57,19 +44,14 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
 
   // lightweight-charts draws left to right; the board around it stays RTL. The legend is a line of
   // its own above the plot (never over the candles), and the chart fills the rest.
+  // (their boxes: chart-section.styles.ts)
   const root = document.createElement('div');
   root.dir = 'ltr';
-  Object.assign(root.style, {
-    position: 'relative',
-    width: '100%',
-    height: '100%',
-    display: 'flex',
-    flexDirection: 'column',
-  });
+  root.className = 'chart-root';
   options.container.append(root);
   const legend = createLegend(root);
   const plot = document.createElement('div');
-  Object.assign(plot.style, { flex: 1, minHeight: 0 });
+  plot.className = 'chart-plot';
   root.append(plot);
 
   const scale = new JalaliTimeScale();
@@ -105,12 +87,19 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
   styleOverlays();
   colour();
 
-  /** Spaces the time axis's labels for the first one, the widest (see labelRoom). */
+  /**
+   * lightweight-charts spaces the time axis's labels by an estimate, 10 px a character at its 12 px
+   * font, 8 characters by default; but the first label is a whole date drawn from the axis's left
+   * edge (the widest), so the next one must start past it: room for it and half of another as
+   * wide, measured in the chart's font (a page without Vazirmatn draws wider fallback glyphs).
+   */
   function spaceLabels(): void {
     const first = data[0];
-    if (!first) return;
-    const label = scale.formatTickmark({ index: 0, time: first.time } as unknown as TickMark);
-    chart.applyOptions({ timeScale: { tickMarkMaxCharacterLength: labelRoom(label, theme.font) } });
+    const context = document.createElement('canvas').getContext('2d');
+    if (!first || !context) return;
+    context.font = `12px ${theme.font}`;
+    const { width } = context.measureText(scale.formatTickmark({ index: 0, time: first.time } as unknown as TickMark));
+    chart.applyOptions({ timeScale: { tickMarkMaxCharacterLength: Math.ceil(width * 0.15 + 1) } });
   }
 
   function styleOverlays(): void {
@@ -183,7 +172,6 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
       if (!alive) return;
       theme = next;
       chart.applyOptions(chartStyle(theme));
-      spaceLabels();
       colour();
       styleOverlays();
     },

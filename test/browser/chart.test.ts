@@ -18,6 +18,7 @@ import {
   tickLabel,
 } from '../../src/chart/jalali-scale';
 import { createPriceChart } from '../../src/chart/price-chart';
+import { chartStyles } from '../../src/chart/chart-section.styles';
 import { axisLabels, cutLabels, recordAxisLabels } from '../support/axis-labels';
 import type { ChartTheme, PriceChart, PriceChartInternals } from '../../src/chart/price-chart';
 
@@ -65,6 +66,9 @@ function weigh(times: number[]): number[] {
   new JalaliTimeScale().fillWeightsForPoints(points, 0);
   return points.map((p) => p.timeWeight as number);
 }
+
+// The chart's boxes are the chart section's styles, as in the board.
+document.adoptedStyleSheets = [...document.adoptedStyleSheets, chartStyles.styleSheet!];
 
 let containers: HTMLElement[] = [];
 let charts: PriceChart[] = [];
