@@ -51,9 +51,7 @@ export const styles = css`
     block-size: 0;
     visibility: hidden;
   }
-  /* (the sheet, as wide as the board, is one too: printed, it is zoomed) */
-  .board,
-  .sheet {
+  .board {
     container: price-board / inline-size;
     padding: 8px 0;
     overflow: hidden;
@@ -151,6 +149,8 @@ export const styles = css`
    * scroll under the header. Unset, the calc is invalid and the sheet has no maximum.
    */
   .sheet {
+    /* as wide as the board, a container of the same name: printed, it is zoomed */
+    container: price-board / inline-size;
     display: flex;
     flex-direction: column;
     max-block-size: calc(var(--price-board-max-height) - 18px);

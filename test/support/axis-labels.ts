@@ -63,9 +63,9 @@ export function cutLabels(labels: AxisLabel[]): AxisLabel[] {
 
 /** Pairs of labels of the latest paint that overlap or touch (less than 4 px apart): `a | b`. */
 export function overlappingLabels(labels: AxisLabel[]): string[] {
-  const last = labels.at(-1)?.paint;
-  // (a paint may draw the axis twice in one task: each label once)
-  const drawn = new Map(labels.filter((l) => l.paint === last).map((l) => [`${l.text} ${l.left}`, l]));
+  const last = labels.at(-1);
+  // A paint may draw the axis twice in one task (at a new width): each label as last drawn.
+  const drawn = new Map(labels.filter((l) => l.paint === last?.paint && l.axis === last.axis).map((l) => [l.text, l]));
   const shown = [...drawn.values()].sort((a, b) => a.left - b.left);
   return shown.slice(1).flatMap((l, i) => (l.left < shown[i]!.right + 4 ? [`${shown[i]!.text} | ${l.text}`] : []));
 }
