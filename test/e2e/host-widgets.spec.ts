@@ -223,12 +223,9 @@ test('the ticker says its unit and shows that a tap paused it', async ({ page, s
 
 // (A board as a flex item keeps 280 px where its row has them, by design: DESIGN.md §9 and
 // docs/embedding.md ask a row that shares a phone's width with it for flex-wrap.)
-test('at 390 px, each widget as the first column of a `1fr 260px` grid or a table cell beside a 260 px one (and the ticker and the converter as a flex item beside one) leaves the page as wide as the viewport', async ({
-  page,
-  servers,
-  key,
-  problems,
-}) => {
+const BESIDE_260 =
+  'at 390 px, each widget as the first column of a `1fr 260px` grid or a table cell beside a 260 px one (and the ticker and the converter as a flex item beside one) leaves the page as wide as the viewport';
+test(BESIDE_260, async ({ page, servers, key, problems }) => {
   const attrs = `api-key="${key}" base-url="${sandboxBase(servers)}"`;
   const widgets = [
     `<price-ticker ${attrs} symbols="usd,eur,gbp,aed,try,cny,gold_18,gold_24,coin_emami,coin_bahar,coin_half,ons"></price-ticker>`,

@@ -105,12 +105,8 @@ async function boardReady(scope: Page | Frame): Promise<void> {
 }
 
 for (const colorScheme of ['light', 'dark'] as const) {
-  test(`printed to A4 from 1280 px, every widget fits the paper in the light theme (${colorScheme} preference)`, async ({
-    page,
-    servers,
-    key,
-    problems,
-  }) => {
+  const title = `printed to A4 from 1280 px, every widget fits the paper in the light theme (${colorScheme} preference)`;
+  test(title, async ({ page, servers, key, problems }) => {
     test.setTimeout(120_000);
     await page.setViewportSize({ width: 1280, height: 3000 });
     await page.emulateMedia({ colorScheme });

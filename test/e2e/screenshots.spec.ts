@@ -224,12 +224,8 @@ header { display: flex; flex-wrap: wrap; align-items: center; gap: 16px; }</styl
  * printed at A4's width (print media, with a dark preference), and a board left at theme="auto" on
  * a light page for a visitor who prefers dark.
  */
-test('screenshots at 280 and 390 px, printed, and in a dark preference on a light page', async ({
-  page,
-  servers,
-  key,
-  problems,
-}) => {
+const NARROW_PRINTED = 'screenshots at 280 and 390 px, printed, and in a dark preference on a light page';
+test(NARROW_PRINTED, async ({ page, servers, key, problems }) => {
   servers.sandbox.sandbox.reset();
   await page.emulateMedia({ reducedMotion: 'reduce', colorScheme: 'dark' });
   const attrs = `api-key="${key}" base-url="${sandboxBase(servers)}"`;
