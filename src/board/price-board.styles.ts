@@ -1,5 +1,7 @@
-import { css, unsafeCSS } from 'lit';
-import { hostStyles, lightDefaults, themed } from '../widget/theme.styles';
+import { css } from 'lit';
+import { blockWidth } from '../widget/block-width.styles';
+import { hostStyles, themed } from '../widget/theme.styles';
+import { textReset } from '../widget/text-reset.styles';
 
 /*
  * Colours come from the shared theme (theme.styles.ts).
@@ -7,11 +9,6 @@ import { hostStyles, lightDefaults, themed } from '../widget/theme.styles';
  * What the first rows do not need (the live statuses' colours, the error box, hover, selection,
  * focus, missing rows) comes with the board's extras: board-extras.styles.ts.
  */
-
-/** 100 em spaces (U+2003): a line break may follow each. */
-// Em spaces do not break between one another in Chromium: a zero-width space after each is the
-// break opportunity (min-content one em, not 100: a page sizing a grid track by it stayed 1,600 px wide).
-const EM_SPACES = unsafeCSS(`'${'\u2003\u200b'.repeat(100)}'`);
 
 /** A column header the layout has no room for: out of sight, still read by screen readers. */
 const headerHidden = css`
@@ -24,43 +21,32 @@ const headerHidden = css`
 
 export const styles = css`
   ${hostStyles}
+  ${blockWidth}
+  ${textReset}
   ${themed('.board')}
   /*
    * Any host page (DESIGN.md section 9). The board's box: a flex, grid or table item that is given
    * no width takes the width there is, like a block, but never asks for more than its container
    * nor, in a flex or grid track, for less than the narrowest layout (280 px) where that fits.
-   * \`.board\` is a size container, so its own intrinsic width is nothing: the hidden ::before and
-   * ::after give the host its intrinsic widths: a row of em spaces, each a break opportunity, 100 em
-   * wide on one line (its max-content), and a 280 px line that yields to its container (its
-   * min-content, where a page sizes a track by it).
+   * \`.board\` is a size container, so its own intrinsic width is nothing: the hidden ::before
+   * (blockWidth) and ::after give the host its intrinsic widths: 100 em (its max-content), and a
+   * 90 px line that yields to its container (its min-content, where a page sizes a track by it).
    */
   :host {
     min-inline-size: min(280px, 100%);
-    max-inline-size: 100%;
     /* in multi-column text (or on paper), one piece */
     break-inside: avoid;
   }
-  :host::before {
-    content: ${EM_SPACES};
-    display: block;
-    block-size: 0;
-    overflow: hidden;
-    visibility: hidden;
-    font: 16px/0 sans-serif;
-    letter-spacing: 0;
-    word-spacing: 0;
-    white-space: normal;
-  }
   /*
    * The least the host asks for (its min-content), where a page sizes a track or a table column by
-   * it: 140 px, the one-column layout's comfortable width, so that a phone's grid sidebar (1fr 2fr
-   * at 320 px) or a two-cell table never widens the page. A flex item keeps 280 px by
-   * min-inline-size above.
+   * it: 90 px, the narrowest one-column layout that shows every digit whole, so that a phone's grid
+   * (1fr 2fr at 320 px, 1fr 260px at 390 px) or a two-cell table never widens the page for it. A
+   * flex item keeps 280 px by min-inline-size above.
    */
   :host::after {
     content: '';
     display: block;
-    inline-size: 140px;
+    inline-size: 90px;
     max-inline-size: 100%;
     block-size: 0;
     visibility: hidden;
@@ -69,18 +55,8 @@ export const styles = css`
     container: price-board / inline-size;
     padding: 8px 0;
     overflow: hidden;
-    /*
-     * What the board relies on, set rather than inherited from the page: size, line height, slant,
-     * weight (the font shorthand resets them all), spacing, alignment, case and wrapping. Px, not
-     * rem: a page's root font size is the page's business.
-     */
+    /* px, not rem: a page's root font size is the page's business */
     font: 15px/1.5 var(--_font);
-    letter-spacing: normal;
-    word-spacing: normal;
-    text-align: start;
-    text-indent: 0;
-    text-transform: none;
-    white-space: normal;
   }
 
   /* status line */
@@ -173,6 +149,8 @@ export const styles = css`
    * scroll under the header. Unset, the calc is invalid and the sheet has no maximum.
    */
   .sheet {
+    /* as wide as the board, a container of the same name: printed, it is zoomed */
+    container: price-board / inline-size;
     display: flex;
     flex-direction: column;
     max-block-size: calc(var(--price-board-max-height) - 18px);
@@ -353,28 +331,27 @@ export const styles = css`
   /*
    * Narrower than a title beside a price (a 100-200 px column): the cells one under another, the
    * price and the change under the title, then the time (the header: the name, then the price and
-   * its unit); a value wider still wraps rather than hide its leading digits (a cut ۱۰٬۰۰۴٬۰۰۰
-   * would read as another price).
+   * its unit). A unit may go under its number; a number never breaks (digits and their separators
+   * hold together: ۱۰٬۰۰۴ / ۰۰۰ would read as two) and is never cut: below 120 px the text's size
+   * follows the board's width (13 digits fit at 90 px).
    */
   @container price-board (width < 240px) {
     .row {
       display: block;
     }
     .cell {
+      padding-inline: 6px;
       white-space: normal;
-      overflow-wrap: anywhere;
+      font-size: min(1em, 12.5cqi);
     }
   }
 
   /*
-   * On paper: the light theme whatever the screen's (a dark background wastes ink), every row
-   * drawn (none scrolled out of sight), and no status line: a printout is never live.
+   * On paper (the light theme: themed()): every row drawn (none scrolled out of sight), no status
+   * line (a printout is never live), and the sheet at 85 % (its width in its own px is then
+   * 1 / 0.85 of the board's), so that the printed page's width (A4: 718 px) holds every column.
    */
   @media print {
-    .board,
-    .board[data-theme] {
-      ${lightDefaults}
-    }
     [part~=status] {
       display: none;
     }
@@ -384,6 +361,7 @@ export const styles = css`
     /* every row, whatever the max height */
     .sheet {
       max-block-size: none;
+      zoom: .85;
     }
   }
 

@@ -10,12 +10,12 @@ export const chartStyles = css`
     margin-block-start: 4px;
     padding: 8px 12px 0;
   }
+  /* one line: the span buttons whole, the title cut short (the chart's room keeps one line for it) */
   .chart-bar {
     display: flex;
-    flex-wrap: wrap;
     align-items: center;
     justify-content: space-between;
-    gap: 4px 12px;
+    gap: 12px;
     margin-block-end: 6px;
   }
   .chart-title {
@@ -28,6 +28,7 @@ export const chartStyles = css`
   }
   .spans {
     display: inline-flex;
+    flex: none;
     gap: 4px;
   }
   .spans button {
@@ -66,6 +67,28 @@ export const chartStyles = css`
   .chart-canvas {
     z-index: 0;
   }
+  /* the chart (price-chart.ts): the legend's line above the plot, which fills the rest */
+  .chart-root {
+    position: relative;
+    block-size: 100%;
+    display: flex;
+    flex-direction: column;
+  }
+  .chart-plot {
+    flex: 1;
+    min-block-size: 0;
+  }
+  [part~=chart-legend] {
+    /* clear of the price axis's column on the right */
+    max-inline-size: calc(100% - 96px);
+    overflow: hidden;
+    pointer-events: none;
+    display: flex;
+    gap: 0 8px;
+    font-size: 12px;
+    line-height: 18px;
+    white-space: nowrap;
+  }
   .chart-message {
     z-index: 1;
   }
@@ -94,6 +117,10 @@ export const chartStyles = css`
     }
   }
   @container price-board (width < 440px) {
+    /* the four span buttons beside a title down to 280 px, in a wide fallback font too */
+    .spans button {
+      padding-inline: 6px;
+    }
     /* close only: the crosshair's axis label shows the date */
     [part~=chart-legend] > :not(:last-child) {
       display: none;

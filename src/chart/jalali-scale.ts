@@ -109,6 +109,12 @@ export class JalaliTimeScale implements IHorzScaleBehavior<number> {
    * as today's first candle is): the crosshair label and the caption then show the time too.
    */
   #intraday = true;
+  /**
+   * Whether the axis may name times of day: only when the points span less than two days (the
+   * 1-day chart, today's and maybe the evening before). On a 7- or 30-day axis of hourly candles a
+   * lone `۱۲:۰۰` among the dates reads as a date; its mark stays (a grid line), unlabelled.
+   */
+  #timesOfDay = true;
 
   options(): ChartOptionsImpl<number> {
     return this.#options;
@@ -153,7 +159,8 @@ export class JalaliTimeScale implements IHorzScaleBehavior<number> {
    */
   formatTickmark(mark: TickMark): string {
     const time = asNumber(mark.time);
-    return mark.index > 0 ? tickLabel(time, mark.weight) : `\u200f${formatJalaliDate(new Date(time * 1000), 'long')}`;
+    if (mark.index === 0) return `\u200f${formatJalaliDate(new Date(time * 1000), 'long')}`;
+    return mark.weight < DAY_MARK && !this.#timesOfDay ? '' : tickLabel(time, mark.weight);
   }
 
   maxTickMarkWeight(marks: TimeMark[]): TickMarkWeightValue {
@@ -180,6 +187,7 @@ export class JalaliTimeScale implements IHorzScaleBehavior<number> {
       // the left end rather than a lone day number or time beside it.
       const step = n > 1 ? Math.ceil((timeAt(n - 1) - timeAt(0)) / (n - 1)) : DAY;
       this.#intraday = step < DAY || stamp(timeAt(0)).wall % DAY !== 0;
+      this.#timesOfDay = timeAt(n - 1) - timeAt(0) < 2 * DAY;
       points[0]!.timeWeight = Math.max(MONTH_MARK, jalaliWeight(timeAt(0) - step, timeAt(0))) as TickMarkWeightValue;
     }
   }

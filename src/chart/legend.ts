@@ -27,7 +27,7 @@ export interface Legend {
 
 /**
  * Creates the legend as the first line of `parent`, above the plot: one line high whatever it
- * shows, so the plot below keeps its size while the crosshair moves. It is `part="chart-legend"`,
+ * shows (its styles are the chart section's), so the plot below keeps its size while the crosshair moves. It is `part="chart-legend"`,
  * so a page can style it from outside the board's shadow root; the board shows fewer of its items
  * when narrow.
  */
@@ -36,17 +36,7 @@ export function createLegend(parent: HTMLElement): Legend {
   element.setAttribute('part', 'chart-legend');
   element.dir = 'rtl';
   element.lang = 'fa';
-  Object.assign(element.style, {
-    // clear of the price axis's column on the right
-    maxWidth: 'calc(100% - 96px)',
-    overflow: 'hidden',
-    pointerEvents: 'none',
-    display: 'flex',
-    gap: '0 8px',
-    fontSize: '12px',
-    lineHeight: '18px',
-    whiteSpace: 'nowrap',
-  });
+  // its box: chart-section.styles.ts
   parent.append(element);
 
   return {

@@ -7,7 +7,7 @@
  * its corner instead.
  */
 import { createChartEx } from 'lightweight-charts';
-import type { ChartOptionsImpl, DeepPartial, MouseEventParams } from 'lightweight-charts';
+import type { ChartOptionsImpl, DeepPartial, MouseEventParams, TickMark } from 'lightweight-charts';
 import type { Candle } from '../shared/types';
 import { createAttribution } from './attribution';
 import { JalaliTimeScale } from './jalali-scale';
@@ -44,19 +44,14 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
 
   // lightweight-charts draws left to right; the board around it stays RTL. The legend is a line of
   // its own above the plot (never over the candles), and the chart fills the rest.
+  // (their boxes: chart-section.styles.ts)
   const root = document.createElement('div');
   root.dir = 'ltr';
-  Object.assign(root.style, {
-    position: 'relative',
-    width: '100%',
-    height: '100%',
-    display: 'flex',
-    flexDirection: 'column',
-  });
+  root.className = 'chart-root';
   options.container.append(root);
   const legend = createLegend(root);
   const plot = document.createElement('div');
-  Object.assign(plot.style, { flex: 1, minHeight: 0 });
+  plot.className = 'chart-plot';
   root.append(plot);
 
   const scale = new JalaliTimeScale();
@@ -72,6 +67,9 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
     handleScroll: { mouseWheel: false, vertTouchDrag: false },
     handleScale: { mouseWheel: false },
   });
+  // lightweight-charts lays its canvases out in a <table>: an empty 2 × 3 grid to a screen reader,
+  // which reads the figure's caption instead (chart-section.ts).
+  plot.querySelector('table')?.setAttribute('aria-hidden', 'true');
   const attribution = createAttribution(root);
   let width = 0;
   // Keep the link just above the time axis, whatever its height. When the width changes (a phone
@@ -88,6 +86,21 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
   series.attachPrimitive(view.dot);
   styleOverlays();
   colour();
+
+  /**
+   * lightweight-charts spaces the time axis's labels by an estimate, 10 px a character at its 12 px
+   * font, 8 characters by default; but the first label is a whole date drawn from the axis's left
+   * edge (the widest), so the next one must start past it: room for it and half of another as
+   * wide, measured in the chart's font (a page without Vazirmatn draws wider fallback glyphs).
+   */
+  function spaceLabels(): void {
+    const first = data[0];
+    const context = document.createElement('canvas').getContext('2d');
+    if (!first || !context) return;
+    context.font = `12px ${theme.font}`;
+    const { width } = context.measureText(scale.formatTickmark({ index: 0, time: first.time } as unknown as TickMark));
+    chart.applyOptions({ timeScale: { tickMarkMaxCharacterLength: Math.ceil(width * 0.15 + 1) } });
+  }
 
   function styleOverlays(): void {
     legend.setTheme(theme);
@@ -121,7 +134,9 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
   // embed page) arrives after the first draw, apply the font again so the axes are redrawn in it.
   const fonts = globalThis.document?.fonts;
   const onFontsLoaded = (): void => {
-    if (alive) chart.applyOptions({ layout: { fontFamily: theme.font } });
+    if (!alive) return;
+    chart.applyOptions({ layout: { fontFamily: theme.font } });
+    spaceLabels();
   };
   fonts?.addEventListener('loadingdone', onFontsLoaded);
 
@@ -131,6 +146,7 @@ export function createPriceChart(options: PriceChartOptions): PriceChart {
       data = candles.slice();
       hovered = view.hovered = undefined;
       series.setData(data);
+      spaceLabels();
       chart.timeScale().fitContent();
       colour();
       showLegend();

@@ -7,6 +7,10 @@ export const styles = css`
   ${hostStyles}
   ${textReset}
   ${themed('.converter')}
+  /* as a flex item, never wider than its row */
+  :host {
+    min-width: 0;
+  }
   .converter {
     font: 15px/1.5 var(--_font);
     padding: 12px;

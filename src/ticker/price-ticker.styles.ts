@@ -1,25 +1,26 @@
 import { css } from 'lit';
+import { blockWidth } from '../widget/block-width.styles';
 import { hostStyles, themed } from '../widget/theme.styles';
 import { textReset } from '../widget/text-reset.styles';
 
 /* Static styles only (adopted style sheets): nothing inline, so a strict CSP holds. */
 export const styles = css`
   ${hostStyles}
+  ${blockWidth}
   ${textReset}
   ${themed('.ticker')}
   :host {
-    /*
-     * The tape is as long as its items, but the ticker's own size never comes from it: in a flex
-     * or grid row, a table cell or an inline-block, it takes the container's width (a narrow
-     * fallback when it has to say a size of its own), never the tape's.
-     */
-    contain: inline-size;
-    contain-intrinsic-inline-size: 240px;
     overflow: hidden;
     /* In a flex row (a site header) it takes the room left, as a block would. */
     flex-grow: 1;
   }
+  /*
+   * The tape is as long as its items, but the ticker's own size never comes from it (a size
+   * container): in a flex or grid row, a table cell or an inline-block, it takes the container's
+   * width, never the tape's, and its least is one em (blockWidth), never the tape's min-content.
+   */
   .ticker {
+    contain: inline-size;
     display: flex;
     align-items: stretch;
     font: 14px/1.5 var(--_font);
@@ -125,5 +126,22 @@ export const styles = css`
   [part~=error] {
     padding: 6px 14px;
     color: var(--_down);
+  }
+  /* On paper (the light theme: themed()), a still strip: the items wrap, none moves or repeats. */
+  @media print {
+    .track {
+      transform: none !important;
+      inline-size: auto;
+    }
+    .group {
+      flex-wrap: wrap;
+    }
+    .group[aria-hidden],
+    .pause {
+      display: none;
+    }
+    [part~=item] {
+      content-visibility: visible;
+    }
   }
 `;

@@ -6,7 +6,7 @@ import { css, unsafeCSS, type CSSResult } from 'lit';
  * background in both themes, including on the board's selected row tint and under the price flash.
  */
 
-export const lightDefaults = css`
+const lightDefaults = css`
   --_bg: var(--price-board-bg, #ffffff);
   --_fg: var(--price-board-fg, #1b1f24);
   --_muted: var(--price-board-muted, #59616e);
@@ -32,7 +32,8 @@ const darkDefaults = css`
 /**
  * The theme's private variables (`--_bg`, `--_fg`, …) on `root` (a fixed selector of ours, never
  * user input), by its `data-theme`: `light`, `dark`, or `auto` following the system, live; and
- * the surface every widget shares (colours, border, corners; each sets its own font from `--_font`).
+ * the surface every widget shares (colours, border, corners; each sets its own font from `--_font`);
+ * printed, the light theme.
  */
 export function themed(root: string): CSSResult {
   const r = unsafeCSS(root);
@@ -44,21 +45,28 @@ export function themed(root: string): CSSResult {
       border: 1px solid var(--_border);
       border-radius: var(--price-board-radius, 12px);
     }
-    ${r}[data-theme=dark] {
-      ${darkDefaults}
-    }
-    @media (prefers-color-scheme: dark) {
-      ${r}[data-theme=auto] {
+    /* on screen only: on paper, the light theme whatever the screen's (a dark background wastes ink) */
+    @media screen {
+      ${r}[data-theme=dark] {
         ${darkDefaults}
+      }
+      @media (prefers-color-scheme: dark) {
+        ${r}[data-theme=auto] {
+          ${darkDefaults}
+        }
       }
     }
   `;
 }
 
-/** What every widget's shadow root starts with: a block host, border-box sizing, `.sr-only`. */
+/**
+ * What every widget's shadow root starts with: a block host never wider than its container,
+ * border-box sizing, `.sr-only`.
+ */
 export const hostStyles = css`
   :host {
     display: block;
+    max-width: 100%;
   }
   :host([hidden]) {
     display: none;

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import '../../src/price-board';
 import type { PriceBoard } from '../../src/price-board';
 import { base, part, rows, until, untilLoaded, useSandbox } from './helpers/board';
+import { axisLabels, overlappingLabels, recordAxisLabels } from '../support/axis-labels';
 
 const KEY = 'pro-key:layout';
 const SYMBOLS = 'usd,eur,gold_18,coin_emami,coin_bahar,aed,ons';
@@ -16,11 +17,15 @@ const JALALI_MONTHS = /فروردین|اردیبهشت|خرداد|تیر|مرد�
 useSandbox();
 
 /** A board in a box `width` px wide (set through the CSSOM, as a strict CSP allows). */
-async function boardAt(width: number, { chart = 'none', unit = 'toman' } = {}): Promise<PriceBoard> {
+async function boardAt(
+  width: number,
+  { chart = 'none', unit = 'toman', days = '30', font = '' } = {},
+): Promise<PriceBoard> {
   const box = await fixture<HTMLDivElement>(
-    html`<div><price-board base-url=${base()} api-key=${KEY} stream="poll" chart=${chart} unit=${unit} symbols=${SYMBOLS}></price-board></div>`,
+    html`<div><price-board base-url=${base()} api-key=${KEY} stream="poll" chart=${chart} unit=${unit} days=${days} symbols=${SYMBOLS}></price-board></div>`,
   );
   box.style.width = `${width}px`;
+  if (font) box.style.setProperty('--price-board-font', font);
   await document.fonts.load('600 15px Vazirmatn', 'طلای ۱۸ عیار');
   const el = box.querySelector('price-board') as PriceBoard;
   await untilLoaded(el);
@@ -177,7 +182,65 @@ describe('layout by container width', () => {
   });
 });
 
+describe('numbers at the narrowest widths', () => {
+  // One column below 240 px: a unit may go under its number, a number never breaks inside itself.
+  for (const width of [90, 110, 140]) {
+    it(`at ${width}px, in toman and in rial, every number stays on one line and inside the board`, async () => {
+      for (const unit of ['toman', 'rial']) {
+        const el = await boardAt(width, { unit });
+        const board = part(el, 'board')!.getBoundingClientRect();
+        const found: string[] = [];
+        for (const row of rows(el)) {
+          for (const value of row.querySelectorAll<HTMLElement>('[role=cell] .value')) {
+            if (!value.textContent?.trim() || !shown(value.parentElement!)) continue;
+            const range = document.createRange();
+            range.selectNodeContents(value);
+            const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.bottom)));
+            const where = `${unit} ${row.dataset.symbol}/${value.parentElement!.getAttribute('part')} «${value.textContent}»`;
+            if (lines.size !== 1) found.push(`${where} on ${lines.size} lines`);
+            if (!inside(range.getBoundingClientRect(), board)) found.push(`${where} outside the board`);
+          }
+        }
+        expect(found).toEqual([]);
+      }
+    });
+  }
+});
+
 describe('chart area by container width', () => {
+  // The narrowest boards (a phone's column): the axis labels apart, the span buttons on one line.
+  for (const width of [280, 300, 320]) {
+    it(`at ${width}px the time-axis labels never overlap (1, 7, 30 and 365 days; Vazirmatn and a wider fallback font) and the span buttons stay on one line beside the title`, async () => {
+      const restore = recordAxisLabels();
+      try {
+        for (const [days, font] of ['1', '7', '30', '365'].flatMap((d) => [
+          [d, ''],
+          [d, '"DejaVu Sans", sans-serif'],
+        ])) {
+          axisLabels().length = 0;
+          const el = await boardAt(width, { chart: 'candles', days, font });
+          await until(
+            () => part(el, 'chart')?.dataset.status === 'ready' && axisLabels().length > 1,
+            `the ${days}-day chart did not draw`,
+          );
+          await new Promise((r) => setTimeout(r, 0));
+          expect({ days, font, overlapping: overlappingLabels(axisLabels()) }).toEqual({ days, font, overlapping: [] });
+          const buttons = [...el.shadowRoot!.querySelectorAll<HTMLElement>('.spans button')];
+          const line = parseFloat(getComputedStyle(buttons[0]!).lineHeight);
+          for (const b of buttons) expect(b.getBoundingClientRect().height, b.textContent!).toBeLessThan(line * 2);
+          expect(new Set(buttons.map((b) => Math.round(b.getBoundingClientRect().top))).size).toBe(1);
+          // one bar, the title beside the buttons (the chart's room is reserved for one line of it)
+          const bar = el.shadowRoot!.querySelector('.chart-bar')!.getBoundingClientRect();
+          expect(bar.height).toBeLessThan(buttons[0]!.getBoundingClientRect().height * 1.5);
+          // the next chart's labels alone: this one draws no more
+          el.parentElement!.remove();
+        }
+      } finally {
+        restore();
+      }
+    });
+  }
+
   for (const width of [300, 520, 900]) {
     it(`at ${width}px the span buttons, title, legend and attribution fit in the chart area`, async () => {
       const el = await boardAt(width, { chart: 'candles' });

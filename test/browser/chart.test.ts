@@ -18,6 +18,7 @@ import {
   tickLabel,
 } from '../../src/chart/jalali-scale';
 import { createPriceChart } from '../../src/chart/price-chart';
+import { chartStyles } from '../../src/chart/chart-section.styles';
 import { axisLabels, cutLabels, recordAxisLabels } from '../support/axis-labels';
 import type { ChartTheme, PriceChart, PriceChartInternals } from '../../src/chart/price-chart';
 
@@ -65,6 +66,9 @@ function weigh(times: number[]): number[] {
   new JalaliTimeScale().fillWeightsForPoints(points, 0);
   return points.map((p) => p.timeWeight as number);
 }
+
+// The chart's boxes are the chart section's styles, as in the board.
+document.adoptedStyleSheets = [...document.adoptedStyleSheets, chartStyles.styleSheet!];
 
 let containers: HTMLElement[] = [];
 let charts: PriceChart[] = [];
@@ -178,6 +182,24 @@ describe('Jalali time scale', () => {
     expect(scale.label(AZAR_1)).toBe('۱ آذر ۱۴۰۵');
   });
 
+  it('names times of day on the 1-day axis only: a 7- or 30-day axis of intraday candles leaves their marks unlabelled', () => {
+    const mark = (index: number, time: number, weight: number) =>
+      ({ index, time, weight, originalTime: time }) as unknown as Parameters<JalaliTimeScale['formatTickmark']>[0];
+    const noon = AZAR_1 + 3 * DAY + 12 * 3600;
+    for (const [count, step, times] of [
+      [24, 3_600, true], // today (1 day)
+      [168, 3_600, false], // 7 days, hourly
+      [180, 14_400, false], // 30 days, 4-hourly
+      [365, DAY, false],
+    ] as const) {
+      const scale = new JalaliTimeScale();
+      scale.fillWeightsForPoints(pointsAt(candles(noon - (count - 1) * step, count, step).map((c) => c.time)), 0);
+      for (const weight of [HOUR12_MARK, HOUR_MARK])
+        expect(scale.formatTickmark(mark(5, noon, weight)), `${count} × ${step}s`).toBe(times ? '۱۲:۰۰' : '');
+      expect(scale.formatTickmark(mark(5, noon, DAY_MARK))).toBe('۴');
+    }
+  });
+
   it("shows the time of today's lone first candle, and none for a lone daily one", () => {
     const scale = new JalaliTimeScale();
     // Today's chart right after a quiet night: one 5-minute candle at 14:05 Tehran.
@@ -250,6 +272,45 @@ describe('createPriceChart', () => {
     } finally {
       restore();
     }
+  });
+
+  it('draws no time of day on the 7-, 30- and 365-day axes at any width, and times on the 1-day axis', async () => {
+    const restore = recordAxisLabels();
+    try {
+      const spans: Array<[number, number, boolean]> = [
+        [144, 300, true], // 1 day: 12 hours of 5-minute candles
+        [168, 3_600, false],
+        [180, 14_400, false],
+        [365, DAY, false],
+      ];
+      for (const width of [300, 640, 900, 1280]) {
+        for (const [count, step, times] of spans) {
+          axisLabels().length = 0;
+          const { chart, container } = mount('candles', formatPrice, width);
+          chart.setData(candles(AZAR_1 + 8 * 3600 - count * step, count, step));
+          await painted(container);
+          await vi.waitFor(() => expect(axisLabels().length).toBeGreaterThan(1));
+          const clock = axisLabels()
+            .filter((l) => l.text.includes(':'))
+            .map((l) => l.text);
+          if (times && width >= 640) expect(clock.length, `${width}px, 1 day`).toBeGreaterThan(0);
+          if (!times) expect({ width, count, clock }).toEqual({ width, count, clock: [] });
+          chart.destroy();
+        }
+      }
+    } finally {
+      restore();
+    }
+  });
+
+  it("hides lightweight-charts' layout table from screen readers", async () => {
+    const { chart, container } = mount();
+    chart.setData(candles(AZAR_1, 30));
+    await painted(container);
+    const table = container.querySelector('table')!;
+    expect(table.closest('[aria-hidden="true"]')).not.toBeNull();
+    // the attribution link stays reachable
+    expect(container.querySelector('a')?.closest('[aria-hidden="true"]')).toBeNull();
   });
 
   it('redraws in the web font once it has loaded, and stops listening when destroyed', async () => {

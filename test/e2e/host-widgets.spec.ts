@@ -220,3 +220,45 @@ test('the ticker says its unit and shows that a tap paused it', async ({ page, s
   expect((await button.screenshot()).equals(before)).toBe(false);
   expect(problems.all()).toEqual([]);
 });
+
+// (A board as a flex item keeps 280 px where its row has them, by design: DESIGN.md §9 and
+// docs/embedding.md ask a row that shares a phone's width with it for flex-wrap.)
+const BESIDE_260 =
+  'at 390 px, each widget as the first column of a `1fr 260px` grid or a table cell beside a 260 px one (and the ticker and the converter as a flex item beside one) leaves the page as wide as the viewport';
+test(BESIDE_260, async ({ page, servers, key, problems }) => {
+  const attrs = `api-key="${key}" base-url="${sandboxBase(servers)}"`;
+  const widgets = [
+    `<price-ticker ${attrs} symbols="usd,eur,gbp,aed,try,cny,gold_18,gold_24,coin_emami,coin_bahar,coin_half,ons"></price-ticker>`,
+    `<price-board ${attrs} symbols="usd,eur,gold_18,coin_emami"></price-board>`,
+    `<price-converter ${attrs} symbols="coin_emami,usd,ons"></price-converter>`,
+  ];
+  const side = '<aside style="width:260px">ستون کناری</aside>';
+  const layouts = [
+    (w: string) => `<div style="display:grid;grid-template-columns:1fr 260px;gap:12px"><div>${w}</div>${side}</div>`,
+    (w: string) => `<div style="display:grid;grid-template-columns:1fr 260px;gap:12px">${w}${side}</div>`,
+    (w: string) =>
+      `<div style="display:flex;gap:12px">${w}<aside style="flex:none;width:260px">ستون کناری</aside></div>`,
+    (w: string) => `<table style="width:100%"><tr><td>${w}</td><td style="width:260px">ستون کناری</td></tr></table>`,
+  ];
+  await page.setViewportSize({ width: 390, height: 900 });
+  for (const widget of widgets) {
+    for (const layout of layouts) {
+      if (widget.startsWith('<price-board') && layout === layouts[2]) continue;
+      const body = layout(widget);
+      await page.goto(
+        servers.site.page(
+          '/grid-260.html',
+          htmlPage(
+            body,
+            ['price-board.js', 'price-ticker.js', 'price-converter.js']
+              .map((f) => `<script type="module" src="${servers.cdn.url}${f}"></script>`)
+              .join(''),
+          ),
+        ),
+      );
+      await expect(page.locator('[part~="price"], [part~="result"][data-state="ok"]').first()).toHaveText(/[۰-۹]/);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), body).toBeLessThanOrEqual(390);
+    }
+  }
+  expect(problems.all()).toEqual([]);
+});

@@ -217,3 +217,60 @@ header { display: flex; flex-wrap: wrap; align-items: center; gap: 16px; }</styl
     });
   }
 });
+
+/**
+ * Narrow, printed, and a dark preference on a light page (DESIGN.md section 9): the board at 280 px,
+ * a phone's `1fr 260px` grid at 390 px with the ticker and a board in its first column, every widget
+ * printed at A4's width (print media, with a dark preference), and a board left at theme="auto" on
+ * a light page for a visitor who prefers dark.
+ */
+const NARROW_PRINTED = 'screenshots at 280 and 390 px, printed, and in a dark preference on a light page';
+test(NARROW_PRINTED, async ({ page, servers, key, problems }) => {
+  servers.sandbox.sandbox.reset();
+  await page.emulateMedia({ reducedMotion: 'reduce', colorScheme: 'dark' });
+  const attrs = `api-key="${key}" base-url="${sandboxBase(servers)}"`;
+  const head = `${fontHead(servers)}<style>body { margin: 8px; font: 16px/1.6 Georgia, serif; background: #ffffff; color: #222; }
+price-board { --price-board-font: Vazirmatn, sans-serif; }</style>
+<script type="module" src="${servers.cdn.url}price-ticker.js"></script><script type="module" src="${servers.cdn.url}price-converter.js"></script>`;
+  const shots = [
+    {
+      name: 'board-280',
+      width: 400,
+      theme: 'light',
+      body: `<div id="shot" style="width:280px"><price-board ${attrs} theme="light" symbols="usd,eur,gold_18,coin_emami,ons" days="30"></price-board></div>`,
+    },
+    {
+      name: 'grid-390',
+      width: 390,
+      theme: 'light',
+      body: `<div id="shot" style="display:grid;grid-template-columns:1fr 260px;gap:12px"><div><price-ticker ${attrs} theme="light" symbols="usd,eur,gold_18,coin_emami,ons"></price-ticker><price-board ${attrs} theme="light" chart="none" symbols="usd,gold_18,coin_emami"></price-board></div><aside>ستون کناری صفحه</aside></div>`,
+    },
+    {
+      name: 'print',
+      width: Math.floor(((210 - 2 * 10) / 25.4) * 96),
+      theme: 'auto',
+      body: `<div id="shot"><price-ticker ${attrs} symbols="usd,eur,gbp,aed,gold_18,gold_24,coin_emami,coin_bahar,ons"></price-ticker><price-board ${attrs} symbols="usd,eur,gold_18,coin_emami,ons" days="30"></price-board><price-converter ${attrs} symbols="coin_emami,usd,gold_18,ons" amount="2"></price-converter></div>`,
+    },
+    {
+      name: 'board-dark-preference',
+      width: 760,
+      theme: 'auto',
+      body: `<div id="shot"><p>صفحهٔ روشن یک سایت؛ تابلو با theme="auto" برای بازدیدکننده‌ای که حالت تیره را ترجیح می‌دهد.</p><price-board ${attrs} symbols="usd,eur,gold_18,coin_emami,ons" days="7"></price-board></div>`,
+    },
+  ];
+  for (const shot of shots) {
+    await page.emulateMedia({ media: shot.name === 'print' ? 'print' : 'screen', colorScheme: 'dark' });
+    await page.setViewportSize({ width: shot.width, height: 1200 });
+    await page.goto(servers.site.page(`/shot-${shot.name}.html`, htmlPageFor(servers, shot.body, head)));
+    await expect(page.locator('price-board [part~="row"] [part~="time"]').first()).toHaveText(/[۰-۹]/);
+    const charts = page.locator('price-board [part~="chart"]');
+    for (let i = 0; i < (await charts.count()); i++)
+      await expect(charts.nth(i)).toHaveAttribute('data-status', 'ready');
+    if (shot.body.includes('price-ticker'))
+      await expect(page.locator('price-ticker [part~="price"]').first()).toHaveText(/[۰-۹]/);
+    await settle(page);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), shot.name).toBeLessThanOrEqual(shot.width);
+    await page.locator('#shot').screenshot({ path: `${DOCS}screenshot-${shot.name}.png`, animations: 'disabled' });
+  }
+  expect(problems.all()).toEqual([]);
+});
