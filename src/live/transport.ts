@@ -3,9 +3,14 @@
  *
  * `auto` starts with SSE and falls back to polling when the failures suggest there is no stream
  * (404/405/501, a 2xx that is not an event stream, or {@link AUTO_FALLBACK_FAILURES} connections
- * in a row without a single event). While polling it tries SSE again after
- * {@link SSE_RETRY_MS} (doubling up to {@link MAX_SSE_RETRY_MS}), and at once when the browser
- * comes back online; a try that opens takes over from polling, one that fails just waits again.
+ * in a row without a single event). While polling it tries SSE again: where the service said it
+ * has no stream, after {@link SSE_RETRY_MS} (doubling up to {@link MAX_SSE_RETRY_MS}); after an
+ * outage (the stream refused or unreachable), after {@link OUTAGE_RETRY_MS} (doubling up to
+ * {@link MAX_OUTAGE_RETRY_MS}: no more often than the stream's own reconnects, and live again
+ * within a minute of the service's return). It tries at once when the browser comes back online
+ * or a `/v1/prices` answer follows a failed one (the service is back); a try that opens takes
+ * over from polling, one that fails just waits again. Polling says `polling` only while its
+ * requests are answered: after a failed one it is `reconnecting`.
  */
 import type { StreamMode } from '../shared/attributes';
 import { PriceBoardError } from '../shared/errors';
@@ -15,7 +20,7 @@ import type { Quote } from '../shared/types';
 import type { Poller } from './poller';
 import type { RateLimit } from './rate-limit';
 import { suggestsNoStream } from './policy';
-import { LiveStream, type LiveStreamOptions, type StreamFailure, type StreamState } from './stream';
+import { LiveStream, MAX_RECONNECT_MS, type LiveStreamOptions, type StreamFailure, type StreamState } from './stream';
 import type { LockManagerLike, TabsEnv, TabStream } from './tabs';
 import type { VisibilitySource } from './visibility';
 import { afterPaint } from '../shared/after-paint';
@@ -25,10 +30,14 @@ export type TransportState = 'connecting' | 'live' | 'reconnecting' | 'polling' 
 
 /** Failed connections in a row, without an event, after which `auto` polls instead. */
 export const AUTO_FALLBACK_FAILURES = 3;
-/** `auto`: first retry of SSE after falling back. */
+/** `auto`: first retry of SSE after falling back where the service has no stream (404...). */
 export const SSE_RETRY_MS = 5 * 60_000;
-/** `auto`: longest wait between SSE retries. */
+/** `auto`: longest wait between those retries. */
 export const MAX_SSE_RETRY_MS = 30 * 60_000;
+/** `auto`: first retry of SSE after falling back in an outage (the stream's longest reconnect wait). */
+export const OUTAGE_RETRY_MS = MAX_RECONNECT_MS;
+/** `auto`: longest wait between those retries. */
+export const MAX_OUTAGE_RETRY_MS = 60_000;
 
 /** What the transport tells its hub (notifications only; it asks `TransportConfig.quotes`). */
 export interface TransportHooks {
@@ -85,14 +94,16 @@ export class Transport {
   #cancelPollerRetry: (() => void) | undefined;
   #fellBack = false;
   #cancelRetry: (() => void) | undefined;
-  #retryMs: number;
+  /** SSE retries in a row that failed since falling back: the retry's backoff. */
+  #failedProbes = 0;
+  /** The last `/v1/prices` request failed (`answered`). */
+  #pricesFailing = false;
   #closed = false;
   #current: TransportState | undefined;
 
   constructor(config: TransportConfig, hooks: TransportHooks) {
     this.#config = config;
     this.#hooks = hooks;
-    this.#retryMs = config.sseRetryMs ?? SSE_RETRY_MS;
   }
 
   /** The symbols to follow: opens what the mode needs; reopens the stream only for new ones. */
@@ -126,10 +137,19 @@ export class Transport {
     if (this.#closed) return;
     this.#stream?.reconnectNow();
     void this.#poller?.pollNow();
-    if (this.#fellBack && !this.#stream) {
-      this.#cancelRetry?.();
-      this.#startProbe();
-    }
+    this.#probeNow();
+  }
+
+  /**
+   * A `/v1/prices` request (a poll or the hub's fetch) was answered (`ok`) or failed. A failing
+   * poll is not `polling`; an answer after a failure means the service is back: try SSE now.
+   */
+  answered(ok: boolean): void {
+    const back = ok && this.#pricesFailing;
+    this.#pricesFailing = !ok;
+    if (this.#closed) return;
+    if (this.#polling && !this.#probing) this.#setState(this.#pollingState());
+    if (back) this.#probeNow();
   }
 
   /** Stops everything; no timer or connection remains. */
@@ -156,7 +176,7 @@ export class Transport {
   #ensurePoller(): void {
     if (this.#polling) return;
     this.#polling = true;
-    if (!this.#probing) this.#setState('polling');
+    if (!this.#probing) this.#setState(this.#pollingState());
     import('./poller').then(
       ({ Poller }) => {
         if (!this.#polling || this.#poller) return;
@@ -204,7 +224,7 @@ export class Transport {
       onUnknownSymbols: (symbols) => this.#hooks.unknownSymbols(symbols),
       onStop: (error, gaveUp) => {
         if (this.#stream === stream) this.#stream = undefined;
-        if (gaveUp) this.#fallBack();
+        if (gaveUp) this.#fallBack(error);
         else this.#fail(error);
       },
     });
@@ -232,26 +252,44 @@ export class Transport {
       // SSE works again: it takes over from polling.
       this.#probing = false;
       this.#fellBack = false;
-      this.#retryMs = this.#config.sseRetryMs ?? SSE_RETRY_MS;
+      this.#failedProbes = 0;
       this.#stopPoller();
     }
     if (this.#probing || state === 'stopped') return;
     this.#setState(state === 'open' ? 'live' : state);
   }
 
-  #fallBack(): void {
+  #fallBack(error: PriceBoardError): void {
     if (this.#closed) return;
-    const wasProbe = this.#probing;
+    if (this.#probing) this.#failedProbes++;
     this.#probing = false;
     this.#fellBack = true;
     this.#ensurePoller();
-    this.#setState('polling');
-    if (wasProbe) this.#retryMs = Math.min(this.#retryMs * 2, MAX_SSE_RETRY_MS);
+    this.#setState(this.#pollingState());
+    const [first, max] = suggestsNoStream(error)
+      ? [this.#config.sseRetryMs ?? SSE_RETRY_MS, MAX_SSE_RETRY_MS]
+      : [OUTAGE_RETRY_MS, MAX_OUTAGE_RETRY_MS];
     this.#cancelRetry?.();
-    this.#cancelRetry = startTimer(() => {
-      this.#cancelRetry = undefined;
-      this.#startProbe();
-    }, this.#retryMs);
+    this.#cancelRetry = startTimer(
+      () => {
+        this.#cancelRetry = undefined;
+        this.#startProbe();
+      },
+      Math.min(first * 2 ** this.#failedProbes, max),
+    );
+  }
+
+  /** Polling: `polling` while its requests are answered, `reconnecting` after one failed. */
+  #pollingState(): TransportState {
+    return this.#pricesFailing ? 'reconnecting' : 'polling';
+  }
+
+  /** Fallen back to polling: try SSE now rather than at the retry's time. */
+  #probeNow(): void {
+    if (!this.#fellBack || this.#stream) return;
+    this.#cancelRetry?.();
+    this.#cancelRetry = undefined;
+    this.#startProbe();
   }
 
   #startProbe(): void {
