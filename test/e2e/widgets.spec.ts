@@ -55,6 +55,64 @@ test('script tags: a board, a ticker and a converter share one /v1/prices reques
   expect(problems.all()).toEqual([]);
 });
 
+/**
+ * The three scripts by their own tags, in either order, as a site pastes them: by the addresses the
+ * widgets' scripts import (`price-board.js`) or by others (`?ver=2`, as a CMS adds to every script
+ * it enqueues: the browser then runs two copies of price-board.js). Either way the page's widgets
+ * share one hub: one `/v1/prices` and one stream for the union. A loader's frame on the same page
+ * is another document with its own connection: its requests are not the page's.
+ */
+for (const [order, query] of [
+  [['price-board', 'price-ticker', 'price-converter'], ''],
+  [['price-converter', 'price-ticker', 'price-board'], ''],
+  [['price-board', 'price-ticker', 'price-converter'], '?ver=2'],
+  [['price-converter', 'price-ticker', 'price-board'], '?ver=2'],
+] as const) {
+  test(`script tags ${order.join(', ')}${query}: 3 widgets, 1 /v1/prices and 1 stream`, async ({
+    page,
+    servers,
+    key,
+    problems,
+  }) => {
+    const base = sandboxBase(servers);
+    const widgets: Record<string, string> = {
+      'price-board': `<price-board api-key="${key}" base-url="${base}" symbols="usd,eur" chart="none"></price-board>`,
+      'price-ticker': `<price-ticker api-key="${key}" base-url="${base}" symbols="gold_18,coin_emami"></price-ticker>`,
+      'price-converter': `<price-converter api-key="${key}" base-url="${base}" symbols="ons" amount="2"></price-converter>`,
+    };
+    const pasted = order.map(
+      (name) => `<script type="module" src="${servers.cdn.url}${name}.js${query}"></script>
+${widgets[name]}`,
+    );
+    const loader = `<div data-price-board data-symbols="aed" data-key="${key}" data-base-url="${base}" data-chart="none"></div>
+<script async src="${servers.cdn.url}embed.js"></script>`;
+    const own: string[] = [];
+    page.on('request', (request) => {
+      const path = new URL(request.url()).pathname;
+      if (request.frame() === page.mainFrame() && path.startsWith('/v1/')) own.push(request.url());
+    });
+    await page.goto(
+      servers.site.page(`/scripts-${order[0]}${query.length}.html`, htmlPage(pasted.join('\n') + loader)),
+    );
+    const statuses = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll('price-board, price-ticker, price-converter')].map(
+          (el) => (el as HTMLElement & { status: string }).status,
+        ),
+      );
+    await expect.poll(statuses).toEqual(['live', 'live', 'live']);
+    await expect(page.frameLocator('iframe').locator('[part~="row"][data-symbol="aed"]')).toHaveCount(1);
+    const prices = own.filter((url) => url.includes('/v1/prices'));
+    const streams = own.filter((url) => url.includes('/v1/stream'));
+    expect(prices, own.join('\n')).toHaveLength(1);
+    expect(streams, own.join('\n')).toHaveLength(1);
+    // That one stream covers every widget's symbols (the converter's ons through usd): no reopening for more.
+    const streamed = new URL(streams[0]!).searchParams.get('symbols')!.split(',');
+    expect(streamed.sort()).toEqual(['coin_emami', 'eur', 'gold_18', 'ons', 'usd']);
+    expect(problems.all()).toEqual([]);
+  });
+}
+
 test('settings set as properties before the module loads go with the first request of each widget', async ({
   page,
   servers,

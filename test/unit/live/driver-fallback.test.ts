@@ -52,7 +52,7 @@ function start(): void {
       mode: 'auto',
       streamUrl: 'https://prices.test/v1/stream',
       fetch: fetchScripted,
-      retry: { retries: 0 },
+      retry: { retries: 0, baseMs: 1, maxMs: 1 },
     },
     {
       symbols: () => ['usd'],
