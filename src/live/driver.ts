@@ -84,8 +84,6 @@ export function createDriver(config: DriverConfig, host: DriverHost): Driver {
   let transport: Transport | undefined;
   const failure = (error: PriceBoardError, source: 'stream' | 'poll', connectFailed: boolean): void => {
     rateLimit.note(error);
-    // A poll or fetch failed: polling is not `polling` now (`Transport.answered`).
-    if (source === 'poll') transport?.answered(false);
     host.ingest({ kind: 'failure', error, source, connectFailed });
   };
   // Its options are the driver's own: address, key, fetch, timeout and retry.
@@ -95,10 +93,7 @@ export function createDriver(config: DriverConfig, host: DriverHost): Driver {
     {
       symbols: () => host.symbols(),
       settled: (symbol) => host.settled(symbol),
-      received: (outcome) => {
-        host.ingest({ kind: 'prices', outcome });
-        transport?.answered(true);
-      },
+      received: (outcome) => host.ingest({ kind: 'prices', outcome }),
       failed: (error) => failure(error, 'poll', true),
       // The transport follows the union: its reconnects or polls bring the symbols.
       covered: () => transport !== undefined,

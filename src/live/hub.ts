@@ -35,7 +35,7 @@ export interface Subscription {
 }
 
 /** The page's hubs by connection key, whichever copy of this module made them. */
-const hubs = pageGlobal('hubs/1', () => new Map<string, Hub>());
+const hubs = pageGlobal('price-board/hubs/1', new Map<string, Hub>());
 
 /**
  * Subscribes `listener` to quotes of `symbols`. Right after (in a microtask) it gets the status,

@@ -11,7 +11,7 @@ import { soon } from './page-ready';
 export type Start = () => (() => void) | void;
 
 /** Every copy of this module queues here, so that the first to run starts them all. */
-const starting = pageGlobal('starting/1', (): Start[] => []);
+const starting = pageGlobal<Start[]>('price-board/starting/1', []);
 
 function startAll(): void {
   const after = starting.splice(0).map((start) => start());

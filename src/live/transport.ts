@@ -4,13 +4,13 @@
  * `auto` starts with SSE and falls back to polling when the failures suggest there is no stream
  * (404/405/501, a 2xx that is not an event stream, or {@link AUTO_FALLBACK_FAILURES} connections
  * in a row without a single event). While polling it tries SSE again: where the service said it
- * has no stream, after {@link SSE_RETRY_MS} (doubling up to {@link MAX_SSE_RETRY_MS}); after an
- * outage (the stream refused or unreachable), after {@link OUTAGE_RETRY_MS} (doubling up to
- * {@link MAX_OUTAGE_RETRY_MS}: no more often than the stream's own reconnects, and live again
- * within a minute of the service's return). It tries at once when the browser comes back online
- * or a `/v1/prices` answer follows a failed one (the service is back); a try that opens takes
- * over from polling, one that fails just waits again. Polling says `polling` only while its
- * requests are answered: after a failed one it is `reconnecting`.
+ * has no stream, after {@link SSE_RETRY_MS}; after an outage (the stream refused or unreachable),
+ * after {@link OUTAGE_RETRY_MS}; each wait doubling up to {@link SSE_RETRY_CAP} times the first
+ * (an outage: 10, 20, 40 s, then every minute, fewer tries than the stream's own reconnects
+ * would make, and live again within a minute of the service's return). It tries at once when the browser comes back online
+ * or a poll is answered after a failed one (the service is back); a try that opens takes
+ * over from polling, one that fails just waits again. Polling says `polling` only while its polls
+ * are answered: after a failed one it is `reconnecting`.
  */
 import type { StreamMode } from '../shared/attributes';
 import { PriceBoardError } from '../shared/errors';
@@ -20,7 +20,7 @@ import type { Quote } from '../shared/types';
 import type { Poller } from './poller';
 import type { RateLimit } from './rate-limit';
 import { suggestsNoStream } from './policy';
-import { LiveStream, MAX_RECONNECT_MS, type LiveStreamOptions, type StreamFailure, type StreamState } from './stream';
+import { LiveStream, type LiveStreamOptions, type StreamFailure, type StreamState } from './stream';
 import type { LockManagerLike, TabsEnv, TabStream } from './tabs';
 import type { VisibilitySource } from './visibility';
 import { afterPaint } from '../shared/after-paint';
@@ -32,12 +32,10 @@ export type TransportState = 'connecting' | 'live' | 'reconnecting' | 'polling' 
 export const AUTO_FALLBACK_FAILURES = 3;
 /** `auto`: first retry of SSE after falling back where the service has no stream (404...). */
 export const SSE_RETRY_MS = 5 * 60_000;
-/** `auto`: longest wait between those retries. */
-export const MAX_SSE_RETRY_MS = 30 * 60_000;
-/** `auto`: first retry of SSE after falling back in an outage (the stream's longest reconnect wait). */
-export const OUTAGE_RETRY_MS = MAX_RECONNECT_MS;
-/** `auto`: longest wait between those retries. */
-export const MAX_OUTAGE_RETRY_MS = 60_000;
+/** `auto`: first retry of SSE after falling back in an outage (the stream refused or unreachable). */
+export const OUTAGE_RETRY_MS = 10_000;
+/** Retries of SSE double up to this many times the first (30 min, and 1 min in an outage). */
+export const SSE_RETRY_CAP = 6;
 
 /** What the transport tells its hub (notifications only; it asks `TransportConfig.quotes`). */
 export interface TransportHooks {
@@ -96,8 +94,6 @@ export class Transport {
   #cancelRetry: (() => void) | undefined;
   /** SSE retries in a row that failed since falling back: the retry's backoff. */
   #failedProbes = 0;
-  /** The last `/v1/prices` request failed (`answered`). */
-  #pricesFailing = false;
   #closed = false;
   #current: TransportState | undefined;
 
@@ -140,18 +136,6 @@ export class Transport {
     this.#probeNow();
   }
 
-  /**
-   * A `/v1/prices` request (a poll or the hub's fetch) was answered (`ok`) or failed. A failing
-   * poll is not `polling`; an answer after a failure means the service is back: try SSE now.
-   */
-  answered(ok: boolean): void {
-    const back = ok && this.#pricesFailing;
-    this.#pricesFailing = !ok;
-    if (this.#closed) return;
-    if (this.#polling && !this.#probing) this.#setState(this.#pollingState());
-    if (back) this.#probeNow();
-  }
-
   /** Stops everything; no timer or connection remains. */
   close(): void {
     this.#closed = true;
@@ -176,16 +160,19 @@ export class Transport {
   #ensurePoller(): void {
     if (this.#polling) return;
     this.#polling = true;
-    if (!this.#probing) this.#setState(this.#pollingState());
+    if (!this.#probing) this.#setState('polling');
     import('./poller').then(
       ({ Poller }) => {
         if (!this.#polling || this.#poller) return;
         this.#poller = new Poller({
           intervalMs: this.#config.pollMs,
           visibility: this.#config.visibility,
-          poll: (signal) => this.#config.quotes.poll(signal),
+          poll: (signal) => this.#config.quotes.poll(signal).then(() => this.#polled('polling')),
           rateLimit: this.#config.rateLimit,
-          onError: (error) => this.#hooks.failure(error, 'poll', false),
+          onError: (error) => {
+            this.#polled('reconnecting');
+            this.#hooks.failure(error, 'poll', false);
+          },
           onStop: (error) => this.#fail(error),
         });
         this.#poller.start(this.#config.quotes.untilNextPoll(this.#poller.interval));
@@ -265,23 +252,26 @@ export class Transport {
     this.#probing = false;
     this.#fellBack = true;
     this.#ensurePoller();
-    this.#setState(this.#pollingState());
-    const [first, max] = suggestsNoStream(error)
-      ? [this.#config.sseRetryMs ?? SSE_RETRY_MS, MAX_SSE_RETRY_MS]
-      : [OUTAGE_RETRY_MS, MAX_OUTAGE_RETRY_MS];
+    const first = suggestsNoStream(error) ? (this.#config.sseRetryMs ?? SSE_RETRY_MS) : OUTAGE_RETRY_MS;
     this.#cancelRetry?.();
     this.#cancelRetry = startTimer(
       () => {
         this.#cancelRetry = undefined;
         this.#startProbe();
       },
-      Math.min(first * 2 ** this.#failedProbes, max),
+      first * Math.min(2 ** this.#failedProbes, SSE_RETRY_CAP),
     );
   }
 
-  /** Polling: `polling` while its requests are answered, `reconnecting` after one failed. */
-  #pollingState(): TransportState {
-    return this.#pricesFailing ? 'reconnecting' : 'polling';
+  /**
+   * A poll was answered (`polling`) or failed (`reconnecting`: a failing poll is not `polling`).
+   * An answer after a failure means the service is back: try SSE now.
+   */
+  #polled(state: TransportState): void {
+    if (!this.#polling || this.#probing) return; // SSE took over, or is being tried
+    const back = state === 'polling' && this.#current === 'reconnecting';
+    this.#setState(state);
+    if (back) this.#probeNow();
   }
 
   /** Fallen back to polling: try SSE now rather than at the retry's time. */
@@ -336,7 +326,6 @@ class SharedStream {
   readonly #config: TransportConfig;
   #symbols: readonly string[];
   #inner: TabStream | LiveStream | undefined;
-  #started = false;
   #closed = false;
   #cancelWait: (() => void) | undefined;
 
@@ -352,8 +341,6 @@ class SharedStream {
   }
 
   start(): void {
-    if (this.#started) return;
-    this.#started = true;
     this.#cancelWait = afterPaint(() =>
       import('./tabs').then(
         ({ TabStream, tabsName }) =>
