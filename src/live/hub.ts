@@ -14,6 +14,7 @@ import { connectionOf, normalizeSymbols, type Connection, type HubOptions } from
 import { createDriver, type Driver, type DriverEvent } from './driver';
 import { HubStatus } from './hub-status';
 import { navigatorOnline } from './online';
+import { pageGlobal } from './page-global';
 import { soon } from './page-ready';
 import { clampPollMs, isNetworkFailure } from './policy';
 import { Subscriber, type HubListener, type QuotesMeta } from './subscriber';
@@ -33,7 +34,8 @@ export interface Subscription {
   close(): void;
 }
 
-const hubs = new Map<string, Hub>();
+/** The page's hubs by connection key, whichever copy of this module made them. */
+const hubs = pageGlobal('price-board/hubs/1', new Map<string, Hub>());
 
 /**
  * Subscribes `listener` to quotes of `symbols`. Right after (in a microtask) it gets the status,

@@ -1,9 +1,9 @@
 /**
  * One Server-Sent Events connection over `fetch` streaming (not `EventSource`, which cannot send
- * the `X-API-Key` header). Framing is `eventsource-parser`'s; reconnecting is `stream.ts`'s job.
+ * the `X-API-Key` header). Framing is `sse-parser.ts`'s; reconnecting is `stream.ts`'s job.
  */
-import { createParser } from 'eventsource-parser';
 import { PriceBoardError } from '../shared/errors';
+import { sseParser } from './sse-parser';
 import { errorFromResponse } from '../api/http-error';
 import { abortReason, globalFetch, NO_REDIRECT, refuseRedirect, requestHeaders, type FetchLike } from '../api/request';
 
@@ -81,15 +81,7 @@ async function readStream(options: SseOptions): Promise<void> {
   }
   options.onOpen?.();
 
-  let overflow = false;
-  const parser = createParser({
-    maxBufferSize: MAX_BUFFER_CHARS,
-    onEvent: (event) => options.onEvent(event.event ?? 'message', event.data, event.id),
-    onRetry: (ms) => options.onRetry?.(ms),
-    onError: (error) => {
-      if (error.type === 'max-buffer-size-exceeded') overflow = true;
-    },
-  });
+  const feed = sseParser(options, MAX_BUFFER_CHARS);
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   try {
@@ -97,8 +89,7 @@ async function readStream(options: SseOptions): Promise<void> {
       const { done, value } = await reader.read();
       if (done) return;
       options.onActivity?.();
-      parser.feed(decoder.decode(value, { stream: true }));
-      if (overflow)
+      if (!feed(decoder.decode(value, { stream: true })))
         throw new PriceBoardError('bad_response', `${what} sent an event larger than ${MAX_BUFFER_CHARS} characters`);
     }
   } finally {

@@ -4,12 +4,14 @@
  * request for all of them at once (boards, tickers and converters alike: DESIGN.md §6, sharing).
  */
 import { flushSubscriptions } from './hub';
+import { pageGlobal } from './page-global';
 import { soon } from './page-ready';
 
 /** What an element does at start; it may return what to do once the requests are out. */
 export type Start = () => (() => void) | void;
 
-const starting: Start[] = [];
+/** Every copy of this module queues here, so that the first to run starts them all. */
+const starting = pageGlobal<Start[]>('price-board/starting/1', []);
 
 function startAll(): void {
   const after = starting.splice(0).map((start) => start());

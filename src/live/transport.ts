@@ -3,9 +3,14 @@
  *
  * `auto` starts with SSE and falls back to polling when the failures suggest there is no stream
  * (404/405/501, a 2xx that is not an event stream, or {@link AUTO_FALLBACK_FAILURES} connections
- * in a row without a single event). While polling it tries SSE again after
- * {@link SSE_RETRY_MS} (doubling up to {@link MAX_SSE_RETRY_MS}), and at once when the browser
- * comes back online; a try that opens takes over from polling, one that fails just waits again.
+ * in a row without a single event). While polling it tries SSE again: where the service said it
+ * has no stream, after {@link SSE_RETRY_MS}; after an outage (the stream refused or unreachable),
+ * after {@link OUTAGE_RETRY_MS}; each wait doubling up to {@link SSE_RETRY_CAP} times the first
+ * (an outage: 10, 20, 40 s, then every minute, fewer tries than the stream's own reconnects
+ * would make, and live again within a minute of the service's return). It tries at once when the browser comes back online
+ * or a poll is answered after a failed one (the service is back); a try that opens takes
+ * over from polling, one that fails just waits again. Polling says `polling` only while its polls
+ * are answered: after a failed one it is `reconnecting`.
  */
 import type { StreamMode } from '../shared/attributes';
 import { PriceBoardError } from '../shared/errors';
@@ -25,10 +30,12 @@ export type TransportState = 'connecting' | 'live' | 'reconnecting' | 'polling' 
 
 /** Failed connections in a row, without an event, after which `auto` polls instead. */
 export const AUTO_FALLBACK_FAILURES = 3;
-/** `auto`: first retry of SSE after falling back. */
+/** `auto`: first retry of SSE after falling back where the service has no stream (404...). */
 export const SSE_RETRY_MS = 5 * 60_000;
-/** `auto`: longest wait between SSE retries. */
-export const MAX_SSE_RETRY_MS = 30 * 60_000;
+/** `auto`: first retry of SSE after falling back in an outage (the stream refused or unreachable). */
+export const OUTAGE_RETRY_MS = 10_000;
+/** Retries of SSE double up to this many times the first (30 min, and 1 min in an outage). */
+export const SSE_RETRY_CAP = 6;
 
 /** What the transport tells its hub (notifications only; it asks `TransportConfig.quotes`). */
 export interface TransportHooks {
@@ -85,14 +92,14 @@ export class Transport {
   #cancelPollerRetry: (() => void) | undefined;
   #fellBack = false;
   #cancelRetry: (() => void) | undefined;
-  #retryMs: number;
+  /** SSE retries in a row that failed since falling back: the retry's backoff. */
+  #failedProbes = 0;
   #closed = false;
   #current: TransportState | undefined;
 
   constructor(config: TransportConfig, hooks: TransportHooks) {
     this.#config = config;
     this.#hooks = hooks;
-    this.#retryMs = config.sseRetryMs ?? SSE_RETRY_MS;
   }
 
   /** The symbols to follow: opens what the mode needs; reopens the stream only for new ones. */
@@ -126,10 +133,7 @@ export class Transport {
     if (this.#closed) return;
     this.#stream?.reconnectNow();
     void this.#poller?.pollNow();
-    if (this.#fellBack && !this.#stream) {
-      this.#cancelRetry?.();
-      this.#startProbe();
-    }
+    this.#probeNow();
   }
 
   /** Stops everything; no timer or connection remains. */
@@ -163,9 +167,12 @@ export class Transport {
         this.#poller = new Poller({
           intervalMs: this.#config.pollMs,
           visibility: this.#config.visibility,
-          poll: (signal) => this.#config.quotes.poll(signal),
+          poll: (signal) => this.#config.quotes.poll(signal).then(() => this.#polled('polling')),
           rateLimit: this.#config.rateLimit,
-          onError: (error) => this.#hooks.failure(error, 'poll', false),
+          onError: (error) => {
+            this.#polled('reconnecting');
+            this.#hooks.failure(error, 'poll', false);
+          },
           onStop: (error) => this.#fail(error),
         });
         this.#poller.start(this.#config.quotes.untilNextPoll(this.#poller.interval));
@@ -204,7 +211,7 @@ export class Transport {
       onUnknownSymbols: (symbols) => this.#hooks.unknownSymbols(symbols),
       onStop: (error, gaveUp) => {
         if (this.#stream === stream) this.#stream = undefined;
-        if (gaveUp) this.#fallBack();
+        if (gaveUp) this.#fallBack(error);
         else this.#fail(error);
       },
     });
@@ -232,26 +239,47 @@ export class Transport {
       // SSE works again: it takes over from polling.
       this.#probing = false;
       this.#fellBack = false;
-      this.#retryMs = this.#config.sseRetryMs ?? SSE_RETRY_MS;
+      this.#failedProbes = 0;
       this.#stopPoller();
     }
     if (this.#probing || state === 'stopped') return;
     this.#setState(state === 'open' ? 'live' : state);
   }
 
-  #fallBack(): void {
+  #fallBack(error: PriceBoardError): void {
     if (this.#closed) return;
-    const wasProbe = this.#probing;
+    if (this.#probing) this.#failedProbes++;
     this.#probing = false;
     this.#fellBack = true;
     this.#ensurePoller();
-    this.#setState('polling');
-    if (wasProbe) this.#retryMs = Math.min(this.#retryMs * 2, MAX_SSE_RETRY_MS);
+    const first = suggestsNoStream(error) ? (this.#config.sseRetryMs ?? SSE_RETRY_MS) : OUTAGE_RETRY_MS;
     this.#cancelRetry?.();
-    this.#cancelRetry = startTimer(() => {
-      this.#cancelRetry = undefined;
-      this.#startProbe();
-    }, this.#retryMs);
+    this.#cancelRetry = startTimer(
+      () => {
+        this.#cancelRetry = undefined;
+        this.#startProbe();
+      },
+      first * Math.min(2 ** this.#failedProbes, SSE_RETRY_CAP),
+    );
+  }
+
+  /**
+   * A poll was answered (`polling`) or failed (`reconnecting`: a failing poll is not `polling`).
+   * An answer after a failure means the service is back: try SSE now.
+   */
+  #polled(state: TransportState): void {
+    if (!this.#polling || this.#probing) return; // SSE took over, or is being tried
+    const back = state === 'polling' && this.#current === 'reconnecting';
+    this.#setState(state);
+    if (back) this.#probeNow();
+  }
+
+  /** Fallen back to polling: try SSE now rather than at the retry's time. */
+  #probeNow(): void {
+    if (!this.#fellBack || this.#stream) return;
+    this.#cancelRetry?.();
+    this.#cancelRetry = undefined;
+    this.#startProbe();
   }
 
   #startProbe(): void {
@@ -298,7 +326,6 @@ class SharedStream {
   readonly #config: TransportConfig;
   #symbols: readonly string[];
   #inner: TabStream | LiveStream | undefined;
-  #started = false;
   #closed = false;
   #cancelWait: (() => void) | undefined;
 
@@ -314,8 +341,6 @@ class SharedStream {
   }
 
   start(): void {
-    if (this.#started) return;
-    this.#started = true;
     this.#cancelWait = afterPaint(() =>
       import('./tabs').then(
         ({ TabStream, tabsName }) =>

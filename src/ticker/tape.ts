@@ -6,7 +6,9 @@
  *
  * The cycle's duration comes from the measured group width and the speed; when either changes
  * (live prices widen a cell, the page resizes, `speed` is set) the animation is rebuilt at the
- * same offset, so nothing jumps. Hover, keyboard focus and the pause button pause it; under
+ * same offset. A cell that widens pushes the items after it back (and one that narrows pulls them
+ * on): the new offset also takes the largest such step of an item in view, so that no item in
+ * view moves back and those beyond the changed cell move on by its change, once. Hover, keyboard focus and the pause button pause it; under
  * `prefers-reduced-motion` there is no animation at all (the strip scrolls by hand).
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
@@ -31,6 +33,8 @@ export class Tape implements ReactiveController {
 
   #speed = 40;
   #width = 0;
+  /** The widths of the group's items at the last measure (fractional: a cycle of rounded ones drifts). */
+  #widths: number[] = [];
   #animation: Animation | undefined;
   #hovered = false;
   #focused = false;
@@ -50,8 +54,9 @@ export class Tape implements ReactiveController {
   /** Pixels per second; the tape keeps its position when it changes. */
   set speed(value: number) {
     if (value === this.#speed) return;
+    const offset = this.#offset(); // at the old speed
     this.#speed = value;
-    this.#restart();
+    this.#restart(this.#width, offset);
   }
 
   /** True while the tape stands still for any reason. */
@@ -72,9 +77,13 @@ export class Tape implements ReactiveController {
     this.#animation?.cancel();
     this.#animation = undefined;
     this.#width = 0;
+    this.#widths = [];
   }
 
   hostUpdated(): void {
+    // New text may change the items' widths: the offset follows in this task, before any frame
+    // shows the new layout (the resize observer would be one frame late).
+    if (this.#animation) this.#measure();
     const observe = [this.#parts.viewport(), this.#parts.group()].filter((el): el is HTMLElement => !!el);
     if (observe.length === this.#observed.length && observe.every((el, i) => el === this.#observed[i])) return;
     this.#resize.disconnect();
@@ -132,7 +141,30 @@ export class Tape implements ReactiveController {
       this.copies = copies;
       this.#host.requestUpdate();
     }
-    if (width !== this.#width || !this.#animation) this.#restart(width);
+    if (width !== this.#width || !this.#animation) this.#restart(width, this.#offset() + this.#shift(viewport, group));
+  }
+
+  /**
+   * How far back (towards the track's end) the change of the items' widths moved the edge of an
+   * item in view that moved back most (negative: every one moved on). Each copy of the group moves
+   * by what the groups before it grew, and each item by what the items before it in its group grew.
+   */
+  #shift(viewport: HTMLElement, group: HTMLElement): number {
+    const old = this.#widths;
+    const widths = [...group.children].map((item) => item.getBoundingClientRect().width);
+    this.#widths = widths;
+    if (!this.#animation || old.length === 0 || old.length !== widths.length) return 0; // other symbols: no item to keep
+    const from = this.#offset();
+    const to = from + viewport.clientWidth;
+    let shift = -Infinity;
+    // Where each item starts, from the track's start (its right edge), before and after the change;
+    // it ends its width later. Neither edge of an item in view moves back.
+    for (let before = 0, after = 0, i = 0; before < to; i = (i + 1) % old.length) {
+      if (before + old[i]! > from) shift = Math.max(shift, after - before, after + widths[i]! - before - old[i]!);
+      before += old[i]!;
+      after += widths[i]!;
+    }
+    return Number.isFinite(shift) ? shift : 0;
   }
 
   /** The current distance moved within one cycle, in pixels. */
@@ -141,11 +173,10 @@ export class Tape implements ReactiveController {
     return this.#width > 0 ? ((time * this.#speed) / 1000) % this.#width : 0;
   }
 
-  /** Rebuilds the loop for `width` at the current offset. */
-  #restart(width = this.#width): void {
+  /** Rebuilds the loop for `width` at `offset` pixels into it (default: where it is). */
+  #restart(width: number, offset: number): void {
     const track = this.#parts.track();
     if (!track || width === 0 || this.reduced) return;
-    const offset = this.#offset();
     this.#animation?.cancel();
     this.#width = width;
     this.#animation = track.animate([{ transform: 'translateX(0)' }, { transform: `translateX(${width}px)` }], {
