@@ -14,6 +14,7 @@ import { BAR_MS, RECORD_MS } from './engine/record';
 import type { AskOutcome, Engine, RecordedBar, RelayEvent } from './engine/types';
 import type { FanOut } from './fanout';
 import type { Feed } from './feed';
+import { holdsKey } from './holds-key';
 import type { Logger } from './log';
 import { MAX_PAUSE_MS, type UpstreamGate } from './upstream';
 
@@ -142,11 +143,6 @@ class Demand {
     this.#currentAsks = 0;
     this.#windowStart = now;
   }
-}
-
-/** Whether a body to be sent downstream holds the upstream key (as sent, or JSON-escaped). */
-export function holdsKey(text: string, key: string): boolean {
-  return key !== '' && (text.includes(key) || text.includes(JSON.stringify(key).slice(1, -1)));
 }
 
 function etagOf(body: string): string {

@@ -26,6 +26,7 @@ import type { Engine, RelayEvent } from './engine/types';
 import { withHeartbeats } from './heard';
 import type { Logger } from './log';
 import type { Metrics } from './metrics';
+import { QuoteIntake } from './quote-intake';
 import type { UpstreamGate, UpstreamTimings } from './upstream';
 
 /** The board's default symbols: streamed from the start so the first visitors wait for nothing. */
@@ -92,6 +93,7 @@ export class Feed {
   readonly #unsubscribe: Array<() => void> = [];
   readonly #now: () => number;
   readonly #client: PriceClient;
+  readonly #intake: QuoteIntake;
   #closed = false;
   /**
    * Changes the engine refused (a cluster's Redis away, or silent, while the upstream stream stayed
@@ -116,6 +118,7 @@ export class Feed {
       // The gate decides when to try again; the client's own retries would spend the budget.
       retry: { retries: 0, baseMs: 0, maxMs: 0 },
     });
+    this.#intake = new QuoteIntake(options.apiKey);
     for (const s of options.allow ?? DEFAULT_SYMBOLS) this.#inUse.add(s);
   }
 
@@ -484,6 +487,7 @@ export class Feed {
 
   #stopUpstream(): void {
     this.#leadTerm++;
+    this.#intake.reset();
     this.#unapplied.clear();
     // A streak of refusals ends with the lead: the next leader's first refusal is logged anew.
     this.#failing = undefined;
@@ -537,16 +541,16 @@ export class Feed {
   async #ingest(quotes: Quote[]): Promise<void> {
     const receivedAt = this.#now();
     // Only ids the relay serves are held: an upstream sending thousands of others costs no memory.
-    const known = this.#known ?? this.#inUse;
-    const kept = quotes.filter((q) => known.has(q.symbol));
-    if (kept.length < quotes.length) {
+    const { kept, unknown, keyed } = this.#intake.take(quotes, this.#known ?? this.#inUse, receivedAt);
+    if (unknown > 0)
       this.#options.metrics.inc(
         'relay_upstream_quotes_dropped_total',
         'Upstream quotes dropped: for ids outside the catalog.',
         {},
-        quotes.length - kept.length,
+        unknown,
       );
-    }
+    if (keyed > 0)
+      this.#options.log('upstream_body_refused', { what: 'quotes', quotes: keyed, reason: 'holds UPSTREAM_KEY' });
     await this.#apply(kept, receivedAt);
   }
 
