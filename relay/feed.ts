@@ -249,7 +249,7 @@ export class Feed {
   use(symbols: readonly string[]): void {
     let added = false;
     for (const s of symbols) {
-      if (this.#inUse.has(s)) continue;
+      if (this.#inUse.has(s) || this.#options.gate.refuses(s)) continue;
       this.#inUse.add(s);
       added = true;
     }

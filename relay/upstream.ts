@@ -63,6 +63,21 @@ function localAnswer(status: number, code: string, message: string, retryAfterMs
   return new Response(JSON.stringify({ error: { code, message } }), { status, headers });
 }
 
+/** The symbols a prices or stream request names. */
+function namedSymbols(url: URL): string[] {
+  const path = pathLabel(url.pathname);
+  if (path !== 'prices' && path !== 'stream') return [];
+  return (url.searchParams.get('symbols') ?? '').split(',').filter(Boolean);
+}
+
+/** Symbols refused by the plan, answered as the service's 404 `unknown_symbol` (the clients drop them and go on). */
+function symbolsRefused(symbols: string[]): Response {
+  return new Response(
+    JSON.stringify({ error: { code: 'unknown_symbol', message: 'upstream refused these symbols', symbols } }),
+    { status: 404, headers: { 'Content-Type': 'application/json' } },
+  );
+}
+
 /** The service's error code of a refusal (`plan_limit`, `unknown_symbol`...), read from a bounded body. */
 async function serviceCode(res: Response): Promise<string | undefined> {
   const text = (await readBounded(res.clone(), 4_096).catch(() => undefined)) ?? '';
@@ -82,10 +97,16 @@ export interface UpstreamOptions {
 export class UpstreamGate {
   /** Set when the key is refused: nothing but the probe is sent. */
   halted: { status: number; code: string } | undefined;
+  /** Epoch ms of the last 2xx from upstream (0: none yet). */
+  lastOkAt = 0;
   readonly #pausedUntil: Record<Scope, number> = { quotes: 0, history: 0, symbols: 0 };
   readonly #failures: Record<Scope, number> = { quotes: 0, history: 0, symbols: 0 };
   /** Resource (path and query) → the refusal remembered for it. Oldest first. */
   readonly #refusals = new Map<string, { status: number; code: string; until: number }>();
+  /** Symbols a 2xx of prices or the stream named: a 403 naming only these refuses the key. */
+  readonly #goodSymbols = new Set<string>();
+  /** Symbol → until when it is refused (a 403 naming it beside good ones). Oldest first. */
+  readonly #refusedSymbols = new Map<string, number>();
   #probeTimer: NodeJS.Timeout | undefined;
   readonly #reopened = new Set<() => void>();
   readonly #now: () => number;
@@ -108,6 +129,11 @@ export class UpstreamGate {
     const until =
       scope === 'quotes' ? this.#pausedUntil.quotes : Math.max(this.#pausedUntil.quotes, this.#pausedUntil[scope]);
     return Math.max(0, until - this.#now());
+  }
+
+  /** Whether `symbol` is refused for now (a 403 named it beside symbols that work). */
+  refuses(symbol: string): boolean {
+    return (this.#refusedSymbols.get(symbol) ?? 0) > this.#now();
   }
 
   /** Called when a halted key works again. Returns the unsubscribe function. */
@@ -142,6 +168,9 @@ export class UpstreamGate {
       );
     if (!this.#options.leader.isLeader)
       return this.#refuse(path, 'not_leader', localAnswer(503, 'not_leader', 'another process spends the budget'));
+    const named = namedSymbols(url);
+    const refusedSymbols = named.filter((s) => this.refuses(s));
+    if (refusedSymbols.length > 0) return this.#refuse(path, 'refused_resource', symbolsRefused(refusedSymbols));
     const refusal = this.#refusals.get(resource);
     if (refusal && refusal.until > this.#now())
       return this.#refuse(
@@ -179,16 +208,37 @@ export class UpstreamGate {
       path,
       status: String(res.status),
     });
+    if (res.ok) {
+      this.#failures[scopeOf(path)] = 0;
+      this.lastOkAt = this.#now();
+      for (const s of named) this.#goodSymbols.add(s);
+      return res;
+    }
+    // A 403 naming symbols never answered before, beside symbols that were: those symbols are not
+    // in the plan (SERVICE-SPEC §8), not the key. They are refused here for a while, as the
+    // service's 404 unknown_symbol would be, so the stream and the poll go on without them.
+    const untried = named.filter((s) => !this.#goodSymbols.has(s));
+    if (res.status === 403 && untried.length > 0 && this.#goodSymbols.size > 0) {
+      await res.body?.cancel().catch(() => {});
+      this.#refuseSymbols(path, untried);
+      return symbolsRefused(untried);
+    }
     await this.#learn(path, resource, res, input, init);
     return res;
   }
 
+  #refuseSymbols(path: UpstreamPath, symbols: string[]): void {
+    for (const s of symbols) {
+      this.#refusedSymbols.delete(s);
+      this.#refusedSymbols.set(s, this.#now() + REFUSAL_TTL_MS);
+    }
+    while (this.#refusedSymbols.size > MAX_REFUSALS)
+      this.#refusedSymbols.delete(this.#refusedSymbols.keys().next().value!);
+    this.#options.log('upstream_symbols_refused', { path, status: 403, symbols });
+  }
+
   async #learn(path: UpstreamPath, resource: string, res: Response, input: string, init: RequestInit): Promise<void> {
     const scope = scopeOf(path);
-    if (res.ok) {
-      this.#failures[scope] = 0;
-      return;
-    }
     const keyRefused = res.status === 401 || (res.status === 403 && scope !== 'history');
     if (keyRefused) return this.#halt(path, res.status, input, init);
     if (res.status === 403 || res.status === 404) {

@@ -6,7 +6,7 @@ import { Budget, POLL_DAY_SHARE } from '../../relay/budget';
 import { PLAN_BUDGETS } from '../../relay/config';
 import { MemoryBudget } from '../../relay/engine/memory';
 import { control, get, Stream, until } from './helpers';
-import { startBehind, type Setup } from './upstream-helpers';
+import { health as healthOf, startBehind, streamRequests as streamRequestsOf, type Setup } from './upstream-helpers';
 
 let setup: Setup | undefined;
 let streams: Stream[] = [];
@@ -21,10 +21,7 @@ afterEach(async () => {
 const json = (body: string): Record<string, unknown> => JSON.parse(body) as Record<string, unknown>;
 const priceOf = (e: { data: string }): string => (JSON.parse(e.data) as { price: string }).price;
 
-async function health(): Promise<{ status: number; upstream: string }> {
-  const answer = await get(setup!.relay.url, '/healthz');
-  return { status: answer.status, upstream: json(answer.body).upstream as string };
-}
+const health = (): Promise<{ status: number; upstream: string }> => healthOf(setup!.relay.url);
 
 function open(symbols: string): Stream {
   const stream = new Stream(setup!.relay.url, symbols);
@@ -39,12 +36,7 @@ async function otherSymbols(): Promise<string[]> {
   return body.data.symbols.map((s) => s.symbol).filter((s) => !defaults.includes(s));
 }
 
-/** The symbols of the upstream stream requests, in order. */
-function streamRequests(): string[][] {
-  return setup!.upstream.seen
-    .filter((s) => s.path === '/v1/stream')
-    .map((s) => new URLSearchParams(s.search).get('symbols')!.split(','));
-}
+const streamRequests = (): string[][] => streamRequestsOf(setup!.upstream);
 
 describe('a failure stays where it happened', () => {
   it.each([

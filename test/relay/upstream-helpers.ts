@@ -13,7 +13,7 @@ import { startRelay, type Relay, type RelayOptions } from '../../relay/server';
 import type { SandboxOptions } from '../../sandbox/server';
 import { start, type StartedSandbox } from '../sandbox/helpers';
 import { startRedis, stopAll, type RedisServer } from './cluster-helpers';
-import { Stream, until } from './helpers';
+import { get, Stream, until } from './helpers';
 
 /** Answers the request (returns true), or leaves it to the next rule / the sandbox (false). */
 export type Rule = (req: IncomingMessage, res: ServerResponse, url: URL) => boolean;
@@ -118,6 +118,19 @@ export class ControlledUpstream {
     });
     upstream.end();
   }
+}
+
+/** The relay's `/healthz`: its status and what it says of the upstream. */
+export async function health(relayUrl: string): Promise<{ status: number; upstream: string }> {
+  const answer = await get(relayUrl, '/healthz');
+  return { status: answer.status, upstream: (JSON.parse(answer.body) as { upstream: string }).upstream };
+}
+
+/** The symbols of each upstream stream request, in order. */
+export function streamRequests(upstream: ControlledUpstream): string[][] {
+  return upstream.seen
+    .filter((s) => s.path === '/v1/stream')
+    .map((s) => new URLSearchParams(s.search).get('symbols')!.split(','));
 }
 
 export interface Setup {
