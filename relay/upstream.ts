@@ -14,7 +14,7 @@
  * A refused request gets a local answer shaped like the service's (429 with Retry-After, or the
  * remembered 401/403/404), so the clients' own error handling applies and nothing retries in a storm.
  */
-import { parseRetryAfter, readBounded, type FetchLike } from './from-src';
+import { parseRetryAfter, PriceBoardError, readBounded, type FetchLike } from './from-src';
 import type { Budget, Priority } from './budget';
 import type { Leader } from './engine/types';
 import type { Logger } from './log';
@@ -45,8 +45,11 @@ export interface UpstreamTimings {
 }
 
 export type UpstreamPath = 'prices' | 'stream' | 'history' | 'symbols' | 'other';
-/** What one pause stops: `quotes` (prices, stream, anything else) stops every path. */
-type Scope = 'quotes' | 'history' | 'symbols';
+/**
+ * What one pause stops: `quotes` (prices, anything else; the stream's 429) stops every path. A
+ * stream that fails (5xx, unreachable) pauses the stream only: the poll is its fallback.
+ */
+type Scope = 'quotes' | 'history' | 'symbols' | 'stream';
 
 export function pathLabel(pathname: string): UpstreamPath {
   const m = /^\/v1\/(prices|stream|history|symbols)(\/|$)/.exec(pathname);
@@ -54,7 +57,7 @@ export function pathLabel(pathname: string): UpstreamPath {
 }
 
 function scopeOf(path: UpstreamPath): Scope {
-  return path === 'history' || path === 'symbols' ? path : 'quotes';
+  return path === 'history' || path === 'symbols' || path === 'stream' ? path : 'quotes';
 }
 
 function localAnswer(status: number, code: string, message: string, retryAfterMs?: number): Response {
@@ -78,6 +81,14 @@ function symbolsRefused(symbols: string[]): Response {
   );
 }
 
+/** The codes of the gate's own answers to requests it did not send (they say nothing of the upstream). */
+const LOCAL_CODES = new Set(['key_refused', 'not_leader', 'relay_paused', 'relay_budget']);
+
+/** Whether `error` is the gate's refusal to send a request (a pause, the budget, not leading, a refused key). */
+export function isLocalRefusal(error: unknown): boolean {
+  return error instanceof PriceBoardError && LOCAL_CODES.has(String(error.data?.serviceCode));
+}
+
 /** The service's error code of a refusal (`plan_limit`, `unknown_symbol`...), read from a bounded body. */
 async function serviceCode(res: Response): Promise<string | undefined> {
   const text = (await readBounded(res.clone(), 4_096).catch(() => undefined)) ?? '';
@@ -99,8 +110,8 @@ export class UpstreamGate {
   halted: { status: number; code: string } | undefined;
   /** Epoch ms of the last 2xx from upstream (0: none yet). */
   lastOkAt = 0;
-  readonly #pausedUntil: Record<Scope, number> = { quotes: 0, history: 0, symbols: 0 };
-  readonly #failures: Record<Scope, number> = { quotes: 0, history: 0, symbols: 0 };
+  readonly #pausedUntil: Record<Scope, number> = { quotes: 0, history: 0, symbols: 0, stream: 0 };
+  readonly #failures: Record<Scope, number> = { quotes: 0, history: 0, symbols: 0, stream: 0 };
   /** Resource (path and query) → the refusal remembered for it. Oldest first. */
   readonly #refusals = new Map<string, { status: number; code: string; until: number }>();
   /** Symbols a 2xx of prices or the stream named: a 403 naming only these refuses the key. */
@@ -161,11 +172,7 @@ export class UpstreamGate {
     const path = pathLabel(url.pathname);
     const resource = url.pathname + url.search;
     if (this.halted)
-      return this.#refuse(
-        path,
-        'halted',
-        localAnswer(this.halted.status, this.halted.code, 'upstream refused the key'),
-      );
+      return this.#refuse(path, 'halted', localAnswer(this.halted.status, 'key_refused', 'upstream refused the key'));
     if (!this.#options.leader.isLeader)
       return this.#refuse(path, 'not_leader', localAnswer(503, 'not_leader', 'another process spends the budget'));
     const named = namedSymbols(url);
@@ -180,7 +187,7 @@ export class UpstreamGate {
       );
     const wait = this.pausedFor(path);
     if (wait > 0)
-      return this.#refuse(path, 'backoff', localAnswer(429, 'rate_limited', 'upstream asked us to wait', wait));
+      return this.#refuse(path, 'backoff', localAnswer(429, 'relay_paused', 'upstream asked us to wait', wait));
     const taken = await this.#options.budget.take(priority);
     // Fenced: another process took the lead while this one was paused or cut off.
     if (!taken.ok && taken.fenced)
@@ -189,7 +196,7 @@ export class UpstreamGate {
       return this.#refuse(
         path,
         'budget',
-        localAnswer(429, 'rate_limited', 'the relay budget is spent', taken.retryAfterMs),
+        localAnswer(429, 'relay_budget', 'the relay budget is spent', taken.retryAfterMs),
       );
 
     let res: Response;
@@ -253,7 +260,13 @@ export class UpstreamGate {
       // A second stream beside the first, refused by a per-key cap on streams: no rate limit.
       if (path === 'stream' && (await serviceCode(res)) === 'too_many_streams') return;
       const ms = parseRetryAfter(res.headers.get('retry-after'), this.#now()) ?? MIN_PAUSE_MS * 5;
-      this.#pause(scope, Math.min(MAX_PAUSE_MS, Math.max(MIN_PAUSE_MS, ms)), path, res.status);
+      // A rate limit is the key's, whatever path met it.
+      this.#pause(
+        scope === 'stream' ? 'quotes' : scope,
+        Math.min(MAX_PAUSE_MS, Math.max(MIN_PAUSE_MS, ms)),
+        path,
+        res.status,
+      );
     } else if (res.status >= 500) {
       this.#backOff(path, res.status);
     }

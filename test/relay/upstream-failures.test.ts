@@ -337,31 +337,3 @@ describe('the catalog', () => {
     expect(setup.upstream.count(/^\/v1\/symbols/) - before).toBe(1);
   });
 });
-
-describe('an upstream stream that stays open but says nothing readable', () => {
-  it.each([
-    ['malformed events only', true],
-    ['nothing at all, not even its heartbeat', false],
-  ])('%s: the relay says its data is stale (healthz 503, Warning 110), not current', async (_name, garbage) => {
-    setup = await startBehind({}, { upstream: { staleAfterMs: 1_500 } });
-    const stream = open('usd');
-    await stream.event((e) => e.event === 'quotes');
-    expect((await health()).status).toBe(200);
-    // The upstream's stream breaks; the one the relay gets next answers 200 and a comment, then
-    // only malformed quote events, or nothing.
-    setup.upstream.ownStream();
-    setup.upstream.dropStreams();
-    await until(() => setup!.upstream.openStreams === 1, 10_000);
-    const talk = garbage
-      ? setInterval(() => setup!.upstream.sendRaw('event: quote\ndata: {"symbol": oops\n\n'), 100)
-      : undefined;
-    try {
-      await until(async () => (await health()).status === 503, 10_000);
-      const prices = await get(setup.relay.url, '/v1/prices?symbols=usd');
-      expect(prices.status).toBe(200);
-      expect(prices.headers.warning).toMatch(/^110/);
-    } finally {
-      clearInterval(talk);
-    }
-  });
-});
