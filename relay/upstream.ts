@@ -46,10 +46,11 @@ export interface UpstreamTimings {
 
 export type UpstreamPath = 'prices' | 'stream' | 'history' | 'symbols' | 'other';
 /**
- * What one pause stops: `quotes` (prices, anything else; the stream's 429) stops every path. A
- * stream that fails (5xx, unreachable) pauses the stream only: the poll is its fallback.
+ * What one pause stops: `quotes` (a 429 on prices, the stream or anything else: the key's rate
+ * limit) stops every path. A path that fails (5xx, unreachable) pauses itself only: the poll is
+ * the stream's fallback, and the other way round.
  */
-type Scope = 'quotes' | 'history' | 'symbols' | 'stream';
+type Scope = 'quotes' | 'prices' | 'stream' | 'history' | 'symbols';
 
 export function pathLabel(pathname: string): UpstreamPath {
   const m = /^\/v1\/(prices|stream|history|symbols)(\/|$)/.exec(pathname);
@@ -57,7 +58,7 @@ export function pathLabel(pathname: string): UpstreamPath {
 }
 
 function scopeOf(path: UpstreamPath): Scope {
-  return path === 'history' || path === 'symbols' || path === 'stream' ? path : 'quotes';
+  return path === 'other' ? 'quotes' : path;
 }
 
 function localAnswer(status: number, code: string, message: string, retryAfterMs?: number): Response {
@@ -110,8 +111,8 @@ export class UpstreamGate {
   halted: { status: number; code: string } | undefined;
   /** Epoch ms of the last 2xx from upstream (0: none yet). */
   lastOkAt = 0;
-  readonly #pausedUntil: Record<Scope, number> = { quotes: 0, history: 0, symbols: 0, stream: 0 };
-  readonly #failures: Record<Scope, number> = { quotes: 0, history: 0, symbols: 0, stream: 0 };
+  readonly #pausedUntil: Record<Scope, number> = { quotes: 0, prices: 0, stream: 0, history: 0, symbols: 0 };
+  readonly #failures: Record<Scope, number> = { quotes: 0, prices: 0, stream: 0, history: 0, symbols: 0 };
   /** Resource (path and query) → the refusal remembered for it. Oldest first. */
   readonly #refusals = new Map<string, { status: number; code: string; until: number }>();
   /** Symbols a 2xx of prices or the stream named: a 403 naming only these refuses the key. */
@@ -260,9 +261,9 @@ export class UpstreamGate {
       // A second stream beside the first, refused by a per-key cap on streams: no rate limit.
       if (path === 'stream' && (await serviceCode(res)) === 'too_many_streams') return;
       const ms = parseRetryAfter(res.headers.get('retry-after'), this.#now()) ?? MIN_PAUSE_MS * 5;
-      // A rate limit is the key's, whatever path met it.
+      // A rate limit on quotes is the key's: it pauses everything.
       this.#pause(
-        scope === 'stream' ? 'quotes' : scope,
+        scope === 'history' || scope === 'symbols' ? scope : 'quotes',
         Math.min(MAX_PAUSE_MS, Math.max(MIN_PAUSE_MS, ms)),
         path,
         res.status,

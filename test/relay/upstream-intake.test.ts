@@ -3,10 +3,10 @@
 // blocks a later genuine quote, even one dated before the bogus one arrived; a quote holding the
 // key reaches nobody. The stream path: the controlled upstream's own event stream; the poll path:
 // its /v1/prices, with the stream answering HTML so that the relay polls.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Quote } from '../../relay/from-src';
-import { at, get, quote, until, Stream } from './helpers';
-import { ownStreamRelays, startBehind, type Setup } from './upstream-helpers';
+import { at, get, quote, until } from './helpers';
+import { ownStreamRelays, relaysBehind, type Setup } from './upstream-helpers';
 
 const relays = ownStreamRelays('intake');
 const KEY = 'enterprise-key'; // the key startBehind gives the relay
@@ -23,18 +23,11 @@ async function heldPrice(base: string, symbol: string): Promise<string | undefin
   return (JSON.parse(answer.body) as Prices).data.quotes[0]?.price;
 }
 
-let polled: Setup | undefined;
-let streams: Stream[] = [];
-afterEach(async () => {
-  for (const s of streams) s.close();
-  streams = [];
-  await polled?.close();
-  polled = undefined;
-});
+const behind = relaysBehind();
 
 /** A relay that polls (its stream answers HTML); `/v1/prices` answers `served` for the symbols asked. */
 async function pollingRelay(served: Map<string, Quote>): Promise<Setup> {
-  polled = await startBehind({}, { upstream: { streamRetryMs: 60_000 } }, (up) =>
+  return behind.start({}, { upstream: { streamRetryMs: 60_000 } }, (up) =>
     up.rule((_req, res, url) => {
       if (url.pathname === '/v1/stream') {
         res.writeHead(200, { 'Content-Type': 'text/html' });
@@ -49,7 +42,6 @@ async function pollingRelay(served: Map<string, Quote>): Promise<Setup> {
       return true;
     }),
   );
-  return polled;
 }
 
 describe('a bogus future date never blocks a later genuine quote dated a second before now', () => {
@@ -95,8 +87,7 @@ describe('a quote holding the key', () => {
     upstream.send('quote', { ...quote('usd', 1), price: '1002', updated_at: at(Date.now() - 2_000) });
     await visitor.event((e) => e.event === 'quote' && e.data.includes('"1002"'));
     const prices = await get(relay.url, '/v1/prices?symbols=usd');
-    const resumed = new Stream(relay.url, 'usd', { lastEventId: snapshot.id });
-    streams.push(resumed);
+    const resumed = behind.open(relay.url, 'usd', { lastEventId: snapshot.id });
     await resumed.event((e) => e.data.includes('"1002"'));
     for (const text of [visitor.raw, prices.body, resumed.raw]) expect(text).not.toContain(KEY);
     expect(prices.status).toBe(200);

@@ -1,15 +1,12 @@
 // A relay that starts on a small budget or in an outage (DESIGN.md §7.1 "A small day budget still
 // starts", "A failure stays where it happened"): it takes its first snapshot at once and serves
 // what it holds, and it serves again as soon as the upstream is back.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { get, until } from './helpers';
-import { startBehind, type Setup } from './upstream-helpers';
+import { relaysBehind, type Setup } from './upstream-helpers';
 
+const behind = relaysBehind();
 let setup: Setup | undefined;
-afterEach(async () => {
-  await setup?.close();
-  setup = undefined;
-});
 
 describe('a small day budget', () => {
   it.each([
@@ -19,7 +16,7 @@ describe('a small day budget', () => {
     '%s, the stream failing: the first snapshot at once, then the prices held (stale, marked) rather than a 429',
     async (_name, env) => {
       // Visitors ask as often as the test looks: no per-visitor limit in the way.
-      setup = await startBehind({ ...env, CLIENT_RPM: '100000' }, { upstream: { staleAfterMs: 1_500 } }, (up) =>
+      setup = await behind.start({ ...env, CLIENT_RPM: '100000' }, { upstream: { staleAfterMs: 1_500 } }, (up) =>
         up.fail(/^\/v1\/stream/, 503, 'unavailable'),
       );
       const first = await until(async () => {
@@ -47,7 +44,7 @@ describe('an upstream outage at start', () => {
   it('the catalog is served as soon as the upstream is back, however long the outage and however often visitors asked', async () => {
     let offset = 0;
     let down = true;
-    setup = await startBehind({}, { now: () => Date.now() + offset }, (up) =>
+    setup = await behind.start({}, { now: () => Date.now() + offset }, (up) =>
       up.rule((_req, res, url) => {
         if (!down || !url.pathname.startsWith('/v1/')) return false;
         res.writeHead(503, { 'Content-Type': 'application/json' });

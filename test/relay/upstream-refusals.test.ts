@@ -1,18 +1,12 @@
 // Refusals scoped to what they refuse (DESIGN.md §7.1 "A failure stays where it happened"): a 403
 // naming symbols the plan does not give (SERVICE-SPEC §8) drops those symbols, not the relay; a
 // 403 that refuses symbols which worked is the key, as before.
-import { afterEach, describe, expect, it } from 'vitest';
-import { control, get, Stream, until } from './helpers';
-import { health, startBehind, streamRequests, type Setup } from './upstream-helpers';
+import { describe, expect, it } from 'vitest';
+import { control, get, until } from './helpers';
+import { health, relaysBehind, streamRequests, type Setup } from './upstream-helpers';
 
+const behind = relaysBehind();
 let setup: Setup | undefined;
-let streams: Stream[] = [];
-afterEach(async () => {
-  for (const s of streams) s.close();
-  streams = [];
-  await setup?.close();
-  setup = undefined;
-});
 
 const priceOf = (e: { data: string }): string => (JSON.parse(e.data) as { price: string }).price;
 const names = (search: string, symbol: string): boolean =>
@@ -22,7 +16,7 @@ describe('a 403 on prices or the stream', () => {
   it.each([['gbp'], ['aed']])(
     'naming a symbol outside the plan (%s) drops that symbol: the relay stays up and carries the others',
     async (restricted) => {
-      setup = await startBehind({}, { upstream: { probeMs: 300, resubscribeMs: 300 } }, (up) =>
+      setup = await behind.start({}, { upstream: { probeMs: 300, resubscribeMs: 300 } }, (up) =>
         up.rule((_req, res, url) => {
           if (!/^\/v1\/(prices|stream)$/.test(url.pathname) || !names(url.search, restricted)) return false;
           res.writeHead(403, { 'Content-Type': 'application/json' });
@@ -30,8 +24,7 @@ describe('a 403 on prices or the stream', () => {
           return true;
         }),
       );
-      const visitor = new Stream(setup.relay.url, 'usd');
-      streams.push(visitor);
+      const visitor = behind.open(setup.relay.url, 'usd');
       await visitor.event((e) => e.event === 'quotes');
       // One anonymous request for the restricted symbol.
       await get(setup.relay.url, `/v1/prices?symbols=${restricted}`);
@@ -54,9 +47,8 @@ describe('a 403 on prices or the stream', () => {
   );
 
   it('refusing the symbols that worked is a refused key: the relay halts and probes', async () => {
-    setup = await startBehind({}, { upstream: { probeMs: 60_000 } });
-    const visitor = new Stream(setup.relay.url, 'usd');
-    streams.push(visitor);
+    setup = await behind.start({}, { upstream: { probeMs: 60_000 } });
+    const visitor = behind.open(setup.relay.url, 'usd');
     await visitor.event((e) => e.event === 'quotes');
     setup.upstream.fail(/^\/v1\/(prices|stream)/, 403, 'forbidden');
     setup.upstream.dropStreams();

@@ -4,26 +4,16 @@
 // reopens are paced by the budget.
 import { afterEach, describe, expect, it } from 'vitest';
 import { control, get, Stream, until } from './helpers';
-import { startBehind, type Setup } from './upstream-helpers';
+import { relaysBehind, type Setup } from './upstream-helpers';
 
+const behind = relaysBehind();
 let setup: Setup | undefined;
-let streams: Stream[] = [];
 let talk: NodeJS.Timeout | undefined;
-afterEach(async () => {
-  clearInterval(talk);
-  for (const s of streams) s.close();
-  streams = [];
-  await setup?.close();
-  setup = undefined;
-});
+afterEach(() => clearInterval(talk));
 
 const priceOf = (e: { data: string }): string => (JSON.parse(e.data) as { price: string }).price;
 
-function open(symbols: string): Stream {
-  const stream = new Stream(setup!.relay.url, symbols);
-  streams.push(stream);
-  return stream;
-}
+const open = (symbols: string): Stream => behind.open(setup!.relay.url, symbols);
 
 /** Changes usd `times` times, each awaited at `visitor`, each after an upstream request more (a poll or a stream). */
 async function changesArrive(visitor: Stream, times: number, timeoutMs: number): Promise<void> {
@@ -42,7 +32,7 @@ describe('a stream that stays open but never completes a readable event', () => 
     ['malformed events only', '', 'event: quote\ndata: {"symbol": oops\n\n'],
     ['heartbeats only, no quotes', '', ': ping\n\n'],
   ])('%s: is replaced, and the relay polls meanwhile so changes reach visitors', async (_name, first, each) => {
-    setup = await startBehind({}, { upstream: { staleAfterMs: 1_500 } });
+    setup = await behind.start({}, { upstream: { staleAfterMs: 1_500 } });
     const visitor = open('usd');
     await visitor.event((e) => e.event === 'quotes');
     // The upstream's stream breaks; every stream the relay opens next says nothing readable.
@@ -60,7 +50,7 @@ describe('a stream that stays open but never completes a readable event', () => 
   });
 
   it('is not current meanwhile: /healthz says so until a poll brings data', async () => {
-    setup = await startBehind({}, { upstream: { staleAfterMs: 1_500 } }, (up) =>
+    setup = await behind.start({}, { upstream: { staleAfterMs: 1_500 } }, (up) =>
       up.fail(/^\/v1\/prices/, 503, 'unavailable'),
     );
     const visitor = open('usd');
@@ -86,7 +76,7 @@ describe('a stream that ends after each snapshot', () => {
     'with retry: %i counts as failing: its opens are paced by the budget, and polls carry the changes',
     async (retry) => {
       let id = 0;
-      setup = await startBehind(env, {}, (up) =>
+      setup = await behind.start(env, {}, (up) =>
         up.rule((req, res, url) => {
           if (url.pathname !== '/v1/stream') return false;
           // The snapshot from the sandbox's own prices, then the end of the connection.
