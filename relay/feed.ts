@@ -10,12 +10,13 @@
  * `resubscribeMs`. After the stream fails the relay polls, and tries the stream again with capped
  * backoff.
  */
-import { LiveStream, admitQuote, PriceBoardError, PriceClient, type Quote, type SymbolInfo } from './from-src';
+import { LiveStream, PriceBoardError, PriceClient, type Quote, type SymbolInfo } from './from-src';
 import type { Budget } from './budget';
 import { Catalog } from './catalog';
-import type { Engine, RelayEvent } from './engine/types';
+import type { Engine } from './engine/types';
 import type { Logger } from './log';
 import type { Metrics } from './metrics';
+import { EngineOffer } from './engine-offer';
 import { QuoteIntake } from './quote-intake';
 import { StreamPolicy, type StreamWatch } from './stream-policy';
 import { isLocalRefusal, type UpstreamGate, type UpstreamTimings } from './upstream';
@@ -28,8 +29,6 @@ const RESUBSCRIBE_DEBOUNCE_MS = 250;
 const MIN_POLL_GAP_MS = 2_000;
 /** Data older than this, or an open stream that said nothing readable for this long, is stale. */
 const STALE_AFTER_MS = 60_000;
-/** How soon quotes the engine could not take (its Redis away or silent) are offered to it again. */
-const REAPPLY_MS = 1_000;
 
 export interface FeedOptions {
   baseUrl: string;
@@ -48,8 +47,6 @@ export interface FeedOptions {
 export class Feed {
   /** Epoch ms of the last quote data from upstream that the engine took (what visitors are served). */
   lastDataAt = 0;
-  /** A streak of changes the engine refused (Redis out of memory, say): when it began, and how many. */
-  #failing: { since: number; count: number } | undefined;
   mode: 'stream' | 'poll' = 'stream';
   readonly #inUse = new Set<string>();
   /** The working stream and the symbols it was opened for. */
@@ -78,16 +75,7 @@ export class Feed {
   /** The working stream was reopened for reading nothing: it covers no symbol until it reads. */
   #unproven = false;
   #closed = false;
-  /**
-   * Changes the engine refused (a cluster's Redis away, or silent, while the upstream stream stayed
-   * open): the newest per symbol, with when it came, offered again until the engine takes them. The
-   * upstream sends a change once; without this it would reach no client until that symbol changed
-   * again.
-   */
-  readonly #unapplied = new Map<string, { quote: Quote; receivedAt: number }>();
-  /** Raised whenever this member stops leading: a refusal of what it offered before is not held. */
-  #leadTerm = 0;
-  #reapplyTimer: NodeJS.Timeout | undefined;
+  readonly #offer: EngineOffer;
 
   readonly #options: FeedOptions;
 
@@ -102,6 +90,16 @@ export class Feed {
       retry: { retries: 0, baseMs: 0, maxMs: 0 },
     });
     this.#intake = new QuoteIntake(options.apiKey);
+    this.#offer = new EngineOffer({
+      engine: options.engine,
+      log: options.log,
+      now: this.#now,
+      closed: () => this.#closed,
+      onApplied: (receivedAt) => {
+        this.lastDataAt = Math.max(this.lastDataAt, receivedAt);
+        this.#wakeWaiters();
+      },
+    });
     this.#policy = new StreamPolicy({
       budget: options.budget,
       now: this.#now,
@@ -153,7 +151,7 @@ export class Feed {
    * the engine took every change (one it refused and holds is not yet served to anyone).
    */
   get upstreamFresh(): boolean {
-    if (this.#unapplied.size > 0) return false;
+    if (this.#offer.holding) return false;
     // Only quotes make data current: an open stream that sends nothing readable (malformed
     // events, bytes of an event never finished, heartbeats only) is no more current than its last
     // quote, and is replaced (StreamPolicy).
@@ -273,7 +271,7 @@ export class Feed {
         if (stream === this.#stream) this.#unproven = false;
         if (stream === this.#candidate) this.#promote(stream, symbols);
         // A failing engine (e.g. a shared store away) is logged, never an unhandled rejection.
-        void this.#ingest(quotes).catch((error: unknown) => this.#ingestFailed(error));
+        void this.#ingest(quotes).catch((error: unknown) => this.#offer.failed(error));
       },
       onState: (state) => {
         if (state === 'open') watch.opened();
@@ -444,13 +442,8 @@ export class Feed {
   }
 
   #stopUpstream(): void {
-    this.#leadTerm++;
     this.#intake.reset();
-    this.#unapplied.clear();
-    // A streak of refusals ends with the lead: the next leader's first refusal is logged anew.
-    this.#failing = undefined;
-    clearTimeout(this.#reapplyTimer);
-    this.#reapplyTimer = undefined;
+    this.#offer.stop();
     this.#close(this.#stream);
     this.#close(this.#candidate);
     this.#stream = undefined;
@@ -497,7 +490,7 @@ export class Feed {
         const allowed = Math.max(MIN_POLL_GAP_MS, error.retryAfterMs ?? 0, this.#options.gate.pausedFor('prices'));
         wait = soon ? allowed : Math.max(wait, error.retryAfterMs ?? 0);
       } else {
-        this.#ingestFailed(error);
+        this.#offer.failed(error);
       }
     } finally {
       this.#polling = false;
@@ -518,94 +511,6 @@ export class Feed {
       );
     if (keyed > 0)
       this.#options.log('upstream_body_refused', { what: 'quotes', quotes: keyed, reason: 'holds UPSTREAM_KEY' });
-    await this.#apply(kept, receivedAt);
+    await this.#offer.apply(kept, receivedAt);
   }
-
-  /** Numbers and publishes `quotes`; held, and offered again later, when the engine refuses them. */
-  async #apply(quotes: Quote[], receivedAt: number): Promise<void> {
-    const { state, broker, record } = this.#options.engine;
-    const term = this.#leadTerm;
-    // What is held of the same time or older is superseded (a correction stays corrected), before
-    // it could be offered again behind these.
-    for (const q of quotes) {
-      const held = this.#unapplied.get(q.symbol);
-      if (held && timeOf(held.quote) <= timeOf(q)) this.#unapplied.delete(q.symbol);
-    }
-    let events: RelayEvent[];
-    try {
-      events = await state.apply(quotes, receivedAt);
-    } catch (error) {
-      if (term === this.#leadTerm) this.#hold(quotes, receivedAt);
-      throw error;
-    }
-    this.lastDataAt = Math.max(this.lastDataAt, receivedAt);
-    if (this.#failing) {
-      const { since, count } = this.#failing;
-      this.#failing = undefined;
-      this.#options.log('ingest_recovered', { failures: count, seconds: Math.round((this.#now() - since) / 1000) });
-    }
-    if (events.length > 0) {
-      // Recorded for `days=1` as it is published, the record's write first: one process records
-      // before it fans out, and in a cluster both go down one Redis connection in this order, so
-      // whoever receives a change finds it in today's chart.
-      const recorded = record.add(events).catch((error: unknown) => this.#options.log('record_failed', { error }));
-      await Promise.all([recorded, broker.publish(events)]);
-    }
-    this.#wakeWaiters();
-  }
-
-  /** Logs the first failure of a streak (then `ingest_recovered`), not each: a refusing Redis fails every change. */
-  #ingestFailed(error: unknown): void {
-    if (this.#failing) this.#failing.count++;
-    else {
-      this.#failing = { since: this.#now(), count: 1 };
-      this.#options.log('ingest_failed', { error });
-    }
-  }
-
-  /** Keeps the newest of each symbol (of one time, the later received: a correction). */
-  #hold(quotes: Quote[], receivedAt: number): void {
-    for (const quote of quotes) {
-      const held = this.#unapplied.get(quote.symbol);
-      const newer =
-        !held ||
-        timeOf(held.quote) < timeOf(quote) ||
-        (timeOf(held.quote) === timeOf(quote) && held.receivedAt <= receivedAt);
-      if (newer) this.#unapplied.set(quote.symbol, { quote, receivedAt });
-    }
-    this.#scheduleReapply();
-  }
-
-  #scheduleReapply(): void {
-    if (this.#reapplyTimer || this.#closed) return;
-    this.#reapplyTimer = setTimeout(() => this.#reapply(), REAPPLY_MS);
-    this.#reapplyTimer.unref();
-  }
-
-  #reapply(): void {
-    this.#reapplyTimer = undefined;
-    const held = [...this.#unapplied.values()];
-    if (held.length === 0) return;
-    // A lease run out on this member's clock may yet be renewed: held until the member is told it
-    // lost the lead (#stopUpstream drops them; the next leader's first snapshot has the changes).
-    if (!this.#options.engine.leader.isLeader) return this.#scheduleReapply();
-    this.#unapplied.clear();
-    // Each dated when it came (the data is no fresher for being offered again), in that order.
-    // Refused again: held again. A quote the engine already took (before its answer was lost)
-    // numbers nothing.
-    const times = [...new Set(held.map((h) => h.receivedAt))].sort((a, b) => a - b);
-    const term = this.#leadTerm;
-    void (async () => {
-      for (const at of times) {
-        if (this.#closed || term !== this.#leadTerm) return; // no longer this member's to offer
-        const quotes = held.filter((h) => h.receivedAt === at).map((h) => h.quote);
-        await this.#apply(quotes, at).catch((error: unknown) => this.#ingestFailed(error));
-      }
-    })();
-  }
-}
-
-/** A quote's time (ms) as the engines read it (a far-future one as now), unreadable as the earliest. */
-function timeOf(quote: Quote): number {
-  return admitQuote(quote, Date.now())?.time ?? -Infinity;
 }
