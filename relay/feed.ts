@@ -1,8 +1,9 @@
 /**
- * The upstream side (DESIGN.md §7, §7.1): the symbol catalog (fetched once, cached, its failures
- * cached too), one upstream stream for the symbols in use (src/live's LiveStream: reconnects,
- * resumes, watchdog), and a batched `/v1/prices` poll for what the stream does not cover. Changes
- * go into the QuoteState and out through the Broker. Only the leader runs the stream or the poll.
+ * The upstream side (DESIGN.md §7, §7.1): one upstream stream for the symbols in use (src/live's
+ * LiveStream: reconnects, resumes; StreamPolicy: what counts as failing, how often it may open),
+ * and a batched `/v1/prices` poll for what the stream does not cover. What comes is taken through
+ * QuoteIntake and offered to the engine (EngineOffer); the symbol list is the Catalog's. Only the
+ * leader runs the stream or the poll.
  *
  * The stream that works is never torn down to change it: more symbols (and the return from
  * polling) open a second stream beside it, which replaces it once it delivers, and is dropped if
