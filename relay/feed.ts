@@ -30,6 +30,8 @@ const RESUBSCRIBE_DEBOUNCE_MS = 250;
 const MIN_POLL_GAP_MS = 2_000;
 /** Data older than this, or an open stream that said nothing readable for this long, is stale. */
 const STALE_AFTER_MS = 60_000;
+/** A stream with no readable event for this share of the stale window is replaced (45 s of 60). */
+const READABLE_SHARE = 0.75;
 
 export interface FeedOptions {
   baseUrl: string;
@@ -104,7 +106,8 @@ export class Feed {
     this.#policy = new StreamPolicy({
       budget: options.budget,
       now: this.#now,
-      readableMs: () => this.#staleMs,
+      // Replaced before its data turns stale, so a quiet market's new snapshot comes in time.
+      readableMs: () => this.#staleMs * READABLE_SHARE,
       onStable: () => (this.#streamRetries = 0),
     });
     this.#catalog = new Catalog({ ...options, now: this.#now, closed: () => this.#closed });

@@ -5,8 +5,9 @@
  * - A connection that ends within {@link SHORT_LIVED_MS} of opening is a failure, whatever it
  *   delivered first (a stream that ends after each snapshot, with `retry: 0`, made 24 opens in 2 s
  *   and spent the minute, since each snapshot reset the reader's own count).
- * - A connection with no readable event (a quote or quotes event that parses) for the stale window
- *   is replaced: bytes and heartbeats prove the connection, not the data (an upstream trickling one
+ * - A connection with no readable event (a quote or quotes event that parses) for most of the
+ *   stale window is replaced (before its data turns stale, so a quiet market's fresh snapshot
+ *   comes in time): bytes and heartbeats prove the connection, not the data (an upstream trickling one
  *   byte a second inside an unfinished event, or sending heartbeats only, missed every change).
  *   One that never delivered an event is a failure too.
  * - Every open after the first waits for the budget's reopen gap (the minute share, and the part
