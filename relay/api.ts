@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requestedSymbols, sendError, sendRaw } from './http';
 import { ASK_TIMEOUT_MS, errorOf, outcomeOf } from './asks';
 import type { Budget } from './budget';
-import { Catalog } from './catalog';
+import { CatalogIndex } from './catalog-index';
 import { etagOf, keptEtagOf } from './etag';
 import { normalizeHistory, PriceBoardError, PriceClient } from './from-src';
 import { cutHistory } from './history-cut';
@@ -16,6 +16,7 @@ import { BAR_MS, RECORD_MS } from './engine/record';
 import type { AskOutcome, CacheEntry, Engine, RecordedBar, RelayEvent } from './engine/types';
 import type { FanOut } from './fanout';
 import type { Feed } from './feed';
+import { holdsKey } from './holds-key';
 import type { Logger } from './log';
 import type { Metrics } from './metrics';
 import { MAX_PAUSE_MS, type UpstreamGate } from './upstream';
@@ -151,11 +152,6 @@ class Demand {
   }
 }
 
-/** Whether a body to be sent downstream holds the upstream key (as sent, or JSON-escaped). */
-export function holdsKey(text: string, key: string): boolean {
-  return key !== '' && (text.includes(key) || text.includes(JSON.stringify(key).slice(1, -1)));
-}
-
 /** A cacheable 200 (or 304 when the client holds it); `ageSeconds` marks stale data. */
 function sendCacheable(
   req: IncomingMessage,
@@ -221,7 +217,7 @@ export class RelayApi {
   readonly #demand: Demand;
   /** When this process's history requests of the last minute started (those the budget refused left out). */
   readonly #starts: number[] = [];
-  readonly #catalog: Catalog;
+  readonly #catalog: CatalogIndex;
 
   readonly #deps: ApiDeps;
 
@@ -230,7 +226,7 @@ export class RelayApi {
     const historyPerMinute = deps.budget ? deps.budget.perMinute - deps.budget.reserve : Infinity;
     this.#shares = new AddressShares(Math.max(1, Math.ceil(historyPerMinute * ADDRESS_SHARE)), deps.now);
     this.#demand = new Demand(deps.now);
-    this.#catalog = new Catalog({ ...deps, holdsKey: (body) => holdsKey(body, deps.apiKey) });
+    this.#catalog = new CatalogIndex({ ...deps, holdsKey: (body) => holdsKey(body, deps.apiKey) });
     this.#history = new PriceClient({
       baseUrl: deps.baseUrl,
       apiKey: deps.apiKey,

@@ -43,9 +43,18 @@ export class Budget {
         ? { perMinute: this.perMinute, perDay: this.perDay }
         : {
             perMinute: Math.max(1, this.perMinute - this.reserve),
-            perDay: this.perDay === null ? null : Math.max(1, this.perDay - this.reserve * 60),
+            perDay: this.perDay === null ? null : Math.max(1, this.perDay - this.#dayReserve(this.perDay)),
           };
     return this.#store.take(now, tehranDay(now), limits);
+  }
+
+  /**
+   * The day's slots kept for quotes: an hour of the minute's reserve, but never more than the
+   * poll's part of the day is without it (a day share of 160 kept 360, so history and the catalog
+   * were refused from the first request on).
+   */
+  #dayReserve(perDay: number): number {
+    return Math.min(this.reserve * 60, Math.floor(perDay * (1 - POLL_DAY_SHARE)));
   }
 
   spent(): Promise<{ minute: number; day: number }> {
@@ -63,5 +72,17 @@ export class Budget {
     const byDay =
       this.perDay === null ? 0 : Math.ceil(86_400_000 / Math.max(1, Math.floor(this.perDay * POLL_DAY_SHARE)));
     return Math.max(2_000, byMinute, byDay);
+  }
+
+  /**
+   * The least time between two upstream stream opens (reconnects, retries, a stream for more
+   * symbols): the minute share, and the part of the day share the poll leaves, so a stream that
+   * keeps ending cannot spend the day before it ends.
+   */
+  reopenGapMs(): number {
+    const byMinute = Math.ceil(60_000 / this.perMinute);
+    const byDay =
+      this.perDay === null ? 0 : Math.ceil(86_400_000 / Math.max(1, Math.floor(this.perDay * (1 - POLL_DAY_SHARE))));
+    return Math.max(byMinute, byDay);
   }
 }

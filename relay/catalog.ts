@@ -1,90 +1,139 @@
 /**
- * The symbol catalog as the endpoints use it (DESIGN.md §7.1): the list's ids as a lookup and the
- * `/v1/symbols` answer with its ETag, made once per copy the upstream sends, not per request. A
- * 100,000-symbol catalog is 7 MB of JSON: parsing it for every `/v1/prices` cost 258 ms of CPU
- * each. The feed (`feed.ts`) keeps fetching and storing it; this keeps what was made of it.
+ * The symbol catalog (DESIGN.md §7.1): the upstream's list within SYMBOLS, cached, fetched once
+ * for all askers (a follower asks the leader), its failures remembered with capped backoff and the
+ * stale list, if any, served meanwhile.
+ *
+ * Only the upstream's own failures count: a request the gate refused here (a pause of another
+ * path, the budget, not leading) waits for that refusal only, and a failure of the upstream as a
+ * whole (unreachable, 5xx, timeout) ends as soon as any upstream request succeeds again.
  */
-import { etagOf } from './etag';
-import type { SymbolInfo } from './from-src';
+import { ASK_TIMEOUT_MS, errorOf } from './asks';
 import type { Engine } from './engine/types';
-import type { Feed } from './feed';
-import type { Metrics } from './metrics';
+import { fetchSymbols, parseSymbolsBody, PriceBoardError, type SymbolInfo } from './from-src';
+import type { Logger } from './log';
+import { isLocalRefusal, type UpstreamGate } from './upstream';
 
-/** Checked for a newly stored copy at most this often: between checks a request reads no cache. */
-const CHECK_MS = 5_000;
-/** A stored copy is asked of the feed again after this long (feed.ts's TTL: it refreshes then). */
-const REFRESH_MS = 60 * 60_000;
-/** While the feed serves the same stored copy past that (upstream failing), it is asked only this often. */
-const RETRY_MS = 60_000;
+/** The catalog is asked for again after this long (a cached copy is served meanwhile). */
+const CATALOG_TTL_MS = 60 * 60_000;
+/** A failed catalog request is not repeated for this long, doubling per failure up to the cap. */
+const CATALOG_RETRY_MS = 5_000;
+const CATALOG_RETRY_MAX_MS = 10 * 60_000;
+/** Failures of the upstream as a whole, not of its catalog. */
+const OUTAGES = new Set(['network', 'server', 'timeout']);
 
-export interface CatalogView {
-  /** The stored copy it was made from (undefined: not stored). */
-  storedAt: number | undefined;
-  ids: Set<string>;
-  /** The `/v1/symbols` answer. */
-  body: string;
-  etag: string;
-  /** Whether the body holds the upstream key (then it is never sent). */
-  holdsKey: boolean;
-  checkedAt: number;
-  /** When the feed is asked again. */
-  askAt: number;
-}
-
-export interface CatalogDeps {
+export interface CatalogOptions {
+  baseUrl: string;
+  apiKey: string;
   engine: Engine;
-  feed: Feed;
-  metrics?: Metrics;
+  gate: UpstreamGate;
+  log: Logger;
+  /** SYMBOLS: only these are served. */
+  allow?: readonly string[];
   now: () => number;
-  holdsKey: (body: string) => boolean;
+  closed: () => boolean;
 }
 
 export class Catalog {
-  #view: CatalogView | undefined;
-  #check: Promise<CatalogView> | undefined;
+  /** The served ids of the last list: quotes of any other id are dropped. */
+  known: Set<string> | undefined;
+  #request: Promise<SymbolInfo[]> | undefined;
+  #retryAt = 0;
+  #failures = 0;
+  #failedAt = 0;
+  #outage = false;
+  #error: unknown;
 
-  readonly #deps: CatalogDeps;
+  readonly #options: CatalogOptions;
 
-  constructor(deps: CatalogDeps) {
-    this.#deps = deps;
+  constructor(options: CatalogOptions) {
+    this.#options = options;
   }
 
-  /** The view held until a check finds another stored copy (one check at a time); throws when there is no list at all. */
-  view(): Promise<CatalogView> {
-    const view = this.#view;
-    if (view && this.#deps.now() - view.checkedAt < CHECK_MS) return Promise.resolve(view);
-    this.#check ??= this.#checkStored(view).finally(() => (this.#check = undefined));
-    return this.#check;
+  /** A new leader asks afresh: failures remembered while another led (or while Redis was away) are not its own. */
+  forget(): void {
+    this.#retryAt = 0;
+    this.#failures = 0;
   }
 
-  async #checkStored(view: CatalogView | undefined): Promise<CatalogView> {
-    const { cache } = this.#deps.engine;
-    const now = this.#deps.now();
-    // A visitor's read (`get`), as when each request read it: the catalog stays among the entries in use.
-    const stored = await cache.get('symbols');
-    if (view && stored?.storedAt === view.storedAt && now < view.askAt) return Object.assign(view, { checkedAt: now });
-    let list: SymbolInfo[];
+  async get(): Promise<SymbolInfo[]> {
+    const { engine, now } = this.#options;
+    const { cache, leader, asks } = engine;
+    let cached = await cache.get('symbols');
+    // A follower never asks upstream: it asks the leader to fill the shared catalog (and waits for
+    // it when it has none; a stale one is served meanwhile).
+    if (!leader.isLeader && !this.#options.closed() && (!cached || now() - cached.storedAt >= CATALOG_TTL_MS)) {
+      const asked = asks.ask('symbols', ASK_TIMEOUT_MS, cached?.storedAt);
+      if (!cached) {
+        const outcome = await asked;
+        cached = await cache.get('symbols');
+        if (!cached) throw errorOf(outcome);
+      }
+    }
+    const stale = (): SymbolInfo[] => this.#allowed(parseSymbolsBody(JSON.parse(cached!.body)));
+    if (cached && (now() - cached.storedAt < CATALOG_TTL_MS || !leader.isLeader)) return stale();
+    // The upstream answered since it failed as a whole: it is back.
+    if (this.#outage && this.#options.gate.lastOkAt > this.#failedAt) this.forget();
+    if (now() < this.#retryAt) {
+      if (cached) return stale();
+      throw this.#error;
+    }
+    this.#request ??= this.#fetch(Boolean(cached)).finally(() => (this.#request = undefined));
     try {
-      list = await this.#deps.feed.catalog();
+      return this.#allowed(await this.#request);
     } catch (error) {
       // An old list beats no list.
-      if (view) return Object.assign(view, { checkedAt: now, askAt: now + RETRY_MS });
+      if (cached) return stale();
       throw error;
     }
-    const storedAt = (await cache.peek('symbols'))?.storedAt;
-    // The same copy again (upstream cannot refresh it): kept, and the feed asked again later.
-    if (view && storedAt === view.storedAt) return Object.assign(view, { checkedAt: now, askAt: now + RETRY_MS });
-    this.#deps.metrics?.inc('relay_catalog_reads_total', 'Catalog copies read and indexed for the endpoints.');
-    const body = JSON.stringify({ data: { symbols: list } });
-    this.#view = {
-      storedAt,
-      ids: new Set(list.map((s) => s.symbol)),
-      body,
-      etag: etagOf(body),
-      holdsKey: this.#deps.holdsKey(body),
-      checkedAt: now,
-      askAt: Math.max((storedAt ?? now) + REFRESH_MS, now + CHECK_MS),
-    };
-    return this.#view;
+  }
+
+  async #fetch(staleServed: boolean): Promise<SymbolInfo[]> {
+    const { baseUrl, apiKey, gate, engine, now } = this.#options;
+    let list: SymbolInfo[];
+    try {
+      // Not the quotes' priority: the catalog never spends the slots kept for quotes.
+      list = await fetchSymbols({ baseUrl, apiKey, fetch: gate.fetchFor('other') });
+    } catch (error) {
+      this.#failed(error, staleServed);
+      throw error;
+    }
+    await engine.cache.set('symbols', { body: JSON.stringify({ data: { symbols: list } }), storedAt: now() });
+    this.forget();
+    return list;
+  }
+
+  #failed(error: unknown, staleServed: boolean): void {
+    const known = error instanceof PriceBoardError ? error : undefined;
+    // Refused here for not leading (a lock changing hands): nothing failed upstream, and the next
+    // leader asks at once.
+    if (known?.data?.serviceCode === 'not_leader') return;
+    // Refused by the gate (another path's pause, the budget): nothing was asked, so nothing
+    // failed; again once the gate allows. The upstream failing as a whole (the gate paces it too)
+    // is retried after the first step, and any upstream success ends the wait. Only the catalog's
+    // own failures (a body it cannot read, a refusal) back off further.
+    const local = isLocalRefusal(error);
+    this.#outage = local || OUTAGES.has(known?.code ?? 'network');
+    let wait = Math.max(known?.retryAfterMs ?? 0, this.#options.gate.pausedFor('symbols'));
+    if (!local) {
+      if (!this.#outage) this.#failures += 1;
+      const step = CATALOG_RETRY_MS * 2 ** Math.min(Math.max(0, this.#failures - 1), 20);
+      wait = Math.max(wait, Math.min(CATALOG_RETRY_MAX_MS, step));
+    }
+    this.#failedAt = this.#options.now();
+    this.#retryAt = this.#failedAt + wait;
+    this.#error = error;
+    this.#options.log('catalog_failed', {
+      code: known?.code ?? 'internal',
+      status: known?.status,
+      retry_in_ms: wait,
+      stale_served: staleServed,
+    });
+  }
+
+  #allowed(list: SymbolInfo[]): SymbolInfo[] {
+    const allow = this.#options.allow;
+    const served = allow ? list.filter((s) => allow.includes(s.symbol)) : list;
+    this.known = new Set(served.map((s) => s.symbol));
+    return served;
   }
 }

@@ -1,8 +1,9 @@
 /**
- * The upstream side (DESIGN.md §7, §7.1): the symbol catalog (fetched once, cached, its failures
- * cached too), one upstream stream for the symbols in use (src/live's LiveStream: reconnects,
- * resumes, watchdog), and a batched `/v1/prices` poll for what the stream does not cover. Changes
- * go into the QuoteState and out through the Broker. Only the leader runs the stream or the poll.
+ * The upstream side (DESIGN.md §7, §7.1): one upstream stream for the symbols in use (src/live's
+ * LiveStream: reconnects, resumes; StreamPolicy: what counts as failing, how often it may open),
+ * and a batched `/v1/prices` poll for what the stream does not cover. What comes is taken through
+ * QuoteIntake and offered to the engine (EngineOffer); the symbol list is the Catalog's. Only the
+ * leader runs the stream or the poll.
  *
  * The stream that works is never torn down to change it: more symbols (and the return from
  * polling) open a second stream beside it, which replaces it once it delivers, and is dropped if
@@ -10,39 +11,27 @@
  * `resubscribeMs`. After the stream fails the relay polls, and tries the stream again with capped
  * backoff.
  */
-import {
-  LiveStream,
-  admitQuote,
-  PriceBoardError,
-  PriceClient,
-  fetchSymbols,
-  parseSymbolsBody,
-  type Quote,
-  type SymbolInfo,
-} from './from-src';
-import { ASK_TIMEOUT_MS, errorOf } from './asks';
+import { LiveStream, PriceBoardError, PriceClient, type Quote, type SymbolInfo } from './from-src';
 import type { Budget } from './budget';
-import type { Engine, RelayEvent } from './engine/types';
-import { withHeartbeats } from './heard';
+import { Catalog } from './catalog';
+import type { Engine } from './engine/types';
 import type { Logger } from './log';
 import type { Metrics } from './metrics';
-import type { UpstreamGate, UpstreamTimings } from './upstream';
+import { EngineOffer } from './engine-offer';
+import { QuoteIntake } from './quote-intake';
+import { StreamPolicy, type StreamWatch } from './stream-policy';
+import { isLocalRefusal, type UpstreamGate, type UpstreamTimings } from './upstream';
 
 /** The board's default symbols: streamed from the start so the first visitors wait for nothing. */
 const DEFAULT_SYMBOLS = ['usd', 'eur', 'gold_18', 'coin_emami', 'ons'];
-/** The catalog is asked for again after this long (a cached copy is served meanwhile). */
-const CATALOG_TTL_MS = 60 * 60_000;
-/** A failed catalog request is not repeated for this long, doubling per failure up to the cap. */
-const CATALOG_RETRY_MS = 5_000;
-const CATALOG_RETRY_MAX_MS = 10 * 60_000;
 /** New symbols asked for within this window join the stream together. */
 const RESUBSCRIBE_DEBOUNCE_MS = 250;
 /** Two polls for symbols just asked for are at least this far apart. */
 const MIN_POLL_GAP_MS = 2_000;
 /** Data older than this, or an open stream that said nothing readable for this long, is stale. */
 const STALE_AFTER_MS = 60_000;
-/** How soon quotes the engine could not take (its Redis away or silent) are offered to it again. */
-const REAPPLY_MS = 1_000;
+/** A stream with no readable event for this share of the stale window is replaced (45 s of 60). */
+const READABLE_SHARE = 0.75;
 
 export interface FeedOptions {
   baseUrl: string;
@@ -61,14 +50,8 @@ export interface FeedOptions {
 export class Feed {
   /** Epoch ms of the last quote data from upstream that the engine took (what visitors are served). */
   lastDataAt = 0;
-  /** Epoch ms an upstream stream last said something readable: quotes, or its heartbeat (a comment). */
-  #heardAt = 0;
-  /** A streak of changes the engine refused (Redis out of memory, say): when it began, and how many. */
-  #failing: { since: number; count: number } | undefined;
   mode: 'stream' | 'poll' = 'stream';
   readonly #inUse = new Set<string>();
-  /** The served ids of the last catalog: quotes of any other id are dropped. */
-  #known: Set<string> | undefined;
   /** The working stream and the symbols it was opened for. */
   #stream: LiveStream | undefined;
   #streamed = new Set<string>();
@@ -84,25 +67,18 @@ export class Feed {
   #oneStreamOnly = false;
   #streamRetryTimer: NodeJS.Timeout | undefined;
   #streamRetries = 0;
-  #catalogRequest: Promise<SymbolInfo[]> | undefined;
-  #catalogRetryAt = 0;
-  #catalogFailures = 0;
-  #catalogError: unknown;
+  readonly #catalog: Catalog;
   readonly #waiters = new Set<() => void>();
   readonly #unsubscribe: Array<() => void> = [];
   readonly #now: () => number;
   readonly #client: PriceClient;
+  readonly #intake: QuoteIntake;
+  readonly #policy: StreamPolicy;
+  readonly #watches = new WeakMap<LiveStream, StreamWatch>();
+  /** The working stream was reopened for reading nothing: it covers no symbol until it reads. */
+  #unproven = false;
   #closed = false;
-  /**
-   * Changes the engine refused (a cluster's Redis away, or silent, while the upstream stream stayed
-   * open): the newest per symbol, with when it came, offered again until the engine takes them. The
-   * upstream sends a change once; without this it would reach no client until that symbol changed
-   * again.
-   */
-  readonly #unapplied = new Map<string, { quote: Quote; receivedAt: number }>();
-  /** Raised whenever this member stops leading: a refusal of what it offered before is not held. */
-  #leadTerm = 0;
-  #reapplyTimer: NodeJS.Timeout | undefined;
+  readonly #offer: EngineOffer;
 
   readonly #options: FeedOptions;
 
@@ -116,6 +92,25 @@ export class Feed {
       // The gate decides when to try again; the client's own retries would spend the budget.
       retry: { retries: 0, baseMs: 0, maxMs: 0 },
     });
+    this.#intake = new QuoteIntake(options.apiKey);
+    this.#offer = new EngineOffer({
+      engine: options.engine,
+      log: options.log,
+      now: this.#now,
+      closed: () => this.#closed,
+      onApplied: (receivedAt) => {
+        this.lastDataAt = Math.max(this.lastDataAt, receivedAt);
+        this.#wakeWaiters();
+      },
+    });
+    this.#policy = new StreamPolicy({
+      budget: options.budget,
+      now: this.#now,
+      // Replaced before its data turns stale, so a quiet market's new snapshot comes in time.
+      readableMs: () => this.#staleMs * READABLE_SHARE,
+      onStable: () => (this.#streamRetries = 0),
+    });
+    this.#catalog = new Catalog({ ...options, now: this.#now, closed: () => this.#closed });
     for (const s of options.allow ?? DEFAULT_SYMBOLS) this.#inUse.add(s);
   }
 
@@ -162,13 +157,15 @@ export class Feed {
    * the engine took every change (one it refused and holds is not yet served to anyone).
    */
   get upstreamFresh(): boolean {
-    if (this.#unapplied.size > 0) return false;
-    const now = this.#now();
-    const staleMs = this.#options.timings?.staleAfterMs ?? STALE_AFTER_MS;
-    // An open stream that sends nothing readable (malformed events only, or silence until the
-    // reader's watchdog) is no more current than its last quote.
-    const streaming = this.#stream?.state === 'open' && now - this.#heardAt < staleMs;
-    return streaming || now - this.lastDataAt < staleMs;
+    if (this.#offer.holding) return false;
+    // Only quotes make data current: an open stream that sends nothing readable (malformed
+    // events, bytes of an event never finished, heartbeats only) is no more current than its last
+    // quote, and is replaced (StreamPolicy).
+    return this.#now() - this.lastDataAt < this.#staleMs;
+  }
+
+  get #staleMs(): number {
+    return this.#options.timings?.staleAfterMs ?? STALE_AFTER_MS;
   }
 
   /** Seconds since the last quote data (Infinity before any). */
@@ -176,68 +173,9 @@ export class Feed {
     return this.lastDataAt === 0 ? Infinity : Math.max(0, Math.round((this.#now() - this.lastDataAt) / 1000));
   }
 
-  /**
-   * The symbols served: the upstream catalog within SYMBOLS. Cached; fetched once for all askers;
-   * a failure is remembered (capped backoff) and the stale list, if any, served meanwhile.
-   */
-  async catalog(): Promise<SymbolInfo[]> {
-    const { cache, leader, asks } = this.#options.engine;
-    let cached = await cache.get('symbols');
-    // A follower never asks upstream: it asks the leader to fill the shared catalog (and waits for
-    // it when it has none; a stale one is served meanwhile).
-    if (!leader.isLeader && !this.#closed && (!cached || this.#now() - cached.storedAt >= CATALOG_TTL_MS)) {
-      const asked = asks.ask('symbols', ASK_TIMEOUT_MS, cached?.storedAt);
-      if (!cached) {
-        const outcome = await asked;
-        cached = await cache.get('symbols');
-        if (!cached) throw errorOf(outcome);
-      }
-    }
-    const stale = (): SymbolInfo[] => this.#allowed(parseSymbolsBody(JSON.parse(cached!.body)));
-    if (cached && (this.#now() - cached.storedAt < CATALOG_TTL_MS || !leader.isLeader)) return stale();
-    if (this.#now() < this.#catalogRetryAt) {
-      if (cached) return stale();
-      throw this.#catalogError;
-    }
-    // Not the quotes' priority: the catalog never spends the slots kept for quotes.
-    this.#catalogRequest ??= fetchSymbols({
-      baseUrl: this.#options.baseUrl,
-      apiKey: this.#options.apiKey,
-      fetch: this.#options.gate.fetchFor('other'),
-    })
-      .then(async (list) => {
-        await this.#options.engine.cache.set('symbols', {
-          body: JSON.stringify({ data: { symbols: list } }),
-          storedAt: this.#now(),
-        });
-        this.#catalogFailures = 0;
-        this.#catalogRetryAt = 0;
-        return list;
-      })
-      .catch((error: unknown) => {
-        // Refused here for not leading (a lock changing hands): nothing failed upstream, and the
-        // next leader asks at once.
-        if (error instanceof PriceBoardError && error.data?.serviceCode === 'not_leader') throw error;
-        this.#catalogFailures += 1;
-        const retryAfter = error instanceof PriceBoardError ? (error.retryAfterMs ?? 0) : 0;
-        const wait = Math.max(
-          retryAfter,
-          Math.min(CATALOG_RETRY_MAX_MS, CATALOG_RETRY_MS * 2 ** Math.min(this.#catalogFailures - 1, 20)),
-        );
-        this.#catalogRetryAt = this.#now() + wait;
-        this.#catalogError = error;
-        const { code, status } = error instanceof PriceBoardError ? error : { code: 'internal', status: undefined };
-        this.#options.log('catalog_failed', { code, status, retry_in_ms: wait, stale_served: Boolean(cached) });
-        throw error;
-      })
-      .finally(() => (this.#catalogRequest = undefined));
-    try {
-      return this.#allowed(await this.#catalogRequest);
-    } catch (error) {
-      // An old list beats no list.
-      if (cached) return stale();
-      throw error;
-    }
+  /** The symbols served: the upstream catalog within SYMBOLS ({@link Catalog}). */
+  catalog(): Promise<SymbolInfo[]> {
+    return this.#catalog.get();
   }
 
   /**
@@ -252,7 +190,7 @@ export class Feed {
     if (!leader.isLeader && !this.#closed) asks.want(symbols);
     let added = false;
     for (const s of symbols) {
-      if (this.#inUse.has(s)) continue;
+      if (this.#inUse.has(s) || this.#options.gate.refuses(s)) continue;
       this.#inUse.add(s);
       added = true;
     }
@@ -301,29 +239,20 @@ export class Feed {
     this.#wakeWaiters();
   }
 
-  #allowed(list: SymbolInfo[]): SymbolInfo[] {
-    const allow = this.#options.allow;
-    const served = allow ? list.filter((s) => allow.includes(s.symbol)) : list;
-    this.#known = new Set(served.map((s) => s.symbol));
-    return served;
-  }
-
   #wakeWaiters(): void {
     for (const wake of [...this.#waiters]) wake();
   }
 
   #lead(): void {
-    // A new leader asks for the catalog afresh: failures remembered while another led (or while
-    // Redis was away) are not its own.
-    this.#catalogRetryAt = 0;
-    this.#catalogFailures = 0;
+    this.#catalog.forget();
     this.#startUpstream();
     this.catalog().catch(() => {}); // logged as catalog_failed
   }
 
   /** The symbols in use that the stream does not carry (all while it is down): what the poll asks for. */
   #uncovered(): string[] {
-    if (this.mode === 'poll' || !this.#stream || this.#stream.state === 'reconnecting') return [...this.#inUse];
+    if (this.mode === 'poll' || !this.#stream || this.#stream.state === 'reconnecting' || this.#unproven)
+      return [...this.#inUse];
     return [...this.#inUse].filter((s) => !this.#streamed.has(s));
   }
 
@@ -338,24 +267,28 @@ export class Feed {
     this.#streamed = new Set(symbols);
   }
 
-  #openStream(symbols: string[]): LiveStream {
+  /** `forSymbols`: a stream beside the working one for symbols just asked for (not paced: the resubscribe window bounds it). */
+  #openStream(symbols: string[], forSymbols = false): LiveStream {
     const { log } = this.#options;
+    const watch = this.#policy.watch((delivered) => this.#unreadable(stream, delivered));
     const stream: LiveStream = new LiveStream({
       url: `${this.#options.baseUrl.replace(/\/+$/, '')}/v1/stream`,
       symbols,
       apiKey: this.#options.apiKey,
-      fetch: withHeartbeats(this.#options.gate.fetchFor('quotes'), () => (this.#heardAt = this.#now())),
+      fetch: this.#policy.paced(this.#options.gate.fetchFor('quotes'), !forSymbols),
       onQuotes: (quotes) => {
-        this.#heardAt = this.#now();
+        watch.read();
+        if (stream === this.#stream) this.#unproven = false;
         if (stream === this.#candidate) this.#promote(stream, symbols);
         // A failing engine (e.g. a shared store away) is logged, never an unhandled rejection.
-        void this.#ingest(quotes).catch((error: unknown) => this.#ingestFailed(error));
+        void this.#ingest(quotes).catch((error: unknown) => this.#offer.failed(error));
       },
       onState: (state) => {
+        if (state === 'open') watch.opened();
         if (stream !== this.#stream) return;
         log('upstream_stream', { state });
-        // Down for longer than a poll's interval: the poll carries the quotes meanwhile.
-        if (state === 'reconnecting') this.#schedulePoll(this.#options.budget.pollIntervalMs());
+        // Down: the poll carries the quotes meanwhile (at once while nothing is held).
+        if (state === 'reconnecting') this.#schedulePoll(this.#pollWait());
       },
       onError: (error) =>
         log('upstream_stream_error', { code: error.code, status: error.status, candidate: stream === this.#candidate }),
@@ -363,13 +296,42 @@ export class Feed {
         for (const s of ids) this.#inUse.delete(s);
       },
       // A candidate gets one try: the working stream (or the poll) stays meanwhile. The working
-      // stream gives up when it never opens (no stream on this service): the poll takes over.
-      giveUp: (error, failure) =>
-        stream === this.#candidate || (failure.failures >= 3 && !failure.opened && error.code !== 'rate_limited'),
-      onStop: (error, gaveUp) => this.#stopped(stream, error, gaveUp),
+      // stream gives up after failures in a row (no stream on this service, or one that keeps
+      // ending): the poll takes over and the stream is tried again with backoff.
+      giveUp: (error, failure) => watch.ended(error, failure.opened) || stream === this.#candidate,
+      onStop: (error, gaveUp) => {
+        watch.stop();
+        this.#stopped(stream, error, gaveUp);
+      },
     });
+    this.#watches.set(stream, watch);
     stream.start();
     return stream;
+  }
+
+  /** Closes `stream` and its watch. */
+  #close(stream: LiveStream | undefined): void {
+    if (!stream) return;
+    this.#watches.get(stream)?.stop();
+    stream.close();
+  }
+
+  /**
+   * `stream` read nothing for the stale window: it is replaced, and the poll carries the quotes
+   * meanwhile. One that delivered before (a quiet market) is reopened, for the snapshot a new
+   * connection sends; failures in a row (counted by the watch) end in polling.
+   */
+  #unreadable(stream: LiveStream, delivered: boolean): void {
+    if (stream !== this.#stream && stream !== this.#candidate) return;
+    this.#options.log('upstream_stream_unreadable', { delivered, candidate: stream === this.#candidate });
+    this.#close(stream);
+    if (stream === this.#candidate || this.#policy.failing)
+      return this.#stopped(stream, new PriceBoardError('timeout', 'no readable event'), true);
+    this.#stream = undefined;
+    this.#startUpstream();
+    // Until the new connection reads, it covers nothing: the poll asks for every symbol.
+    this.#unproven = true;
+    this.#pollSoon();
   }
 
   /** A candidate delivered: it becomes the stream; the one it replaces is closed. */
@@ -378,13 +340,13 @@ export class Feed {
     const old = this.#stream;
     this.#stream = stream;
     this.#streamed = new Set(symbols);
-    old?.close();
+    this.#unproven = false;
+    this.#close(old);
     clearTimeout(this.#streamRetryTimer);
     this.#streamRetryTimer = undefined;
-    if (this.mode === 'poll') {
-      this.mode = 'stream';
-      this.#streamRetries = 0;
-    }
+    // The retry backoff starts over only once a stream proved itself (StreamPolicy): one that
+    // delivers its snapshot and ends is no return to the stream.
+    if (this.mode === 'poll') this.mode = 'stream';
     this.#options.log('upstream_stream', { state: 'open', symbols: symbols.length, replaced: Boolean(old) });
     // Symbols asked for while it opened.
     if (this.#uncovered().length > 0) this.#scheduleResubscribe();
@@ -412,6 +374,7 @@ export class Feed {
     if (stream !== this.#stream) return;
     this.#stream = undefined;
     this.#streamed = new Set();
+    this.#unproven = false;
     log('upstream_stream_stopped', { code: error.code, status: error.status, gave_up: gaveUp });
     // A refused key: the gate probes, and its reopening starts over.
     if (gate.halted || this.#closed) return;
@@ -450,7 +413,7 @@ export class Feed {
     }
     this.#lastResubscribeAt = this.#now();
     if (this.#oneStreamOnly && this.#stream) return void this.#reconnectInPlace(this.#stream);
-    this.#candidate = this.#openStream([...this.#inUse]);
+    this.#candidate = this.#openStream([...this.#inUse], true);
   }
 
   /** One stream per key: reconnects the working stream with every symbol, when the budget has room for it. */
@@ -489,14 +452,10 @@ export class Feed {
   }
 
   #stopUpstream(): void {
-    this.#leadTerm++;
-    this.#unapplied.clear();
-    // A streak of refusals ends with the lead: the next leader's first refusal is logged anew.
-    this.#failing = undefined;
-    clearTimeout(this.#reapplyTimer);
-    this.#reapplyTimer = undefined;
-    this.#stream?.close();
-    this.#candidate?.close();
+    this.#intake.reset();
+    this.#offer.stop();
+    this.#close(this.#stream);
+    this.#close(this.#candidate);
     this.#stream = undefined;
     this.#candidate = undefined;
     this.#streamed = new Set();
@@ -504,6 +463,11 @@ export class Feed {
     this.#pollTimer = undefined;
     this.#resubscribeTimer = undefined;
     this.#streamRetryTimer = undefined;
+  }
+
+  /** When the poll that follows the stream's loss goes: at once while nothing is held (the first snapshot), else at the budget's interval. */
+  #pollWait(): number {
+    return this.lastDataAt === 0 ? 0 : this.#options.budget.pollIntervalMs();
   }
 
   #schedulePoll(ms: number): void {
@@ -530,9 +494,13 @@ export class Feed {
         this.#options.log('upstream_poll_error', { code: error.code, status: error.status });
         const unknown = error.code === 'unknown_symbol' && Array.isArray(error.data?.symbols) ? error.data.symbols : [];
         for (const s of unknown) this.#inUse.delete(String(s));
-        wait = Math.max(wait, error.retryAfterMs ?? 0);
+        // Nothing was asked (the gate's pause, the budget), or nothing is held yet: again as soon
+        // as the gate allows, not a whole interval later (a day share of 160 waited 12 minutes).
+        const soon = isLocalRefusal(error) || this.lastDataAt === 0;
+        const allowed = Math.max(MIN_POLL_GAP_MS, error.retryAfterMs ?? 0, this.#options.gate.pausedFor('prices'));
+        wait = soon ? allowed : Math.max(wait, error.retryAfterMs ?? 0);
       } else {
-        this.#ingestFailed(error);
+        this.#offer.failed(error);
       }
     } finally {
       this.#polling = false;
@@ -543,104 +511,16 @@ export class Feed {
   async #ingest(quotes: Quote[]): Promise<void> {
     const receivedAt = this.#now();
     // Only ids the relay serves are held: an upstream sending thousands of others costs no memory.
-    const known = this.#known ?? this.#inUse;
-    const kept = quotes.filter((q) => known.has(q.symbol));
-    if (kept.length < quotes.length) {
+    const { kept, unknown, keyed } = this.#intake.take(quotes, this.#catalog.known ?? this.#inUse, receivedAt);
+    if (unknown > 0)
       this.#options.metrics.inc(
         'relay_upstream_quotes_dropped_total',
         'Upstream quotes dropped: for ids outside the catalog.',
         {},
-        quotes.length - kept.length,
+        unknown,
       );
-    }
-    await this.#apply(kept, receivedAt);
+    if (keyed > 0)
+      this.#options.log('upstream_body_refused', { what: 'quotes', quotes: keyed, reason: 'holds UPSTREAM_KEY' });
+    await this.#offer.apply(kept, receivedAt);
   }
-
-  /** Numbers and publishes `quotes`; held, and offered again later, when the engine refuses them. */
-  async #apply(quotes: Quote[], receivedAt: number): Promise<void> {
-    const { state, broker, record } = this.#options.engine;
-    const term = this.#leadTerm;
-    // What is held of the same time or older is superseded (a correction stays corrected), before
-    // it could be offered again behind these.
-    for (const q of quotes) {
-      const held = this.#unapplied.get(q.symbol);
-      if (held && timeOf(held.quote) <= timeOf(q)) this.#unapplied.delete(q.symbol);
-    }
-    let events: RelayEvent[];
-    try {
-      events = await state.apply(quotes, receivedAt);
-    } catch (error) {
-      if (term === this.#leadTerm) this.#hold(quotes, receivedAt);
-      throw error;
-    }
-    this.lastDataAt = Math.max(this.lastDataAt, receivedAt);
-    if (this.#failing) {
-      const { since, count } = this.#failing;
-      this.#failing = undefined;
-      this.#options.log('ingest_recovered', { failures: count, seconds: Math.round((this.#now() - since) / 1000) });
-    }
-    if (events.length > 0) {
-      // Recorded for `days=1` as it is published, the record's write first: one process records
-      // before it fans out, and in a cluster both go down one Redis connection in this order, so
-      // whoever receives a change finds it in today's chart.
-      const recorded = record.add(events).catch((error: unknown) => this.#options.log('record_failed', { error }));
-      await Promise.all([recorded, broker.publish(events)]);
-    }
-    this.#wakeWaiters();
-  }
-
-  /** Logs the first failure of a streak (then `ingest_recovered`), not each: a refusing Redis fails every change. */
-  #ingestFailed(error: unknown): void {
-    if (this.#failing) this.#failing.count++;
-    else {
-      this.#failing = { since: this.#now(), count: 1 };
-      this.#options.log('ingest_failed', { error });
-    }
-  }
-
-  /** Keeps the newest of each symbol (of one time, the later received: a correction). */
-  #hold(quotes: Quote[], receivedAt: number): void {
-    for (const quote of quotes) {
-      const held = this.#unapplied.get(quote.symbol);
-      const newer =
-        !held ||
-        timeOf(held.quote) < timeOf(quote) ||
-        (timeOf(held.quote) === timeOf(quote) && held.receivedAt <= receivedAt);
-      if (newer) this.#unapplied.set(quote.symbol, { quote, receivedAt });
-    }
-    this.#scheduleReapply();
-  }
-
-  #scheduleReapply(): void {
-    if (this.#reapplyTimer || this.#closed) return;
-    this.#reapplyTimer = setTimeout(() => this.#reapply(), REAPPLY_MS);
-    this.#reapplyTimer.unref();
-  }
-
-  #reapply(): void {
-    this.#reapplyTimer = undefined;
-    const held = [...this.#unapplied.values()];
-    if (held.length === 0) return;
-    // A lease run out on this member's clock may yet be renewed: held until the member is told it
-    // lost the lead (#stopUpstream drops them; the next leader's first snapshot has the changes).
-    if (!this.#options.engine.leader.isLeader) return this.#scheduleReapply();
-    this.#unapplied.clear();
-    // Each dated when it came (the data is no fresher for being offered again), in that order.
-    // Refused again: held again. A quote the engine already took (before its answer was lost)
-    // numbers nothing.
-    const times = [...new Set(held.map((h) => h.receivedAt))].sort((a, b) => a - b);
-    const term = this.#leadTerm;
-    void (async () => {
-      for (const at of times) {
-        if (this.#closed || term !== this.#leadTerm) return; // no longer this member's to offer
-        const quotes = held.filter((h) => h.receivedAt === at).map((h) => h.quote);
-        await this.#apply(quotes, at).catch((error: unknown) => this.#ingestFailed(error));
-      }
-    })();
-  }
-}
-
-/** A quote's time (ms) as the engines read it (a far-future one as now), unreadable as the earliest. */
-function timeOf(quote: Quote): number {
-  return admitQuote(quote, Date.now())?.time ?? -Infinity;
 }

@@ -14,7 +14,7 @@
  * A refused request gets a local answer shaped like the service's (429 with Retry-After, or the
  * remembered 401/403/404), so the clients' own error handling applies and nothing retries in a storm.
  */
-import { parseRetryAfter, readBounded, type FetchLike } from './from-src';
+import { parseRetryAfter, PriceBoardError, readBounded, type FetchLike } from './from-src';
 import type { Budget, Priority } from './budget';
 import type { Leader } from './engine/types';
 import type { Logger } from './log';
@@ -45,8 +45,12 @@ export interface UpstreamTimings {
 }
 
 export type UpstreamPath = 'prices' | 'stream' | 'history' | 'symbols' | 'other';
-/** What one pause stops: `quotes` (prices, stream, anything else) stops every path. */
-type Scope = 'quotes' | 'history' | 'symbols';
+/**
+ * What one pause stops: `quotes` (a 429 on prices, the stream or anything else: the key's rate
+ * limit) stops every path. A path that fails (5xx, unreachable) pauses itself only: the poll is
+ * the stream's fallback, and the other way round.
+ */
+type Scope = 'quotes' | 'prices' | 'stream' | 'history' | 'symbols';
 
 export function pathLabel(pathname: string): UpstreamPath {
   const m = /^\/v1\/(prices|stream|history|symbols)(\/|$)/.exec(pathname);
@@ -54,13 +58,36 @@ export function pathLabel(pathname: string): UpstreamPath {
 }
 
 function scopeOf(path: UpstreamPath): Scope {
-  return path === 'history' || path === 'symbols' ? path : 'quotes';
+  return path === 'other' ? 'quotes' : path;
 }
 
 function localAnswer(status: number, code: string, message: string, retryAfterMs?: number): Response {
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
   if (retryAfterMs !== undefined) headers['Retry-After'] = String(Math.max(1, Math.ceil(retryAfterMs / 1000)));
   return new Response(JSON.stringify({ error: { code, message } }), { status, headers });
+}
+
+/** The symbols a prices or stream request names. */
+function namedSymbols(url: URL): string[] {
+  const path = pathLabel(url.pathname);
+  if (path !== 'prices' && path !== 'stream') return [];
+  return (url.searchParams.get('symbols') ?? '').split(',').filter(Boolean);
+}
+
+/** Symbols refused by the plan, answered as the service's 404 `unknown_symbol` (the clients drop them and go on). */
+function symbolsRefused(symbols: string[]): Response {
+  return new Response(
+    JSON.stringify({ error: { code: 'unknown_symbol', message: 'upstream refused these symbols', symbols } }),
+    { status: 404, headers: { 'Content-Type': 'application/json' } },
+  );
+}
+
+/** The codes of the gate's own answers to requests it did not send (they say nothing of the upstream). */
+const LOCAL_CODES = new Set(['key_refused', 'not_leader', 'relay_paused', 'relay_budget']);
+
+/** Whether `error` is the gate's refusal to send a request (a pause, the budget, not leading, a refused key). */
+export function isLocalRefusal(error: unknown): boolean {
+  return error instanceof PriceBoardError && LOCAL_CODES.has(String(error.data?.serviceCode));
 }
 
 /** The service's error code of a refusal (`plan_limit`, `unknown_symbol`...), read from a bounded body. */
@@ -82,10 +109,16 @@ export interface UpstreamOptions {
 export class UpstreamGate {
   /** Set when the key is refused: nothing but the probe is sent. */
   halted: { status: number; code: string } | undefined;
-  readonly #pausedUntil: Record<Scope, number> = { quotes: 0, history: 0, symbols: 0 };
-  readonly #failures: Record<Scope, number> = { quotes: 0, history: 0, symbols: 0 };
+  /** Epoch ms of the last 2xx from upstream (0: none yet). */
+  lastOkAt = 0;
+  readonly #pausedUntil: Record<Scope, number> = { quotes: 0, prices: 0, stream: 0, history: 0, symbols: 0 };
+  readonly #failures: Record<Scope, number> = { quotes: 0, prices: 0, stream: 0, history: 0, symbols: 0 };
   /** Resource (path and query) → the refusal remembered for it. Oldest first. */
   readonly #refusals = new Map<string, { status: number; code: string; until: number }>();
+  /** Symbols a 2xx of prices or the stream named: a 403 naming only these refuses the key. */
+  readonly #goodSymbols = new Set<string>();
+  /** Symbol → until when it is refused (a 403 naming it beside good ones). Oldest first. */
+  readonly #refusedSymbols = new Map<string, number>();
   #probeTimer: NodeJS.Timeout | undefined;
   readonly #reopened = new Set<() => void>();
   readonly #now: () => number;
@@ -108,6 +141,11 @@ export class UpstreamGate {
     const until =
       scope === 'quotes' ? this.#pausedUntil.quotes : Math.max(this.#pausedUntil.quotes, this.#pausedUntil[scope]);
     return Math.max(0, until - this.#now());
+  }
+
+  /** Whether `symbol` is refused for now (a 403 named it beside symbols that work). */
+  refuses(symbol: string): boolean {
+    return (this.#refusedSymbols.get(symbol) ?? 0) > this.#now();
   }
 
   /** Called when a halted key works again. Returns the unsubscribe function. */
@@ -135,13 +173,12 @@ export class UpstreamGate {
     const path = pathLabel(url.pathname);
     const resource = url.pathname + url.search;
     if (this.halted)
-      return this.#refuse(
-        path,
-        'halted',
-        localAnswer(this.halted.status, this.halted.code, 'upstream refused the key'),
-      );
+      return this.#refuse(path, 'halted', localAnswer(this.halted.status, 'key_refused', 'upstream refused the key'));
     if (!this.#options.leader.isLeader)
       return this.#refuse(path, 'not_leader', localAnswer(503, 'not_leader', 'another process spends the budget'));
+    const named = namedSymbols(url);
+    const refusedSymbols = named.filter((s) => this.refuses(s));
+    if (refusedSymbols.length > 0) return this.#refuse(path, 'refused_resource', symbolsRefused(refusedSymbols));
     const refusal = this.#refusals.get(resource);
     if (refusal && refusal.until > this.#now())
       return this.#refuse(
@@ -151,7 +188,7 @@ export class UpstreamGate {
       );
     const wait = this.pausedFor(path);
     if (wait > 0)
-      return this.#refuse(path, 'backoff', localAnswer(429, 'rate_limited', 'upstream asked us to wait', wait));
+      return this.#refuse(path, 'backoff', localAnswer(429, 'relay_paused', 'upstream asked us to wait', wait));
     const taken = await this.#options.budget.take(priority);
     // Fenced: another process took the lead while this one was paused or cut off.
     if (!taken.ok && taken.fenced)
@@ -160,7 +197,7 @@ export class UpstreamGate {
       return this.#refuse(
         path,
         'budget',
-        localAnswer(429, 'rate_limited', 'the relay budget is spent', taken.retryAfterMs),
+        localAnswer(429, 'relay_budget', 'the relay budget is spent', taken.retryAfterMs),
       );
 
     let res: Response;
@@ -179,16 +216,37 @@ export class UpstreamGate {
       path,
       status: String(res.status),
     });
+    if (res.ok) {
+      this.#failures[scopeOf(path)] = 0;
+      this.lastOkAt = this.#now();
+      for (const s of named) this.#goodSymbols.add(s);
+      return res;
+    }
+    // A 403 naming symbols never answered before, beside symbols that were: those symbols are not
+    // in the plan (SERVICE-SPEC §8), not the key. They are refused here for a while, as the
+    // service's 404 unknown_symbol would be, so the stream and the poll go on without them.
+    const untried = named.filter((s) => !this.#goodSymbols.has(s));
+    if (res.status === 403 && untried.length > 0 && this.#goodSymbols.size > 0) {
+      await res.body?.cancel().catch(() => {});
+      this.#refuseSymbols(path, untried);
+      return symbolsRefused(untried);
+    }
     await this.#learn(path, resource, res, input, init);
     return res;
   }
 
+  #refuseSymbols(path: UpstreamPath, symbols: string[]): void {
+    for (const s of symbols) {
+      this.#refusedSymbols.delete(s);
+      this.#refusedSymbols.set(s, this.#now() + REFUSAL_TTL_MS);
+    }
+    while (this.#refusedSymbols.size > MAX_REFUSALS)
+      this.#refusedSymbols.delete(this.#refusedSymbols.keys().next().value!);
+    this.#options.log('upstream_symbols_refused', { path, status: 403, symbols });
+  }
+
   async #learn(path: UpstreamPath, resource: string, res: Response, input: string, init: RequestInit): Promise<void> {
     const scope = scopeOf(path);
-    if (res.ok) {
-      this.#failures[scope] = 0;
-      return;
-    }
     const keyRefused = res.status === 401 || (res.status === 403 && scope !== 'history');
     if (keyRefused) return this.#halt(path, res.status, input, init);
     if (res.status === 403 || res.status === 404) {
@@ -203,7 +261,13 @@ export class UpstreamGate {
       // A second stream beside the first, refused by a per-key cap on streams: no rate limit.
       if (path === 'stream' && (await serviceCode(res)) === 'too_many_streams') return;
       const ms = parseRetryAfter(res.headers.get('retry-after'), this.#now()) ?? MIN_PAUSE_MS * 5;
-      this.#pause(scope, Math.min(MAX_PAUSE_MS, Math.max(MIN_PAUSE_MS, ms)), path, res.status);
+      // A rate limit on quotes is the key's: it pauses everything.
+      this.#pause(
+        scope === 'history' || scope === 'symbols' ? scope : 'quotes',
+        Math.min(MAX_PAUSE_MS, Math.max(MIN_PAUSE_MS, ms)),
+        path,
+        res.status,
+      );
     } else if (res.status >= 500) {
       this.#backOff(path, res.status);
     }

@@ -3,7 +3,7 @@
 // and header cells stay aligned, and nothing of it reaches the board, its chart legend, the ticker
 // or the converter.
 import 'vazirmatn/Vazirmatn-Variable-font-face.css';
-import { fixture, html } from '@open-wc/testing/pure';
+import { fixture, html } from '@open-wc/testing-helpers/pure';
 import { afterEach, describe, expect, it } from 'vitest';
 import '../../src/price-board';
 import '../../src/price-ticker';

@@ -43,6 +43,30 @@ describe('budget windows (clock injected)', () => {
   });
 });
 
+describe('a small day budget (clock injected)', () => {
+  it('keeps for quotes at most a quarter of the day: a day share of 160 still lets the catalog and history in', async () => {
+    const now = Date.UTC(2026, 10, 23, 10, 0, 0);
+    const budget = new Budget(new MemoryBudget(), { perMinute: 1_000_000, perDay: 200 }, 0.8, () => now);
+    expect(budget.perDay).toBe(160);
+    expect((await budget.take('quotes')).ok).toBe(true); // the stream's first open
+    let other = 0;
+    while ((await budget.take('other')).ok) other++;
+    // 120 of the day for everyone but quotes (the first open included), 40 kept for quotes.
+    expect(other).toBe(119);
+    let quotes = 0;
+    while ((await budget.take('quotes')).ok) quotes++;
+    expect(quotes).toBe(40);
+  });
+
+  it.each([
+    [{ perMinute: 30, perDay: 20_000 }, 21_600],
+    [{ perMinute: 30, perDay: 200 }, 2_160_000],
+    [{ perMinute: 600, perDay: null }, 125],
+  ])('paces stream opens by the minute and the quarter of the day the poll leaves: %o → %i ms', (plan, gap) => {
+    expect(new Budget(new MemoryBudget(), plan, 0.8).reopenGapMs()).toBe(gap);
+  });
+});
+
 describe('many visitors on a basic key', () => {
   let pair: Pair;
   afterEach(() => pair.close());

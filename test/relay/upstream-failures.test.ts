@@ -1,36 +1,22 @@
 // The relay against an upstream that fails (DESIGN.md §7.1): a controlled node:http server in
 // front of the sandbox answers 401/403/404/429/5xx/HTML/huge bodies per path and counts what the
 // relay asked. Each case is what an attacker or a failing service did to the relay before.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Budget, POLL_DAY_SHARE } from '../../relay/budget';
 import { PLAN_BUDGETS } from '../../relay/config';
 import { MemoryBudget } from '../../relay/engine/memory';
 import { control, get, Stream, until } from './helpers';
-import { startBehind, type Setup } from './upstream-helpers';
+import { health as healthOf, relaysBehind, streamRequests as streamRequestsOf, type Setup } from './upstream-helpers';
 
+const behind = relaysBehind();
 let setup: Setup | undefined;
-let streams: Stream[] = [];
-
-afterEach(async () => {
-  for (const s of streams) s.close();
-  streams = [];
-  await setup?.close();
-  setup = undefined;
-});
 
 const json = (body: string): Record<string, unknown> => JSON.parse(body) as Record<string, unknown>;
 const priceOf = (e: { data: string }): string => (JSON.parse(e.data) as { price: string }).price;
 
-async function health(): Promise<{ status: number; upstream: string }> {
-  const answer = await get(setup!.relay.url, '/healthz');
-  return { status: answer.status, upstream: json(answer.body).upstream as string };
-}
+const health = (): Promise<{ status: number; upstream: string }> => healthOf(setup!.relay.url);
 
-function open(symbols: string): Stream {
-  const stream = new Stream(setup!.relay.url, symbols);
-  streams.push(stream);
-  return stream;
-}
+const open = (symbols: string): Stream => behind.open(setup!.relay.url, symbols);
 
 /** Catalog ids the relay does not stream from the start (its defaults: usd, eur, gold_18, coin_emami, ons). */
 async function otherSymbols(): Promise<string[]> {
@@ -39,12 +25,7 @@ async function otherSymbols(): Promise<string[]> {
   return body.data.symbols.map((s) => s.symbol).filter((s) => !defaults.includes(s));
 }
 
-/** The symbols of the upstream stream requests, in order. */
-function streamRequests(): string[][] {
-  return setup!.upstream.seen
-    .filter((s) => s.path === '/v1/stream')
-    .map((s) => new URLSearchParams(s.search).get('symbols')!.split(','));
-}
+const streamRequests = (): string[][] => streamRequestsOf(setup!.upstream);
 
 describe('a failure stays where it happened', () => {
   it.each([
@@ -54,7 +35,7 @@ describe('a failure stays where it happened', () => {
   ])(
     'an upstream %i (%s) on one symbol history is remembered for it only: health, prices and other history stay',
     async (status, code) => {
-      setup = await startBehind({}, {}, (up) => up.fail(/^\/v1\/history\/eur/, status, code));
+      setup = await behind.start({}, {}, (up) => up.fail(/^\/v1\/history\/eur/, status, code));
       await until(async () => (await health()).status === 200);
 
       const refused = await get(setup.relay.url, '/v1/history/eur?days=7');
@@ -71,7 +52,7 @@ describe('a failure stays where it happened', () => {
 
   it('a refused key (401 anywhere) stops upstream requests but a rare probe, and the relay recovers by itself', async () => {
     let refuse = false;
-    setup = await startBehind({}, { upstream: { probeMs: 300 } }, (up) =>
+    setup = await behind.start({}, { upstream: { probeMs: 300 } }, (up) =>
       up.rule((_req, res) => {
         if (!refuse) return false;
         res.writeHead(401, { 'Content-Type': 'application/json' });
@@ -109,7 +90,7 @@ describe('a pause never tears down what works', () => {
   ])(
     'during %s the open upstream stream stays open and changes keep reaching visitors',
     async (_name, env, historyFails) => {
-      setup = await startBehind(env);
+      setup = await behind.start(env);
       const stream = open('usd');
       await stream.event((e) => e.event === 'quotes');
       const others = await otherSymbols();
@@ -129,7 +110,7 @@ describe('a pause never tears down what works', () => {
   );
 
   it('tells the first visitor of a pause the wait the relay keeps: an upstream Retry-After past 5 minutes is 300 s, as for the next', async () => {
-    setup = await startBehind();
+    setup = await behind.start();
     const [first, second] = await otherSymbols();
     setup.upstream.fail(/^\/v1\/history/, 429, 'rate_limited', { 'Retry-After': '99999999999999999999' });
     const answers = [
@@ -142,7 +123,7 @@ describe('a pause never tears down what works', () => {
   });
 
   it('a symbol asked for during a pause of the quotes is served by a poll once the pause ends', async () => {
-    setup = await startBehind();
+    setup = await behind.start();
     const stream = open('usd');
     await stream.event((e) => e.event === 'quotes');
     const [first, other] = await otherSymbols();
@@ -161,7 +142,7 @@ describe('a pause never tears down what works', () => {
 
 describe('adding symbols to the upstream stream', () => {
   it('is debounced and bounded: a visitor asking for each symbol in turn causes one reconnect, and an unknown id none', async () => {
-    setup = await startBehind();
+    setup = await behind.start();
     await until(() => streamRequests().length === 1);
     const others = (await otherSymbols()).slice(0, 10);
     for (const s of others) {
@@ -176,7 +157,7 @@ describe('adding symbols to the upstream stream', () => {
   });
 
   it('brings every symbol asked for into the one stream, without closing the working one before the new one delivers', async () => {
-    setup = await startBehind({}, { upstream: { resubscribeMs: 500 } });
+    setup = await behind.start({}, { upstream: { resubscribeMs: 500 } });
     const stream = open('usd');
     await stream.event((e) => e.event === 'quotes');
     const others = (await otherSymbols()).slice(0, 6);
@@ -194,7 +175,7 @@ describe('adding symbols to the upstream stream', () => {
 
 describe('a service that allows one stream per key', () => {
   it('gets the symbols asked for by reconnecting its one stream in place, without pausing the quotes', async () => {
-    setup = await startBehind({}, { upstream: { resubscribeMs: 300 } }, undefined, { maxStreamsPerKey: 1 });
+    setup = await behind.start({}, { upstream: { resubscribeMs: 300 } }, undefined, { maxStreamsPerKey: 1 });
     const visitor = open('usd');
     await visitor.event((e) => e.event === 'quotes');
     const others = (await otherSymbols()).slice(0, 3);
@@ -216,7 +197,7 @@ describe('a service that allows one stream per key', () => {
 describe('polling is a fallback, not a state', () => {
   it('after the stream fails the relay polls, keeps trying the stream with backoff, and returns to it', async () => {
     let down = true;
-    setup = await startBehind({}, { upstream: { streamRetryMs: 200, streamRetryMaxMs: 400 } }, (up) =>
+    setup = await behind.start({}, { upstream: { streamRetryMs: 200, streamRetryMaxMs: 400 } }, (up) =>
       up.rule((_req, res, url) => {
         if (!down || url.pathname !== '/v1/stream') return false;
         res.writeHead(200, { 'Content-Type': 'text/html' });
@@ -237,7 +218,7 @@ describe('polling is a fallback, not a state', () => {
   });
 
   it('while a stream that was open cannot reconnect, polls carry the changes; then the stream is back', async () => {
-    setup = await startBehind();
+    setup = await behind.start();
     const visitor = open('usd');
     await visitor.event((e) => e.event === 'quotes');
     const remove = setup.upstream.fail(/^\/v1\/stream/, 503, 'unavailable');
@@ -279,7 +260,7 @@ describe('bounded reading', () => {
   it('reads an upstream body only up to its cap: a 200 MB chunked history answer is cut off, not held', async () => {
     let written = 0;
     let closed = false;
-    setup = await startBehind({}, {}, (up) =>
+    setup = await behind.start({}, {}, (up) =>
       up.rule((_req, res, url) => {
         if (!url.pathname.startsWith('/v1/history/')) return false;
         res.writeHead(200, { 'Content-Type': 'application/json' });
@@ -309,7 +290,7 @@ describe('bounded reading', () => {
 
 describe('the catalog', () => {
   it('caches a failure with backoff: a visitor asking again and again while it answers HTML costs one upstream request', async () => {
-    setup = await startBehind({}, {}, (up) =>
+    setup = await behind.start({}, {}, (up) =>
       up.rule((_req, res, url) => {
         if (url.pathname !== '/v1/symbols') return false;
         res.writeHead(200, { 'Content-Type': 'text/html' });
@@ -324,7 +305,7 @@ describe('the catalog', () => {
   it('serves the stale catalog while upstream fails, and asks upstream again only after a backoff', async () => {
     let offset = 0;
     let broken = false;
-    setup = await startBehind({}, { now: () => Date.now() + offset }, (up) =>
+    setup = await behind.start({}, { now: () => Date.now() + offset }, (up) =>
       up.rule((_req, res, url) => {
         if (!broken || url.pathname !== '/v1/symbols') return false;
         res.writeHead(502, { 'Content-Type': 'text/html' });
@@ -343,33 +324,5 @@ describe('the catalog', () => {
       expect(answer.body).toBe(fresh.body);
     }
     expect(setup.upstream.count(/^\/v1\/symbols/) - before).toBe(1);
-  });
-});
-
-describe('an upstream stream that stays open but says nothing readable', () => {
-  it.each([
-    ['malformed events only', true],
-    ['nothing at all, not even its heartbeat', false],
-  ])('%s: the relay says its data is stale (healthz 503, Warning 110), not current', async (_name, garbage) => {
-    setup = await startBehind({}, { upstream: { staleAfterMs: 1_500 } });
-    const stream = open('usd');
-    await stream.event((e) => e.event === 'quotes');
-    expect((await health()).status).toBe(200);
-    // The upstream's stream breaks; the one the relay gets next answers 200 and a comment, then
-    // only malformed quote events, or nothing.
-    setup.upstream.ownStream();
-    setup.upstream.dropStreams();
-    await until(() => setup!.upstream.openStreams === 1, 10_000);
-    const talk = garbage
-      ? setInterval(() => setup!.upstream.sendRaw('event: quote\ndata: {"symbol": oops\n\n'), 100)
-      : undefined;
-    try {
-      await until(async () => (await health()).status === 503, 10_000);
-      const prices = await get(setup.relay.url, '/v1/prices?symbols=usd');
-      expect(prices.status).toBe(200);
-      expect(prices.headers.warning).toMatch(/^110/);
-    } finally {
-      clearInterval(talk);
-    }
   });
 });

@@ -13,7 +13,7 @@ import { startRelay, type Relay, type RelayOptions } from '../../relay/server';
 import type { SandboxOptions } from '../../sandbox/server';
 import { start, type StartedSandbox } from '../sandbox/helpers';
 import { startRedis, stopAll, type RedisServer } from './cluster-helpers';
-import { Stream, until } from './helpers';
+import { get, Stream, until } from './helpers';
 
 /** Answers the request (returns true), or leaves it to the next rule / the sandbox (false). */
 export type Rule = (req: IncomingMessage, res: ServerResponse, url: URL) => boolean;
@@ -120,6 +120,19 @@ export class ControlledUpstream {
   }
 }
 
+/** The relay's `/healthz`: its status and what it says of the upstream. */
+export async function health(relayUrl: string): Promise<{ status: number; upstream: string }> {
+  const answer = await get(relayUrl, '/healthz');
+  return { status: answer.status, upstream: (JSON.parse(answer.body) as { upstream: string }).upstream };
+}
+
+/** The symbols of each upstream stream request, in order. */
+export function streamRequests(upstream: ControlledUpstream): string[][] {
+  return upstream.seen
+    .filter((s) => s.path === '/v1/stream')
+    .map((s) => new URLSearchParams(s.search).get('symbols')!.split(','));
+}
+
 export interface Setup {
   sandbox: StartedSandbox;
   upstream: ControlledUpstream;
@@ -157,6 +170,34 @@ export async function startBehind(
   };
 }
 
+/**
+ * For a test file that starts relays behind the controlled upstream: `start` is
+ * {@link startBehind}, `open` a visitor's stream; both are closed after each test.
+ */
+export function relaysBehind() {
+  let started: Setup[] = [];
+  let streams: Stream[] = [];
+  afterEach(async () => {
+    for (const s of streams) s.close();
+    streams = [];
+    for (const s of started) await s.close();
+    started = [];
+  });
+  return {
+    async start(...args: Parameters<typeof startBehind>): Promise<Setup> {
+      const setup = await startBehind(...args);
+      started.push(setup);
+      return setup;
+    },
+    /** A visitor's stream of `symbols` (comma-separated) from `base`. */
+    open(base: string, symbols: string, visit?: ConstructorParameters<typeof Stream>[2]): Stream {
+      const stream = new Stream(base, symbols, visit);
+      streams.push(stream);
+      return stream;
+    },
+  };
+}
+
 /** Where a relay keeps its state: in memory (one process) or in a real Redis (a cluster of one). */
 export type EngineName = 'memory' | 'redis';
 const ENGINES: EngineName[] = ['memory', 'redis'];
@@ -170,15 +211,8 @@ const ENGINES: EngineName[] = ['memory', 'redis'];
  */
 export function ownStreamRelays(prefix: string) {
   let redis: RedisServer | undefined;
-  let setup: Setup | undefined;
-  let streams: Stream[] = [];
   let engines = 0;
-  afterEach(async () => {
-    for (const s of streams) s.close();
-    streams = [];
-    await setup?.close();
-    setup = undefined;
-  });
+  const behind = relaysBehind();
   afterAll(async () => {
     if (redis) await stopAll();
   });
@@ -203,16 +237,11 @@ export function ownStreamRelays(prefix: string) {
     },
     /** A relay on `engine`, once the upstream's stream it is fed by is open. */
     async start(engine: Engine): Promise<Setup> {
-      setup = await startBehind({}, { engine }, (up) => up.ownStream());
-      await until(() => setup!.upstream.openStreams >= 1, 15_000);
+      const setup = await behind.start({}, { engine }, (up) => up.ownStream());
+      await until(() => setup.upstream.openStreams >= 1, 15_000);
       return setup;
     },
-    /** A visitor's stream of `symbols` (comma-separated) from `base`. */
-    open(base: string, symbols: string): Stream {
-      const stream = new Stream(base, symbols);
-      streams.push(stream);
-      return stream;
-    },
+    open: behind.open,
   };
   return relays;
 }
