@@ -14,7 +14,7 @@ const ENTRIES: Record<string, string> = {
 };
 
 /** What the npm build leaves to the app's bundler, so that one copy of each serves the whole app. */
-const DEPENDENCIES = /^(lit|lit-html|lit-element|@lit\/reactive-element|lightweight-charts|eventsource-parser)(\/|$)/;
+const DEPENDENCIES = /^(lit|lit-html|lit-element|@lit\/reactive-element|lightweight-charts)(\/|$)/;
 
 /** `code` with each range replaced by its text (the ranges do not overlap), or null when there is none. */
 function applyEdits(

@@ -49,6 +49,4 @@ export default defineConfig({
       },
     },
   },
-  // Bundled rather than installed: the relay's package lists only what it imports by name.
-  ssr: { noExternal: ['eventsource-parser'] },
 });

@@ -110,7 +110,7 @@ test('price-board holds built files, types and the manifest, and depends on the 
   expect(named).toContain('./dist/lib/price-board.js');
   for (const file of named) expect(files, file).toContain(file.replace(/^\.\//, ''));
   for (const f of ['dist/price-board.js', 'dist/embed.js']) expect(files).toContain(f);
-  expect(Object.keys(manifest.dependencies!).sort()).toEqual(['eventsource-parser', 'lightweight-charts', 'lit']);
+  expect(Object.keys(manifest.dependencies!).sort()).toEqual(['lightweight-charts', 'lit']);
   expect(manifest.bin).toBeUndefined();
 });
 
@@ -132,7 +132,6 @@ test('an app installs price-board and lit with npm, builds with Vite (the three 
   expect(installed(join(app, 'node_modules'))).toEqual(
     [
       'price-board',
-      'eventsource-parser',
       'lightweight-charts',
       'fancy-canvas',
       'lit',
