@@ -18,7 +18,9 @@ let sandbox: StartedSandbox | undefined;
 if (!config.upstreamUrl) {
   // The sandbox is loaded only in this mode: a relay in front of a real service never runs it.
   const { startSandbox } = await import('../sandbox/server');
-  sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
+  // A market that moves at any hour, as `npm start`'s (SANDBOX_MARKET=auto follows Tehran hours).
+  const market = (process.env.SANDBOX_MARKET || 'open') as 'auto' | 'open' | 'closed';
+  sandbox = await startSandbox({ port: 0, host: '127.0.0.1', market });
 }
 const engine = config.redisUrl ? await connectCluster(config.redisUrl) : undefined;
 const relay = await startRelay({ ...config, upstreamUrl: config.upstreamUrl ?? sandbox!.url }, { engine });
