@@ -180,14 +180,14 @@ describe('<price-board> rendering', () => {
     expect(row(el, 'usd')!.hasAttribute('data-stale')).toBe(false);
   });
 
-  it('marks a symbol the service did not return as missing: its id and a dash, never blank', async () => {
+  it('marks a symbol the service did not return as missing: dashes, in its title too (never its id), never blank', async () => {
     await sandbox.faults([{ path: '/v1/prices', kind: 'omit_symbol', symbol: 'eur' }]);
     const el = await fixture<PriceBoard>(
       html`<price-board base-url=${base()} api-key=${KEY} chart="none" stream="poll" symbols="usd,eur,gbp"></price-board>`,
     );
     await untilLoaded(el);
     await until(() => row(el, 'eur')!.hasAttribute('data-missing'), 'eur not marked missing');
-    expect(cell(el, 'eur', 'title')).toBe('eur');
+    expect(cell(el, 'eur', 'title')).toBe('—');
     expect(cell(el, 'eur', 'price')).toBe('—');
     expect(row(el, 'usd')!.hasAttribute('data-missing')).toBe(false);
     expect(row(el, 'gbp')!.hasAttribute('data-missing')).toBe(false);

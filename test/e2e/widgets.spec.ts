@@ -4,7 +4,16 @@
  * `embed.html?widget=…`, and through the loader's `data-widget`.
  */
 import type { Page } from '@playwright/test';
-import { expect, htmlPage, persianGrouped, sandboxBase, setPrices, test, type Servers } from './support/fixtures';
+import {
+  expect,
+  htmlPage,
+  persianGrouped,
+  sandboxBase,
+  setPrices,
+  test,
+  widgetScripts,
+  type Servers,
+} from './support/fixtures';
 
 const ticker = (scope: Pick<Page, 'locator'>) => scope.locator('price-ticker .group:first-child [part~="item"]');
 const result = (scope: Pick<Page, 'locator'>) => scope.locator('price-converter [part~="result"]');
@@ -23,9 +32,7 @@ test('script tags: a board, a ticker and a converter share one /v1/prices reques
   problems,
 }) => {
   const base = sandboxBase(servers);
-  const scripts = ['price-board', 'price-ticker', 'price-converter']
-    .map((name) => `<script type="module" src="${servers.cdn.url}${name}.js"></script>`)
-    .join('');
+  const scripts = widgetScripts(servers);
   const url = servers.site.page(
     '/widgets.html',
     htmlPage(
