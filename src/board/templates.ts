@@ -54,6 +54,8 @@ export interface ExtraCells {
 /** A placeholder for a value while the first prices are on their way. */
 export const SKELETON = html`<span class="skeleton" aria-hidden="true"></span>`;
 const SKELETON_SHORT = html`<span class="skeleton short" aria-hidden="true"></span>`;
+/** A title while loading: a skeleton, said to screen readers (a row header is never empty), never the id. */
+const LOADING_TITLE = html`<span class="sr-only">${LOADING_TEXT}</span>${SKELETON}`;
 /** ▲ / ▼ beside the change (none when flat). */
 const arrowOf = (arrow: string) => html`<span class="arrow" aria-hidden="true">${arrow}</span>`;
 
@@ -222,7 +224,7 @@ const CELLS: Readonly<Partial<Record<Column, (v: RowView, c: CellContext, flash:
  * known a skeleton while loading, else a dash, never the id (DESIGN.md section 9).
  */
 function titleOf(v: RowView, t: TableState): unknown {
-  if (!v.title) return v.loading ? SKELETON : DASH;
+  if (!v.title) return v.loading ? LOADING_TITLE : DASH;
   return t.extra?.title(v, v.symbol === t.tabStop) ?? v.title;
 }
 

@@ -211,8 +211,8 @@ describe('service text is rendered as text, never as HTML', () => {
     // A visitor cannot fix a key: the visitor's words (DESIGN.md section 9).
     expect(part(a, 'error')!.textContent).toBe(ERROR_MESSAGES.visitor);
     await until(() => unknown().length > 0, 'no unknown_symbol fired');
-    // Said to the developer only; only a requested id is named (bidi-isolated), not the markup "ids" of the body.
-    expect(unknown()[0]!.detail.message).toBe('نماد \u2068eur\u2069 در سرویس قیمت وجود ندارد.');
+    // Said to the developer only, in our own words; only a requested id is named, not the markup "ids" of the body.
+    expect(unknown()[0]!.detail.message).toBe(ERROR_MESSAGES.unknown_symbol);
     expect(unknown()[0]!.detail.symbols).toEqual(['eur']);
     expect(part(b, 'error')).toBeNull();
     expectNoInjectedElements(a);
