@@ -285,7 +285,7 @@ export class PriceBoard extends PriceWidget {
         })}
       </div>
       ${
-        s.chart === 'none'
+        s.chart === 'none' || known.length === 0 // no symbol the service knows: nothing to chart
           ? nothing
           : extras
             ? extras.chart.render({ ...s, chartSymbol }, selected)
