@@ -35,8 +35,8 @@ export function statusText(
 ): string {
   let text = STATUS_TEXT[status];
   const working = status === 'live' || status === 'polling';
-  // Beside a failure it is still trying past (a 429, no answer): never «زنده» nor a poll period.
-  if (failing && working) text = STATUS_TEXT.reconnecting;
+  // Beside a failure it is still trying past (a 429, no answer): never «زنده», a poll period or «در حال دریافت».
+  if (failing && (working || status === 'loading')) text = STATUS_TEXT.reconnecting;
   else if (closedAt !== undefined && working) {
     text = closedAt ? `بازار بسته · آخرین تغییر ${closedAt}` : 'بازار بسته';
   } else if (status === 'polling') {

@@ -288,6 +288,15 @@ describe('<price-board> events', () => {
 });
 
 describe('status line', () => {
+  it('beside a failure shown it says it is connecting again: never live, a poll period, loading or the market', () => {
+    const opts = { stream: 'auto', pollInterval: 30, delaySeconds: 0 };
+    for (const status of ['live', 'polling', 'loading'] as const) {
+      expect(statusText(status, opts, undefined, true)).toBe('در حال اتصال دوباره…');
+      expect(statusText(status, opts, '۱۲:۳۰', true)).toBe('در حال اتصال دوباره…');
+    }
+    expect(statusText('error', opts, undefined, true)).toBe('خطا در دریافت قیمت‌ها');
+  });
+
   it('says each connection state in Persian, with the poll period and any delay', () => {
     const opts = { stream: 'auto', pollInterval: 30, delaySeconds: 0 };
     expect(statusText('live', opts)).toBe('زنده');
