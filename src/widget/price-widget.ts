@@ -174,11 +174,10 @@ export abstract class PriceWidget extends LitElement {
     this.#read = Object.fromEntries(keys.map((key) => [key, values[key]]));
     // Said to the developer only (the event, the console): the widget works with the default.
     for (const attribute of invalid) {
-      const error = new PriceBoardError(
-        'invalid_attribute',
-        `Invalid value of the "${attribute}" attribute; the default is used`,
-        { messageFa: invalidAttributeMessage(attribute), data: { attribute } },
-      );
+      const error = new PriceBoardError('invalid_attribute', `Invalid "${attribute}"; its default is used`, {
+        messageFa: invalidAttributeMessage(attribute),
+        data: { attribute },
+      });
       reportError(this, error);
     }
     const { baseUrl, apiKey, stream, streamUrl, pollInterval } = this.settings;
