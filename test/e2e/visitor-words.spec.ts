@@ -8,16 +8,7 @@
  */
 import type { Frame, Locator, Page } from '@playwright/test';
 import { startSandbox } from '../../sandbox/server';
-import {
-  expect,
-  htmlPage,
-  recordWarnings,
-  sandboxBase,
-  setPrices,
-  test,
-  widgetScripts,
-  type Servers,
-} from './support/fixtures';
+import { expect, htmlPage, recordWarnings, sandboxBase, test, widgetScripts, type Servers } from './support/fixtures';
 
 const TAGS = ['price-board', 'price-ticker', 'price-converter'] as const;
 const VISITOR = 'قیمت‌ها فعلاً در دسترس نیست.';
@@ -108,7 +99,6 @@ test('an invalid attribute and unknown symbols, by script tag, in embed.html and
       widgetScripts(servers),
     ),
   );
-  await setPrices(servers, [{ symbol: 'usd', price: '1000000' }]);
   await page.goto(url);
   const tags = page.locator('#tags');
   await pricesShown(tags);
