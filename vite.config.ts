@@ -536,8 +536,8 @@ function scriptTagBuild(): BuildEnvironmentOptions {
           // The pages' self-hosted font gets a file of its own name. Everything the element loads
           // up front (src/ but the embed scripts, and lit) is one file, the price-board entry:
           // left alone, rolldown put api/errors.ts in a file of its own, which every page then
-          // had to load as well. The ticker's and the converter's own code (and the text reset
-          // they share, and the converter's arithmetic, format/amount.ts) stays out of it: their
+          // had to load as well. The ticker's and the converter's own code (and the text reset and
+          // the stale prices' mark they share, and the converter's arithmetic, format/amount.ts) stays out of it: their
           // scripts import the rest (the element base, widget/, among it) from price-board.js; so
           // do the spark cells (widget/spark*), a chunk loaded only when that column is shown.
           // The live data layer (the hub and its driver: `/v1/prices`, the stream; the poller is a
@@ -552,7 +552,7 @@ function scriptTagBuild(): BuildEnvironmentOptions {
               name: 'price-board',
               tags: ['$initial'],
               priority: 2,
-              test: /[\\/]src[\\/](?!embed[\\/]|ticker[\\/]|converter[\\/]|widget[\\/]text-reset|widget[\\/]spark|format[\\/]amount|price-ticker|price-converter)|[\\/]node_modules[\\/](lit|lit-html|lit-element|@lit[\\/]reactive-element)[\\/]/,
+              test: /[\\/]src[\\/](?!embed[\\/]|ticker[\\/]|converter[\\/]|widget[\\/]text-reset|widget[\\/]stale-mark|widget[\\/]spark|format[\\/]amount|price-ticker|price-converter)|[\\/]node_modules[\\/](lit|lit-html|lit-element|@lit[\\/]reactive-element)[\\/]/,
             },
             { name: 'board-extras', priority: 1, test: /[\\/]src[\\/]board[\\/]board-extras\.ts$/ },
           ],

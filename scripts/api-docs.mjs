@@ -18,6 +18,9 @@ const POLICY_TEXT = {
 /** `for: 'developer'` in the policy: what a visitor reads, and where the detail goes. */
 const FOR_DEVELOPER =
   '; visitors read «قیمت‌ها فعلاً در دسترس نیست.», the detail goes to the event and one `console.warn`';
+const FOR_SETUP =
+  '; a configuration mistake, never shown to visitors (the widget goes on with the default, or without that symbol; with no symbol known, visitors read «قیمت‌ها فعلاً در دسترس نیست.»): the detail (`attribute`, `symbols`) goes to the event and one `console.warn`';
+const FOR_TEXT = { developer: FOR_DEVELOPER, setup: FOR_SETUP };
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 /** The documented elements and their pages (relative to the repository). */
@@ -134,7 +137,7 @@ export function renderApi(d) {
     );
     for (const e of readErrorPolicy())
       lines.push(
-        `| \`${e.code}\` | ${cell(e.when)} | ${POLICY_TEXT[e.policy]}${e.of ? ` (for that ${e.of} only)` : ''}${e.for === 'developer' ? FOR_DEVELOPER : ''} |`,
+        `| \`${e.code}\` | ${cell(e.when)} | ${e.for === 'setup' ? 'final, no retry' : POLICY_TEXT[e.policy]}${e.of ? ` (for that ${e.of} only)` : ''}${FOR_TEXT[e.for] ?? ''} |`,
       );
   }
   lines.push(

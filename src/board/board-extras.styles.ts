@@ -7,7 +7,8 @@ import { css } from 'lit';
  * not return.
  */
 export const extraStyles = css`
-  [data-status=live] .dot {
+  /* the live dot: not beside «بازار بسته» (the dot stays muted) */
+  [data-status=live][data-market=open] .dot {
     background: var(--_up);
   }
   [data-status=polling] .dot {

@@ -59,9 +59,9 @@ export class BoardExtras {
     adoptStyles(root, supportsAdoptingStyleSheets ? [...root.adoptedStyleSheets, ...extra] : extra);
   }
 
-  /** The status line's text (see `statusLine`). */
-  statusText(s: BoardSettings, closedSince?: number, now = new Date()): string {
-    return statusLine(this.#quotes, s, closedSince, now);
+  /** The status line's text (see `statusLine`); `failing`: a failure is shown beside it. */
+  statusText(s: BoardSettings, closedSince: number | undefined, now: Date, failing: boolean): string {
+    return statusLine(this.#quotes, s, closedSince, now, failing);
   }
 
   /** The rows are on screen (with data, or an error in their place): the chart and the times may follow. */

@@ -36,21 +36,22 @@ const waitingForExtras = new Set<PriceBoard>();
  * A live price board for the Iranian market: Persian, right to left, with a candlestick chart.
  *
  * Quotes come from `/v1/prices` and the live stream (shared by every board on the page with the
- * same `base-url` and key); the chart code is loaded only when a chart is shown. Invalid
- * attribute values fall back to their defaults, fire `price-board-error` (`invalid_attribute`) and
- * show a Persian message naming the attribute in `part="error"` while no live error is shown.
+ * same `base-url` and key); the chart code is loaded only when a chart is shown. A configuration
+ * mistake is said to the developer only (`price-board-error` and one `console.warn`), never to
+ * visitors: an invalid attribute value falls back to its default (`invalid_attribute`), a symbol
+ * the service does not know has no row (`unknown_symbol`).
  *
  * @summary Embeddable live price board (Persian, RTL) with a chart.
  * @tagname price-board
  *
  * @fires {CustomEvent<{ quotes: Quote[] }>} price-board-quotes - After each applied batch of quote changes, at most once per animation frame.
  * @fires {CustomEvent<{ status: ConnectionStatus }>} price-board-status - When the connection state changes: `loading`, `live`, `polling`, `reconnecting`, `offline` or `error`.
- * @fires {CustomEvent<{ code: ErrorCode; message: string; status?: number }>} price-board-error - On each failure the user should know of; `message` is Persian; never holds the API key.
+ * @fires {CustomEvent<{ code: ErrorCode; message: string; status?: number; attribute?: string; symbols?: string[] }>} price-board-error - On each failure the user should know of; `message` is Persian; `attribute` (`invalid_attribute`) and `symbols` (`unknown_symbol`) name what to fix; never holds the API key.
  * @fires {CustomEvent<{ symbol: string }>} price-board-select - When the user changes the chart symbol (click, Enter or Space on a row).
  *
  * @csspart board - The root; `dir="rtl"`, `lang="fa"`.
  * @csspart row - One per symbol, its cells those of `columns` in that order: `data-symbol`, `data-direction` (`up`/`down`/`flat`), `data-stale` (market closed), `data-missing` (not returned by the service).
- * @csspart title - A row's Persian title (the id when the symbol is missing).
+ * @csspart title - A row's Persian title (a placeholder until it is known, never the id).
  * @csspart price - A row's price: toman or rial, US dollars for `ons` and `silver_ounce`.
  * @csspart change - A row's signed change in percent, with ▲/▼.
  * @csspart high - A row's high, in the price's unit.
@@ -61,7 +62,7 @@ const waitingForExtras = new Set<PriceBoard>();
  * @csspart bubble - (`columns`) A coin's price over the world price of its gold, as a signed percent; its `title` says how it was computed ([docs/coins.md](../coins.md)). Empty for other rows.
  * @csspart status - The connection state line; `data-status`, and `data-market`: `closed` when every shown quote is stale (it then says «بازار بسته» and when the last one changed), else `open`.
  * @csspart chart - The chart of `chart-symbol`.
- * @csspart error - The current error, in Persian; `data-code`.
+ * @csspart error - The current error, in a visitor's Persian words; `data-code`. Never a configuration mistake (but when no symbol is known).
  *
  * @cssprop [--price-board-font=Vazirmatn, Vazir, Tahoma, 'Segoe UI', system-ui, sans-serif] - Font family.
  * @cssprop [--price-board-bg=#ffffff] - Background (dark theme: #16191e).
@@ -260,7 +261,8 @@ export class PriceBoard extends PriceWidget {
   protected override render() {
     const s = this.settings;
     const now = new Date();
-    const rows = this.#rows(now);
+    const known = this.knownSymbols();
+    const rows = this.#rows(now, known);
     const chartSymbol = this.#chartSymbol();
     const selected = rows.find((r) => r.symbol === chartSymbol);
     const extras = this.#extras;
@@ -268,9 +270,9 @@ export class PriceBoard extends PriceWidget {
     return html`<div part="board" class="board" dir="rtl" lang="fa" data-theme=${s.theme} data-density=${s.density}>
       <div class="sheet">
         <div class="top">
-          ${renderStatus(this.live.status, this.#statusText(closedSince, now), closedSince === undefined ? 'open' : 'closed')}
+          ${renderStatus(this.live.status, known.length === 0 ? '' : this.#statusText(closedSince, now), closedSince === undefined ? 'open' : 'closed')}
         </div>
-        ${renderError(this.error ?? this.attributeError)}
+        ${renderError(this.error, known.length === 0)}
         ${renderTable(rows, {
           unit: s.unit,
           columns: s.columns,
@@ -283,7 +285,7 @@ export class PriceBoard extends PriceWidget {
         })}
       </div>
       ${
-        s.chart === 'none'
+        s.chart === 'none' || known.length === 0 // no symbol the service knows: nothing to chart
           ? nothing
           : extras
             ? extras.chart.render({ ...s, chartSymbol }, selected)
@@ -295,10 +297,13 @@ export class PriceBoard extends PriceWidget {
     </div>`;
   }
 
-  /** The status line's text: in full once the extras are there, else only while loading. */
+  /**
+   * The status line's text: in full once the extras are there, else only while loading. While a
+   * failure is shown it never says the prices are live, polled or the market's (`status-text.ts`).
+   */
   #statusText(closedSince: number | undefined, now: Date): string {
     const extras = this.#extras;
-    if (extras) return extras.statusText(this.settings, closedSince, now);
+    if (extras) return extras.statusText(this.settings, closedSince, now, !!this.error);
     return this.live.status === 'loading' ? LOADING_TEXT : '';
   }
 
@@ -342,10 +347,11 @@ export class PriceBoard extends PriceWidget {
     return { unit: this.settings.unit, now, day: dates && dayOf(now, dates), dates };
   }
 
-  #rows(now: Date): RowView[] {
+  /** A row per known symbol (`known`: an unknown one is the developer's mistake, not a visitor's row). */
+  #rows(now: Date, known: readonly string[]): RowView[] {
     const ctx = this.#rowContext(now);
     const loading = this.#isLoading();
-    return this.settings.symbols.map((symbol) => {
+    return known.map((symbol) => {
       const quote = this.live.get(symbol);
       const missing = this.live.missing.has(symbol);
       if (!quote) return emptyRow(symbol, missing, loading);

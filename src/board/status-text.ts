@@ -24,15 +24,20 @@ const STATUS_TEXT: Readonly<Record<ConnectionStatus, string>> = {
 /**
  * The status line: the connection state in Persian, the poll period, and any data delay. While
  * the market is closed (`closedAt`: when the last shown quote changed, as text) a working
- * connection says «بازار بسته» and that time instead, never «زنده».
+ * connection says «بازار بسته» and that time instead, never «زنده». While a failure is shown
+ * (`failing`) a working connection says it is trying again: the line never contradicts the error.
  */
 export function statusText(
   status: ConnectionStatus,
   { stream, pollInterval, delaySeconds }: { stream: string; pollInterval: number; delaySeconds: number },
   closedAt?: string,
+  failing = false,
 ): string {
   let text = STATUS_TEXT[status];
-  if (closedAt !== undefined && (status === 'live' || status === 'polling')) {
+  const working = status === 'live' || status === 'polling';
+  // Beside a failure it is still trying past (a 429, no answer): never «زنده», a poll period or «در حال دریافت».
+  if (failing && (working || status === 'loading')) text = STATUS_TEXT.reconnecting;
+  else if (closedAt !== undefined && working) {
     text = closedAt ? `بازار بسته · آخرین تغییر ${closedAt}` : 'بازار بسته';
   } else if (status === 'polling') {
     // stream="off": one answer, then only refresh(); the hub calls that idle state 'polling'.
@@ -51,6 +56,7 @@ export function statusLine(
   s: { stream: string; pollInterval: number },
   closedSince?: number,
   now = new Date(),
+  failing = false,
 ): string {
   let closedAt: string | undefined;
   const dates = datesReady();
@@ -67,5 +73,6 @@ export function statusLine(
     quotes.status,
     { stream: s.stream, pollInterval: s.pollInterval, delaySeconds: quotes.delaySeconds },
     closedAt,
+    failing,
   );
 }

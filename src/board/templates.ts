@@ -6,7 +6,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { Column } from '../shared/attributes';
 import type { ConnectionStatus, DisplayUnit } from '../shared/types';
 import { MONEY_NAME } from '../format/number';
-import type { RowView } from '../widget/row-view';
+import { DASH, type RowView } from '../widget/row-view';
 
 /** The status line's text while the first prices are on their way (`status-text.ts` has the others). */
 export const LOADING_TEXT = 'در حال دریافت قیمت‌ها…';
@@ -54,7 +54,8 @@ export interface ExtraCells {
 /** A placeholder for a value while the first prices are on their way. */
 export const SKELETON = html`<span class="skeleton" aria-hidden="true"></span>`;
 const SKELETON_SHORT = html`<span class="skeleton short" aria-hidden="true"></span>`;
-const loadingTitle = (symbol: string) => html`<span class="sr-only">${symbol}</span>${SKELETON}`;
+/** A title while loading: a skeleton, said to screen readers (a row header is never empty), never the id. */
+const LOADING_TITLE = html`<span class="sr-only">${LOADING_TEXT}</span>${SKELETON}`;
 /** ▲ / ▼ beside the change (none when flat). */
 const arrowOf = (arrow: string) => html`<span class="arrow" aria-hidden="true">${arrow}</span>`;
 
@@ -218,18 +219,21 @@ const CELLS: Readonly<Partial<Record<Column, (v: RowView, c: CellContext, flash:
     piece`<div part="time" class=${cls} role="cell" data-w=${w} title=${v.stale ? `آخرین تغییر: ${v.changedAt}` : nothing}><span class="value">${skeletonOr(v, v.time)}</span></div>`,
 };
 
-/** A row's title: the service's (a link to the site's page for the symbol with `link`). */
+/**
+ * A row's title: the service's (a link to the site's page for the symbol with `link`); until it is
+ * known a skeleton while loading, else a dash, never the id (DESIGN.md section 9).
+ */
 function titleOf(v: RowView, t: TableState): unknown {
-  if (v.loading) return loadingTitle(v.symbol);
-  return (v.missing ? undefined : t.extra?.title(v, v.symbol === t.tabStop)) ?? v.title;
+  if (!v.title) return v.loading ? LOADING_TITLE : DASH;
+  return t.extra?.title(v, v.symbol === t.tabStop) ?? v.title;
 }
 
 /**
  * One row: one template whose cells bind their text directly (the first render of the rows builds
  * one template instance per row, and one per arrow, instead of one per cell), so a loaded row is
  * `<div part=price><span class=value>text</span></div>` and so on. While loading, each value is a
- * skeleton (inside the same span) and the title the id for screen readers: the row's element stays
- * when the prices come, and so does the focus.
+ * skeleton (inside the same span), the title too (the table is `aria-busy`): the row's element
+ * stays when the prices come, and so does the focus.
  */
 function renderRow(
   v: RowView,

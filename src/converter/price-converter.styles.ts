@@ -94,7 +94,8 @@ export const styles = css`
     color: var(--_muted);
     font-size: 13px;
   }
-  [part~=error] {
+  [part~=error],
+  .stale {
     color: var(--_down);
     font-size: 13px;
   }

@@ -3,12 +3,18 @@ import type { Quote } from '../shared/types';
 import { DOLLAR_SYMBOLS } from '../shared/types';
 import { CONVERTER_ATTRIBUTES, type AttributeProperties, type WidgetSettings } from '../shared/attributes';
 import { defineOnce } from '../widget/define';
-import { defaultsOf, litProperties } from '../widget/attributes';
+import { litProperties } from '../widget/attributes';
 import { renderError } from '../widget/error-view';
 import { formatDecimal, MONEY_NAME, toPersianDigits } from '../format/number';
 import { PriceWidget } from '../widget/price-widget';
+import { StaleMark } from '../widget/stale-mark';
 import { convert, quantityName, USD, type Conversion } from './convert';
 import { styles } from './price-converter.styles';
+
+/** A symbol's title before it is known. */
+const PLACEHOLDER = '…';
+/** The result when no price will come: the error beside it says why. */
+const NO_PRICE: Conversion = { ok: false, reason: 'no-price', message: '—' };
 
 /**
  * Converts an amount of a symbol to toman (or rial) and back, with live prices: Persian, RTL.
@@ -24,13 +30,13 @@ import { styles } from './price-converter.styles';
  *
  * @fires {CustomEvent<{ quotes: Quote[] }>} price-board-quotes - After each applied batch of quote changes, at most once per animation frame.
  * @fires {CustomEvent<{ status: ConnectionStatus }>} price-board-status - When the connection state changes: `loading`, `live`, `polling`, `reconnecting`, `offline` or `error`.
- * @fires {CustomEvent<{ code: ErrorCode; message: string; status?: number }>} price-board-error - On each failure the user should know of; `message` is Persian; never holds the API key.
+ * @fires {CustomEvent<{ code: ErrorCode; message: string; status?: number; attribute?: string; symbols?: string[] }>} price-board-error - On each failure the user should know of; `message` is Persian; `attribute` (`invalid_attribute`) and `symbols` (`unknown_symbol`) name what to fix; never holds the API key.
  *
  * @csspart converter - The root; `dir="rtl"`, `lang="fa"`.
  * @csspart amount - The amount field (of the symbol, or of toman/rial when `reverse`).
- * @csspart symbol - The symbol picker, from `symbols`.
+ * @csspart symbol - The symbol picker, from `symbols` (but those the service does not know).
  * @csspart result - The result, with its unit; `data-state` is `ok`, `empty`, `invalid`, `waiting` or `no-price`.
- * @csspart error - The current connection error, in Persian; `data-code`.
+ * @csspart error - The current connection error, in a visitor's Persian words; `data-code`. Never a configuration mistake (but when no symbol is known).
  *
  * @cssprop [--price-board-font=Vazirmatn, Vazir, Tahoma, 'Segoe UI', system-ui, sans-serif] - Font family.
  * @cssprop [--price-board-bg=#ffffff] - Background (dark theme: #16191e).
@@ -44,13 +50,13 @@ import { styles } from './price-converter.styles';
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the table's properties (interface below)
 export class PriceConverter extends PriceWidget {
   static override styles = styles;
+  /**
+   * The connection attributes and `symbol`, `amount`, `reverse` are read into its settings (an invalid one reported).
+   * @internal
+   */
+  static override settingsAttributes = CONVERTER_ATTRIBUTES;
   // The table's attributes: the connection ones, `symbol`, `amount`, `reverse` (their docs are the table's).
   static override properties: PropertyDeclarations = litProperties(CONVERTER_ATTRIBUTES);
-
-  constructor() {
-    super();
-    Object.assign(this, defaultsOf(CONVERTER_ATTRIBUTES));
-  }
 
   /** Registers the element as `tag` (once, however often the script is loaded). */
   static define(tag = 'price-converter'): void {
@@ -66,6 +72,9 @@ export class PriceConverter extends PriceWidget {
   /** Whether the last copy worked, until the result changes. */
   #copied: 'yes' | 'no' | undefined;
 
+  /** That the prices converted with are not current (offline, error, reconnecting for long). */
+  readonly #stale = new StaleMark(this, this.live);
+
   protected override liveSymbols(settings: WidgetSettings): string[] {
     const dollar = settings.symbols.some((s) => DOLLAR_SYMBOLS.has(s));
     return dollar && !settings.symbols.includes(USD) ? [...settings.symbols, USD] : settings.symbols;
@@ -73,13 +82,14 @@ export class PriceConverter extends PriceWidget {
 
   protected override render() {
     const s = this.settings;
+    const known = this.knownSymbols();
     const symbol = this.#symbol();
-    const quote = this.live.get(symbol);
-    const title = quote?.title || symbol;
-    const quantity = quantityName(quote);
+    const title = this.#title(symbol);
+    const quantity = quantityName(this.live.get(symbol));
     const money = MONEY_NAME[s.unit];
     const result = this.#result();
-    return html`<div part="converter" class="converter" dir="rtl" lang="fa" data-theme=${s.theme}>
+    const stale = this.#stale.render();
+    return html`<div part="converter" class="converter" dir="rtl" lang="fa" data-theme=${s.theme} ?data-stale=${stale !== nothing}>
       <div class="fields">
         <label>${this.reverse ? `مبلغ (${money})` : `مقدار ${title}${quantity ? ` (${quantity})` : ''}`}
           <input part="amount" inputmode="decimal" autocomplete="off" dir="auto" .value=${this.#shownAmount()}
@@ -88,7 +98,7 @@ export class PriceConverter extends PriceWidget {
         </label>
         <label>نماد
           <select part="symbol" @change=${(e: Event) => (this.symbol = (e.target as HTMLSelectElement).value)}>
-            ${s.symbols.map((id) => html`<option value=${id} ?selected=${id === symbol}>${this.live.get(id)?.title || id}</option>`)}
+            ${known.map((id) => html`<option value=${id} ?selected=${id === symbol}>${this.#title(id)}</option>`)}
           </select>
         </label>
         <button type="button" class="swap" aria-pressed=${this.reverse ? 'true' : 'false'} @click=${() => (this.reverse = !this.reverse)}>
@@ -111,7 +121,8 @@ export class PriceConverter extends PriceWidget {
           ? html`<div class="via">از راه دلار: هر دلار ${formatDecimal(result.via)} ${money}</div>`
           : nothing
       }
-      ${renderError(this.error)}
+      ${stale}
+      ${renderError(this.error, known.length === 0)}
     </div>`;
   }
 
@@ -120,29 +131,37 @@ export class PriceConverter extends PriceWidget {
     if (changed.has('amount') || changed.has('symbol') || changed.has('reverse')) this.#copied = undefined;
   }
 
+  /** The picked symbol, of those the service knows ('' when it knows none). */
   #symbol(): string {
-    const symbols = this.settings.symbols;
+    const symbols = this.knownSymbols();
     const wanted = this.symbol?.trim().toLowerCase();
-    return wanted && symbols.includes(wanted) ? wanted : symbols[0]!;
+    return wanted && symbols.includes(wanted) ? wanted : (symbols[0] ?? '');
+  }
+
+  /** The service's title of `symbol`: a placeholder until it is known, never the id. */
+  #title(symbol: string): string {
+    return this.live.get(symbol)?.title || PLACEHOLDER;
   }
 
   #result(): Conversion {
     const quote: Quote | undefined = this.live.get(this.#symbol());
-    return convert(
+    const result = convert(
       this.amount ?? '',
       this.reverse ? 'from-money' : 'to-money',
       quote,
       this.live.get(USD),
       this.settings.unit,
     );
+    // No price will come (a final error, or no symbol known): not «waiting» beside the error.
+    const final = this.live.status === 'error' || this.knownSymbols().length === 0;
+    return !result.ok && result.reason === 'waiting' && final ? NO_PRICE : result;
   }
 
   #resultUnit(): string {
     if (!this.reverse) return MONEY_NAME[this.settings.unit];
-    const quote = this.live.get(this.#symbol());
-    const title = quote?.title || this.#symbol();
-    const quantity = quantityName(quote);
-    return quantity ? `${quantity} ${title}` : title;
+    const symbol = this.#symbol();
+    const quantity = quantityName(this.live.get(symbol));
+    return quantity ? `${quantity} ${this.#title(symbol)}` : this.#title(symbol);
   }
 
   /** The amount as typed, kept as typed; one set by attribute or property, in Persian digits. */

@@ -5,8 +5,8 @@
  * tall it is.
  *
  * - Parameters are the attribute names (`key` = `api-key`), applied with `setAttribute` only and
- *   never interpreted here (but `max-height`, a length set as `--price-board-max-height`): the element validates them and shows its own Persian
- *   `invalid_attribute` error for a bad value. Unknown parameters are ignored.
+ *   never interpreted here (but `max-height`, a length set as `--price-board-max-height`): the element validates them, falls back to the
+ *   default for a bad value and says it to the developer (`invalid_attribute`: the event, the console). Unknown parameters are ignored.
  * - `base-url` defaults to the element's default, the origin the module was loaded from: in
  *   iframe mode the API requests come from the widget's own origin, not the embedding site's.
  * - The resize message `{ type: "price-board:resize", height }` goes to `window.parent` with

@@ -7,7 +7,7 @@
  *
  * The URL parameters carry the element's attribute names (`symbols`, `api-key`, ...), `key` as a
  * short alias of `api-key`, `transparent=1` and `max-height`. Values are passed through untouched: the element
- * validates them itself, so a bad value shows the element's own `invalid_attribute` error.
+ * validates them itself: a bad value falls back to the default, with the element's own `invalid_attribute` warning.
  */
 import { BOARD_ATTRIBUTES, WIDGET_ATTRIBUTES } from '../shared/attributes';
 

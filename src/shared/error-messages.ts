@@ -1,6 +1,7 @@
 /**
  * The Persian message of each error code (`errors.ts`, which checks that every code has one), for
- * people: shown in `part="error"` and sent as `price-board-error`'s `message`.
+ * people: sent as `price-board-error`'s `message`, and shown in `part="error"` but for the codes
+ * whose `for` in ERROR_POLICY gives visitors the `visitor` words instead.
  */
 export const ERROR_MESSAGES = {
   unauthorized: 'کلید دسترسی (API key) نامعتبر است یا منقضی شده است.',
@@ -14,9 +15,6 @@ export const ERROR_MESSAGES = {
   timeout: 'پاسخ سرویس قیمت بیش از حد طول کشید.',
   rate_limited: 'تعداد درخواست‌ها از سقف طرح بیشتر شد؛ کمی بعد دوباره تلاش می‌شود.',
   bad_response: 'پاسخ سرویس قیمت قابل خواندن نبود.',
-  // shown instead of the message of a failure only the site's developer can fix (`for` in ERROR_POLICY)
+  // shown instead of the message of a failure only the site's developer can fix, or when no symbol is known (`for` in ERROR_POLICY)
   visitor: 'قیمت‌ها فعلاً در دسترس نیست.',
-  // `part="error"` naming unknown ids (`{}`: the ids, each bidi-isolated): one, several
-  unknownOne: 'نماد {} در سرویس قیمت وجود ندارد.',
-  unknownMany: 'نمادهای {} در سرویس قیمت وجود ندارند.',
 } as const;

@@ -3,9 +3,12 @@ import { ERROR_MESSAGES } from './error-messages';
 /**
  * What each failure means, said once; the client, the stream, the poller, the hub, the board and
  * the chart all read it:
- * - `for: 'developer'`: a visitor of the page cannot fix it (the key, the domain, the request):
- *   the widget shows the visitor's words (`error-messages.ts`, `visitor`); the detail goes to
- *   `price-board-error` and to one `console.warn`.
+ * - `for: 'developer'`: a visitor of the page cannot fix it (the key, the domain, the plan, the
+ *   request): the widget shows the visitor's words (`error-messages.ts`, `visitor`); the detail goes
+ *   to `price-board-error` and to one `console.warn`.
+ * - `for: 'setup'`: a mistake in the page's configuration (DESIGN.md section 9): never shown to
+ *   visitors (the widget works with the default, or without that row); the detail goes to the
+ *   event (with `attribute` or `symbols`, for the demo's preview) and to one `console.warn`.
  * - `final`: trying the same again cannot help (the key, the plan or the request is wrong). With
  *   `of`, it is final only for that thing: the `symbol`s named (the rest carries on), the
  *   `resource` at that address (a stream keeps trying it: the service may add it), the `setting`.
@@ -26,40 +29,35 @@ export const ERROR_POLICY = {
   /** 404 */
   not_found: { policy: 'final', of: 'resource', for: 'developer' },
   /** the service does not know a symbol (404 naming it, or missing from an answer) */
-  unknown_symbol: { policy: 'final', of: 'symbol' },
+  unknown_symbol: { policy: 'final', of: 'symbol', for: 'setup' },
   /** an attribute value the element cannot use */
-  invalid_attribute: { policy: 'final', of: 'setting' },
+  invalid_attribute: { policy: 'final', of: 'setting', for: 'setup' },
   /** no answer at all (from the service, or for one of the widget's own lazily loaded code chunks) */
   network: { policy: 'retried' },
   /** 5xx */
   server: { policy: 'retried' },
   /** no answer within 10 s */
   timeout: { policy: 'transient' },
-  /** 429, honouring `Retry-After` */
-  rate_limited: { policy: 'transient' },
+  /** 429 (the plan's limit), honouring `Retry-After` */
+  rate_limited: { policy: 'transient', for: 'developer' },
   /** a body that cannot be read or is not valid */
   bad_response: { policy: 'transient' },
 } as const satisfies Record<
   string,
-  { policy: 'final' | 'retried' | 'transient'; of?: 'symbol' | 'resource' | 'setting'; for?: 'developer' }
+  {
+    policy: 'final' | 'retried' | 'transient';
+    of?: 'symbol' | 'resource' | 'setting';
+    for?: 'developer' | 'setup';
+  }
 >;
 
 /** Error codes of `price-board-error` (DESIGN.md section 2). */
 export type ErrorCode = keyof typeof ERROR_POLICY;
 
-/** The Persian message of each code, and the sentences naming unknown symbols (one, several). */
-export type ErrorMessages = Readonly<Record<ErrorCode | 'visitor' | 'unknownOne' | 'unknownMany', string>>;
+/** The Persian message of each code, and the visitor's words. */
+export type ErrorMessages = Readonly<Record<ErrorCode | 'visitor', string>>;
 /** The table (`error-messages.ts`), checked here to name every code. */
 const messages: ErrorMessages = ERROR_MESSAGES;
-
-/**
- * What a widget shows of an `unknown_symbol` error naming `ids`: each id bidi-isolated (FSI … PDI,
- * so `foo_bar` and `gold_19` keep their order in RTL text), singular or plural.
- */
-export function unknownSymbolsText(error: PriceBoardError, ids: readonly unknown[]): string {
-  const sentence = ids.length === 1 ? messages.unknownOne : messages.unknownMany;
-  return sentence.replace('{}', ids.map((id) => `\u2068${String(id)}\u2069`).join('، '));
-}
 
 type Policy = { policy: string; of?: string; for?: string };
 const policyOf = (error: PriceBoardError): Policy => ERROR_POLICY[error.code];
@@ -82,9 +80,13 @@ export function endsStream(error: PriceBoardError): boolean {
 /** The `detail` of a `price-board-error` event. Never contains the API key. */
 export interface ErrorDetail {
   code: ErrorCode;
-  /** Persian, for people. */
+  /** Persian, for the site's developer. */
   message: string;
   status?: number;
+  /** `invalid_attribute`: the attribute whose value fell back to its default (never the value). */
+  attribute?: string;
+  /** `unknown_symbol`: the ids the service does not know. */
+  symbols?: string[];
 }
 
 /**
@@ -119,19 +121,28 @@ export class PriceBoardError extends Error {
     this.data = init.data;
   }
 
-  /** Persian message for people: its own, else its code's (`error-messages.ts`). */
+  /** Persian message for the developer: its own, else its code's (`error-messages.ts`). */
   get messageFa(): string {
     return this.#messageFa ?? messages[this.code];
   }
 
-  /** Only the site's developer can fix it (see `ERROR_POLICY`): visitors read other words. */
-  get forDeveloper(): boolean {
-    return policyOf(this).for === 'developer';
+  /** `unknown_symbol`: the ids it names (`data.symbols`; no other code has them). */
+  get symbols(): string[] {
+    const ids = this.data?.symbols;
+    return Array.isArray(ids) ? ids.map(String) : [];
   }
 
-  /** What the widget shows of it: {@link messageFa}, or the visitor's words (`forDeveloper`). */
+  /**
+   * Whose it is to fix (see `ERROR_POLICY`): `developer` (visitors read other words), `setup` (a
+   * configuration mistake, never shown to visitors); undefined: visitors read its message.
+   */
+  get for(): 'developer' | 'setup' | undefined {
+    return policyOf(this).for as 'developer' | 'setup' | undefined;
+  }
+
+  /** What a widget shows visitors of it: {@link messageFa}, or the visitor's words (`for`). */
   get shownFa(): string {
-    return this.forDeveloper ? messages.visitor : this.messageFa;
+    return this.for ? messages.visitor : this.messageFa;
   }
 
   /** Retrying cannot help (see `ERROR_POLICY`). */
@@ -140,8 +151,14 @@ export class PriceBoardError extends Error {
   }
 
   toDetail(): ErrorDetail {
-    return this.status === undefined
-      ? { code: this.code, message: this.messageFa }
-      : { code: this.code, message: this.messageFa, status: this.status };
+    const { status, symbols } = this;
+    const attribute = this.data?.attribute as string | undefined;
+    return {
+      code: this.code,
+      message: this.messageFa,
+      ...(status === undefined ? {} : { status }),
+      ...(attribute === undefined ? {} : { attribute }),
+      ...(symbols.length === 0 ? {} : { symbols }),
+    };
   }
 }

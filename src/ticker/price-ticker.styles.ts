@@ -144,4 +144,20 @@ export const styles = css`
       content-visibility: visible;
     }
   }
+  /* prices not current: said before the tape; a title not yet known: a placeholder */
+  .stale {
+    flex: none;
+    align-self: center;
+    padding: 0 10px;
+    color: var(--_down);
+    font-size: 12px;
+    white-space: nowrap;
+  }
+  .skeleton {
+    display: inline-block;
+    inline-size: 3em;
+    block-size: .8em;
+    border-radius: 4px;
+    background: color-mix(in srgb, var(--_fg) 12%, var(--_bg));
+  }
 `;

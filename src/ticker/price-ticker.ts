@@ -1,14 +1,18 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
-import { TICKER_ATTRIBUTES, type AttributeProperties } from '../shared/attributes';
-import { defaultsOf, litProperties } from '../widget/attributes';
+import { TICKER_ATTRIBUTES, type AttributeProperties, type SettingsOf } from '../shared/attributes';
+import { litProperties } from '../widget/attributes';
 import type { Quote } from '../shared/types';
 import { defineOnce } from '../widget/define';
-import { emptyRow, quoteRow, type RowView } from '../widget/row-view';
+import { DASH, emptyRow, quoteRow, type RowView } from '../widget/row-view';
 import { renderError } from '../widget/error-view';
 import { MONEY_NAME } from '../format/number';
 import { PriceWidget } from '../widget/price-widget';
+import { StaleMark } from '../widget/stale-mark';
 import { styles } from './price-ticker.styles';
 import { Tape } from './tape';
+
+/** An item's title while loading (after: a dash), never the id. */
+const SKELETON = html`<span class="skeleton" aria-hidden="true"></span>`;
 
 /** A tape needs no faster text updates than this; fewer means fewer layouts under heavy load. */
 const RENDER_GAP_MS = 500;
@@ -33,14 +37,14 @@ const urgent = new WeakSet<object>();
  *
  * @fires {CustomEvent<{ quotes: Quote[] }>} price-board-quotes - After each applied batch of quote changes, at most once per animation frame.
  * @fires {CustomEvent<{ status: ConnectionStatus }>} price-board-status - When the connection state changes: `loading`, `live`, `polling`, `reconnecting`, `offline` or `error`.
- * @fires {CustomEvent<{ code: ErrorCode; message: string; status?: number }>} price-board-error - On each failure the user should know of; `message` is Persian; never holds the API key.
+ * @fires {CustomEvent<{ code: ErrorCode; message: string; status?: number; attribute?: string; symbols?: string[] }>} price-board-error - On each failure the user should know of; `message` is Persian; `attribute` (`invalid_attribute`) and `symbols` (`unknown_symbol`) name what to fix; never holds the API key.
  *
  * @csspart ticker - The root; `dir="rtl"`, `lang="fa"`.
  * @csspart item - One per symbol: `data-symbol`, `data-direction` (`up`/`down`/`flat`). The moving copies repeat it.
- * @csspart title - An item's Persian title.
+ * @csspart title - An item's Persian title (a placeholder until it is known, never the id). A symbol the service does not know has no item.
  * @csspart price - An item's price: toman or rial, US dollars for `ons` and `silver_ounce`.
  * @csspart change - An item's signed change in percent, with ▲/▼.
- * @csspart error - The current error, in Persian; `data-code`.
+ * @csspart error - The current error, in a visitor's Persian words; `data-code`. Never a configuration mistake (but when no symbol is known).
  *
  * @cssprop [--price-board-font=Vazirmatn, Vazir, Tahoma, 'Segoe UI', system-ui, sans-serif] - Font family.
  * @cssprop [--price-board-bg=#ffffff] - Background (dark theme: #16191e).
@@ -55,13 +59,16 @@ const urgent = new WeakSet<object>();
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the table's properties (interface below)
 export class PriceTicker extends PriceWidget {
   static override styles = styles;
+  /**
+   * The connection attributes and `speed` are read into its settings (an invalid one reported).
+   * @internal
+   */
+  static override settingsAttributes = TICKER_ATTRIBUTES;
+
+  /** The connection settings and `speed`. */
+  declare protected settings: SettingsOf<typeof TICKER_ATTRIBUTES>;
   // The table's attributes: the connection ones and `speed` (their docs are the table's).
   static override properties: PropertyDeclarations = litProperties(TICKER_ATTRIBUTES);
-
-  constructor() {
-    super();
-    Object.assign(this, defaultsOf(TICKER_ATTRIBUTES));
-  }
 
   /** Registers the element as `tag` (once, however often the script is loaded). */
   static define(tag = 'price-ticker'): void {
@@ -73,6 +80,9 @@ export class PriceTicker extends PriceWidget {
     track: () => this.renderRoot?.querySelector<HTMLElement>('.track'),
     group: () => this.renderRoot?.querySelector<HTMLElement>('.group'),
   });
+
+  /** That the prices shown are not current (offline, error, reconnecting for long). */
+  readonly #stale = new StaleMark(this, this.live);
 
   #lastRender = 0;
 
@@ -90,8 +100,7 @@ export class PriceTicker extends PriceWidget {
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
-    const speed = Number(this.speed);
-    this.#tape.speed = Number.isFinite(speed) && speed > 0 ? speed : TICKER_ATTRIBUTES.speed.default;
+    this.#tape.speed = this.settings.speed;
   }
 
   protected override updated(): void {
@@ -105,7 +114,8 @@ export class PriceTicker extends PriceWidget {
     const error = this.error;
     // An error replaces the tape only while it has nothing to show.
     const hasData = this.live.snapshot().size > 0;
-    return html`<div part="ticker" class="ticker" dir="rtl" lang="fa" data-theme=${this.settings.theme}>
+    const stale = this.#stale.render();
+    return html`<div part="ticker" class="ticker" dir="rtl" lang="fa" data-theme=${this.settings.theme} ?data-stale=${stale !== nothing}>
       ${
         tape.reduced
           ? nothing
@@ -114,9 +124,10 @@ export class PriceTicker extends PriceWidget {
             aria-label="توقف نوار قیمت" title=${tape.userPaused ? 'ادامه' : 'توقف'}
             @click=${() => tape.setUserPaused(!tape.userPaused)}><span class="icon" aria-hidden="true"></span></button>`
       }
+      ${stale}
       ${
-        error && !hasData
-          ? renderError(error)
+        (error && !hasData) || items.length === 0
+          ? renderError(error, items.length === 0)
           : html`<div class="viewport ${tape.reduced ? 'still' : ''}" role="region" aria-label="نوار قیمت"
             @pointerenter=${() => tape.setHovered(true)} @pointerleave=${() => tape.setHovered(false)}
             @focusin=${() => tape.setFocused(true)}
@@ -137,7 +148,7 @@ export class PriceTicker extends PriceWidget {
         (
           item,
         ) => html`<li part="item" data-symbol=${item.symbol} data-direction=${item.direction} tabindex=${copy ? nothing : '0'}>
-          <span part="title">${item.title}</span>
+          <span part="title">${item.title || (item.loading ? SKELETON : DASH)}</span>
           <span part="price">${item.price}${item.ownUnit ? ` ${item.ownUnit}` : ''}</span>${item.ownUnit || !this.live.get(item.symbol) ? nothing : html`<span class="unit">${unit}</span>`}
           <span part="change"><span aria-hidden="true">${item.arrow}</span> ${item.change}</span>
         </li>`,
@@ -148,7 +159,7 @@ export class PriceTicker extends PriceWidget {
   #items(): RowView[] {
     // No day: the tape shows no times, so it never pays for the date formatters (board/dates.ts).
     const ctx = { unit: this.settings.unit, now: new Date(), day: undefined };
-    return this.settings.symbols.map((symbol) => {
+    return this.knownSymbols().map((symbol) => {
       const quote: Quote | undefined = this.live.get(symbol);
       return quote
         ? quoteRow(quote, ctx)

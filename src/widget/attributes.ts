@@ -75,11 +75,13 @@ function parseList(raw: unknown, spec: AttributeSpec): Parsed<string[]> {
   return names.every((name) => spec.values!.includes(name)) ? ok([...new Set(names)]) : bad(fallback);
 }
 
-/** Seconds: a finite number from `spec.min` to `spec.max`. */
+/** Seconds, or any positive number (the ticker's `speed`): a finite number from `spec.min` (else above 0) to `spec.max`. */
 function parseSeconds(raw: unknown, spec: AttributeSpec): Parsed<unknown> {
   if (isUnset(raw)) return ok(spec.default);
   const n = toNumber(raw);
-  return Number.isFinite(n) && n >= (spec.min ?? 0) && n <= (spec.max ?? Infinity) ? ok(n) : bad(spec.default);
+  return Number.isFinite(n) && n >= (spec.min ?? Number.MIN_VALUE) && n <= (spec.max ?? Infinity)
+    ? ok(n)
+    : bad(spec.default);
 }
 
 /**
@@ -165,11 +167,12 @@ function parse(
     case 'list':
       return parseList(raw, spec);
     case 'seconds':
+    case 'positive':
       return parseSeconds(raw, spec);
     case 'symbol':
       return parseChartSymbol(raw, context.symbols);
     default:
-      // `positive`, `text`, `flag`: the ticker's and the converter's own, which they read themselves.
+      // `text`, `flag`: the converter's own, any value.
       return ok(isUnset(raw) ? spec.default : raw);
   }
 }

@@ -24,21 +24,22 @@ export type PriceBoardEventMap = {
   [K in PriceBoardEventName]: CustomEvent<PriceBoardEventDetails[K]>;
 };
 
-/** Codes already warned of on this page: one `console.warn` per failure kind, however many widgets. */
+/** Failures already warned of on this page: one `console.warn` each, however many widgets. */
 const warned = new Set<string>();
 
 /**
  * Fires `price-board-error` with `error`'s detail (its informative Persian message). One only the
- * site's developer can fix (the widget shows the visitor's words) is also written to the console
- * once, in English with its status, for the developer.
+ * site's developer can fix (visitors read other words, or nothing: a configuration mistake) is
+ * also written to the console once, in English with its status, attribute or ids, for the developer.
  */
 export function reportError(host: EventTarget, error: PriceBoardError): void {
   const detail = error.toDetail();
   emit(host, 'price-board-error', detail);
-  const id = `${detail.code} ${detail.status ?? ''}`;
-  if (!error.forDeveloper || warned.has(id)) return;
+  // The code, the Persian message, the status, the attribute or the ids: one warning for each.
+  const id = Object.values(detail).join(' ');
+  if (!error.for || warned.has(id)) return;
   warned.add(id);
-  console.warn(`price-board: ${id}`, error.message, detail.message);
+  console.warn(`price-board: ${id}`, error.message);
 }
 
 /** Dispatches a public event from `host`: bubbles, composed, not cancelable. */

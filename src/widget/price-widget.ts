@@ -24,7 +24,7 @@ import { startTogether } from '../live/start-together';
 export abstract class PriceWidget extends LitElement {
   /**
    * The attributes read into `settings`: validated, an invalid one falling back to its default and
-   * reported (`invalid_attribute`). The connection ones; a widget may read its own too (the board's).
+   * reported to the developer (`invalid_attribute`), never shown to visitors. The connection ones; a widget may read its own too (the board's).
    * @internal
    */
   static settingsAttributes: Readonly<Record<string, AttributeSpec>> = CONNECTION_ATTRIBUTES;
@@ -78,11 +78,6 @@ export abstract class PriceWidget extends LitElement {
   protected settings!: WidgetSettings;
   /** The attribute values `settings` were read from. */
   #read: Record<string, unknown> | undefined;
-  /**
-   * The error of each attribute (by name) whose current value is invalid and fell back to a
-   * default, in the order they were set: the first is {@link attributeError}.
-   */
-  readonly #invalid = new Map<string, PriceBoardError>();
 
   /**
    * The first prices request must not wait for the first render: a widget reads its settings and
@@ -151,9 +146,9 @@ export abstract class PriceWidget extends LitElement {
     return this.live.error;
   }
 
-  /** The error of the first invalid attribute: its name in Persian, never its value. */
-  protected get attributeError(): PriceBoardError | undefined {
-    return this.#invalid.values().next().value;
+  /** The widget's symbols but those the service does not know (a configuration mistake: no row). */
+  protected knownSymbols(): string[] {
+    return this.settings.symbols.filter((symbol) => !this.live.unknown.has(symbol));
   }
 
   #table(): Readonly<Record<string, AttributeSpec>> {
@@ -177,17 +172,12 @@ export abstract class PriceWidget extends LitElement {
     const { settings, invalid } = readSettings(table, values, DEFAULT_BASE_URL, this.settings, changed);
     this.settings = settings as WidgetSettings;
     this.#read = Object.fromEntries(keys.map((key) => [key, values[key]]));
-    // A changed attribute is valid again unless reported now; a symbol of the list may become valid
-    // (or follow the first symbol quietly) when the symbols change.
-    for (const [key, spec] of Object.entries(table))
-      if (changed.has(key) || (spec.kind === 'symbol' && changed.has('symbols'))) this.#invalid.delete(spec.attribute);
+    // Said to the developer only (the event, the console): the widget works with the default.
     for (const attribute of invalid) {
-      const error = new PriceBoardError(
-        'invalid_attribute',
-        `Invalid value of the "${attribute}" attribute; the default is used`,
-        { messageFa: invalidAttributeMessage(attribute) },
-      );
-      this.#invalid.set(attribute, error);
+      const error = new PriceBoardError('invalid_attribute', `Invalid "${attribute}"; its default is used`, {
+        messageFa: invalidAttributeMessage(attribute),
+        data: { attribute },
+      });
       reportError(this, error);
     }
     const { baseUrl, apiKey, stream, streamUrl, pollInterval } = this.settings;

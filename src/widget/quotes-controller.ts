@@ -32,10 +32,12 @@ export class QuotesController implements ReactiveController {
   status: ConnectionStatus = 'loading';
   /** `delay_seconds` of the latest prices response. */
   delaySeconds = 0;
-  /** The failure shown in `part="error"`, if any. */
+  /** The failure shown in `part="error"`, if any (never a configuration mistake: see {@link unknown}). */
   error: PriceBoardError | undefined;
   /** Requested symbols the service did not return. */
   readonly missing = new Set<string>();
+  /** Requested symbols the service does not know (`unknown_symbol`): the widget goes on without them. */
+  readonly unknown = new Set<string>();
 
   /** Per symbol: the price last received, and when it last changed while shown (`performance.now()`). */
   readonly #prices = new Map<string, { price: string; changedAt?: number }>();
@@ -119,6 +121,7 @@ export class QuotesController implements ReactiveController {
     this.#subscriptionKey = subscriptionKey(options);
     this.error = undefined;
     this.missing.clear();
+    this.unknown.clear();
     this.#setStatus('loading');
     this.#subscription = subscribe(options, [...this.#symbols], {
       quotes: (quotes, meta) => {
@@ -131,7 +134,9 @@ export class QuotesController implements ReactiveController {
       },
       error: (error) => {
         if (!current()) return;
-        this.error = error;
+        // A configuration mistake is the developer's (the event), never a visitor's message.
+        if (error.for === 'setup') for (const s of error.symbols) this.unknown.add(s);
+        else this.error = error;
         this.#host.requestUpdate();
         this.#hooks.onError(error);
       },

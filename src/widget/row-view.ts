@@ -15,7 +15,7 @@ export const DASH = '—';
 /** One row's display state. */
 export interface RowView {
   symbol: string;
-  /** The service's Persian title, or the id when the service did not send the symbol. */
+  /** The service's Persian title; empty until it is known (a placeholder shows, never the id). */
   title: string;
   price: string;
   high: string;
@@ -58,11 +58,11 @@ export interface RowContext {
 
 const memo = new WeakMap<Quote, { key: string; view: RowView }>();
 
-/** The view of a row with no quote: skeleton while loading, else the id and dashes. */
+/** The view of a row with no quote: skeleton while loading, else dashes (and no title: not the id). */
 export function emptyRow(symbol: string, missing: boolean, loading: boolean): RowView {
   return {
     symbol,
-    title: symbol,
+    title: '',
     price: DASH,
     high: DASH,
     low: DASH,
@@ -124,7 +124,7 @@ export function quoteRow(quote: Quote, ctx: RowContext): RowView {
   const money = (text: string) => (ownUnit || ctx.unit !== 'toman' ? text : toman(text));
   const view: RowView = {
     symbol: quote.symbol,
-    title: quote.title || quote.symbol,
+    title: quote.title,
     price,
     high,
     low,

@@ -1,6 +1,6 @@
 // Failures as <price-board> shows them: part="error" with a Persian message and data-code, the
 // price-board-error event, and rows that keep what the board knew.
-import { fixture, html } from '@open-wc/testing-helpers/pure';
+import { elementUpdated, fixture, html } from '@open-wc/testing-helpers/pure';
 import { describe, expect, it } from 'vitest';
 import '../../src/price-board';
 import type { PriceBoard } from '../../src/price-board';
@@ -42,8 +42,8 @@ describe('errors', () => {
     await until(() => el.status === 'error', 'status did not become error');
     expect(part(el, 'status')!.dataset.status).toBe('error');
     expect(statuses.map((e) => e.detail.status)).toContain('error');
-    // never a blank box: the rows show their ids and dashes, no endless skeleton
-    expect(cell(el, 'usd', 'title')).toBe('usd');
+    // never a blank box: the rows show dashes (never their ids), no endless skeleton
+    expect(cell(el, 'usd', 'title')).toBe('—');
     expect(cell(el, 'usd', 'price')).toBe('—');
     expect(el.shadowRoot!.querySelectorAll('[part~="row"] .skeleton')).toHaveLength(0);
   });
@@ -67,19 +67,20 @@ describe('errors', () => {
     expect(el.quotes.get('usd')?.price).toBe('1000000');
   });
 
-  it('an unknown symbol: its row is marked missing with a dash, the others load, unknown_symbol is fired', async () => {
+  it('an unknown symbol: no row, no banner, the others load; unknown_symbol names it to the developer', async () => {
     const errors = collect<ErrorDetail>(document, 'price-board-error');
     const el = await fixture<PriceBoard>(
       html`<price-board base-url=${base()} api-key=${KEY} chart="none" symbols="usd,zzz"></price-board>`,
     );
-    await until(() => row(el, 'zzz')!.hasAttribute('data-missing'), 'zzz not marked missing');
+    await until(() => errors.some((e) => e.detail.code === 'unknown_symbol'), 'unknown_symbol not fired');
     await untilLoaded(el);
-    expect(cell(el, 'zzz', 'title')).toBe('zzz');
-    expect(cell(el, 'zzz', 'price')).toBe('—');
+    await elementUpdated(el);
+    expect(row(el, 'zzz')).toBeNull();
     expect(/[۰-۹]/.test(cell(el, 'usd', 'price'))).toBe(true);
-    expect(errors.map((e) => e.detail.code)).toContain('unknown_symbol');
-    expect(part(el, 'error')?.dataset.code).toBe('unknown_symbol');
-    expect(part(el, 'error')!.textContent).toMatch(/zzz/);
+    const detail = errors.find((e) => e.detail.code === 'unknown_symbol')!.detail;
+    expect(detail.symbols).toEqual(['zzz']);
+    expect(detail.message).toMatch(PERSIAN);
+    expect(part(el, 'error')).toBeNull();
   });
 
   it('renders a title from the service as text, never as HTML', async () => {

@@ -180,14 +180,14 @@ describe('<price-board> rendering', () => {
     expect(row(el, 'usd')!.hasAttribute('data-stale')).toBe(false);
   });
 
-  it('marks a symbol the service did not return as missing: its id and a dash, never blank', async () => {
+  it('marks a symbol the service did not return as missing: dashes, in its title too (never its id), never blank', async () => {
     await sandbox.faults([{ path: '/v1/prices', kind: 'omit_symbol', symbol: 'eur' }]);
     const el = await fixture<PriceBoard>(
       html`<price-board base-url=${base()} api-key=${KEY} chart="none" stream="poll" symbols="usd,eur,gbp"></price-board>`,
     );
     await untilLoaded(el);
     await until(() => row(el, 'eur')!.hasAttribute('data-missing'), 'eur not marked missing');
-    expect(cell(el, 'eur', 'title')).toBe('eur');
+    expect(cell(el, 'eur', 'title')).toBe('—');
     expect(cell(el, 'eur', 'price')).toBe('—');
     expect(row(el, 'usd')!.hasAttribute('data-missing')).toBe(false);
     expect(row(el, 'gbp')!.hasAttribute('data-missing')).toBe(false);
@@ -288,6 +288,15 @@ describe('<price-board> events', () => {
 });
 
 describe('status line', () => {
+  it('beside a failure shown it says it is connecting again: never live, a poll period, loading or the market', () => {
+    const opts = { stream: 'auto', pollInterval: 30, delaySeconds: 0 };
+    for (const status of ['live', 'polling', 'loading'] as const) {
+      expect(statusText(status, opts, undefined, true)).toBe('در حال اتصال دوباره…');
+      expect(statusText(status, opts, '۱۲:۳۰', true)).toBe('در حال اتصال دوباره…');
+    }
+    expect(statusText('error', opts, undefined, true)).toBe('خطا در دریافت قیمت‌ها');
+  });
+
   it('says each connection state in Persian, with the poll period and any delay', () => {
     const opts = { stream: 'auto', pollInterval: 30, delaySeconds: 0 };
     expect(statusText('live', opts)).toBe('زنده');

@@ -2,11 +2,11 @@
  * <price-board> on host pages as site owners write them (DESIGN.md section 9), from the built
  * dist/ on a third-party origin: host layouts at phone to desktop widths under hostile inherited
  * text styles, the chart's messages above its canvas, the chart refitting when the board narrows,
- * the market-closed state, visitor words for developer errors, unknown symbols in RTL, and the
- * chart of the first known symbol.
+ * the market-closed state, visitor words for developer errors, unknown symbols (to the developer,
+ * in RTL), and the chart of the first known symbol.
  */
 import type { Page } from '@playwright/test';
-import { expect, htmlPageFor, sandboxBase, test, type Servers } from './support/fixtures';
+import { expect, htmlPageFor, recordWarnings, sandboxBase, test, type Servers } from './support/fixtures';
 import { boardTag, HOST_LAYOUTS, HOSTILE_TEXT, measureBoards, SITE_TEXT } from './support/host-pages';
 import { axisLabels, cutLabels, recordAxisLabels } from '../support/axis-labels';
 
@@ -357,10 +357,7 @@ test('a bad key: visitors read «قیمت‌ها فعلاً در دسترس نی
       body: JSON.stringify({ error: { code: 'unauthorized', message: 'invalid key' } }),
     },
   ]);
-  const warnings: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'warning') warnings.push(m.text());
-  });
+  const warnings = recordWarnings(page);
   await page.addInitScript(() => {
     const w = window as unknown as { errors: unknown[] };
     w.errors = [];
@@ -387,7 +384,16 @@ test('a bad key: visitors read «قیمت‌ها فعلاً در دسترس نی
   expect(warnings.join('\n')).not.toContain(key);
 });
 
-test('unknown symbols: named in their order in RTL (bidi-isolated), plural for two', async ({ page, servers, key }) => {
+test('unknown symbols: no row and nothing for visitors; the event names them, in their order', async ({
+  page,
+  servers,
+  key,
+}) => {
+  await page.addInitScript(() => {
+    const w = window as unknown as { errors: unknown[] };
+    w.errors = [];
+    document.addEventListener('price-board-error', (e) => w.errors.push((e as CustomEvent).detail));
+  });
   const tag = boardTag({
     'api-key': key,
     'base-url': sandboxBase(servers),
@@ -395,43 +401,23 @@ test('unknown symbols: named in their order in RTL (bidi-isolated), plural for t
     chart: 'none',
   });
   await page.goto(servers.site.page('/unknown.html', htmlPageFor(servers, tag)));
-  const error = inBoard(page, '[part~="error"]');
-  await expect(error).toHaveAttribute('data-code', 'unknown_symbol');
-  await expect(error).toContainText('نمادهای');
-  await expect(error).toContainText('وجود ندارند');
-  // In RTL the first id reads first: right of the second; each id whole, left to right.
-  const order = await page.evaluate(() => {
-    const el = document.querySelector('price-board')!.shadowRoot!.querySelector('[part~="error"]')!;
-    const node = [...el.childNodes].find((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.includes('foo_bar'))!;
-    const box = (word: string) => {
-      const start = node.textContent!.indexOf(word);
-      const range = document.createRange();
-      range.setStart(node, start);
-      range.setEnd(node, start + word.length);
-      const rects = range.getClientRects();
-      const first = document.createRange();
-      first.setStart(node, start);
-      first.setEnd(node, start + 1);
-      return {
-        left: range.getBoundingClientRect().left,
-        right: range.getBoundingClientRect().right,
-        pieces: rects.length,
-        firstLetter: first.getBoundingClientRect().left,
-      };
-    };
-    return { foo: box('foo_bar'), gold: box('gold_19') };
-  });
-  expect(order.foo.pieces).toBe(1);
-  expect(order.gold.pieces).toBe(1);
-  expect(order.foo.left).toBeGreaterThanOrEqual(order.gold.right);
-  expect(order.foo.firstLetter).toBeCloseTo(order.foo.left, 0);
+  await expect(inBoard(page, '[part~="row"]')).toHaveCount(1);
+  await expect(inBoard(page, '[part~="row"]')).toHaveAttribute('data-symbol', 'usd');
+  await expect(inBoard(page, '[part~="error"]')).toHaveCount(0);
+  const detail = await page.evaluate(() =>
+    (window as unknown as { errors: { code: string; message: string; symbols?: string[] }[] }).errors.find(
+      (e) => e.code === 'unknown_symbol',
+    )!,
+  );
+  expect(detail.symbols).toEqual(['foo_bar', 'gold_19']);
+  expect(detail.message).toMatch(/[\u0600-\u06ff]/);
 });
 
 test('with an unknown first symbol the chart shows the first known one', async ({ page, servers, key }) => {
   const tag = boardTag({ 'api-key': key, 'base-url': sandboxBase(servers), symbols: 'foo_bar,gold_19,eur,usd' });
   await page.goto(servers.site.page('/unknown-first.html', htmlPageFor(servers, tag)));
-  await expect(inBoard(page, '[part~="row"][data-symbol="foo_bar"]')).toHaveAttribute('data-missing', '');
   await expect(inBoard(page, '[part~="chart"]')).toHaveAttribute('data-status', 'ready');
+  await expect(inBoard(page, '[part~="row"][data-symbol="foo_bar"]')).toHaveCount(0);
   await expect(inBoard(page, '[part~="chart"] canvas').first()).toBeVisible();
   await expect(inBoard(page, '.chart-title')).toHaveText(
     await inBoard(page, '[part~="row"][data-symbol="eur"] [part~="title"]').innerText(),
@@ -439,10 +425,13 @@ test('with an unknown first symbol the chart shows the first known one', async (
   await expect(inBoard(page, '[part~="row"][data-symbol="eur"]')).toHaveAttribute('aria-current', 'true');
 });
 
-test('one unknown symbol: the singular, with the id isolated', async ({ page, servers, key }) => {
+test('one unknown symbol: one console warning naming it, nothing for visitors', async ({ page, servers, key }) => {
+  const warnings = recordWarnings(page);
   const tag = boardTag({ 'api-key': key, 'base-url': sandboxBase(servers), symbols: 'usd,foo_bar', chart: 'none' });
   await page.goto(servers.site.page('/unknown-one.html', htmlPageFor(servers, tag)));
-  await expect(inBoard(page, '[part~="error"]')).toHaveText('نماد \u2068foo_bar\u2069 در سرویس قیمت وجود ندارد.');
+  await expect.poll(() => warnings.filter((w) => w.includes('unknown_symbol')).length).toBe(1);
+  expect(warnings.find((w) => w.includes('unknown_symbol'))).toContain('foo_bar');
+  await expect(inBoard(page, '[part~="error"]')).toHaveCount(0);
 });
 
 /** The commonest colour of the chart plot's top-left corner (its background: grid lines are thin), as `r,g,b`. */

@@ -106,6 +106,22 @@ export function rows(scope: Scope) {
   return scope.locator('[part~="row"]');
 }
 
+/** The script tags of the three widgets (`<price-board>`, `<price-ticker>`, `<price-converter>`) from the CDN. */
+export function widgetScripts(servers: Servers): string {
+  return ['price-board', 'price-ticker', 'price-converter']
+    .map((name) => `<script type="module" src="${servers.cdn.url}${name}.js"></script>`)
+    .join('');
+}
+
+/** From now on, the text of every console warning of the page (its frames' too); the list fills as they come. */
+export function recordWarnings(page: Page): string[] {
+  const warnings: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'warning') warnings.push(m.text());
+  });
+  return warnings;
+}
+
 /** A third-party page loading the element from the CDN, with `body`. */
 export function htmlPageFor(servers: Servers, body: string, head = ''): string {
   return htmlPage(body, `<script type="module" src="${servers.cdn.url}price-board.js"></script>${head}`);
