@@ -125,7 +125,7 @@ export class ChartArea {
     const { view } = this;
     return renderChart({
       ...view,
-      title: selected && !selected.loading ? selected.title : s.chartSymbol,
+      title: selected && !selected.loading ? selected.title : '…', // never the Latin id (DESIGN.md §9): a title is known with its first price
       days: view.status === 'ready' ? (view.shownDays ?? s.days) : s.days,
       onSpan: (event) => {
         const days = (event.target as Element | null)?.closest<HTMLElement>('button[data-days]')?.dataset.days;

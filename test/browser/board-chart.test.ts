@@ -107,7 +107,7 @@ describe('chart', () => {
     await untilChart(el);
     expect(row(el, 'eur')!.getAttribute('aria-current')).toBe('true');
     expect(row(el, 'usd')!.hasAttribute('aria-current')).toBe(false);
-    expect(el.shadowRoot!.querySelector('.chart-title')!.textContent).toBe(el.quotes.get('eur')?.title ?? 'eur');
+    expect(el.shadowRoot!.querySelector('.chart-title')!.textContent).toBe(el.quotes.get('eur')?.title ?? '…');
     el.chartSymbol = 'usd';
     await until(async () => (await history(key)).length === 2, 'no history for usd');
     await untilChart(el);
