@@ -247,9 +247,10 @@ export class RelayApi {
   async prices(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const known = await this.#known(res);
     const ids = known && requestedSymbols(res, url, (id) => known.has(id));
-    if (!ids) return;
+    if (!ids || this.#allRefused(res, ids)) return;
     this.#deps.feed.use(ids);
     const snap = await this.#deps.feed.ready(ids, READY_TIMEOUT_MS);
+    if (snap.quotes.length === 0 && this.#allRefused(res, ids)) return;
     if (snap.quotes.length === 0)
       return sendUpstreamError(
         res,
@@ -271,6 +272,17 @@ export class RelayApi {
     }
     if (this.#refuseKey(res, view.body, 'symbols', view.holdsKey)) return;
     sendCacheable(req, res, view.body, CACHING.symbols, undefined, view.etag);
+  }
+
+  /**
+   * Every symbol asked is refused by the upstream plan (SERVICE-SPEC §8): answered as an unknown
+   * symbol at once, as the service would. A request naming good ones beside them gets the good ones.
+   */
+  #allRefused(res: ServerResponse, ids: string[]): boolean {
+    if (!ids.every((s) => this.#deps.gate.refuses(s))) return false;
+    const list = ids.slice(0, 50);
+    sendError(res, 404, 'unknown_symbol', `not in the upstream plan: ${list.join(', ')}`, { symbols: list });
+    return true;
   }
 
   /** A body holding the key is never sent: 502 and one log line (the key itself masked there). */
@@ -478,7 +490,7 @@ export class RelayApi {
   async stream(req: IncomingMessage, res: ServerResponse, url: URL, release: () => void): Promise<void> {
     const known = await this.#known(res);
     const ids = known && requestedSymbols(res, url, (id) => known.has(id));
-    if (!ids) return release();
+    if (!ids || this.#allRefused(res, ids)) return release();
     this.#deps.feed.use(ids);
     // Registered before its first events are read, so no change falls in between.
     const start = this.#deps.fanout.open(res, ids, release);

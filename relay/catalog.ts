@@ -11,7 +11,8 @@ import { ASK_TIMEOUT_MS, errorOf } from './asks';
 import type { Engine } from './engine/types';
 import { fetchSymbols, parseSymbolsBody, PriceBoardError, type SymbolInfo } from './from-src';
 import type { Logger } from './log';
-import { isLocalRefusal, type UpstreamGate } from './upstream';
+import { isLocalRefusal } from './local-answers';
+import type { UpstreamGate } from './upstream';
 
 /** The catalog is asked for again after this long (a cached copy is served meanwhile). */
 const CATALOG_TTL_MS = 60 * 60_000;

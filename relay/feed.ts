@@ -20,7 +20,8 @@ import type { Metrics } from './metrics';
 import { EngineOffer } from './engine-offer';
 import { QuoteIntake } from './quote-intake';
 import { StreamPolicy, type StreamWatch } from './stream-policy';
-import { isLocalRefusal, type UpstreamGate, type UpstreamTimings } from './upstream';
+import { isLocalRefusal } from './local-answers';
+import type { UpstreamGate, UpstreamTimings } from './upstream';
 
 /** The board's default symbols: streamed from the start so the first visitors wait for nothing. */
 const DEFAULT_SYMBOLS = ['usd', 'eur', 'gold_18', 'coin_emami', 'ons'];
@@ -212,13 +213,17 @@ export class Feed {
     this.#schedulePoll(Math.max(0, this.#lastPollAt + MIN_POLL_GAP_MS - this.#now()));
   }
 
-  /** Resolves with the held quotes of `symbols` once all are held, or with what is held after `timeoutMs`. */
+  /**
+   * Resolves with the held quotes of `symbols` once all are held (those the upstream refuses left
+   * out: they never come), or with what is held after `timeoutMs`.
+   */
   async ready(symbols: readonly string[], timeoutMs: number): Promise<{ id: number; quotes: Quote[] }> {
     const deadline = this.#now() + timeoutMs;
     for (;;) {
       const snap = await this.#options.engine.state.snapshot(symbols);
       const left = deadline - this.#now();
-      if (snap.quotes.length === symbols.length || left <= 0 || this.#closed) return snap;
+      const awaited = symbols.filter((s) => !this.#options.gate.refuses(s)).length;
+      if (snap.quotes.length >= awaited || left <= 0 || this.#closed) return snap;
       await new Promise<void>((resolve) => {
         const done = (): void => {
           clearTimeout(timer);
@@ -294,6 +299,7 @@ export class Feed {
         log('upstream_stream_error', { code: error.code, status: error.status, candidate: stream === this.#candidate }),
       onUnknownSymbols: (ids) => {
         for (const s of ids) this.#inUse.delete(s);
+        this.#wakeWaiters();
       },
       // A candidate gets one try: the working stream (or the poll) stays meanwhile. The working
       // stream gives up after failures in a row (no stream on this service, or one that keeps
@@ -494,6 +500,8 @@ export class Feed {
         this.#options.log('upstream_poll_error', { code: error.code, status: error.status });
         const unknown = error.code === 'unknown_symbol' && Array.isArray(error.data?.symbols) ? error.data.symbols : [];
         for (const s of unknown) this.#inUse.delete(String(s));
+        // Visitors waiting for a refused symbol get the refusal now, not after the ready timeout.
+        if (unknown.length > 0) this.#wakeWaiters();
         // Nothing was asked (the gate's pause, the budget), or nothing is held yet: again as soon
         // as the gate allows, not a whole interval later (a day share of 160 waited 12 minutes).
         const soon = isLocalRefusal(error) || this.lastDataAt === 0;

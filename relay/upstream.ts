@@ -7,15 +7,21 @@
  * - a pause (429 with Retry-After, clamped; 5xx and network failures, capped backoff) is scoped:
  *   one on history or on the catalog pauses that path only, one on prices or the stream pauses
  *   everything (quotes come first);
- * - a refusal of the key itself (401 anywhere; 403 on prices, stream or symbols) halts upstream
+ * - a 403 on prices or the stream naming symbols not yet proven is sorted out first: one catalog
+ *   request tells the key from the symbols, then halves of the symbols find the refused ones
+ *   (relay/refused-symbols.ts), which alone are refused for a while;
+ * - a refusal of the key itself (401 anywhere; 403 on symbols, or on prices or the stream naming
+ *   only symbols proven, or the catalog refusing the key during that sorting out) halts upstream
  *   requests, and one cheap probe every {@link UpstreamTimings.probeMs} tells when the key works
  *   again: the gate reopens by itself and says so to its listeners.
  *
  * A refused request gets a local answer shaped like the service's (429 with Retry-After, or the
  * remembered 401/403/404), so the clients' own error handling applies and nothing retries in a storm.
  */
-import { parseRetryAfter, PriceBoardError, readBounded, type FetchLike } from './from-src';
+import { parseRetryAfter, readBounded, type FetchLike } from './from-src';
 import type { Budget, Priority } from './budget';
+import { localAnswer, symbolsRefused } from './local-answers';
+import { isolateRefused } from './refused-symbols';
 import type { Leader } from './engine/types';
 import type { Logger } from './log';
 import type { Metrics } from './metrics';
@@ -61,12 +67,6 @@ function scopeOf(path: UpstreamPath): Scope {
   return path === 'other' ? 'quotes' : path;
 }
 
-function localAnswer(status: number, code: string, message: string, retryAfterMs?: number): Response {
-  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-  if (retryAfterMs !== undefined) headers['Retry-After'] = String(Math.max(1, Math.ceil(retryAfterMs / 1000)));
-  return new Response(JSON.stringify({ error: { code, message } }), { status, headers });
-}
-
 /** The symbols a prices or stream request names. */
 function namedSymbols(url: URL): string[] {
   const path = pathLabel(url.pathname);
@@ -74,20 +74,9 @@ function namedSymbols(url: URL): string[] {
   return (url.searchParams.get('symbols') ?? '').split(',').filter(Boolean);
 }
 
-/** Symbols refused by the plan, answered as the service's 404 `unknown_symbol` (the clients drop them and go on). */
-function symbolsRefused(symbols: string[]): Response {
-  return new Response(
-    JSON.stringify({ error: { code: 'unknown_symbol', message: 'upstream refused these symbols', symbols } }),
-    { status: 404, headers: { 'Content-Type': 'application/json' } },
-  );
-}
-
-/** The codes of the gate's own answers to requests it did not send (they say nothing of the upstream). */
-const LOCAL_CODES = new Set(['key_refused', 'not_leader', 'relay_paused', 'relay_budget']);
-
-/** Whether `error` is the gate's refusal to send a request (a pause, the budget, not leading, a refused key). */
-export function isLocalRefusal(error: unknown): boolean {
-  return error instanceof PriceBoardError && LOCAL_CODES.has(String(error.data?.serviceCode));
+/** The catalog's address beside `input`: the cheapest request there is, and the key's test. */
+function catalogUrl(input: string): string {
+  return input.replace(/\/v1\/[^?]*(\?.*)?$/, '/v1/symbols');
 }
 
 /** The service's error code of a refusal (`plan_limit`, `unknown_symbol`...), read from a bounded body. */
@@ -119,6 +108,10 @@ export class UpstreamGate {
   readonly #goodSymbols = new Set<string>();
   /** Symbol → until when it is refused (a 403 naming it beside good ones). Oldest first. */
   readonly #refusedSymbols = new Map<string, number>();
+  /** The isolation of refused symbols under way: resolves with the key's refusal status, if the key is refused. */
+  #isolating: Promise<number | undefined> | undefined;
+  /** The gate's own answers (requests not sent): nothing to learn from them. */
+  readonly #localAnswers = new WeakSet<Response>();
   #probeTimer: NodeJS.Timeout | undefined;
   readonly #reopened = new Set<() => void>();
   readonly #now: () => number;
@@ -165,6 +158,7 @@ export class UpstreamGate {
       path,
       reason,
     });
+    this.#localAnswers.add(res);
     return res;
   }
 
@@ -189,6 +183,22 @@ export class UpstreamGate {
     const wait = this.pausedFor(path);
     if (wait > 0)
       return this.#refuse(path, 'backoff', localAnswer(429, 'relay_paused', 'upstream asked us to wait', wait));
+    const res = await this.#send(priority, path, input, init);
+    if (this.#localAnswers.has(res)) return res;
+    if (res.ok) {
+      for (const s of named) this.#goodSymbols.add(s);
+      return res;
+    }
+    // A 403 naming symbols never answered before: those may be outside the plan (SERVICE-SPEC §8)
+    // rather than the key refused. Which ones is found out before anything is concluded.
+    const untried = named.filter((s) => !this.#goodSymbols.has(s));
+    if (res.status === 403 && untried.length > 0) return this.#isolate(priority, path, untried, res, input, init);
+    await this.#learn(path, resource, res, input, init);
+    return res;
+  }
+
+  /** Spends the budget on one request, sends it and counts it; answers locally when the budget or the lead says no. */
+  async #send(priority: Priority, path: UpstreamPath, input: string, init: RequestInit): Promise<Response> {
     const taken = await this.#options.budget.take(priority);
     // Fenced: another process took the lead while this one was paused or cut off.
     if (!taken.ok && taken.fenced)
@@ -219,20 +229,78 @@ export class UpstreamGate {
     if (res.ok) {
       this.#failures[scopeOf(path)] = 0;
       this.lastOkAt = this.#now();
-      for (const s of named) this.#goodSymbols.add(s);
+    }
+    return res;
+  }
+
+  /**
+   * A 403 named symbols not proven (`untried`). One cheap request for the catalog tells whether the
+   * key itself is refused (then the relay halts as before); otherwise the refused symbols are
+   * isolated by halves ({@link isolateRefused}), each request through the budget and the pauses,
+   * and only they are refused. Concurrent 403s wait for the one isolation under way.
+   */
+  async #isolate(
+    priority: Priority,
+    path: UpstreamPath,
+    untried: string[],
+    res: Response,
+    input: string,
+    init: RequestInit,
+  ): Promise<Response> {
+    const pending = this.#isolating ?? this.#isolation(priority, path, untried, input, init);
+    this.#isolating = pending;
+    const keyRefused = await pending.finally(() => {
+      if (this.#isolating === pending) this.#isolating = undefined;
+    });
+    if (keyRefused !== undefined) {
+      this.#halt(path, keyRefused, input, init);
       return res;
     }
-    // A 403 naming symbols never answered before, beside symbols that were: those symbols are not
-    // in the plan (SERVICE-SPEC §8), not the key. They are refused here for a while, as the
-    // service's 404 unknown_symbol would be, so the stream and the poll go on without them.
-    const untried = named.filter((s) => !this.#goodSymbols.has(s));
-    if (res.status === 403 && untried.length > 0 && this.#goodSymbols.size > 0) {
-      await res.body?.cancel().catch(() => {});
-      this.#refuseSymbols(path, untried);
-      return symbolsRefused(untried);
-    }
-    await this.#learn(path, resource, res, input, init);
-    return res;
+    await res.body?.cancel().catch(() => {});
+    const refused = untried.filter((s) => this.refuses(s));
+    if (refused.length > 0) return symbolsRefused(refused);
+    if (this.halted)
+      return this.#refuse(path, 'halted', localAnswer(this.halted.status, 'key_refused', 'upstream refused the key'));
+    // Nothing decided (a pause, the budget, the cap): asked again shortly, knowing what was proven.
+    return localAnswer(429, 'relay_paused', 'upstream refusals are being sorted out', MIN_PAUSE_MS);
+  }
+
+  /** Resolves with the key's refusal status (401/403), or undefined once the refused symbols found are remembered. */
+  async #isolation(
+    priority: Priority,
+    path: UpstreamPath,
+    untried: string[],
+    input: string,
+    init: RequestInit,
+  ): Promise<number | undefined> {
+    const headers = new Headers(init.headers);
+    headers.delete('last-event-id');
+    headers.set('Accept', 'application/json');
+    const plain = { method: 'GET', headers, redirect: init.redirect };
+    const probe = await this.#send(priority, 'symbols', catalogUrl(input), {
+      ...plain,
+      signal: AbortSignal.timeout(10_000),
+    });
+    await probe.body?.cancel().catch(() => {});
+    if (this.#localAnswers.has(probe)) return undefined;
+    if (probe.status === 401 || probe.status === 403) return probe.status;
+    if (!probe.ok) return undefined;
+    const found = await isolateRefused(untried, async (symbols) => {
+      if (this.halted || this.pausedFor('prices') > 0) return 'unknown';
+      const url = input.replace(/\/v1\/[^?]*(\?.*)?$/, `/v1/prices?symbols=${symbols.join(',')}`);
+      const answer = await this.#send(priority, 'prices', url, { ...plain, signal: AbortSignal.timeout(10_000) });
+      if (this.#localAnswers.has(answer)) return 'unknown';
+      if (answer.status === 403) {
+        await answer.body?.cancel().catch(() => {});
+        return 'refused';
+      }
+      if (!answer.ok) await this.#learn('prices', new URL(url).pathname, answer, url, plain);
+      await answer.body?.cancel().catch(() => {});
+      return answer.ok ? 'ok' : 'unknown';
+    }).catch(() => undefined);
+    for (const s of found?.proven ?? []) this.#goodSymbols.add(s);
+    if (found && found.refused.length > 0) this.#refuseSymbols(path, found.refused);
+    return undefined;
   }
 
   #refuseSymbols(path: UpstreamPath, symbols: string[]): void {
@@ -287,8 +355,11 @@ export class UpstreamGate {
           'the upstream refused UPSTREAM_KEY: no upstream requests but one probe now and then; visitors keep the last data',
       });
       // The cheapest request there is: the catalog, with the same headers (the key).
-      const probe = input.replace(/\/v1\/[^?]*(\?.*)?$/, '/v1/symbols');
-      this.#scheduleProbe(probe, { method: 'GET', headers: init.headers, redirect: init.redirect }, probeMs);
+      this.#scheduleProbe(
+        catalogUrl(input),
+        { method: 'GET', headers: init.headers, redirect: init.redirect },
+        probeMs,
+      );
     }
   }
 
