@@ -261,8 +261,9 @@ export class UpstreamGate {
     if (refused.length > 0) return symbolsRefused(refused);
     if (this.halted)
       return this.#refuse(path, 'halted', localAnswer(this.halted.status, 'key_refused', 'upstream refused the key'));
-    // Nothing decided (a pause, the budget, the cap): asked again shortly, knowing what was proven.
-    return localAnswer(429, 'relay_paused', 'upstream refusals are being sorted out', MIN_PAUSE_MS);
+    // Nothing decided (a pause, the budget, the cap): asked again once the pauses allow, knowing what was proven.
+    const wait = Math.max(MIN_PAUSE_MS, this.pausedFor('prices'), this.pausedFor('symbols'));
+    return localAnswer(429, 'relay_paused', 'upstream refusals are being sorted out', wait);
   }
 
   /** Resolves with the key's refusal status (401/403), or undefined once the refused symbols found are remembered. */
@@ -277,13 +278,17 @@ export class UpstreamGate {
     headers.delete('last-event-id');
     headers.set('Accept', 'application/json');
     const plain = { method: 'GET', headers, redirect: init.redirect };
+    if (this.pausedFor('symbols') > 0) return undefined;
     const probe = await this.#send(priority, 'symbols', catalogUrl(input), {
       ...plain,
       signal: AbortSignal.timeout(10_000),
     });
-    await probe.body?.cancel().catch(() => {});
     if (this.#localAnswers.has(probe)) return undefined;
-    if (probe.status === 401 || probe.status === 403) return probe.status;
+    const refusal = probe.status === 401 || probe.status === 403;
+    // A 429 or 5xx of the catalog pauses it as anywhere else.
+    if (!probe.ok && !refusal) await this.#learn('symbols', '/v1/symbols', probe, catalogUrl(input), plain);
+    await probe.body?.cancel().catch(() => {});
+    if (refusal) return probe.status;
     if (!probe.ok) return undefined;
     const found = await isolateRefused(untried, async (symbols) => {
       if (this.halted || this.pausedFor('prices') > 0) return 'unknown';
