@@ -155,8 +155,8 @@ function widgetParam(config: BoardConfig): Array<[string, string]> {
  * space below; the loader fits any width exactly, narrower ones too). The one source of the iframe
  * snippets' height: README.md and docs/embedding.md point here. Measured on the built widgets in
  * Chromium, 2026-12-06: the board's frame, title and status take 76 px; below 640 px each row
- * takes 55.8 px and the chart 287 px (below 320 px its controls take two lines; 262 px from
- * 320 px), wider 36.3 px and 303 px. The ticker is 35 px; the converter 273 px below 270 px (its
+ * takes 55.8 px and the chart 262 px (its controls on one line down to 280 px), wider 36.3 px and
+ * 303 px. The ticker is 35 px; the converter 273 px below 270 px (its
  * fields wrapped one under another; 242 px to 299 px, 176 px to 639 px, 131 px wider).
  */
 export function estimatedHeight(config: BoardConfig): number {
@@ -166,7 +166,7 @@ export function estimatedHeight(config: BoardConfig): number {
   const chart = config.chart !== 'none';
   // The board without its chart is at most the max height (the rows scroll inside).
   const cap = (px: number) => Math.min(px, maxHeightOf(config) ?? Infinity);
-  const narrow = cap(76 + rows * 55.8) + (chart ? 287 : 0);
+  const narrow = cap(76 + rows * 55.8) + (chart ? 262 : 0);
   const wide = cap(76 + rows * 36.3) + (chart ? 303 : 0);
   return Math.ceil(Math.max(narrow, wide));
 }
