@@ -18,13 +18,24 @@
  * A refused request gets a local answer shaped like the service's (429 with Retry-After, or the
  * remembered 401/403/404), so the clients' own error handling applies and nothing retries in a storm.
  */
-import { parseRetryAfter, readBounded, type FetchLike } from './from-src';
+import { parseRetryAfter, type FetchLike } from './from-src';
 import type { Budget, Priority } from './budget';
 import { localAnswer, symbolsRefused } from './local-answers';
 import { isolateRefused } from './refused-symbols';
 import type { Leader } from './engine/types';
 import type { Logger } from './log';
 import type { Metrics } from './metrics';
+import {
+  catalogUrl,
+  namedSymbols,
+  pathLabel,
+  scopeOf,
+  serviceCode,
+  type Scope,
+  type UpstreamPath,
+} from './upstream-request';
+
+export type { UpstreamPath } from './upstream-request';
 
 /** Retry-After from upstream is believed within these bounds. */
 export const MIN_PAUSE_MS = 1_000;
@@ -48,41 +59,6 @@ export interface UpstreamTimings {
   streamRetryMaxMs?: number;
   /** Data older than this, or an open stream that said nothing readable for this long, is stale. Default 60 s. */
   staleAfterMs?: number;
-}
-
-export type UpstreamPath = 'prices' | 'stream' | 'history' | 'symbols' | 'other';
-/**
- * What one pause stops: `quotes` (a 429 on prices, the stream or anything else: the key's rate
- * limit) stops every path. A path that fails (5xx, unreachable) pauses itself only: the poll is
- * the stream's fallback, and the other way round.
- */
-type Scope = 'quotes' | 'prices' | 'stream' | 'history' | 'symbols';
-
-export function pathLabel(pathname: string): UpstreamPath {
-  const m = /^\/v1\/(prices|stream|history|symbols)(\/|$)/.exec(pathname);
-  return (m?.[1] as UpstreamPath | undefined) ?? 'other';
-}
-
-function scopeOf(path: UpstreamPath): Scope {
-  return path === 'other' ? 'quotes' : path;
-}
-
-/** The symbols a prices or stream request names. */
-function namedSymbols(url: URL): string[] {
-  const path = pathLabel(url.pathname);
-  if (path !== 'prices' && path !== 'stream') return [];
-  return (url.searchParams.get('symbols') ?? '').split(',').filter(Boolean);
-}
-
-/** The catalog's address beside `input`: the cheapest request there is, and the key's test. */
-function catalogUrl(input: string): string {
-  return input.replace(/\/v1\/[^?]*(\?.*)?$/, '/v1/symbols');
-}
-
-/** The service's error code of a refusal (`plan_limit`, `unknown_symbol`...), read from a bounded body. */
-async function serviceCode(res: Response): Promise<string | undefined> {
-  const text = (await readBounded(res.clone(), 4_096).catch(() => undefined)) ?? '';
-  return /"code"\s*:\s*"([a-z_]{1,40})"/.exec(text)?.[1];
 }
 
 export interface UpstreamOptions {
