@@ -116,6 +116,16 @@ const layerRules = [
     ],
   ),
   restrict(['scripts/**/*.ts', 'scripts/**/*.mjs'], [layer('scripts/', ['**/test/*', '**/bench/*', '**/demo/*'])]),
+  // The build's plugins run in Node inside Vite (vite.config.ts wires them): they read src/chart/ as text, never import it.
+  restrict(
+    ['build/**/*.ts'],
+    [
+      {
+        regex: '^(?!node:|vite$|terser$|\\./)',
+        message: 'build/ imports only node:*, vite, terser and build/ (docs/ARCHITECTURE.md).',
+      },
+    ],
+  ),
 ];
 
 export default tseslint.config(

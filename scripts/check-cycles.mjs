@@ -5,7 +5,7 @@ import { parseCircular, parseDependencyTree, prettyCircular } from 'dpdm';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-export const FOLDERS = ['src', 'relay', 'sandbox', 'bench', 'scripts', 'demo', 'test'];
+export const FOLDERS = ['src', 'relay', 'sandbox', 'bench', 'scripts', 'demo', 'build', 'test'];
 
 /** The cycles among the TypeScript files under `folders` (relative to `cwd`), each as a list of files. */
 export async function findCycles(folders = FOLDERS, cwd = root) {
