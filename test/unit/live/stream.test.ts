@@ -4,10 +4,10 @@ import type { FetchLike } from '../../../src/api/request';
 import { pendingWork } from '../../helpers/pending-work';
 import type { Quote } from '../../../src/shared/types';
 import { LiveStream, MIN_RESUBSCRIBE_MS, type LiveStreamOptions, type StreamState } from '../../../src/live/stream';
-import { startTestSandbox, type TestSandbox } from '../api/sandbox-control';
+import type { TestSandbox } from '../api/sandbox-control';
+import { useLiveSandbox } from './live-helpers';
 
 let sb: TestSandbox;
-let n = 0;
 let key: string;
 let streams: LiveStream[] = [];
 
@@ -87,13 +87,9 @@ function countingHeartbeats(rec: Recorder): FetchLike {
   };
 }
 
-beforeAll(async () => {
-  sb = await startTestSandbox({ heartbeatMs: 200, retryMs: 50 });
-});
-afterAll(() => sb.close());
-beforeEach(async () => {
-  await sb.reset();
-  key = `pro-key:stream${++n}`;
+useLiveSandbox('stream', (sandbox, fresh) => {
+  sb = sandbox;
+  key = fresh;
 });
 afterEach(async () => {
   for (const s of streams) s.close();
