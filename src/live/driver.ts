@@ -103,13 +103,15 @@ export class Driver {
     this.#config = config;
     this.#listener = listener;
     // Its options are the driver's own: address, key, fetch, timeout and retry.
-    this.#fetcher = new QuoteFetcher(new PriceClient(config), (event) => this.#emit(event), {
-      signal: this.#stopper.signal,
-      rateLimit: this.#rateLimit,
+    this.#fetcher = new QuoteFetcher(
+      new PriceClient(config),
+      (event) => this.#emit(event),
+      this.#stopper.signal,
+      this.#rateLimit,
       // The stream or the poller follows the union: its reconnects or polls bring the symbols.
-      covered: config.mode !== 'off',
-      retry: config.fetchRetry,
-    });
+      config.mode !== 'off',
+      config.fetchRetry,
+    );
     // Back from the back/forward cache: its prices are as old as its stay there. (The options are
     // `stopper`, for its signal: stopping ends the listener.)
     globalThis.addEventListener?.('pageshow', (event) => event.persisted && this.refresh(), this.#stopper);

@@ -50,7 +50,10 @@ export class QuoteFetcher {
   constructor(
     client: PriceClient,
     emit: (event: FetchEvent) => void,
-    { signal, rateLimit, covered, retry = FETCH_RETRY }: { signal: AbortSignal; rateLimit: RateLimit; covered: boolean; retry?: BackoffOptions },
+    signal: AbortSignal,
+    rateLimit: RateLimit,
+    covered: boolean,
+    retry: BackoffOptions = FETCH_RETRY,
   ) {
     this.#client = client;
     this.#rateLimit = rateLimit;

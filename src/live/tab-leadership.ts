@@ -94,11 +94,6 @@ export class TabLeadership {
     this.#listener = listener;
   }
 
-  /** Whether this tab holds the lock (not merely streams alone). */
-  get holding(): boolean {
-    return this.#holding !== undefined;
-  }
-
   /** Gets in line for the lock and starts the beat. */
   join(): void {
     this.#heardAt = Date.now();

@@ -279,8 +279,9 @@ export class TabStream implements Stream {
         this.#failed = failure.failures;
         this.#post({ t: 'error', from: this.#id, error: toWire(error), failure });
         this.#options.onError?.(error, failure);
-        // No answer at all (this page's network, its CSP, a blocker): another tab may connect.
-        if (!failure.opened && error.status === undefined && this.#peers.size > 0 && this.#leadership.holding) this.#demote();
+        // No answer at all (this page's network, its CSP, a blocker): another tab may connect. (Other
+        // tabs are there only while it holds the lock: alone, it has no channel.)
+        if (!failure.opened && error.status === undefined && this.#peers.size > 0) this.#demote();
       },
       onUnknownSymbols: (symbols) => {
         for (const s of symbols) {
