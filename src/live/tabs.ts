@@ -376,7 +376,7 @@ export class TabStream implements Stream {
     this.#options.onState?.(state);
   }
 
-  /** Quotes of this tab's symbols, to its own transport. */
+  /** Quotes of this tab's symbols, to its own driver. */
   #deliver(quotes: Quote[], at: string | undefined): void {
     const wanted = quotes.filter((quote) => this.#symbols.includes(quote.symbol));
     if (wanted.length > 0) this.#options.onQuotes(wanted, at);

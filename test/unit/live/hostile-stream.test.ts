@@ -13,10 +13,7 @@ let sb: TestSandbox;
 let key: string;
 const closers: (() => void)[] = [];
 
-useLiveSandbox('hostile', (sandbox, fresh) => {
-  sb = sandbox;
-  key = fresh;
-});
+useLiveSandbox('hostile', (sandbox, fresh) => ([sb, key] = [sandbox, fresh]));
 afterEach(async () => {
   for (const close of closers.splice(0)) close();
   await expect.poll(() => pendingWork()).toEqual({ timers: 0, requests: 0 });

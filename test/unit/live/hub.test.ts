@@ -63,10 +63,7 @@ const settled = (): Promise<void> =>
 const prices = async (): Promise<string[]> => (await sb.requests('/v1/prices', key)).map((r) => r.url);
 const streamUrls = async (): Promise<string[]> => (await sb.requests('/v1/stream', key)).map((r) => r.url);
 
-useLiveSandbox('hub', (sandbox, fresh) => {
-  sb = sandbox;
-  key = fresh;
-});
+useLiveSandbox('hub', (sandbox, fresh) => ([sb, key] = [sandbox, fresh]));
 afterEach(async () => {
   for (const s of subs) s.close();
   subs = [];

@@ -87,10 +87,7 @@ function countingHeartbeats(rec: Recorder): FetchLike {
   };
 }
 
-useLiveSandbox('stream', (sandbox, fresh) => {
-  sb = sandbox;
-  key = fresh;
-});
+useLiveSandbox('stream', (sandbox, fresh) => ([sb, key] = [sandbox, fresh]));
 afterEach(async () => {
   for (const s of streams) s.close();
   streams = [];

@@ -114,6 +114,8 @@ let locks: InProcessLocks;
 let key: string;
 let n = 0;
 let tabs: Tab[] = [];
+/** Drivers a test opened: stopped after it. */
+const drivers: Driver[] = [];
 
 beforeAll(async () => {
   sb = await startTestSandbox();
@@ -126,6 +128,7 @@ beforeEach(() => {
 afterEach(() => {
   for (const tab of tabs) tab.stream.close();
   tabs = [];
+  for (const driver of drivers.splice(0)) driver.stop();
 });
 
 function openTab(
@@ -192,7 +195,10 @@ function openTab(
 
 const streamRequests = async (): Promise<string[]> => (await sb.requests('/v1/stream', key)).map((r) => r.url);
 
-/** A driver of this test's connection, as a hub makes one, and what it heard: its states and the prices its stream brought. */
+/**
+ * A driver of this test's connection, as a hub makes one, following `usd`, and what it heard: its
+ * states and the prices its stream brought.
+ */
 function openDriver(config: Partial<DriverConfig>): { driver: Driver; states: DriverState[]; prices: string[] } {
   const states: DriverState[] = [];
   const prices: string[] = [];
@@ -203,6 +209,8 @@ function openDriver(config: Partial<DriverConfig>): { driver: Driver; states: Dr
       else if (event.kind === 'stream') prices.push(...event.quotes.map((q) => q.price));
     },
   );
+  drivers.push(driver);
+  driver.follow(['usd'], 60_000);
   return { driver, states, prices };
 }
 const symbolsOf = (url: string): string[] =>
@@ -548,15 +556,8 @@ describe('without Web Locks or BroadcastChannel each tab keeps its own stream', 
     const one = openDriver({ tabs: null });
     const two = openDriver({ tabs: { locks, channel: (name) => new BroadcastChannel(name) }, fetch });
     const states = [one.states, two.states];
-    try {
-      one.driver.follow(['usd'], 60_000);
-      two.driver.follow(['usd'], 60_000);
-      await expect.poll(() => states.map((s) => s.at(-1))).toEqual(['live', 'live']);
-      expect(await streamRequests()).toHaveLength(2);
-    } finally {
-      one.driver.stop();
-      two.driver.stop();
-    }
+    await expect.poll(() => states.map((s) => s.at(-1))).toEqual(['live', 'live']);
+    expect(await streamRequests()).toHaveLength(2);
   });
 
   it("a Driver with tabs asks for the tabs' code, and so opens its stream, once the page has painted", async () => {
@@ -570,7 +571,6 @@ describe('without Web Locks or BroadcastChannel each tab keeps its own stream', 
       visibility: { isVisible: () => true, subscribe: () => () => {} },
     });
     try {
-      driver.follow(['usd'], 60_000);
       // Started, and waiting for the next frame: nothing asked for yet.
       expect(frames).toHaveLength(1);
       expect(states).not.toContain('live');
@@ -578,47 +578,29 @@ describe('without Web Locks or BroadcastChannel each tab keeps its own stream', 
       await expect.poll(() => states.at(-1)).toBe('live');
       expect(await streamRequests()).toHaveLength(1);
     } finally {
-      driver.stop();
+      driver.stop(); // while the frame functions it waits with are there
       vi.unstubAllGlobals();
     }
   });
 
   it('two Drivers given the same tabs share one stream', async () => {
     const env: TabsEnv = { locks, channel: (name) => new BroadcastChannel(name) };
-    const one = openDriver({ tabs: env });
-    const two = openDriver({ tabs: env });
-    const got = [one.prices, two.prices];
-    try {
-      one.driver.follow(['usd'], 60_000);
-      two.driver.follow(['usd'], 60_000);
-      await sb.market({ set: [{ symbol: 'usd', price: '8080808' }] });
-      await expect.poll(() => got.map((g) => g.at(-1))).toEqual(['8080808', '8080808']);
-      expect(await streamRequests()).toHaveLength(1);
-    } finally {
-      one.driver.stop();
-      two.driver.stop();
-    }
+    const got = [openDriver({ tabs: env }).prices, openDriver({ tabs: env }).prices];
+    await sb.market({ set: [{ symbol: 'usd', price: '8080808' }] });
+    await expect.poll(() => got.map((g) => g.at(-1))).toEqual(['8080808', '8080808']);
+    expect(await streamRequests()).toHaveLength(1);
   });
 
   it('a hidden leading tab keeps streaming for the others (only polling pauses while hidden)', async () => {
     const hidden = { isVisible: () => false, subscribe: () => () => {} };
     const tabsEnv = { locks, channel: (name: string) => new BroadcastChannel(name) };
-    const leader = openDriver({ mode: 'auto', tabs: tabsEnv, visibility: hidden });
-    const got = [leader.prices, [] as string[]];
-    leader.driver.follow(['usd'], 60_000);
+    const got = [openDriver({ mode: 'auto', tabs: tabsEnv, visibility: hidden }).prices];
     await sb.market({ set: [{ symbol: 'usd', price: '2323230' }] });
     await expect.poll(() => got[0]!.at(-1)).toBe('2323230');
-    const follower = openDriver({ mode: 'auto', tabs: tabsEnv });
-    got[1] = follower.prices;
-    try {
-      follower.driver.follow(['usd'], 60_000);
-      await sb.market({ set: [{ symbol: 'usd', price: '2323231' }] });
-      await expect.poll(() => got.map((g) => g.at(-1))).toEqual(['2323231', '2323231']);
-      expect(await streamRequests()).toHaveLength(1);
-    } finally {
-      leader.driver.stop();
-      follower.driver.stop();
-    }
+    got.push(openDriver({ mode: 'auto', tabs: tabsEnv }).prices);
+    await sb.market({ set: [{ symbol: 'usd', price: '2323231' }] });
+    await expect.poll(() => got.map((g) => g.at(-1))).toEqual(['2323231', '2323231']);
+    expect(await streamRequests()).toHaveLength(1);
   });
 
   it('names differ by key, address and mode, and never carry the key', () => {
