@@ -226,23 +226,23 @@ export class Driver {
     this.#probing = probe;
     const stream = openStream(
       {
-      url: this.#config.streamUrl,
-      symbols: this.#symbols,
-      apiKey: this.#config.apiKey,
-      fetch: this.#config.fetch,
-      watchdogMs: this.#config.watchdogMs,
-      giveUp: (error, failure) => this.#shouldGiveUp(error, failure),
-      onState: (state) => this.#onStreamState(state),
-      onQuotes: (quotes, at) => this.#emit({ kind: 'stream', quotes, at }),
-      onError: (error, failure) =>
-        this.#emit({ kind: 'failure', error, source: 'stream', connectFailed: !failure.opened }),
-      onUnknownSymbols: (symbols) => this.#emit({ kind: 'unknown', symbols }),
-      onStop: (error, gaveUp) => {
-        if (this.#stream === stream) this.#stream = undefined;
-        if (gaveUp) this.#fallBack(error);
-        else this.#fail(error);
+        url: this.#config.streamUrl,
+        symbols: this.#symbols,
+        apiKey: this.#config.apiKey,
+        fetch: this.#config.fetch,
+        watchdogMs: this.#config.watchdogMs,
+        giveUp: (error, failure) => this.#shouldGiveUp(error, failure),
+        onState: (state) => this.#onStreamState(state),
+        onQuotes: (quotes, at) => this.#emit({ kind: 'stream', quotes, at }),
+        onError: (error, failure) =>
+          this.#emit({ kind: 'failure', error, source: 'stream', connectFailed: !failure.opened }),
+        onUnknownSymbols: (symbols) => this.#emit({ kind: 'unknown', symbols }),
+        onStop: (error, gaveUp) => {
+          if (this.#stream === stream) this.#stream = undefined;
+          if (gaveUp) this.#fallBack(error);
+          else this.#fail(error);
+        },
       },
-    },
       this.#config,
     );
     this.#stream = stream;

@@ -156,7 +156,11 @@ export class TabLeadership {
     };
     let request: Promise<unknown>;
     try {
-      request = this.#options.locks.request(this.#options.name, steal ? { steal: true } : { signal: pending.signal }, held);
+      request = this.#options.locks.request(
+        this.#options.name,
+        steal ? { steal: true } : { signal: pending.signal },
+        held,
+      );
     } catch {
       return this.#alone();
     }

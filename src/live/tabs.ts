@@ -9,7 +9,14 @@
  */
 import { PriceBoardError, type ErrorCode } from '../shared/errors';
 import type { Quote } from '../shared/types';
-import { LiveStream, type ResumePoint, type Stream, type StreamFailure, type StreamOptions, type StreamState } from './stream';
+import {
+  LiveStream,
+  type ResumePoint,
+  type Stream,
+  type StreamFailure,
+  type StreamOptions,
+  type StreamState,
+} from './stream';
 import { TabLeadership, type ChannelLike, type LeadershipEvent, type TabsEnv } from './tab-leadership';
 
 // The chunk's one door: the name is asked for once the chunk is there (`shared-stream.ts`).
@@ -95,7 +102,9 @@ export class TabStream implements Stream {
   constructor(options: TabStreamOptions) {
     this.#options = options;
     this.#symbols = [...options.symbols];
-    this.#leadership = new TabLeadership({ ...options, locks: options.env.locks }, (event) => this.#onLeadership(event));
+    this.#leadership = new TabLeadership({ ...options, locks: options.env.locks }, (event) =>
+      this.#onLeadership(event),
+    );
   }
 
   /** Whether it leads (runs the stream for every tab). */

@@ -103,9 +103,13 @@ describe('a poison event (over the 4 MB event limit) after a valid snapshot', ()
 describe('quotes for symbols nobody asked for', () => {
   it('are dropped unread: only subscribed symbols reach the store and the listeners', async () => {
     const got: Quote[] = [];
-    const sub: Subscription = subscribe({ baseUrl: sb.url, apiKey: key, stream: 'sse', pollInterval: 30 }, ['usd'], (e) => {
-      if (e.kind === 'quotes') got.push(...e.quotes);
-    });
+    const sub: Subscription = subscribe(
+      { baseUrl: sb.url, apiKey: key, stream: 'sse', pollInterval: 30 },
+      ['usd'],
+      (e) => {
+        if (e.kind === 'quotes') got.push(...e.quotes);
+      },
+    );
     closers.push(() => sub.close());
     await expect.poll(async () => (await sb.stats()).openStreams).toBe(1);
     const at = new Date().toISOString();

@@ -7,7 +7,6 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hubCount, subscribe, type Subscription } from '../../../src/live/hub';
 import { HubRecorder as Recorder } from './live-helpers';
-import type { ConnectionStatus, Quote } from '../../../src/shared/types';
 import { makeQuote } from '../../helpers/quote';
 import { pendingWork } from '../../helpers/pending-work';
 

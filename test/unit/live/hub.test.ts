@@ -1,7 +1,5 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { PriceBoardError } from '../../../src/shared/errors';
+import { afterEach, describe, expect, it } from 'vitest';
 import { pendingWork } from '../../helpers/pending-work';
-import type { ConnectionStatus, Quote } from '../../../src/shared/types';
 import { flushSubscriptions, hubCount, subscribe, type HubOptions, type Subscription } from '../../../src/live/hub';
 import { firstPricesUrl } from '../../../src/live/connection';
 import { ManualOnline, ManualVisibility } from '../../helpers/manual-sources';

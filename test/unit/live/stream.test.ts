@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { PriceBoardError } from '../../../src/shared/errors';
 import type { FetchLike } from '../../../src/api/request';
 import { pendingWork } from '../../helpers/pending-work';
