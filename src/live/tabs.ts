@@ -1,13 +1,14 @@
 /**
  * One stream per browser, not per tab (DESIGN.md §12). The tabs of an origin that follow the same
- * connection (stream address, key, mode) elect a leader (`tab-leadership.ts`). Only the leader opens the stream, for the union of every tab's symbols (followers announce theirs),
- * and it broadcasts over a `BroadcastChannel` what its stream tells it: quotes with their event
- * id, state, failures, unknown symbols, the end. Followers hand those to their own driver
- * exactly as a stream of their own would. When the leader goes (tab closed, hub closed, or silent:
- * a frozen tab) the lock passes to a follower, which opens the stream resuming by `Last-Event-ID`
- * from the last id it heard. Without Web Locks or BroadcastChannel, each tab has its own stream.
+ * connection (stream address, key, mode) elect a leader (`tab-leadership.ts`). Only the leader
+ * opens the stream, for the union of every tab's symbols (followers announce theirs), and it
+ * broadcasts over a `BroadcastChannel` what its stream tells it: quotes with their event id,
+ * state, failures, unknown symbols, the end. Followers hand those to their own driver exactly as a
+ * stream of their own would. When the leader goes (tab closed, hub closed, or silent: a frozen
+ * tab) the lock passes to a follower, which opens the stream resuming by `Last-Event-ID` from the
+ * last id it heard. Without Web Locks or BroadcastChannel, each tab has its own stream.
  */
-import { PriceBoardError, type ErrorCode } from '../shared/errors';
+import { PriceBoardError } from '../shared/errors';
 import type { Quote } from '../shared/types';
 import {
   LiveStream,
@@ -23,14 +24,7 @@ import { TabLeadership, type ChannelLike, type LeadershipEvent, type TabsEnv } f
 export { tabsName } from './tab-leadership';
 
 /** A `PriceBoardError` as it crosses the channel (a structured clone loses its class). */
-interface WireError {
-  code: ErrorCode;
-  message: string;
-  messageFa: string;
-  status?: number;
-  retryAfterMs?: number;
-  data?: Record<string, unknown>;
-}
+type WireError = Pick<PriceBoardError, 'code' | 'message' | 'messageFa' | 'status' | 'retryAfterMs' | 'data'>;
 
 type Message =
   | { t: 'hello'; from: string; symbols: string[]; reply?: true }
@@ -112,12 +106,10 @@ export class TabStream implements Stream {
     return this.#leading;
   }
 
-  /** The id and symbols a takeover would resume from. */
   get resumePoint(): ResumePoint | undefined {
     return this.#stream?.resumePoint ?? this.#resume;
   }
 
-  /** Whether it stopped or was closed. */
   get closed(): boolean {
     return this.#closed;
   }
@@ -226,10 +218,7 @@ export class TabStream implements Stream {
     this.#beat();
   }
 
-  /**
-   * Lost the lock to a tab that found this one silent, or hands it on (its connection fails where
-   * another tab's may not): follow again, last in the line for the lock.
-   */
+  /** Lost the lock to a tab that found this one silent, or hands it on (`TabLeadership.handOn`): follows again. */
   #demote(): void {
     this.#leading = false;
     this.#stream?.close();
