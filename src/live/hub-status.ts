@@ -2,14 +2,14 @@
 import type { PriceBoardError } from '../shared/errors';
 import type { ConnectionStatus } from '../shared/types';
 import type { OnlineSource } from './online';
-import type { TransportState } from './transport';
+import type { DriverState } from './driver';
 
 /** Consecutive network failures (failed fetches or stream connects) after which we say offline. */
 const OFFLINE_AFTER_FAILURES = 3;
 
 /** The facts behind a status, and the status they give. */
 export class HubStatus {
-  transport: TransportState = 'connecting';
+  driver: DriverState = 'connecting';
   /** Some answer (prices or stream) arrived: no longer `loading`. */
   hasData = false;
   /** A final error: `error` for good. */
@@ -35,7 +35,7 @@ export class HubStatus {
   get value(): ConnectionStatus {
     if (this.finalError) return 'error';
     if (!this.#online.isOnline() || this.#networkFailures >= OFFLINE_AFTER_FAILURES) return 'offline';
-    switch (this.transport) {
+    switch (this.driver) {
       case 'live':
         return this.hasData ? 'live' : 'loading';
       case 'reconnecting':

@@ -11,16 +11,16 @@ import { SYMBOL_ID } from '../shared/attributes';
 import { endsRetries, PriceBoardError } from '../shared/errors';
 import type { ConnectionStatus, Quote } from '../shared/types';
 import { connectionOf, normalizeSymbols, type Connection, type HubOptions } from './connection';
-import { createDriver, type Driver, type DriverEvent } from './driver';
+import { Driver, type DriverEvent } from './driver';
 import { HubStatus } from './hub-status';
 import { navigatorOnline } from './online';
 import { pageGlobal } from './page-global';
-import { soon } from './page-ready';
+import { afterOurScripts } from './page-scripts';
 import { clampPollMs, isNetworkFailure } from './policy';
 import { Subscriber, type HubListener, type QuotesMeta } from './subscriber';
 
 export type { Connection, HubOptions } from './connection';
-export type { HubListener, QuotesMeta } from './subscriber';
+export type { HubEvent, HubListener, QuotesMeta } from './subscriber';
 
 /** A subscriber's handle. */
 export interface Subscription {
@@ -99,8 +99,8 @@ export class Hub {
     const online = options.online ?? navigatorOnline();
     this.#state = new HubStatus(online);
     // stream="off": nothing follows the quotes after the first answer (refresh() asks again).
-    if (connection.mode === 'off') this.#state.transport = 'idle';
-    this.#driver = createDriver(
+    if (connection.mode === 'off') this.#state.driver = 'idle';
+    this.#driver = new Driver(
       {
         ...connection,
         fetch: options.fetch,
@@ -111,11 +111,7 @@ export class Hub {
         sseRetryMs: options.sseRetryMs,
         fetchRetry: options.fetchRetry,
       },
-      {
-        symbols: () => this.#union(),
-        settled: (symbol) => this.#store.has(symbol) || this.#omitted.has(symbol),
-        ingest: (event) => this.#ingest(event),
-      },
+      (event) => this.#ingest(event),
     );
     this.#unwatchOnline = online.subscribe((isOnline) => this.#onlineChanged(isOnline));
   }
@@ -185,7 +181,7 @@ export class Hub {
     this.#flushQueued = true;
     // Everything subscribed in this tick (or, on a page loading several of our scripts, before
     // DOMContentLoaded) is served by one request and one stream.
-    soon(() => this.flushNow());
+    afterOurScripts(() => this.flushNow());
   }
 
   #flush(): void {
@@ -214,7 +210,7 @@ export class Hub {
     if (this.#stopped) return;
     this.#pollMs = Math.min(...[...this.#subscribers].map((s) => clampPollMs(s.pollSeconds * 1000)));
     // The prices request first: the rows wait for it, not for the stream.
-    this.#driver.fetchUnsettled();
+    this.#driver.fetch(this.#unsettled());
     this.#driver.follow(this.#union(), this.#pollMs);
   }
 
@@ -223,6 +219,11 @@ export class Hub {
     const all = new Set<string>();
     for (const sub of this.#subscribers) for (const s of sub.symbols) if (!this.#unknown.has(s)) all.add(s);
     return [...all];
+  }
+
+  /** Followed symbols that need a fetch: no quote held, and not known to be left out by the service. */
+  #unsettled(): string[] {
+    return this.#union().filter((s) => !this.#store.has(s) && !this.#omitted.has(s));
   }
 
   /** Whether a subscriber has `symbol`. */
@@ -246,7 +247,7 @@ export class Hub {
         this.#succeeded();
         return this.#deliver(event.quotes);
       case 'state':
-        this.#state.transport = event.state;
+        this.#state.driver = event.state;
         if (event.state === 'live') this.#succeeded();
         return this.#updateStatus();
       case 'failure':
@@ -255,6 +256,8 @@ export class Hub {
         return this.#fail(event.error);
       case 'unknown':
         return this.#markUnknown(event.symbols);
+      case 'retry':
+        return this.#driver.fetch(this.#unsettled());
     }
   }
 
@@ -344,6 +347,7 @@ export class Hub {
     if (online) {
       this.#state.reachable();
       this.#driver.online();
+      this.#driver.fetch(this.#unsettled());
     }
     this.#updateStatus();
   }

@@ -15,27 +15,23 @@ import type { RateLimit } from './rate-limit';
 /** Re-asking for quotes a failed fetch did not get (the client already retried quickly). */
 export const FETCH_RETRY: Readonly<BackoffOptions> = { baseMs: 2_000, maxMs: 60_000 };
 
-/** What the fetcher needs from its hub. */
-export interface FetcherHooks {
-  /** Every symbol followed (the union), without rejected ones. */
-  symbols(): string[];
-  /** Whether `symbol` needs no fetch: a quote is held, or the service is known to leave it out. */
-  settled(symbol: string): boolean;
-  received(outcome: PricesOutcome): void;
-  /** A fetch failed (it is tried again later unless the hub stops or `covered()`). */
-  failed(error: PriceBoardError): void;
+/** What the fetcher learns (its driver passes it on to the hub as it is: `DriverEvent`). */
+export type FetchEvent =
+  /** A `/v1/prices` answer (a fetch or a poll), with the ids it left out or the service rejected. */
+  | { kind: 'prices'; outcome: PricesOutcome }
+  /** A fetch failed: it could not get the symbols' first quotes. */
+  | { kind: 'failure'; error: PriceBoardError; source: 'poll'; connectFailed: true }
   /**
-   * Whether the stream or the poller follows every symbol and will bring the unsettled ones (its
-   * own reconnects and polls): then a failed fetch is not tried again on a loop of its own, which
-   * would only add requests against the plan's rate limit.
+   * A failed fetch's backoff has passed and nothing else follows the symbols (stream="off"): the
+   * hub asks again ({@link QuoteFetcher.fetch}) for those still without a quote.
    */
-  covered(): boolean;
-}
+  | { kind: 'retry' };
 
 /** `/v1/prices` on behalf of one hub. */
 export class QuoteFetcher {
   readonly #client: PriceClient;
-  readonly #hooks: FetcherHooks;
+  readonly #emit: (event: FetchEvent) => void;
+  readonly #covered: boolean;
   readonly #signal: AbortSignal;
   readonly #retry: BackoffOptions;
   readonly #fetching = new Set<string>();
@@ -46,19 +42,23 @@ export class QuoteFetcher {
   readonly #rateLimit: RateLimit;
 
   /**
-   * `signal` aborts every fetch for good (the hub stopped); `rateLimit` is the hub's; `retry` paces
-   * re-asking after a failure.
+   * `signal` aborts every fetch for good (the hub stopped); `rateLimit` is the hub's; `covered`:
+   * the stream or the poller follows every symbol and brings what a failed fetch did not (its own
+   * reconnects and polls), so a failed fetch is not tried again on a loop of its own, which would
+   * only add requests against the plan's rate limit; `retry` paces re-asking otherwise.
    */
   constructor(
     client: PriceClient,
-    hooks: FetcherHooks,
+    emit: (event: FetchEvent) => void,
     signal: AbortSignal,
     rateLimit: RateLimit,
+    covered: boolean,
     retry: BackoffOptions = FETCH_RETRY,
   ) {
     this.#client = client;
     this.#rateLimit = rateLimit;
-    this.#hooks = hooks;
+    this.#emit = emit;
+    this.#covered = covered;
     this.#signal = signal;
     this.#retry = retry;
     signal.addEventListener('abort', () => this.#cancelRetry?.(), { once: true });
@@ -69,16 +69,15 @@ export class QuoteFetcher {
     return this.#lastOk ? Math.max(0, this.#lastOk + intervalMs - Date.now()) : intervalMs;
   }
 
-  /** Fetches the symbols that have no quote yet (new subscribers, added symbols). */
-  fetchUnsettled(): void {
+  /** Fetches now, in one request, those of `symbols` (that have no quote yet) not being fetched already. */
+  fetch(symbols: readonly string[]): void {
     if (this.#signal.aborted) return;
-    const wanted = this.#hooks.symbols().filter((s) => !this.#hooks.settled(s) && !this.#fetching.has(s));
+    const wanted = symbols.filter((s) => !this.#fetching.has(s));
     if (wanted.length > 0) void this.#fetch(wanted);
   }
 
   /** Re-fetches every symbol now, shared by concurrent callers; skipped during a `Retry-After`. */
-  refresh(): Promise<void> {
-    const symbols = this.#hooks.symbols();
+  refresh(symbols: string[]): Promise<void> {
     if (this.#signal.aborted || this.#rateLimit.active || symbols.length === 0) return Promise.resolve();
     this.#unionFetch ??= this.#fetch(symbols).finally(() => {
       this.#unionFetch = undefined;
@@ -87,8 +86,7 @@ export class QuoteFetcher {
   }
 
   /** One poll of every symbol; rejects on failure (the poller decides what comes next). */
-  async poll(signal: AbortSignal): Promise<void> {
-    const symbols = this.#hooks.symbols();
+  async poll(symbols: string[], signal: AbortSignal): Promise<void> {
     if (symbols.length > 0) this.#succeeded(await pricesSkippingUnknown(this.#client, symbols, signal));
   }
 
@@ -98,7 +96,7 @@ export class QuoteFetcher {
       this.#succeeded(await pricesSkippingUnknown(this.#client, symbols, this.#signal));
     } catch (error) {
       if (this.#signal.aborted) return;
-      this.#hooks.failed(asPriceBoardError(error));
+      this.#emit({ kind: 'failure', error: asPriceBoardError(error), source: 'poll', connectFailed: true });
       this.#retryLater();
     } finally {
       for (const s of symbols) this.#fetching.delete(s);
@@ -109,15 +107,15 @@ export class QuoteFetcher {
     if (this.#signal.aborted) return;
     this.#lastOk = Date.now();
     this.#retries = 0;
-    this.#hooks.received(outcome);
+    this.#emit({ kind: 'prices', outcome });
   }
 
   #retryLater(): void {
-    if (this.#cancelRetry || this.#signal.aborted || this.#hooks.covered()) return;
+    if (this.#cancelRetry || this.#signal.aborted || this.#covered) return;
     const delay = Math.max(backoffDelay(this.#retries++, this.#retry), this.#rateLimit.until - Date.now());
     this.#cancelRetry = startTimer(() => {
       this.#cancelRetry = undefined;
-      if (!this.#hooks.covered()) this.fetchUnsettled();
+      this.#emit({ kind: 'retry' });
     }, delay);
   }
 }

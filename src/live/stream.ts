@@ -6,6 +6,7 @@
  */
 import { backoffDelay } from '../api/backoff';
 import { endsStream, PriceBoardError } from '../shared/errors';
+import { isObject, parseQuote, parseQuotes } from '../api/validate';
 import type { FetchLike } from '../api/request';
 import { startTimer } from '../api/timer';
 import type { Quote } from '../shared/types';
@@ -13,7 +14,6 @@ import { clampWait } from '../shared/waits';
 import { unknownSymbolsOf } from '../api/unknown-symbols';
 import { absoluteUrl, symbolsQuery } from '../api/urls';
 import { openSse } from './sse';
-import { QUOTE_EVENTS, parseStreamEvent, type StreamBatch } from './stream-events';
 
 /** Silence after which a connection is presumed dead (three missed 15 s heartbeats). */
 export const DEFAULT_WATCHDOG_MS = 45_000;
@@ -51,8 +51,28 @@ export interface StreamFailure {
   opened: boolean;
 }
 
-/** Options of {@link LiveStream}. */
-export interface LiveStreamOptions {
+/**
+ * A stream of quotes, whichever runs it: this tab's own ({@link LiveStream}) or one shared with the
+ * other tabs (`shared-stream.ts`). It tells its owner what happens through the callbacks of its
+ * {@link StreamOptions}.
+ */
+export interface Stream {
+  /** Connects (or joins the tabs); reconnects until closed or stopped. */
+  start(): void;
+  /** Changes the symbols: a new one reconnects, fewer wait for the next reconnect. */
+  setSymbols(symbols: readonly string[]): void;
+  /** Skips the current reconnect wait (e.g. the browser is back online). */
+  reconnectNow(): void;
+  /** Ends the connection and every timer; reports nothing more. */
+  close(): void;
+  /** Whether it stopped or was closed. */
+  readonly closed: boolean;
+  /** The id to resume from and the symbols it covers; undefined before any usable id. */
+  readonly resumePoint: ResumePoint | undefined;
+}
+
+/** Options of a {@link Stream}: where, what, and what it tells its owner. */
+export interface StreamOptions {
   /** Stream address; `?symbols=a,b` is appended. */
   url: string;
   symbols: readonly string[];
@@ -66,10 +86,6 @@ export interface LiveStreamOptions {
   maxDelayMs?: number;
   /** Source of jitter (tests). */
   random?: () => number;
-  /** Where another connection left off (a tab taking over the shared stream, `tabs.ts`). */
-  resume?: ResumePoint;
-  /** Connections without an event that another tab made before this one took over: the first waits their backoff. */
-  failures?: number;
   /** After a non-final failure: return true to stop instead of reconnecting (the owner takes over). */
   giveUp?(error: PriceBoardError, failure: StreamFailure): boolean;
   onState?(state: StreamState): void;
@@ -81,6 +97,14 @@ export interface LiveStreamOptions {
   onUnknownSymbols?(symbols: string[]): void;
   /** It stopped for good: a final error (401/403/400), or `giveUp` said so (`gaveUp`). */
   onStop?(error: PriceBoardError, gaveUp: boolean): void;
+}
+
+/** Options of {@link LiveStream}: a stream's, and where a stream before it left off. */
+export interface LiveStreamOptions extends StreamOptions {
+  /** Where another connection left off (a tab taking over the shared stream, `tabs.ts`). */
+  resume?: ResumePoint;
+  /** Connections without an event that another tab made before this one took over: the first waits their backoff. */
+  failures?: number;
 }
 
 /** The last event id and the symbols of the connection that sent it: what a resume covers. */
@@ -98,7 +122,7 @@ interface Attempt {
 }
 
 /** A reconnecting SSE subscription to quotes. */
-export class LiveStream {
+export class LiveStream implements Stream {
   readonly #options: LiveStreamOptions;
   readonly #closer = new AbortController();
   #symbols: string[];
@@ -140,7 +164,6 @@ export class LiveStream {
     }
   }
 
-  /** The id to resume from and the symbols it covers; undefined before any usable id. */
   get resumePoint(): ResumePoint | undefined {
     return this.#lastId === undefined ? undefined : { id: this.#lastId, symbols: this.#lastIdSymbols };
   }
@@ -150,12 +173,10 @@ export class LiveStream {
     return this.#current;
   }
 
-  /** Whether it stopped or was closed. */
   get closed(): boolean {
     return this.#closer.signal.aborted;
   }
 
-  /** Connects; reconnects until closed or stopped. */
   start(): void {
     if (this.#started || this.closed) return;
     this.#started = true;
@@ -182,13 +203,11 @@ export class LiveStream {
     );
   }
 
-  /** Skips the current reconnect wait (e.g. the browser is back online). */
   reconnectNow(): void {
     this.#failures = this.#eventless = 0;
     this.#wake?.();
   }
 
-  /** Ends the connection and every timer; reports nothing more. */
   close(): void {
     this.#closer.abort();
     this.#cancelResubscribe?.();
@@ -350,4 +369,32 @@ export class LiveStream {
     this.#delivered++;
     this.#options.onQuotes(batch.quotes, batch.at);
   }
+}
+
+/** The quotes an event carries, with the snapshot time of a `quotes` event. */
+interface StreamBatch {
+  quotes: Quote[];
+  at?: string;
+}
+
+/** The names the stream is known to send (DESIGN.md §4); any other event is ignored. */
+const QUOTE_EVENTS: ReadonlySet<string> = new Set(['quote', 'quotes']);
+
+/**
+ * The payload of a `quote` (one Quote) or `quotes` (`{ at, quotes }`, a bare array tolerated)
+ * event, validated all-or-nothing. Throws `bad_response` on malformed data.
+ */
+function parseStreamEvent(name: string, data: string): StreamBatch {
+  let body: unknown;
+  try {
+    body = JSON.parse(data);
+  } catch (cause) {
+    throw new PriceBoardError('bad_response', `The stream sent a ${name} event that is not JSON`, { cause });
+  }
+  if (name === 'quote') return { quotes: [parseQuote(body, 'quote event')] };
+  if (Array.isArray(body)) return { quotes: parseQuotes(body, 'quotes event') };
+  if (!isObject(body))
+    throw new PriceBoardError('bad_response', 'The stream sent a quotes event that is not an object');
+  const quotes = parseQuotes(body.quotes, 'quotes event.quotes');
+  return typeof body.at === 'string' ? { quotes, at: body.at } : { quotes };
 }

@@ -1,7 +1,6 @@
 /** One subscriber of a hub: its symbols, and delivery filtered to them. */
 import type { PriceBoardError } from '../shared/errors';
 import type { ConnectionStatus, Quote } from '../shared/types';
-import { safely } from './safely';
 
 /** Meta data delivered with quotes. */
 export interface QuotesMeta {
@@ -11,29 +10,31 @@ export interface QuotesMeta {
   at?: string;
 }
 
-/** A subscriber's callbacks. None is called after `close()`. */
-export interface HubListener {
+/** What a subscriber hears, as typed events to its one listener. None comes after `close()`. */
+export type HubEvent =
   /** Applied quotes (newer than the one held, or its correction) of my symbols; known ones arrive right after subscribing. */
-  quotes(quotes: Quote[], meta: QuotesMeta): void;
+  | { kind: 'quotes'; quotes: Quote[]; meta: QuotesMeta }
   /** The connection state, at once after subscribing and on every change. */
-  status(status: ConnectionStatus): void;
+  | { kind: 'status'; status: ConnectionStatus }
   /**
    * A failure, `messageFa` for people. A final one (401, 403...) stops the hub: status `error`.
    * `unknown_symbol` (with `data.symbols`, mine only) is per symbol and does not stop anything.
    */
-  error(error: PriceBoardError): void;
+  | { kind: 'error'; error: PriceBoardError }
   /**
    * Requested symbols the service did not return / rejected: the full current list of mine
-   * (`[]` when none is missing any more), called whenever it changes.
+   * (`[]` when none is missing any more), sent whenever it changes.
    */
-  missing(symbols: string[]): void;
+  | { kind: 'missing'; symbols: string[] }
   /**
    * The service answers again after a (non-final) error was reported: a prices request succeeded,
-   * the stream opened or delivered a valid event. Called once per recovery, quotes or not (with
+   * the stream opened or delivered a valid event. Sent once per recovery, quotes or not (with
    * the market closed nothing changes), so a transient error can be cleared on it.
    */
-  recovered?(): void;
-}
+  | { kind: 'recovered' };
+
+/** A subscriber's one listener. */
+export type HubListener = (event: HubEvent) => void;
 
 /** A listener and what it asked for. Nothing reaches the listener after `closed` is set. */
 export class Subscriber {
@@ -86,24 +87,24 @@ export class Subscriber {
   quotes(quotes: readonly Quote[], meta: QuotesMeta): void {
     if (this.closed) return;
     const mine = quotes.filter((q) => this.#wanted.has(q.symbol));
-    if (mine.length > 0) safely(() => this.listener.quotes(mine, { ...meta }));
+    if (mine.length > 0) this.#tell({ kind: 'quotes', quotes: mine, meta: { ...meta } });
   }
 
   /** Delivers a status unless it is the one delivered last. */
   status(status: ConnectionStatus): void {
     if (this.closed || status === this.#lastStatus) return;
     this.#lastStatus = status;
-    safely(() => this.listener.status(status));
+    this.#tell({ kind: 'status', status });
   }
 
   /** Delivers an error. */
   error(error: PriceBoardError): void {
-    if (!this.closed) safely(() => this.listener.error(error));
+    if (!this.closed) this.#tell({ kind: 'error', error });
   }
 
   /** Tells that the service answers again after a reported error. */
   recovered(): void {
-    if (!this.closed && this.listener.recovered) safely(() => this.listener.recovered?.());
+    if (!this.closed) this.#tell({ kind: 'recovered' });
   }
 
   /** Delivers my missing symbols, when that list changed. */
@@ -113,6 +114,17 @@ export class Subscriber {
     const key = mine.join(',');
     if (key === this.#lastMissing) return;
     this.#lastMissing = key;
-    safely(() => this.listener.missing(mine));
+    this.#tell({ kind: 'missing', symbols: mine });
+  }
+
+  /** A listener that throws must not break delivery to the others, nor the hub. */
+  #tell(event: HubEvent): void {
+    try {
+      this.listener(event);
+    } catch (error) {
+      const report = (globalThis as { reportError?: (e: unknown) => void }).reportError;
+      if (report) report(error);
+      else console.error(error);
+    }
   }
 }

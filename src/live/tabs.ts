@@ -1,80 +1,30 @@
 /**
  * One stream per browser, not per tab (DESIGN.md §12). The tabs of an origin that follow the same
- * connection (stream address, key, mode) elect a leader with a Web Lock held while it leads. Only
- * the leader opens the stream, for the union of every tab's symbols (followers announce theirs),
- * and it broadcasts over a `BroadcastChannel` what its stream tells it: quotes with their event
- * id, state, failures, unknown symbols, the end. Followers hand those to their own transport
- * exactly as a stream of their own would. When the leader goes (tab closed, hub closed) the lock
- * passes to a follower, which opens the stream resuming by `Last-Event-ID` from the last id it
- * heard; a follower that hears nothing from its leader for {@link SILENT_LEADER_MS} takes the lock
- * away from it (a frozen tab). Without Web Locks or BroadcastChannel, each tab has its own stream.
+ * connection (stream address, key, mode) elect a leader (`tab-leadership.ts`). Only the leader
+ * opens the stream, for the union of every tab's symbols (followers announce theirs), and it
+ * broadcasts over a `BroadcastChannel` what its stream tells it: quotes with their event id,
+ * state, failures, unknown symbols, the end. Followers hand those to their own driver exactly as a
+ * stream of their own would. When the leader goes (tab closed, hub closed, or silent: a frozen
+ * tab) the lock passes to a follower, which opens the stream resuming by `Last-Event-ID` from the
+ * last id it heard. Without Web Locks or BroadcastChannel, each tab has its own stream.
  */
-import { PriceBoardError, type ErrorCode } from '../shared/errors';
-import { startTimer } from '../api/timer';
+import { PriceBoardError } from '../shared/errors';
 import type { Quote } from '../shared/types';
-import { LiveStream, type LiveStreamOptions, type ResumePoint, type StreamFailure, type StreamState } from './stream';
+import {
+  LiveStream,
+  type ResumePoint,
+  type Stream,
+  type StreamFailure,
+  type StreamOptions,
+  type StreamState,
+} from './stream';
+import { TabLeadership, type ChannelLike, type LeadershipEvent, type TabsEnv } from './tab-leadership';
 
-/** How often a leader says it is alive. */
-export const LEADER_BEAT_MS = 1_000;
-/** Silence of a leader after which a follower takes the lead from it. */
-export const SILENT_LEADER_MS = 6_000;
-/** A leader whose stream stopped, or that hands the lead on, keeps the lock this long, so followers hear why before one leads. */
-const STOP_LINGER_MS = 500;
-
-/** The part of `navigator.locks` used here. */
-export interface LockManagerLike {
-  request(
-    name: string,
-    options: { signal?: AbortSignal; steal?: boolean },
-    callback: (lock: unknown) => Promise<void>,
-  ): Promise<unknown>;
-}
-
-/** The part of a `BroadcastChannel` used here. */
-export interface ChannelLike {
-  onmessage: ((event: MessageEvent) => void) | null;
-  postMessage(message: unknown): void;
-  close(): void;
-}
-
-/** Where the locks and channels come from (the browser's, or a test's). */
-export interface TabsEnv {
-  locks: LockManagerLike;
-  channel(name: string): ChannelLike;
-}
-
-/** What tells connections apart. The key is hashed: a name never carries it. */
-export interface TabsScope {
-  streamUrl: string;
-  apiKey?: string;
-  mode: string;
-}
-
-/** The lock and channel name of a connection (the stream address as the widgets give it: absolute). */
-export function tabsName(scope: TabsScope): string {
-  const key = scope.apiKey === undefined ? '-' : hashText(scope.apiKey);
-  return `price-board/stream/1 ${scope.mode} ${key} ${scope.streamUrl}`;
-}
-
-/**
- * A 32-bit FNV-1a digest in hex: tells keys apart in a name without carrying them (two keys of one
- * service on one site would share tabs by mistake once in 4 billion pairs).
- */
-function hashText(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return (hash >>> 0).toString(16);
-}
+// The chunk's one door: the name is asked for once the chunk is there (`shared-stream.ts`).
+export { tabsName } from './tab-leadership';
 
 /** A `PriceBoardError` as it crosses the channel (a structured clone loses its class). */
-interface WireError {
-  code: ErrorCode;
-  message: string;
-  messageFa: string;
-  status?: number;
-  retryAfterMs?: number;
-  data?: Record<string, unknown>;
-}
+type WireError = Pick<PriceBoardError, 'code' | 'message' | 'messageFa' | 'status' | 'retryAfterMs' | 'data'>;
 
 type Message =
   | { t: 'hello'; from: string; symbols: string[]; reply?: true }
@@ -96,14 +46,14 @@ function fromWire(wire: WireError): PriceBoardError {
   return new PriceBoardError(wire.code, wire.message, wire);
 }
 
-/** Options of {@link TabStream}: a {@link LiveStream}'s, and where to meet the other tabs. */
-export interface TabStreamOptions extends LiveStreamOptions {
-  /** The lock and channel name ({@link tabsName}). */
+/** Options of {@link TabStream}: a stream's, and where to meet the other tabs. */
+export interface TabStreamOptions extends StreamOptions {
+  /** The lock and channel name (`tabsName`). */
   name: string;
   env: TabsEnv;
-  /** Default {@link LEADER_BEAT_MS}. */
+  /** Default `LEADER_BEAT_MS`. */
   beatMs?: number;
-  /** Default {@link SILENT_LEADER_MS}. */
+  /** Default `SILENT_LEADER_MS`. */
   silentMs?: number;
 }
 
@@ -111,8 +61,9 @@ export interface TabStreamOptions extends LiveStreamOptions {
  * The stream of one hub, shared with the other tabs: the same surface and callbacks as a
  * {@link LiveStream}, which it runs itself only while it leads.
  */
-export class TabStream {
+export class TabStream implements Stream {
   readonly #options: TabStreamOptions;
+  readonly #leadership: TabLeadership;
   /** This tab's name among the others: 52 random bits. */
   readonly #id = Math.random().toString(36);
   #symbols: string[];
@@ -133,18 +84,10 @@ export class TabStream {
   readonly #latest = new Map<string, Quote>();
   #stream: LiveStream | undefined;
   #leading = false;
-  /** Ends the lock's hold. */
-  #release: (() => void) | undefined;
-  /** Cancels a queued lock request. */
-  #pending: AbortController | undefined;
-  /** The request whose lock this tab holds. */
-  #holding: AbortController | undefined;
   #resume: ResumePoint | undefined;
   /** Connections in a row without an event, this tab's or its leader's: a new leader goes on from there. */
   #failed = 0;
   #state: StreamState = 'connecting';
-  #heardAt = 0;
-  #cancelTimer: (() => void) | undefined;
   #started = false;
   #closed = false;
   /** Ends its page listeners. */
@@ -153,6 +96,9 @@ export class TabStream {
   constructor(options: TabStreamOptions) {
     this.#options = options;
     this.#symbols = [...options.symbols];
+    this.#leadership = new TabLeadership({ ...options, locks: options.env.locks }, (event) =>
+      this.#onLeadership(event),
+    );
   }
 
   /** Whether it leads (runs the stream for every tab). */
@@ -160,12 +106,10 @@ export class TabStream {
     return this.#leading;
   }
 
-  /** The id and symbols a takeover would resume from. */
   get resumePoint(): ResumePoint | undefined {
     return this.#stream?.resumePoint ?? this.#resume;
   }
 
-  /** Whether it stopped or was closed. */
   get closed(): boolean {
     return this.#closed;
   }
@@ -198,9 +142,15 @@ export class TabStream {
     }
     this.#channel.onmessage = (event) => this.#onMessage(event.data as Message);
     this.#post({ t: 'hello', from: this.#id, symbols: this.#symbols });
-    this.#heardAt = Date.now();
-    this.#tick();
-    this.#queue(false);
+    this.#leadership.join();
+  }
+
+  #onLeadership(event: LeadershipEvent): void {
+    if (this.#closed) return;
+    if (event === 'lead') this.#lead();
+    else if (event === 'lost') this.#demote();
+    else if (event === 'alone') this.#alone();
+    else this.#beat();
   }
 
   /** Changes this tab's symbols: the leader's stream follows the new union. */
@@ -235,14 +185,11 @@ export class TabStream {
 
   /** Out of the others' sight: no timer, no lock asked for, no stream, no channel. */
   #part(): void {
-    this.#cancelTimer?.();
-    this.#pending?.abort();
-    this.#pending = undefined;
+    this.#leadership.leave();
     this.#stream?.close();
     this.#stream = undefined;
     this.#closeChannel();
     this.#leading = false;
-    this.#release?.();
   }
 
   #closeChannel(): void {
@@ -262,44 +209,7 @@ export class TabStream {
     }
   }
 
-  /** Asks for the lock (`steal`: take it from a silent leader). */
-  #queue(steal: boolean): void {
-    const pending = new AbortController();
-    this.#pending = pending;
-    let granted = false;
-    const held = (): Promise<void> => {
-      granted = true;
-      if (this.#closed || this.#pending !== pending) return Promise.resolve();
-      return new Promise((resolve) => {
-        this.#release = resolve;
-        this.#holding = pending;
-        this.#lead();
-      });
-    };
-    let request: Promise<unknown>;
-    try {
-      request = this.#options.env.locks.request(
-        this.#options.name,
-        steal ? { steal: true } : { signal: pending.signal },
-        held,
-      );
-    } catch {
-      return this.#alone();
-    }
-    request.then(
-      () => {},
-      () => {
-        if (this.#closed) return;
-        if (granted) {
-          // Another tab took the lock from this one (it found this one silent).
-          if (this.#holding === pending) this.#demote();
-        } else if (this.#pending === pending) this.#alone(); // the lock manager refuses (an opaque origin, say)
-      },
-    );
-  }
-
   #lead(): void {
-    this.#pending = undefined;
     this.#leading = true;
     // A leader that froze says hello again when it wakes.
     if (this.#leaderId !== undefined) this.#peers.delete(this.#leaderId);
@@ -308,33 +218,19 @@ export class TabStream {
     this.#beat();
   }
 
-  /**
-   * Lost the lock to a tab that found this one silent, or hands it on (its connection fails where
-   * another tab's may not): follow again, last in the line for the lock.
-   */
+  /** Lost the lock to a tab that found this one silent, or hands it on (`TabLeadership.handOn`): follows again. */
   #demote(): void {
-    this.#holding = undefined;
     this.#leading = false;
     this.#stream?.close();
     this.#stream = undefined;
-    this.#heardAt = Date.now();
     this.#post({ t: 'hello', from: this.#id, symbols: this.#symbols });
-    this.#letGo();
-    this.#queue(false);
-  }
-
-  /** Gives the lock up a moment later, so that the tab that leads next has heard why this one stopped. */
-  #letGo(): void {
-    const release = this.#release;
-    this.#release = undefined;
-    if (release) startTimer(release, STOP_LINGER_MS);
+    this.#leadership.handOn();
   }
 
   /** Without locks or channel: a stream of its own, as every tab had before. */
   #alone(): void {
     if (this.#closed) return;
-    this.#cancelTimer?.();
-    this.#pending = undefined;
+    this.#leadership.leave();
     this.#closeChannel();
     this.#leading = true;
     this.#follow();
@@ -381,8 +277,9 @@ export class TabStream {
         this.#failed = failure.failures;
         this.#post({ t: 'error', from: this.#id, error: toWire(error), failure });
         this.#options.onError?.(error, failure);
-        // No answer at all (this page's network, its CSP, a blocker): another tab may connect.
-        if (!failure.opened && error.status === undefined && this.#peers.size > 0 && this.#holding) this.#demote();
+        // No answer at all (this page's network, its CSP, a blocker): another tab may connect. (Other
+        // tabs are there only while it holds the lock: alone, it has no channel.)
+        if (!failure.opened && error.status === undefined && this.#peers.size > 0) this.#demote();
       },
       onUnknownSymbols: (symbols) => {
         for (const s of symbols) {
@@ -400,22 +297,6 @@ export class TabStream {
     });
     this.#stream = stream;
     stream.start();
-  }
-
-  /** Every beat: a leader says it is alive; a follower checks that its leader does. */
-  #tick(): void {
-    this.#cancelTimer?.();
-    this.#cancelTimer = startTimer(() => {
-      if (this.#closed || !this.#channel) return;
-      if (this.#leading) this.#beat();
-      // Followers do not all give up on the leader at the same moment.
-      else if (Date.now() - this.#heardAt > (this.#options.silentMs ?? SILENT_LEADER_MS) * (1 + Math.random() / 2)) {
-        this.#heardAt = Date.now();
-        this.#pending?.abort();
-        this.#queue(true);
-      }
-      this.#tick();
-    }, this.#options.beatMs ?? LEADER_BEAT_MS);
   }
 
   #beat(): void {
@@ -448,7 +329,7 @@ export class TabStream {
     }
     // The rest comes from a leader; a tab that leads itself ignores another's (the lock sorts it out).
     if (this.#leading) return;
-    this.#heardAt = Date.now();
+    this.#leadership.heard();
     if (message.from !== this.#leaderId) {
       // The first word of a leader (its 'lead', or any later one when that was missed, say by a
       // frozen page): it learns this tab's symbols now (the other followers know them: no
@@ -493,7 +374,7 @@ export class TabStream {
     this.#options.onState?.(state);
   }
 
-  /** Quotes of this tab's symbols, to its own transport. */
+  /** Quotes of this tab's symbols, to its own driver. */
   #deliver(quotes: Quote[], at: string | undefined): void {
     const wanted = quotes.filter((quote) => this.#symbols.includes(quote.symbol));
     if (wanted.length > 0) this.#options.onQuotes(wanted, at);
@@ -509,7 +390,7 @@ export class TabStream {
   /** The stream stopped for good (a final error, or `giveUp`): everything ends here. */
   #stop(error: PriceBoardError, gaveUp: boolean): void {
     if (this.#closed) return;
-    this.#letGo();
+    this.#leadership.letGo();
     this.#leave();
     this.#setState('stopped');
     this.#options.onStop?.(error, gaveUp);

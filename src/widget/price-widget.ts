@@ -18,7 +18,7 @@ import { defaultsOf, invalidAttributeMessage, litProperties, readSettings } from
 import { emit, reportError } from './emit';
 import { DEFAULT_BASE_URL } from './module-origin';
 import { QuotesController } from './quotes-controller';
-import { startTogether } from '../live/start-together';
+import { startTogether } from '../live/start-batch';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the table's properties (interface below)
 export abstract class PriceWidget extends LitElement {
@@ -54,21 +54,15 @@ export abstract class PriceWidget extends LitElement {
     return this.live.refresh();
   }
 
-  protected readonly live = new QuotesController(this, {
-    onQuotes: (applied) => {
-      this.liveReported();
-      const quotes = this.shownQuotes(applied);
+  protected readonly live = new QuotesController(this, (event) => {
+    this.liveReported();
+    if (event.kind === 'status') emit(this, 'price-board-status', { status: event.status });
+    else if (event.kind === 'error') reportError(this, event.error);
+    else {
+      const quotes = this.shownQuotes(event.quotes);
       if (quotes.length > 0) emit(this, 'price-board-quotes', { quotes });
       this.quotesApplied(quotes);
-    },
-    onStatus: (status) => {
-      this.liveReported();
-      emit(this, 'price-board-status', { status });
-    },
-    onError: (error) => {
-      this.liveReported();
-      reportError(this, error);
-    },
+    }
   });
 
   /**

@@ -12,15 +12,14 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { PriceBoardError } from '../shared/errors';
 import type { ConnectionStatus, Quote } from '../shared/types';
 import { connectionOf } from '../live/connection';
-import { subscribe, type HubOptions, type Subscription } from '../live/hub';
+import { subscribe, type HubEvent, type HubOptions, type Subscription } from '../live/hub';
 
-/** What the board does with what the hub reports. */
-export interface QuotesHooks {
+/** What the controller tells its widget, as typed events to one listener. */
+export type QuotesEvent =
   /** A batch of applied quotes (one per symbol, the latest), at most once per animation frame. */
-  onQuotes(quotes: Quote[]): void;
-  onStatus(status: ConnectionStatus): void;
-  onError(error: PriceBoardError): void;
-}
+  | { kind: 'quotes'; quotes: Quote[] }
+  | { kind: 'status'; status: ConnectionStatus }
+  | { kind: 'error'; error: PriceBoardError };
 
 /** A hidden page runs no animation frames; events still go out, just less often. */
 const HIDDEN_FLUSH_MS = 250;
@@ -53,11 +52,11 @@ export class QuotesController implements ReactiveController {
   #connected = false;
 
   readonly #host: ReactiveControllerHost;
-  readonly #hooks: QuotesHooks;
+  readonly #listener: (event: QuotesEvent) => void;
 
-  constructor(host: ReactiveControllerHost, hooks: QuotesHooks) {
+  constructor(host: ReactiveControllerHost, listener: (event: QuotesEvent) => void) {
     this.#host = host;
-    this.#hooks = hooks;
+    this.#listener = listener;
     host.addController(this);
   }
 
@@ -117,42 +116,40 @@ export class QuotesController implements ReactiveController {
     const options = this.#options!;
     this.#subscription?.close();
     const generation = ++this.#generation;
-    const current = () => generation === this.#generation;
     this.#subscriptionKey = subscriptionKey(options);
     this.error = undefined;
     this.missing.clear();
     this.unknown.clear();
     this.#setStatus('loading');
-    this.#subscription = subscribe(options, [...this.#symbols], {
-      quotes: (quotes, meta) => {
-        if (!current()) return;
-        if (typeof meta?.delaySeconds === 'number') this.delaySeconds = meta.delaySeconds;
-        this.#receive(quotes);
-      },
-      status: (status) => {
-        if (current()) this.#setStatus(status);
-      },
-      error: (error) => {
-        if (!current()) return;
+    this.#subscription = subscribe(options, [...this.#symbols], (event) => {
+      if (generation === this.#generation) this.#hear(event);
+    });
+  }
+
+  /** What the hub reports of the current subscription. */
+  #hear(event: HubEvent): void {
+    switch (event.kind) {
+      case 'quotes':
+        if (typeof event.meta?.delaySeconds === 'number') this.delaySeconds = event.meta.delaySeconds;
+        return this.#receive(event.quotes);
+      case 'status':
+        return this.#setStatus(event.status);
+      case 'error':
         // A configuration mistake is the developer's (the event), never a visitor's message.
-        if (error.for === 'setup') for (const s of error.symbols) this.unknown.add(s);
-        else this.error = error;
+        if (event.error.for === 'setup') for (const s of event.error.symbols) this.unknown.add(s);
+        else this.error = event.error;
         this.#host.requestUpdate();
-        this.#hooks.onError(error);
-      },
-      recovered: () => {
-        if (!current() || !this.error || this.error.final) return;
+        return this.#listener(event);
+      case 'recovered':
+        if (!this.error || this.error.final) return;
         this.error = undefined;
-        this.#host.requestUpdate();
-      },
-      missing: (symbols) => {
-        if (!current()) return;
+        return this.#host.requestUpdate();
+      case 'missing':
         // The hub sends the full current list each time.
         this.missing.clear();
-        for (const s of symbols) if (this.#symbols.includes(s)) this.missing.add(s);
-        this.#host.requestUpdate();
-      },
-    });
+        for (const s of event.symbols) if (this.#symbols.includes(s)) this.missing.add(s);
+        return this.#host.requestUpdate();
+    }
   }
 
   #receive(quotes: readonly Quote[]): void {
@@ -198,13 +195,13 @@ export class QuotesController implements ReactiveController {
     const batch = [...this.#pending.values()];
     this.#pending.clear();
     this.#host.requestUpdate();
-    this.#hooks.onQuotes(batch);
+    this.#listener({ kind: 'quotes', quotes: batch });
   }
 
   #setStatus(status: ConnectionStatus): void {
     if (status === this.status) return;
     this.status = status;
     this.#host.requestUpdate();
-    this.#hooks.onStatus(status);
+    this.#listener({ kind: 'status', status });
   }
 }

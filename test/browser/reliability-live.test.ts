@@ -1,4 +1,4 @@
-// Reliability of the live layer's transport choice, with scripted connections (a `fetch` that
+// Reliability of the live layer's driver: its choice of stream or polling, with scripted connections (a `fetch` that
 // answers what each test needs, fast and deterministic): when `stream="auto"` gives up SSE for
 // polling, and when it must not.
 import { afterEach, describe, expect, it } from 'vitest';
@@ -6,7 +6,7 @@ import type { PriceBoardError } from '../../src/shared/errors';
 import type { FetchLike } from '../../src/api/request';
 import { pendingWork } from '../helpers/pending-work';
 import type { Quote } from '../../src/shared/types';
-import { Transport, type TransportState } from '../../src/live/transport';
+import { Driver, type DriverState } from '../../src/live/driver';
 import { until } from './helpers/board';
 
 const quote = (price: string): Quote => ({
@@ -45,10 +45,19 @@ function sseResponse(script: Script, signal: AbortSignal | null | undefined): Re
   return new Response(body, { status: 200, headers: { 'Content-Type': 'text/event-stream' } });
 }
 
-/** A `fetch` answering the stream connections in the order of `scripts` (the last one repeats). */
-function scripted(scripts: Script[]): { fetch: FetchLike; connections: () => number } {
+/**
+ * A `fetch` answering the stream connections in the order of `scripts` (the last one repeats), and
+ * the polls (`/v1/prices`) with the quote.
+ */
+function scripted(scripts: Script[]): { fetch: FetchLike; connections: () => number; polls: () => number } {
   let n = 0;
-  const fetch: FetchLike = async (_url, init) => {
+  let polls = 0;
+  const fetch: FetchLike = async (url, init) => {
+    if (new URL(url).pathname === '/v1/prices') {
+      polls++;
+      const body = { data: { at: new Date().toISOString(), delay_seconds: 0, quotes: [quote('1000000')] } };
+      return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
+    }
     const script = scripts[Math.min(n++, scripts.length - 1)]!;
     if (script === '503') return new Response('{"error":{"code":"unavailable","message":"down"}}', { status: 503 });
     if (script === '429') {
@@ -56,46 +65,36 @@ function scripted(scripts: Script[]): { fetch: FetchLike; connections: () => num
     }
     return sseResponse(script, init.signal);
   };
-  return { fetch, connections: () => n };
+  return { fetch, connections: () => n, polls: () => polls };
 }
 
-const transports: Transport[] = [];
+const drivers: Driver[] = [];
 
 function start(scripts: Script[]) {
-  const { fetch, connections } = scripted(scripts);
-  const states: TransportState[] = [];
+  const { fetch, connections, polls } = scripted(scripts);
+  const states: DriverState[] = [];
   const failures: PriceBoardError[] = [];
-  let polls = 0;
-  const transport = new Transport(
+  const driver = new Driver(
     {
+      baseUrl: 'https://prices.test',
       mode: 'auto',
       streamUrl: 'https://prices.test/v1/stream',
       apiKey: 'pro-key',
       fetch,
-      pollMs: 60_000,
       sseRetryMs: 60_000,
-      quotes: {
-        poll: async () => {
-          polls++;
-        },
-        untilNextPoll: () => 60_000,
-      },
     },
-    {
-      streamQuotes: () => {},
-      state: (state) => states.push(state),
-      failure: (error) => failures.push(error),
-      stopped: (error) => failures.push(error),
-      unknownSymbols: () => {},
+    (event) => {
+      if (event.kind === 'state') states.push(event.state);
+      else if (event.kind === 'failure' || event.kind === 'stopped') failures.push(event.error);
     },
   );
-  transports.push(transport);
-  transport.setSymbols(['usd']);
-  return { states, failures, connections, polls: () => polls };
+  drivers.push(driver);
+  driver.follow(['usd'], 60_000);
+  return { states, failures, connections, polls };
 }
 
 afterEach(async () => {
-  for (const t of transports.splice(0)) t.close();
+  for (const d of drivers.splice(0)) d.stop();
   await until(() => pendingWork().timers === 0 && pendingWork().requests === 0, 'work left after close', 5_000);
 });
 

@@ -208,7 +208,7 @@ test.describe('dist/', () => {
   });
 
   test('the npm modules in lib/ import lit and the chart by name, and inline neither', () => {
-    // (The event stream is read by src/live/sse-parser.ts: no SSE library.)
+    // (The event stream is read by src/live/sse.ts: no SSE library.)
     const lib = files(join(DIST_DIR, 'lib')).map((f) => readFileSync(f, 'utf8'));
     const imports = lib.flatMap((text) => [...text.matchAll(/\bfrom\s*["']([^"'.][^"']*)["']/g)].map((m) => m[1]));
     expect(new Set(imports)).toEqual(new Set(['lit', 'lightweight-charts']));

@@ -2,8 +2,14 @@
 // tries the stream again, and what status polling reports. The driver runs as in a page; only its
 // `fetch` is scripted: the service is up or down, and its stream answers or not.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createDriver, type Driver, type DriverEvent } from '../../../src/live/driver';
-import { OUTAGE_RETRY_MS, SSE_RETRY_CAP, SSE_RETRY_MS, type TransportState } from '../../../src/live/transport';
+import {
+  Driver,
+  OUTAGE_RETRY_MS,
+  SSE_RETRY_CAP,
+  SSE_RETRY_MS,
+  type DriverEvent,
+  type DriverState,
+} from '../../../src/live/driver';
 import type { FetchLike } from '../../../src/api/request';
 import { makeQuote } from '../../helpers/quote';
 // Loaded up front: the driver imports these lazily, which must not wait on real I/O here.
@@ -14,7 +20,7 @@ import '../../../src/api/http-error-map';
 let service: { prices: number; stream: number };
 /** Times (fake clock) at which a stream connection was asked for. */
 let streams: number[];
-let states: TransportState[];
+let states: DriverState[];
 let driver: Driver | undefined;
 
 const json = (status: number, body: unknown): Response =>
@@ -39,7 +45,7 @@ const fetchScripted: FetchLike = async (input, init) => {
 };
 
 function start(): void {
-  driver = createDriver(
+  driver = new Driver(
     {
       baseUrl: 'https://prices.test',
       apiKey: 'pro-key',
@@ -48,12 +54,8 @@ function start(): void {
       fetch: fetchScripted,
       retry: { retries: 0, baseMs: 1, maxMs: 1 },
     },
-    {
-      symbols: () => ['usd'],
-      settled: () => true,
-      ingest: (event: DriverEvent) => {
-        if (event.kind === 'state') states.push(event.state);
-      },
+    (event: DriverEvent) => {
+      if (event.kind === 'state') states.push(event.state);
     },
   );
   driver.follow(['usd'], 30_000);

@@ -1,26 +1,19 @@
 // Issue 16, items 4-6 in Node against the sandbox: event ids that cannot be sent back, and quotes
 // for symbols nobody asked for.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { subscribe, type Subscription } from '../../../src/live/hub';
 import { LiveStream, MAX_EVENT_ID_CHARS, type StreamState } from '../../../src/live/stream';
 import type { PriceBoardError } from '../../../src/shared/errors';
 import type { Quote } from '../../../src/shared/types';
 import { pendingWork } from '../../helpers/pending-work';
-import { startTestSandbox, type TestSandbox } from '../api/sandbox-control';
+import type { TestSandbox } from '../api/sandbox-control';
+import { useLiveSandbox } from './live-helpers';
 
 let sb: TestSandbox;
 let key: string;
-let n = 0;
 const closers: (() => void)[] = [];
 
-beforeAll(async () => {
-  sb = await startTestSandbox({ heartbeatMs: 200, retryMs: 50 });
-});
-afterAll(() => sb.close());
-beforeEach(async () => {
-  await sb.reset();
-  key = `pro-key:hostile${++n}`;
-});
+useLiveSandbox('hostile', (sandbox, fresh) => ([sb, key] = [sandbox, fresh]));
 afterEach(async () => {
   for (const close of closers.splice(0)) close();
   await expect.poll(() => pendingWork()).toEqual({ timers: 0, requests: 0 });
@@ -110,12 +103,13 @@ describe('a poison event (over the 4 MB event limit) after a valid snapshot', ()
 describe('quotes for symbols nobody asked for', () => {
   it('are dropped unread: only subscribed symbols reach the store and the listeners', async () => {
     const got: Quote[] = [];
-    const sub: Subscription = subscribe({ baseUrl: sb.url, apiKey: key, stream: 'sse', pollInterval: 30 }, ['usd'], {
-      quotes: (quotes) => got.push(...quotes),
-      status: () => {},
-      error: () => {},
-      missing: () => {},
-    });
+    const sub: Subscription = subscribe(
+      { baseUrl: sb.url, apiKey: key, stream: 'sse', pollInterval: 30 },
+      ['usd'],
+      (e) => {
+        if (e.kind === 'quotes') got.push(...e.quotes);
+      },
+    );
     closers.push(() => sub.close());
     await expect.poll(async () => (await sb.stats()).openStreams).toBe(1);
     const at = new Date().toISOString();
@@ -138,11 +132,8 @@ describe('quotes for symbols nobody asked for', () => {
     expect(got.filter((q) => q.symbol !== 'usd')).toEqual([]);
     // A later board on the same hub asking for one of them is not handed the unrequested quote.
     const late: Quote[] = [];
-    const sub2 = subscribe({ baseUrl: sb.url, apiKey: key, stream: 'sse', pollInterval: 30 }, ['eur'], {
-      quotes: (quotes) => late.push(...quotes),
-      status: () => {},
-      error: () => {},
-      missing: () => {},
+    const sub2 = subscribe({ baseUrl: sb.url, apiKey: key, stream: 'sse', pollInterval: 30 }, ['eur'], (e) => {
+      if (e.kind === 'quotes') late.push(...e.quotes);
     });
     closers.push(() => sub2.close());
     await expect.poll(() => late.length).toBeGreaterThan(0);

@@ -5,8 +5,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hubCount, subscribe, type HubListener, type Subscription } from '../../../src/live/hub';
-import type { ConnectionStatus, Quote } from '../../../src/shared/types';
+import { hubCount, subscribe, type Subscription } from '../../../src/live/hub';
+import { HubRecorder as Recorder } from './live-helpers';
 import { makeQuote } from '../../helpers/quote';
 import { pendingWork } from '../../helpers/pending-work';
 
@@ -24,19 +24,6 @@ beforeAll(async () => {
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(() => new Promise((resolve) => server.close(resolve)));
-
-class Recorder implements HubListener {
-  quotes_: Quote[] = [];
-  statuses: ConnectionStatus[] = [];
-  quotes(quotes: Quote[]): void {
-    this.quotes_.push(...quotes);
-  }
-  status(status: ConnectionStatus): void {
-    this.statuses.push(status);
-  }
-  error(): void {}
-  missing(): void {}
-}
 
 describe('hub merge', () => {
   it('applies the one merge rule to the first answer: corrections win, unreadable dates never show', async () => {
@@ -60,15 +47,15 @@ describe('hub merge', () => {
     const s: Subscription = subscribe(
       { baseUrl, stream: 'off', pollInterval: 30 },
       ['usd', 'eur', 'gold_18', 'coin_emami'],
-      a,
+      a.listen,
     );
     await expect.poll(() => a.statuses.at(-1)).toBe('polling');
-    expect(a.quotes_.map((q) => `${q.symbol}:${q.price}`)).toEqual([
+    expect(a.quotes.map((q) => `${q.symbol}:${q.price}`)).toEqual([
       'usd:1000010',
       'gold_18:5000000',
       'coin_emami:2000000',
     ]);
-    const gold = a.quotes_.find((q) => q.symbol === 'gold_18')!;
+    const gold = a.quotes.find((q) => q.symbol === 'gold_18')!;
     expect(Date.parse(gold.updated_at)).toBeLessThanOrEqual(Date.now());
     expect(s.get('usd')?.price).toBe('1000010');
     expect(s.get('eur')).toBeUndefined();

@@ -1,72 +1,21 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { PriceBoardError } from '../../../src/shared/errors';
+import { afterEach, describe, expect, it } from 'vitest';
 import { pendingWork } from '../../helpers/pending-work';
-import type { ConnectionStatus, Quote } from '../../../src/shared/types';
-import {
-  flushSubscriptions,
-  hubCount,
-  subscribe,
-  type HubListener,
-  type HubOptions,
-  type QuotesMeta,
-  type Subscription,
-} from '../../../src/live/hub';
+import { flushSubscriptions, hubCount, subscribe, type HubOptions, type Subscription } from '../../../src/live/hub';
 import { firstPricesUrl } from '../../../src/live/connection';
 import { ManualOnline, ManualVisibility } from '../../helpers/manual-sources';
-import { startTestSandbox, type TestSandbox } from '../api/sandbox-control';
+import type { TestSandbox } from '../api/sandbox-control';
+import { HubRecorder as Recorder, useLiveSandbox } from './live-helpers';
 
 let sb: TestSandbox;
-let n = 0;
 let key: string;
 let subs: Subscription[] = [];
-
-class Recorder implements HubListener {
-  batches: Quote[][] = [];
-  metas: QuotesMeta[] = [];
-  statuses: ConnectionStatus[] = [];
-  errors: PriceBoardError[] = [];
-  missings: string[][] = [];
-  recoveries = 0;
-  /** Errors and recoveries in the order they came. */
-  log: string[] = [];
-  quotes(quotes: Quote[], meta: QuotesMeta): void {
-    this.batches.push(quotes);
-    this.metas.push(meta);
-  }
-  status(status: ConnectionStatus): void {
-    this.statuses.push(status);
-  }
-  error(error: PriceBoardError): void {
-    this.errors.push(error);
-    this.log.push(`error:${error.code}`);
-  }
-  missing(symbols: string[]): void {
-    this.missings.push(symbols);
-  }
-  recovered(): void {
-    this.recoveries++;
-    this.log.push('recovered');
-  }
-  get symbols(): string[] {
-    return this.batches.flat().map((q) => q.symbol);
-  }
-  get last(): ConnectionStatus | undefined {
-    return this.statuses.at(-1);
-  }
-  price(symbol: string): string | undefined {
-    return this.batches
-      .flat()
-      .filter((q) => q.symbol === symbol)
-      .at(-1)?.price;
-  }
-}
 
 function options(extra: Partial<HubOptions> = {}): HubOptions {
   return { baseUrl: sb.url, apiKey: key, stream: 'sse', pollInterval: 30, watchdogMs: 5_000, ...extra };
 }
 
 function sub(symbols: string[], rec: Recorder, extra: Partial<HubOptions> = {}): Subscription {
-  const s = subscribe(options(extra), symbols, rec);
+  const s = subscribe(options(extra), symbols, rec.listen);
   subs.push(s);
   return s;
 }
@@ -112,14 +61,7 @@ const settled = (): Promise<void> =>
 const prices = async (): Promise<string[]> => (await sb.requests('/v1/prices', key)).map((r) => r.url);
 const streamUrls = async (): Promise<string[]> => (await sb.requests('/v1/stream', key)).map((r) => r.url);
 
-beforeAll(async () => {
-  sb = await startTestSandbox({ heartbeatMs: 200, retryMs: 50 });
-});
-afterAll(() => sb.close());
-beforeEach(async () => {
-  await sb.reset();
-  key = `pro-key:hub${++n}`;
-});
+useLiveSandbox('hub', (sandbox, fresh) => ([sb, key] = [sandbox, fresh]));
 afterEach(async () => {
   for (const s of subs) s.close();
   subs = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sseParser } from '../../../src/live/sse-parser';
+import { sseParser } from '../../../src/live/sse';
 
 /** Feeds `chunks` and returns the events and retries heard, and whether every feed was within `max`. */
 function parse(chunks: string[], max = 1_000) {

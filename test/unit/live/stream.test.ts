@@ -1,13 +1,13 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { PriceBoardError } from '../../../src/shared/errors';
 import type { FetchLike } from '../../../src/api/request';
 import { pendingWork } from '../../helpers/pending-work';
 import type { Quote } from '../../../src/shared/types';
 import { LiveStream, MIN_RESUBSCRIBE_MS, type LiveStreamOptions, type StreamState } from '../../../src/live/stream';
-import { startTestSandbox, type TestSandbox } from '../api/sandbox-control';
+import type { TestSandbox } from '../api/sandbox-control';
+import { useLiveSandbox } from './live-helpers';
 
 let sb: TestSandbox;
-let n = 0;
 let key: string;
 let streams: LiveStream[] = [];
 
@@ -87,14 +87,7 @@ function countingHeartbeats(rec: Recorder): FetchLike {
   };
 }
 
-beforeAll(async () => {
-  sb = await startTestSandbox({ heartbeatMs: 200, retryMs: 50 });
-});
-afterAll(() => sb.close());
-beforeEach(async () => {
-  await sb.reset();
-  key = `pro-key:stream${++n}`;
-});
+useLiveSandbox('stream', (sandbox, fresh) => ([sb, key] = [sandbox, fresh]));
 afterEach(async () => {
   for (const s of streams) s.close();
   streams = [];

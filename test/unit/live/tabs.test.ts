@@ -7,15 +7,10 @@ import type { PriceBoardError } from '../../../src/shared/errors';
 import type { Quote } from '../../../src/shared/types';
 import type { FetchLike } from '../../../src/api/request';
 import type { StreamState } from '../../../src/live/stream';
-import {
-  TabStream,
-  tabsName,
-  type ChannelLike,
-  type LockManagerLike,
-  type TabsEnv,
-  type TabStreamOptions,
-} from '../../../src/live/tabs';
-import { browserTabs, Transport, type TransportHooks, type TransportState } from '../../../src/live/transport';
+import { TabStream, tabsName, type TabStreamOptions } from '../../../src/live/tabs';
+import type { ChannelLike, LockManagerLike, TabsEnv } from '../../../src/live/tab-leadership';
+import { Driver, type DriverConfig, type DriverState } from '../../../src/live/driver';
+import { browserTabs } from '../../../src/live/shared-stream';
 import { startTestSandbox, type TestSandbox } from '../api/sandbox-control';
 
 /** Web Locks as the spec has them, for one name at a time: a queue, `signal`, `steal`. */
@@ -119,6 +114,8 @@ let locks: InProcessLocks;
 let key: string;
 let n = 0;
 let tabs: Tab[] = [];
+/** Drivers a test opened: stopped after it. */
+const drivers: Driver[] = [];
 
 beforeAll(async () => {
   sb = await startTestSandbox();
@@ -131,6 +128,7 @@ beforeEach(() => {
 afterEach(() => {
   for (const tab of tabs) tab.stream.close();
   tabs = [];
+  for (const driver of drivers.splice(0)) driver.stop();
 });
 
 function openTab(
@@ -196,6 +194,25 @@ function openTab(
 }
 
 const streamRequests = async (): Promise<string[]> => (await sb.requests('/v1/stream', key)).map((r) => r.url);
+
+/**
+ * A driver of this test's connection, as a hub makes one, following `usd`, and what it heard: its
+ * states and the prices its stream brought.
+ */
+function openDriver(config: Partial<DriverConfig>): { driver: Driver; states: DriverState[]; prices: string[] } {
+  const states: DriverState[] = [];
+  const prices: string[] = [];
+  const driver = new Driver(
+    { baseUrl: sb.url, mode: 'sse', streamUrl: `${sb.url}/v1/stream`, apiKey: key, ...config },
+    (event) => {
+      if (event.kind === 'state') states.push(event.state);
+      else if (event.kind === 'stream') prices.push(...event.quotes.map((q) => q.price));
+    },
+  );
+  drivers.push(driver);
+  driver.follow(['usd'], 60_000);
+  return { driver, states, prices };
+}
 const symbolsOf = (url: string): string[] =>
   (new URL(url, 'http://x').searchParams.get('symbols') ?? '').split(',').sort();
 
@@ -535,65 +552,25 @@ describe('without Web Locks or BroadcastChannel each tab keeps its own stream', 
     expect(await streamRequests()).toHaveLength(2);
   });
 
-  it('a Transport with tabs: null, or a fetch of its own, opens its own stream', async () => {
-    const states: TransportState[][] = [[], []];
-    const hooks = (i: number): TransportHooks => ({
-      streamQuotes: () => {},
-      state: (state) => states[i]!.push(state),
-      failure: () => {},
-      stopped: () => {},
-      unknownSymbols: () => {},
-    });
-    const base = {
-      mode: 'sse' as const,
-      streamUrl: `${sb.url}/v1/stream`,
-      apiKey: key,
-      pollMs: 60_000,
-      quotes: { poll: () => Promise.resolve(), untilNextPoll: () => 60_000 },
-    };
-    const one = new Transport({ ...base, tabs: null }, hooks(0));
-    const two = new Transport(
-      { ...base, tabs: { locks, channel: (name) => new BroadcastChannel(name) }, fetch },
-      hooks(1),
-    );
-    try {
-      one.setSymbols(['usd']);
-      two.setSymbols(['usd']);
-      await expect.poll(() => states.map((s) => s.at(-1))).toEqual(['live', 'live']);
-      expect(await streamRequests()).toHaveLength(2);
-    } finally {
-      one.close();
-      two.close();
-    }
+  it('a Driver with tabs: null, or a fetch of its own, opens its own stream', async () => {
+    const one = openDriver({ tabs: null });
+    const two = openDriver({ tabs: { locks, channel: (name) => new BroadcastChannel(name) }, fetch });
+    const states = [one.states, two.states];
+    await expect.poll(() => states.map((s) => s.at(-1))).toEqual(['live', 'live']);
+    expect(await streamRequests()).toHaveLength(2);
   });
 
-  it("a Transport with tabs asks for the tabs' code, and so opens its stream, once the page has painted", async () => {
+  it("a Driver with tabs asks for the tabs' code, and so opens its stream, once the page has painted", async () => {
     // A visible page whose animation frames run when the test says (the first rows' frame).
     const frames: FrameRequestCallback[] = [];
     vi.stubGlobal('document', { visibilityState: 'visible' });
     vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => frames.push(callback));
     vi.stubGlobal('cancelAnimationFrame', () => {});
-    const states: TransportState[] = [];
-    const transport = new Transport(
-      {
-        mode: 'sse',
-        streamUrl: `${sb.url}/v1/stream`,
-        apiKey: key,
-        pollMs: 60_000,
-        quotes: { poll: () => Promise.resolve(), untilNextPoll: () => 60_000 },
-        tabs: { locks, channel: (name) => new BroadcastChannel(name) },
-        visibility: { isVisible: () => true, subscribe: () => () => {} },
-      },
-      {
-        streamQuotes: () => {},
-        state: (state) => states.push(state),
-        failure: () => {},
-        stopped: () => {},
-        unknownSymbols: () => {},
-      },
-    );
+    const { driver, states } = openDriver({
+      tabs: { locks, channel: (name) => new BroadcastChannel(name) },
+      visibility: { isVisible: () => true, subscribe: () => () => {} },
+    });
     try {
-      transport.setSymbols(['usd']);
       // Started, and waiting for the next frame: nothing asked for yet.
       expect(frames).toHaveLength(1);
       expect(states).not.toContain('live');
@@ -601,75 +578,29 @@ describe('without Web Locks or BroadcastChannel each tab keeps its own stream', 
       await expect.poll(() => states.at(-1)).toBe('live');
       expect(await streamRequests()).toHaveLength(1);
     } finally {
-      transport.close();
+      driver.stop(); // while the frame functions it waits with are there
       vi.unstubAllGlobals();
     }
   });
 
-  it('two Transports given the same tabs share one stream', async () => {
-    const got: string[][] = [[], []];
-    const hooks = (i: number): TransportHooks => ({
-      streamQuotes: (quotes) => got[i]!.push(...quotes.map((q) => q.price)),
-      state: () => {},
-      failure: () => {},
-      stopped: () => {},
-      unknownSymbols: () => {},
-    });
+  it('two Drivers given the same tabs share one stream', async () => {
     const env: TabsEnv = { locks, channel: (name) => new BroadcastChannel(name) };
-    const base = {
-      mode: 'sse' as const,
-      streamUrl: `${sb.url}/v1/stream`,
-      apiKey: key,
-      pollMs: 60_000,
-      quotes: { poll: () => Promise.resolve(), untilNextPoll: () => 60_000 },
-      tabs: env,
-    };
-    const one = new Transport({ ...base }, hooks(0));
-    const two = new Transport({ ...base }, hooks(1));
-    try {
-      one.setSymbols(['usd']);
-      two.setSymbols(['usd']);
-      await sb.market({ set: [{ symbol: 'usd', price: '8080808' }] });
-      await expect.poll(() => got.map((g) => g.at(-1))).toEqual(['8080808', '8080808']);
-      expect(await streamRequests()).toHaveLength(1);
-    } finally {
-      one.close();
-      two.close();
-    }
+    const got = [openDriver({ tabs: env }).prices, openDriver({ tabs: env }).prices];
+    await sb.market({ set: [{ symbol: 'usd', price: '8080808' }] });
+    await expect.poll(() => got.map((g) => g.at(-1))).toEqual(['8080808', '8080808']);
+    expect(await streamRequests()).toHaveLength(1);
   });
 
   it('a hidden leading tab keeps streaming for the others (only polling pauses while hidden)', async () => {
-    const got: string[][] = [[], []];
-    const hooks = (i: number): TransportHooks => ({
-      streamQuotes: (quotes) => got[i]!.push(...quotes.map((q) => q.price)),
-      state: () => {},
-      failure: () => {},
-      stopped: () => {},
-      unknownSymbols: () => {},
-    });
     const hidden = { isVisible: () => false, subscribe: () => () => {} };
-    const base = {
-      mode: 'auto' as const,
-      streamUrl: `${sb.url}/v1/stream`,
-      apiKey: key,
-      pollMs: 60_000,
-      quotes: { poll: () => Promise.resolve(), untilNextPoll: () => 60_000 },
-      tabs: { locks, channel: (name: string) => new BroadcastChannel(name) },
-    };
-    const leader = new Transport({ ...base, visibility: hidden }, hooks(0));
-    leader.setSymbols(['usd']);
+    const tabsEnv = { locks, channel: (name: string) => new BroadcastChannel(name) };
+    const got = [openDriver({ mode: 'auto', tabs: tabsEnv, visibility: hidden }).prices];
     await sb.market({ set: [{ symbol: 'usd', price: '2323230' }] });
     await expect.poll(() => got[0]!.at(-1)).toBe('2323230');
-    const follower = new Transport({ ...base }, hooks(1));
-    try {
-      follower.setSymbols(['usd']);
-      await sb.market({ set: [{ symbol: 'usd', price: '2323231' }] });
-      await expect.poll(() => got.map((g) => g.at(-1))).toEqual(['2323231', '2323231']);
-      expect(await streamRequests()).toHaveLength(1);
-    } finally {
-      leader.close();
-      follower.close();
-    }
+    got.push(openDriver({ mode: 'auto', tabs: tabsEnv }).prices);
+    await sb.market({ set: [{ symbol: 'usd', price: '2323231' }] });
+    await expect.poll(() => got.map((g) => g.at(-1))).toEqual(['2323231', '2323231']);
+    expect(await streamRequests()).toHaveLength(1);
   });
 
   it('names differ by key, address and mode, and never carry the key', () => {

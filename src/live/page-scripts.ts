@@ -1,5 +1,6 @@
 /**
- * When the widgets' first requests may go out. A page may load several of our scripts
+ * Our widget scripts on the page, and the moment the last of them has run: when the widgets'
+ * first requests may go out. A page may load several of our scripts
  * (`price-board.js`, `price-ticker.js`, `price-converter.js`) as module script tags; the browser
  * runs them one after another with a microtask checkpoint between, so the elements of the later
  * ones would miss the first one's `/v1/prices` request. While such a page is still running its
@@ -25,7 +26,7 @@ function moreScriptsComing(): boolean {
 }
 
 /** Runs `fn` in a microtask, or at `DOMContentLoaded` while more of our scripts are to run. */
-export function soon(fn: () => void): void {
+export function afterOurScripts(fn: () => void): void {
   if (moreScriptsComing()) document.addEventListener('DOMContentLoaded', fn, { once: true });
   else queueMicrotask(fn);
 }
