@@ -9,8 +9,8 @@
 import type { Browser, Page } from 'playwright';
 import { boardUrl, js, newPage, pageErrors, probedPage } from './browser';
 import { PAINT_SYMBOLS } from './paint';
-import type { BenchServer } from './server';
-import { sleep, until, type SandboxStats } from './util';
+import { requestsOf, type BenchServer } from './server';
+import { sleep, until } from './util';
 
 export interface TabCounts {
   tabs: number;
@@ -58,14 +58,12 @@ async function countTabs(
     }
     await sleep(1500); // a late stream connection would still be counted
     const statuses = await Promise.all(pages.map((p) => js<string | null>(p, STATUS)));
-    const st = await server.call<SandboxStats>('/__sandbox/stats');
-    const mine = st.requests.filter((r) => r.key === key && r.method !== 'OPTIONS');
-    const count = (prefix: string) => mine.filter((r) => r.path.startsWith(prefix)).length;
+    const { count, openStreams } = await requestsOf(server, key);
     for (const p of pages) errors.push(...pageErrors(p));
     return {
       tabs,
       streams: count('/v1/stream'),
-      openStreams: st.openStreams,
+      openStreams,
       prices: count('/v1/prices'),
       statuses: statuses.map(String),
     };
