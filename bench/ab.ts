@@ -6,20 +6,15 @@
 import { boardUrl, js, newPage, patchStyles } from './browser';
 import { PAINT_SYMBOLS } from './paint';
 import { median, until } from './util';
-import { runScript, withServers } from './tool';
+import { abBuilds, runScript, samplesPer, withServers } from './tool';
 
 // Each entry: a dist folder, optionally `|name` of a style patch (`STYLE_PATCHES` in browser.ts).
-const dists = (process.env.AB ?? 'dist').split(',');
+const dists = abBuilds();
 const RUNS = Number(process.env.RUNS ?? 9);
 const CPU = Number(process.env.PROFILE_CPU ?? 1);
 
 async function main(): Promise<void> {
-  const res = dists.map(() => ({
-    rows: [] as number[],
-    paint: [] as number[],
-    nav: [] as number[],
-    frame: [] as number[],
-  }));
+  const res = samplesPer(dists, ['rows', 'paint', 'nav', 'frame']);
   await withServers(dists, async (servers, browser) => {
     for (let run = 0; run <= RUNS; run++) {
       for (let i = 0; i < dists.length; i++) {

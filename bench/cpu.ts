@@ -8,9 +8,9 @@
  */
 import { tracePaint, type TraceEvent } from './paint-trace';
 import { median } from './util';
-import { runScript, withServers } from './tool';
+import { abBuilds, runScript, samplesPer, withServers } from './tool';
 
-const entries = (process.env.AB ?? 'dist').split(',');
+const entries = abBuilds();
 const RUNS = Number(process.env.RUNS ?? 9);
 const CPU = Number(process.env.PROFILE_CPU ?? 1);
 
@@ -18,13 +18,7 @@ const CPU = Number(process.env.PROFILE_CPU ?? 1);
 const cpuOf = (events: TraceEvent[]) => events.reduce((sum, e) => sum + (e.tdur ?? 0), 0) / 1000;
 
 async function main(): Promise<void> {
-  const acc = entries.map(() => ({
-    all: [] as number[],
-    fromConnection: [] as number[],
-    layout: [] as number[],
-    wall: [] as number[],
-    wallFromConnection: [] as number[],
-  }));
+  const acc = samplesPer(entries, ['all', 'fromConnection', 'layout', 'wall', 'wallFromConnection']);
   await withServers(entries, async (servers, browser) => {
     // Round 0 warms up the browser; rounds 1..RUNS are measured, every entry once per round.
     for (let run = 0; run <= RUNS; run++) {

@@ -8,22 +8,16 @@
  */
 import { runLive } from './live';
 import { median, symbolIds } from './util';
-import { runScript, withServers } from './tool';
+import { abBuilds, runScript, samplesPer, withServers } from './tool';
 
-const dists = (process.env.AB ?? 'dist').split(',');
+const dists = abBuilds();
 const RUNS = Number(process.env.RUNS ?? 3);
 /** An entry's columns: after its `|`, else COLUMNS (none: the default columns). */
 const columnsOf = (entry: string): string | undefined =>
   entry.split('|')[1]?.replaceAll('+', ',') ?? process.env.COLUMNS;
 
 async function main(): Promise<void> {
-  const res = dists.map(() => ({
-    count: [] as number[],
-    max: [] as number[],
-    busy: [] as number[],
-    cpu: [] as number[],
-    drop: [] as number[],
-  }));
+  const res = samplesPer(dists, ['count', 'max', 'busy', 'cpu', 'drop']);
   await withServers(dists, async (servers, browser) => {
     const symbols = symbolIds(await servers[0]!.call('/v1/symbols', { key: 'enterprise-key:ab-setup' })).slice(0, 170);
     for (let run = 0; run < RUNS; run++) {

@@ -8,7 +8,7 @@ import type { Browser } from 'playwright';
 import { boardUrl, js, newPage, pageErrors } from './browser';
 import { PAINT_SYMBOLS } from './paint';
 import { requestsOf, type BenchServer } from './server';
-import { sleep, until } from './util';
+import { oneAndMany, sleep, until } from './util';
 
 export interface ShareCounts {
   boards: number;
@@ -64,7 +64,6 @@ export async function runSharing(
   opts: { keyPrefix: string; boards: number },
 ): Promise<SharingResults> {
   const errors: string[] = [];
-  const single = await countFor(browser, server, `${opts.keyPrefix}-1`, 1, errors);
-  const many = await countFor(browser, server, `${opts.keyPrefix}-${opts.boards}`, opts.boards, errors);
-  return { single, many, errors };
+  const counts = await oneAndMany(opts.keyPrefix, opts.boards, (key, n) => countFor(browser, server, key, n, errors));
+  return { ...counts, errors };
 }

@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright';
 import { boardUrl, js, newPage, pageErrors, probedPage } from './browser';
 import { PAINT_SYMBOLS } from './paint';
 import { requestsOf, type BenchServer } from './server';
-import { sleep, until } from './util';
+import { oneAndMany, sleep, until } from './util';
 
 export interface TabCounts {
   tabs: number;
@@ -78,7 +78,6 @@ export async function runTabs(
   opts: { keyPrefix: string; tabs: number },
 ): Promise<TabsResults> {
   const errors: string[] = [];
-  const single = await countTabs(browser, server, `${opts.keyPrefix}-1`, 1, errors);
-  const many = await countTabs(browser, server, `${opts.keyPrefix}-${opts.tabs}`, opts.tabs, errors);
-  return { single, many, errors: [...new Set(errors)].slice(0, 10) };
+  const counts = await oneAndMany(opts.keyPrefix, opts.tabs, (key, n) => countTabs(browser, server, key, n, errors));
+  return { ...counts, errors: [...new Set(errors)].slice(0, 10) };
 }

@@ -10,6 +10,14 @@ import { startBenchServer, type BenchServer } from './server';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 
+/** The builds of `AB` (comma-separated dist folders; default: dist). */
+export const abBuilds = (): string[] => (process.env.AB ?? 'dist').split(',');
+
+/** For each of `builds`, an empty list of samples under each of `names`. */
+export function samplesPer<K extends string>(builds: readonly string[], names: readonly K[]): Record<K, number[]>[] {
+  return builds.map(() => Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<K, number[]>);
+}
+
 /**
  * Runs `work` with a bench server on each of `builds` (dist folders of ROOT; what follows a `|` in
  * an entry is the script's own option for it) and one browser, and closes them after.

@@ -117,3 +117,17 @@ export function printWhenRunAlone(moduleUrl: string, measure: () => Promise<unkn
     },
   );
 }
+
+/**
+ * A count and its baseline: `measure` with one (board, tab) under the key `${keyPrefix}-1`, then
+ * with `n` under `${keyPrefix}-${n}`.
+ */
+export async function oneAndMany<T>(
+  keyPrefix: string,
+  n: number,
+  measure: (key: string, count: number) => Promise<T>,
+): Promise<{ single: T; many: T }> {
+  const single = await measure(`${keyPrefix}-1`, 1);
+  const many = await measure(`${keyPrefix}-${n}`, n);
+  return { single, many };
+}
