@@ -3,28 +3,19 @@
  * `AB=dist,dist-b RUNS=9 npx tsx bench/ab.ts`. Prints per build the medians (ms) from the
  * element's connection to its rows in the DOM and to the rows painted. A debugging aid.
  */
-import { resolve } from 'node:path';
-import { boardUrl, js, launchBrowser, newPage, patchStyles } from './browser';
+import { boardUrl, js, newPage, patchStyles } from './browser';
 import { PAINT_SYMBOLS } from './paint';
-import { startBenchServer } from './server';
 import { median, until } from './util';
+import { abBuilds, runScript, samplesPer, withServers } from './tool';
 
-const ROOT = resolve(import.meta.dirname, '..');
 // Each entry: a dist folder, optionally `|name` of a style patch (`STYLE_PATCHES` in browser.ts).
-const dists = (process.env.AB ?? 'dist').split(',');
+const dists = abBuilds();
 const RUNS = Number(process.env.RUNS ?? 9);
 const CPU = Number(process.env.PROFILE_CPU ?? 1);
 
 async function main(): Promise<void> {
-  const servers = await Promise.all(dists.map((d) => startBenchServer(ROOT, resolve(ROOT, d.split('|')[0]!))));
-  const browser = await launchBrowser();
-  const res = dists.map(() => ({
-    rows: [] as number[],
-    paint: [] as number[],
-    nav: [] as number[],
-    frame: [] as number[],
-  }));
-  try {
+  const res = samplesPer(dists, ['rows', 'paint', 'nav', 'frame']);
+  await withServers(dists, async (servers, browser) => {
     for (let run = 0; run <= RUNS; run++) {
       for (let i = 0; i < dists.length; i++) {
         const server = servers[i]!;
@@ -56,17 +47,11 @@ async function main(): Promise<void> {
         res[i]!.frame.push(t.paintAt! - t.rowsAt);
       }
     }
-  } finally {
-    await browser.close();
-    for (const s of servers) await s.close();
-  }
+  });
   dists.forEach((d, i) =>
     console.log(
       `${d.padEnd(12)} connection→rows in DOM ${median(res[i]!.rows).toFixed(1)} ms, →painted ${median(res[i]!.paint).toFixed(1)} ms, nav→painted ${median(res[i]!.nav).toFixed(1)} ms, rows in DOM→painted ${median(res[i]!.frame).toFixed(1)} ms (${RUNS} runs)`,
     ),
   );
 }
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runScript(main);

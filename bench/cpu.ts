@@ -6,14 +6,11 @@
  * entry, medians (ms) of: all main-thread tasks to the rows painted, those from the element's
  * connection on, the layouts among them, and the wall times. A debugging aid beside bench/ab.ts.
  */
-import { resolve } from 'node:path';
-import { launchBrowser } from './browser';
 import { tracePaint, type TraceEvent } from './paint-trace';
-import { startBenchServer } from './server';
 import { median } from './util';
+import { abBuilds, runScript, samplesPer, withServers } from './tool';
 
-const ROOT = resolve(import.meta.dirname, '..');
-const entries = (process.env.AB ?? 'dist').split(',');
+const entries = abBuilds();
 const RUNS = Number(process.env.RUNS ?? 9);
 const CPU = Number(process.env.PROFILE_CPU ?? 1);
 
@@ -21,16 +18,8 @@ const CPU = Number(process.env.PROFILE_CPU ?? 1);
 const cpuOf = (events: TraceEvent[]) => events.reduce((sum, e) => sum + (e.tdur ?? 0), 0) / 1000;
 
 async function main(): Promise<void> {
-  const servers = await Promise.all(entries.map((d) => startBenchServer(ROOT, resolve(ROOT, d.split('|')[0]!))));
-  const browser = await launchBrowser();
-  const acc = entries.map(() => ({
-    all: [] as number[],
-    fromConnection: [] as number[],
-    layout: [] as number[],
-    wall: [] as number[],
-    wallFromConnection: [] as number[],
-  }));
-  try {
+  const acc = samplesPer(entries, ['all', 'fromConnection', 'layout', 'wall', 'wallFromConnection']);
+  await withServers(entries, async (servers, browser) => {
     // Round 0 warms up the browser; rounds 1..RUNS are measured, every entry once per round.
     for (let run = 0; run <= RUNS; run++) {
       for (const [i, server] of servers.entries()) {
@@ -55,10 +44,7 @@ async function main(): Promise<void> {
         a.wallFromConnection.push(t.paintAt - t.attachAt);
       }
     }
-  } finally {
-    await browser.close();
-    for (const s of servers) await s.close();
-  }
+  });
   const width = Math.max(...entries.map((e) => e.length));
   for (const [i, entry] of entries.entries()) {
     const a = acc[i]!;
@@ -69,7 +55,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runScript(main);

@@ -6,30 +6,19 @@
  * each run's long tasks (count, max), main-thread busy ms/s and dropped frames, then the medians
  * per build. A debugging aid.
  */
-import { resolve } from 'node:path';
-import { launchBrowser } from './browser';
 import { runLive } from './live';
-import { startBenchServer } from './server';
 import { median, symbolIds } from './util';
+import { abBuilds, runScript, samplesPer, withServers } from './tool';
 
-const ROOT = resolve(import.meta.dirname, '..');
-const dists = (process.env.AB ?? 'dist').split(',');
+const dists = abBuilds();
 const RUNS = Number(process.env.RUNS ?? 3);
 /** An entry's columns: after its `|`, else COLUMNS (none: the default columns). */
 const columnsOf = (entry: string): string | undefined =>
   entry.split('|')[1]?.replaceAll('+', ',') ?? process.env.COLUMNS;
 
 async function main(): Promise<void> {
-  const servers = await Promise.all(dists.map((d) => startBenchServer(ROOT, resolve(ROOT, d.split('|')[0]!))));
-  const browser = await launchBrowser();
-  const res = dists.map(() => ({
-    count: [] as number[],
-    max: [] as number[],
-    busy: [] as number[],
-    cpu: [] as number[],
-    drop: [] as number[],
-  }));
-  try {
+  const res = samplesPer(dists, ['count', 'max', 'busy', 'cpu', 'drop']);
+  await withServers(dists, async (servers, browser) => {
     const symbols = symbolIds(await servers[0]!.call('/v1/symbols', { key: 'enterprise-key:ab-setup' })).slice(0, 170);
     for (let run = 0; run < RUNS; run++) {
       for (let i = 0; i < dists.length; i++) {
@@ -54,10 +43,7 @@ async function main(): Promise<void> {
         );
       }
     }
-  } finally {
-    await browser.close();
-    for (const s of servers) await s.close();
-  }
+  });
   dists.forEach((d, i) => {
     const r = res[i]!;
     console.log(
@@ -65,7 +51,4 @@ async function main(): Promise<void> {
     );
   });
 }
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runScript(main);

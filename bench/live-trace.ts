@@ -7,14 +7,13 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { boardUrl, js, launchBrowser, newPage, patchStyles } from './browser';
+import { boardUrl, js, newPage, patchStyles } from './browser';
 import { pushLoad } from './live';
 import type { TraceEvent } from './paint-trace';
-import { startBenchServer } from './server';
 import { quotesOf, sleep, symbolIds, until } from './util';
+import { ROOT, runScript, withServer } from './tool';
 
 type Ev = TraceEvent;
-const ROOT = resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.LIVE_SECONDS ?? 5);
 // Event names whose own time (minus their children's) is summed per task.
 const KINDS = [
@@ -43,9 +42,7 @@ const KINDS = [
 ];
 
 async function main(): Promise<void> {
-  const server = await startBenchServer(ROOT, resolve(ROOT, process.env.BENCH_DIST ?? 'dist'));
-  const browser = await launchBrowser();
-  try {
+  await withServer(process.env.BENCH_DIST ?? 'dist', async (server, browser) => {
     const symbols = symbolIds(await server.call('/v1/symbols', { key: 'enterprise-key:trace-setup' })).slice(0, 170);
     const key = `enterprise-key:live-trace-${Date.now()}`;
     const { context, page } = await newPage(
@@ -201,12 +198,6 @@ async function main(): Promise<void> {
     console.log(
       `${styleRecalcs.length} style recalcs, ${els.reduce((a, b) => a + b, 0)} elements (max ${Math.max(0, ...els)} in one)`,
     );
-  } finally {
-    await browser.close();
-    await server.close();
-  }
+  });
 }
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runScript(main);

@@ -8,10 +8,10 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { boardUrl, js, launchBrowser, newPage } from './browser';
+import { boardUrl, js, newPage } from './browser';
 import { PAINT_SYMBOLS } from './paint';
-import { startBenchServer } from './server';
 import { median, until } from './util';
+import { ROOT, runScript, withServer } from './tool';
 
 interface ProfileNode {
   id: number;
@@ -24,7 +24,6 @@ interface Profile {
   timeDeltas: number[];
 }
 
-const ROOT = resolve(import.meta.dirname, '..');
 const RUNS = Number(process.env.RUNS ?? 5);
 const CPU = Number(process.env.PROFILE_CPU ?? 1);
 
@@ -46,12 +45,10 @@ function selfTimes(p: Profile, from: number, to: number): Map<string, number> {
 }
 
 async function main(): Promise<void> {
-  const server = await startBenchServer(ROOT, resolve(ROOT, 'dist'));
-  const browser = await launchBrowser();
   const perFn = new Map<string, number[]>();
   const windows: number[] = [];
   let last: Profile | undefined;
-  try {
+  await withServer('dist', async (server, browser) => {
     for (let run = 0; run <= RUNS; run++) {
       const { context, page, cdp } = await newPage(browser, { watch: true, rows: PAINT_SYMBOLS.length });
       if (CPU > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU });
@@ -100,10 +97,7 @@ async function main(): Promise<void> {
       for (const [k, v] of selfTimes(profile, from, to)) perFn.set(k, [...(perFn.get(k) ?? []), v]);
       last = profile;
     }
-  } finally {
-    await browser.close();
-    await server.close();
-  }
+  });
   mkdirSync(resolve(ROOT, 'bench/tmp'), { recursive: true });
   writeFileSync(resolve(ROOT, 'bench/tmp/first-paint.cpuprofile'), JSON.stringify(last));
   const total = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / RUNS; // mean over runs (a function absent in a run counts 0)
@@ -122,7 +116,4 @@ async function main(): Promise<void> {
     console.log(`${v.toFixed(1).padStart(7)} ms  ${f}`);
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runScript(main);

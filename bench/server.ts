@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createSandbox } from '../sandbox/server';
+import type { SandboxStats } from './util';
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -32,6 +33,24 @@ export interface BenchServer {
   /** Calls a sandbox control (`/__sandbox/...`) or service path on `url`. */
   call<T = unknown>(path: string, init?: { method?: string; body?: unknown; key?: string }): Promise<T>;
   close(): Promise<void>;
+}
+
+/** What the sandbox has had with one key (preflights aside): its requests, counted by path prefix. */
+export interface KeyRequests {
+  total: number;
+  /** The sandbox's open streams (all keys'). */
+  openStreams: number;
+  count(prefix: string): number;
+}
+
+export async function requestsOf(server: BenchServer, key: string): Promise<KeyRequests> {
+  const st = await server.call<SandboxStats>('/__sandbox/stats');
+  const mine = st.requests.filter((r) => r.key === key && r.method !== 'OPTIONS');
+  return {
+    total: mine.length,
+    openStreams: st.openStreams,
+    count: (prefix) => mine.filter((r) => r.path.startsWith(prefix)).length,
+  };
 }
 
 function escapeAttr(s: string): string {

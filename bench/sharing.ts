@@ -7,8 +7,8 @@
 import type { Browser } from 'playwright';
 import { boardUrl, js, newPage, pageErrors } from './browser';
 import { PAINT_SYMBOLS } from './paint';
-import type { BenchServer } from './server';
-import { sleep, until, type SandboxStats } from './util';
+import { requestsOf, type BenchServer } from './server';
+import { oneAndMany, sleep, until } from './util';
 
 export interface ShareCounts {
   boards: number;
@@ -47,14 +47,12 @@ async function countFor(
       throw new Error(`${e.message}; page errors: ${pageErrors(page).join(' | ') || 'none'}`);
     });
     await sleep(1500); // a late second request would still be counted
-    const st = await server.call<SandboxStats>('/__sandbox/stats');
-    const mine = st.requests.filter((r) => r.key === key && r.method !== 'OPTIONS');
-    const count = (prefix: string) => mine.filter((r) => r.path.startsWith(prefix)).length;
+    const { count, total } = await requestsOf(server, key);
     const streams = count('/v1/stream');
     const prices = count('/v1/prices');
     const history = count('/v1/history');
     errors.push(...pageErrors(page));
-    return { boards, streams, prices, history, other: mine.length - streams - prices - history, allRowsMs };
+    return { boards, streams, prices, history, other: total - streams - prices - history, allRowsMs };
   } finally {
     await context.close();
   }
@@ -66,7 +64,6 @@ export async function runSharing(
   opts: { keyPrefix: string; boards: number },
 ): Promise<SharingResults> {
   const errors: string[] = [];
-  const single = await countFor(browser, server, `${opts.keyPrefix}-1`, 1, errors);
-  const many = await countFor(browser, server, `${opts.keyPrefix}-${opts.boards}`, opts.boards, errors);
-  return { single, many, errors };
+  const counts = await oneAndMany(opts.keyPrefix, opts.boards, (key, n) => countFor(browser, server, key, n, errors));
+  return { ...counts, errors };
 }

@@ -9,8 +9,8 @@
 import type { Browser, Page } from 'playwright';
 import { boardUrl, js, newPage, pageErrors, probedPage } from './browser';
 import { PAINT_SYMBOLS } from './paint';
-import type { BenchServer } from './server';
-import { sleep, until, type SandboxStats } from './util';
+import { requestsOf, type BenchServer } from './server';
+import { oneAndMany, sleep, until } from './util';
 
 export interface TabCounts {
   tabs: number;
@@ -58,14 +58,12 @@ async function countTabs(
     }
     await sleep(1500); // a late stream connection would still be counted
     const statuses = await Promise.all(pages.map((p) => js<string | null>(p, STATUS)));
-    const st = await server.call<SandboxStats>('/__sandbox/stats');
-    const mine = st.requests.filter((r) => r.key === key && r.method !== 'OPTIONS');
-    const count = (prefix: string) => mine.filter((r) => r.path.startsWith(prefix)).length;
+    const { count, openStreams } = await requestsOf(server, key);
     for (const p of pages) errors.push(...pageErrors(p));
     return {
       tabs,
       streams: count('/v1/stream'),
-      openStreams: st.openStreams,
+      openStreams,
       prices: count('/v1/prices'),
       statuses: statuses.map(String),
     };
@@ -80,7 +78,6 @@ export async function runTabs(
   opts: { keyPrefix: string; tabs: number },
 ): Promise<TabsResults> {
   const errors: string[] = [];
-  const single = await countTabs(browser, server, `${opts.keyPrefix}-1`, 1, errors);
-  const many = await countTabs(browser, server, `${opts.keyPrefix}-${opts.tabs}`, opts.tabs, errors);
-  return { single, many, errors: [...new Set(errors)].slice(0, 10) };
+  const counts = await oneAndMany(opts.keyPrefix, opts.tabs, (key, n) => countTabs(browser, server, key, n, errors));
+  return { ...counts, errors: [...new Set(errors)].slice(0, 10) };
 }

@@ -7,17 +7,13 @@
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { launchBrowser } from './browser';
 import { tracePaint } from './paint-trace';
-import { startBenchServer } from './server';
+import { ROOT, runScript, withServer } from './tool';
 
-const ROOT = resolve(import.meta.dirname, '..');
 const CPU = Number(process.env.PROFILE_CPU ?? 1);
 
 async function main(): Promise<void> {
-  const server = await startBenchServer(ROOT, resolve(ROOT, 'dist'));
-  const browser = await launchBrowser();
-  try {
+  await withServer('dist', async (server, browser) => {
     for (let run = 0; run < 2; run++) {
       const trace = await tracePaint(browser, server.url, {
         key: `enterprise-key:bench-trace${run}`,
@@ -78,12 +74,6 @@ async function main(): Promise<void> {
         }
       }
     }
-  } finally {
-    await browser.close();
-    await server.close();
-  }
+  });
 }
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runScript(main);

@@ -102,3 +102,32 @@ export function nudge(price: string, rnd: () => number): string {
 
 /** Deterministic PRNG: the sandbox's own mulberry32. */
 export { mulberry32 as prng } from '../sandbox/random';
+
+/**
+ * When the module of `moduleUrl` (its `import.meta.url`) is the script node runs (`npx tsx
+ * bench/relay/x.ts`): runs `measure` and prints its results as JSON; a failure sets exit code 1.
+ */
+export function printWhenRunAlone(moduleUrl: string, measure: () => Promise<unknown>): void {
+  if (moduleUrl !== `file://${process.argv[1]}`) return;
+  measure().then(
+    (results) => console.log(JSON.stringify(results, null, 2)),
+    (error: unknown) => {
+      console.error(error);
+      process.exitCode = 1;
+    },
+  );
+}
+
+/**
+ * A count and its baseline: `measure` with one (board, tab) under the key `${keyPrefix}-1`, then
+ * with `n` under `${keyPrefix}-${n}`.
+ */
+export async function oneAndMany<T>(
+  keyPrefix: string,
+  n: number,
+  measure: (key: string, count: number) => Promise<T>,
+): Promise<{ single: T; many: T }> {
+  const single = await measure(`${keyPrefix}-1`, 1);
+  const many = await measure(`${keyPrefix}-${n}`, n);
+  return { single, many };
+}

@@ -13,7 +13,7 @@ import { request } from 'node:http';
 import { readConfig } from '../../relay/config';
 import { startRelay } from '../../relay/server';
 import { startSandbox } from '../../sandbox/server';
-import { symbolIds, type SandboxStats } from '../util';
+import { printWhenRunAlone, symbolIds, type SandboxStats } from '../util';
 
 export interface VisitorRun {
   requests: number;
@@ -196,12 +196,4 @@ export async function runRelayBotnet(
   };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  runRelayBotnet(console.log).then(
-    (r) => console.log(JSON.stringify(r, null, 2)),
-    (error: unknown) => {
-      console.error(error);
-      process.exitCode = 1;
-    },
-  );
-}
+printWhenRunAlone(import.meta.url, () => runRelayBotnet(console.log));

@@ -13,7 +13,8 @@ import type { AddressInfo } from 'node:net';
 import { readConfig } from '../../relay/config';
 import { startRelay } from '../../relay/server';
 import { startSandbox } from '../../sandbox/server';
-import { symbolIds } from '../util';
+import { forward } from '../../test/helpers/forward';
+import { printWhenRunAlone, symbolIds } from '../util';
 
 export interface CatalogRun {
   symbols: number;
@@ -54,16 +55,7 @@ async function bigCatalogUpstream(
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) });
       return void res.end(body);
     }
-    const forward = request(
-      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    forward.on('error', () => res.destroy());
-    res.on('close', () => forward.destroy());
-    req.pipe(forward);
+    forward(req, res, target);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bytes: Buffer.byteLength(body), server };
@@ -126,12 +118,4 @@ export async function runRelayCatalog(log: (line: string) => void, requests = 20
   return { big, small };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  runRelayCatalog(console.log).then(
-    (r) => console.log(JSON.stringify(r, null, 2)),
-    (error: unknown) => {
-      console.error(error);
-      process.exitCode = 1;
-    },
-  );
-}
+printWhenRunAlone(import.meta.url, () => runRelayCatalog(console.log));

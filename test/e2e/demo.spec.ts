@@ -6,21 +6,42 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
-import { expect, htmlPage, rows, sandboxBase, test, type Servers } from './support/fixtures';
+import { expect, htmlPage, openDemoIn, rows, sandboxBase, test as withServers } from './support/fixtures';
 
-async function openDemo(page: Page, servers: Servers, key: string, query = ''): Promise<void> {
-  await page.goto(
-    `${servers.cdn.url}index.html?key=${encodeURIComponent(key)}&base-url=${sandboxBase(servers)}${query}`,
-  );
-  // The symbol list has come from /v1/symbols.
-  await expect(page.locator('#symbol-groups .symbol-option').first()).toBeVisible();
-}
+/** `openDemo(query)`: the demo in this test's page, with its key and the sandbox. */
+const test = withServers.extend<{ openDemo: (query?: string) => Promise<void> }>({
+  openDemo: async ({ page, servers, key }, use) => {
+    await use((query = '') => openDemoIn(page, servers, key, query));
+  },
+});
 
 const preview = (page: Page) => page.locator('#preview-slot > price-board');
 const code = (page: Page, id: string) => page.locator(`#code-${id}`);
+/** The configurator's radio choice `value` of the control `name` (click or tap it). */
+const choice = (page: Page, name: string, value: string) =>
+  page.locator(`label:has(input[name="${name}"][value="${value}"])`);
 
-test('looks like a product page and its boards come alive', async ({ page, servers, key, problems }) => {
-  await openDemo(page, servers, key);
+/** Types `value` into the configurator's input `name` and confirms it (Enter). */
+async function enter(page: Page, name: string, value: string): Promise<void> {
+  await page.locator(`input[name="${name}"]`).fill(value);
+  await page.locator(`input[name="${name}"]`).press('Enter');
+}
+
+/** Each snippet (script tag, loader, iframe) contains its text. */
+async function expectSnippets(page: Page, texts: { script: string; loader: string; iframe: string }): Promise<void> {
+  for (const [id, text] of Object.entries(texts)) await expect(code(page, id)).toContainText(text);
+}
+
+/** Opens the demo and waits for the preview's five rows; the preview's element, to check it is never re-created. */
+async function openPreview(page: Page, openDemo: () => Promise<void>) {
+  await openDemo();
+  const board = await preview(page).elementHandle();
+  await expect(rows(page.locator('#preview-slot'))).toHaveCount(5);
+  return board;
+}
+
+test('looks like a product page and its boards come alive', async ({ page, openDemo, servers, problems }) => {
+  await openDemo();
   await expect(page.locator('h1')).toHaveText(/[\u0600-\u06ff]/);
   await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
   await expect(rows(page.locator('#hero-slot'))).toHaveCount(5);
@@ -43,20 +64,15 @@ test('looks like a product page and its boards come alive', async ({ page, serve
 
 test('the configurator changes the preview and the code, without re-creating the board', async ({
   page,
-  servers,
-  key,
+  openDemo,
   problems,
 }) => {
-  await openDemo(page, servers, key);
-  const board = await preview(page).elementHandle();
-  await expect(rows(page.locator('#preview-slot'))).toHaveCount(5);
+  const board = await openPreview(page, openDemo);
 
   // Dark theme.
-  await page.locator('label:has(input[name="theme"][value="dark"])').click();
+  await choice(page, 'theme', 'dark').click();
   await expect(preview(page)).toHaveAttribute('theme', 'dark');
-  await expect(code(page, 'script')).toContainText('theme="dark"');
-  await expect(code(page, 'loader')).toContainText('data-theme="dark"');
-  await expect(code(page, 'iframe')).toContainText('theme=dark');
+  await expectSnippets(page, { script: 'theme="dark"', loader: 'data-theme="dark"', iframe: 'theme=dark' });
 
   // Add a symbol through the search box; it goes last, as a chip, into the board and the code.
   await page.locator('#symbol-search').fill('پوند');
@@ -71,8 +87,8 @@ test('the configurator changes the preview and the code, without re-creating the
   await expect(preview(page)).toHaveAttribute('symbols', 'usd,gold_18,coin_emami,ons,gbp');
 
   // Unit and chart.
-  await page.locator('label:has(input[name="unit"][value="rial"])').click();
-  await page.locator('label:has(input[name="chart"][value="none"])').click();
+  await choice(page, 'unit', 'rial').click();
+  await choice(page, 'chart', 'none').click();
   await expect(preview(page)).toHaveAttribute('unit', 'rial');
   await expect(preview(page)).toHaveAttribute('chart', 'none');
   await expect(code(page, 'script')).toContainText('unit="rial"');
@@ -87,53 +103,54 @@ test('the configurator changes the preview and the code, without re-creating the
 
 test('offers the columns, density, max height and link, in the preview and in every snippet', async ({
   page,
-  servers,
-  key,
+  openDemo,
   problems,
 }) => {
-  await openDemo(page, servers, key);
-  const board = await preview(page).elementHandle();
-  await expect(rows(page.locator('#preview-slot'))).toHaveCount(5);
+  const board = await openPreview(page, openDemo);
   await expect(code(page, 'script')).not.toContainText('columns=');
 
   // Columns: the checked ones, in the element's order.
-  await page.locator('label:has(input[name="columns"][value="bubble"])').click();
-  await page.locator('label:has(input[name="columns"][value="high"])').click();
-  await page.locator('label:has(input[name="columns"][value="change-amount"])').click();
+  await choice(page, 'columns', 'bubble').click();
+  await choice(page, 'columns', 'high').click();
+  await choice(page, 'columns', 'change-amount').click();
   const columns = 'price,change,change-amount,low,time,bubble';
   await expect(preview(page)).toHaveAttribute('columns', columns);
   await expect(page.locator('#preview-slot [data-symbol="coin_emami"] [part~="bubble"]')).toHaveText(/٪$/);
-  await expect(code(page, 'script')).toContainText(`columns="${columns}"`);
-  await expect(code(page, 'loader')).toContainText(`data-columns="${columns}"`);
-  await expect(code(page, 'iframe')).toContainText(`columns=${columns}`);
+  await expectSnippets(page, {
+    script: `columns="${columns}"`,
+    loader: `data-columns="${columns}"`,
+    iframe: `columns=${columns}`,
+  });
 
   // Density.
-  await page.locator('label:has(input[name="density"][value="compact"])').click();
+  await choice(page, 'density', 'compact').click();
   await expect(preview(page)).toHaveAttribute('density', 'compact');
   await expect(code(page, 'script')).toContainText('density="compact"');
 
   // Link.
   const link = 'https://example.com/price/{symbol}';
-  await page.locator('input[name="link"]').fill(link);
-  await page.locator('input[name="link"]').press('Enter');
+  await enter(page, 'link', link);
   await expect(preview(page)).toHaveAttribute('link', link);
   await expect(page.locator('#preview-slot [data-symbol="usd"] [part~="title"] a')).toHaveAttribute(
     'href',
     'https://example.com/price/usd',
   );
-  await expect(code(page, 'script')).toContainText(`link="${link}"`);
-  await expect(code(page, 'loader')).toContainText(`data-link="${link}"`);
-  await expect(code(page, 'iframe')).toContainText('link=https://example.com/price/%7Bsymbol%7D');
+  await expectSnippets(page, {
+    script: `link="${link}"`,
+    loader: `data-link="${link}"`,
+    iframe: 'link=https://example.com/price/%7Bsymbol%7D',
+  });
 
   // Max height: a CSS variable on the preview; a style on the tag, max-height in the frame's URL.
-  await page.locator('input[name="max-height"]').fill('200');
-  await page.locator('input[name="max-height"]').press('Enter');
+  await enter(page, 'max-height', '200');
   await expect
     .poll(() => preview(page).evaluate((el) => getComputedStyle(el).getPropertyValue('--price-board-max-height')))
     .toBe('200px');
-  await expect(code(page, 'script')).toContainText('style="--price-board-max-height: 200px"');
-  await expect(code(page, 'loader')).toContainText('data-max-height="200"');
-  await expect(code(page, 'iframe')).toContainText('max-height=200');
+  await expectSnippets(page, {
+    script: 'style="--price-board-max-height: 200px"',
+    loader: 'data-max-height="200"',
+    iframe: 'max-height=200',
+  });
   const url = new URL(page.url()).searchParams;
   expect([url.get('columns'), url.get('density'), url.get('link'), url.get('max-height')]).toEqual([
     columns,
@@ -143,11 +160,9 @@ test('offers the columns, density, max height and link, in the preview and in ev
   ]);
 
   // Today's chart (days="1"), in the preview and the snippets.
-  await page.locator('label:has(input[name="days"][value="1"])').click();
+  await choice(page, 'days', '1').click();
   await expect(preview(page)).toHaveAttribute('days', '1');
-  await expect(code(page, 'script')).toContainText('days="1"');
-  await expect(code(page, 'loader')).toContainText('data-days="1"');
-  await expect(code(page, 'iframe')).toContainText('days=1');
+  await expectSnippets(page, { script: 'days="1"', loader: 'data-days="1"', iframe: 'days=1' });
 
   // Still the same element; and a reload of the shared URL comes back with the same settings.
   expect(await preview(page).evaluate((el, original) => el === original, board)).toBe(true);
@@ -160,16 +175,15 @@ test('offers the columns, density, max height and link, in the preview and in ev
 
 test("the ticker and the converter show their own controls, and the ticker's speed reaches the preview and the code", async ({
   page,
-  servers,
-  key,
+  openDemo,
   problems,
 }) => {
-  await openDemo(page, servers, key);
+  await openDemo();
   const control = (name: string) => page.locator(`#config-form [data-attribute="${name}"]`);
   for (const name of ['chart', 'days']) await expect(control(name)).toBeVisible();
   for (const name of ['speed', 'symbol', 'amount']) await expect(control(name)).toBeHidden();
 
-  await page.locator('label:has(input[name="widget"][value="ticker"])').click();
+  await choice(page, 'widget', 'ticker').click();
   const ticker = page.locator('#preview-slot > price-ticker');
   await expect(ticker).toHaveCount(1);
   for (const name of ['chart', 'days', 'symbol', 'amount']) await expect(control(name)).toBeHidden();
@@ -182,13 +196,11 @@ test("the ticker and the converter show their own controls, and the ticker's spe
   await speed.fill('90');
   await speed.press('Enter');
   await expect(ticker).toHaveJSProperty('speed', 90);
-  await expect(code(page, 'script')).toContainText('speed="90"');
-  await expect(code(page, 'loader')).toContainText('data-speed="90"');
-  await expect(code(page, 'iframe')).toContainText('speed=90');
+  await expectSnippets(page, { script: 'speed="90"', loader: 'data-speed="90"', iframe: 'speed=90' });
   expect(new URL(page.url()).searchParams.get('speed')).toBe('90');
 
   // The converter: its symbol and amount, no speed.
-  await page.locator('label:has(input[name="widget"][value="converter"])').click();
+  await choice(page, 'widget', 'converter').click();
   await expect(page.locator('#preview-slot > price-converter')).toHaveCount(1);
   for (const name of ['symbol', 'amount']) await expect(control(name)).toBeVisible();
   for (const name of ['chart', 'days', 'speed']) await expect(control(name)).toBeHidden();
@@ -201,17 +213,18 @@ test("the ticker and the converter show their own controls, and the ticker's spe
 
 test('the snippets and the preview switch to the relay form (no key, this origin) and back', async ({
   page,
+  openDemo,
   servers,
   key,
   problems,
 }) => {
-  await openDemo(page, servers, key);
+  await openDemo();
   const ids = ['script', 'iframe', 'loader'];
   // The relay is the origin serving the demo and its files (npm start's), here the CDN.
   const relay = servers.cdn.url;
   for (const widget of ['board', 'ticker', 'converter'] as const) {
-    await page.locator(`label:has(input[name="widget"][value="${widget}"])`).click();
-    await page.locator('label:has(input[name="connection"][value="relay"])').click();
+    await choice(page, 'widget', widget).click();
+    await choice(page, 'connection', 'relay').click();
     await expect(code(page, 'script')).toContainText(
       `<script type="module" src="${relay}price-${widget}.js"></script>`,
     );
@@ -231,7 +244,7 @@ test('the snippets and the preview switch to the relay form (no key, this origin
     await expect(shown).not.toHaveAttribute('api-key', /./);
     await expect(shown).not.toHaveAttribute('base-url', /./);
     // Back to the keyed form: the key and the service's address again, in the snippets and the preview.
-    await page.locator('label:has(input[name="connection"][value="key"])').click();
+    await choice(page, 'connection', 'key').click();
     await expect(code(page, 'script')).toContainText(`api-key="${key}"`);
     await expect(code(page, 'script')).toContainText(`base-url="${sandboxBase(servers)}"`);
     await expect(code(page, 'script')).toContainText(`${servers.cdn.url}price-${widget}.js`);
@@ -244,8 +257,14 @@ test('the snippets and the preview switch to the relay form (no key, this origin
   expect(problems.all().filter((p) => !p.includes(`404 (Not Found) (${servers.cdn.origin}/v1/`))).toEqual([]);
 });
 
-test('the copied snippets work when pasted into another site', async ({ page, context, servers, key, problems }) => {
-  await openDemo(page, servers, key, '&symbols=usd,eur,coin_emami&theme=dark&chart=none');
+test('the copied snippets work when pasted into another site', async ({
+  page,
+  openDemo,
+  context,
+  servers,
+  problems,
+}) => {
+  await openDemo('&symbols=usd,eur,coin_emami&theme=dark&chart=none');
   await expect(code(page, 'script')).toContainText('symbols="usd,eur,coin_emami"');
 
   // The copy button puts the code on the clipboard.
@@ -277,8 +296,8 @@ test('the copied snippets work when pasted into another site', async ({ page, co
 
 test('the iframe snippet is as tall as the widget it shows in its tallest layout, and never shorter at any width from 280 px', async ({
   page,
+  openDemo,
   servers,
-  key,
   problems,
 }) => {
   test.setTimeout(120_000);
@@ -292,7 +311,7 @@ test('the iframe snippet is as tall as the widget it shows in its tallest layout
   ];
   for (const [n, query] of configs.entries()) {
     await page.setViewportSize({ width: 1280, height: 900 });
-    await openDemo(page, servers, key, query);
+    await openDemo(query);
     const snippet = (await code(page, 'iframe').textContent())!;
     const height = Number(/height="(\d+)"/.exec(snippet)![1]);
     const pasted = servers.site.page(
@@ -338,22 +357,21 @@ test('the iframe snippet is as tall as the widget it shows in its tallest layout
 
 test('README.md and docs/embedding.md give their iframes the height the configurator gives', async ({
   page,
-  servers,
-  key,
+  openDemo,
 }) => {
   for (const doc of ['README.md', 'docs/embedding.md']) {
     const text = readFileSync(fileURLToPath(new URL(`../../${doc}`, import.meta.url)), 'utf8');
     const frames = [...text.matchAll(/<iframe\s[^>]*?embed\.html\?([^"]+)"[^>]*?height="(\d+)"/g)];
     expect(frames.length, doc).toBeGreaterThan(0);
     for (const [, query, height] of frames) {
-      await openDemo(page, servers, key, `&${query!.replace(/(^|&)key=[^&]*/, '')}`);
+      await openDemo(`&${query!.replace(/(^|&)key=[^&]*/, '')}`);
       await expect(code(page, 'iframe'), `${doc}: ${query}`).toContainText(`height="${height}"`);
     }
   }
 });
 
-test("Latin code in the configurator's Persian text is isolated", async ({ page, servers, key, problems }) => {
-  await openDemo(page, servers, key);
+test("Latin code in the configurator's Persian text is isolated", async ({ page, openDemo, problems }) => {
+  await openDemo();
   // Each text node holding Latin letters in an element whose text also holds Persian: it must sit in
   // a <bdi> or an element with dir="ltr" (which the browser isolates), else «(npm run / relay ؛docs/relay.md)».
   const loose = await page.locator('#configurator').evaluate((root) => {
@@ -373,12 +391,11 @@ test("Latin code in the configurator's Persian text is isolated", async ({ page,
 
 test('the symbol search matches words in any order, any digits, Arabic ي/ك and ZWNJ; names are whole', async ({
   page,
-  servers,
-  key,
+  openDemo,
   problems,
 }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
-  await openDemo(page, servers, key);
+  await openDemo();
   const cut = await page
     .locator('.symbol-option__title')
     .evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent));
@@ -416,7 +433,7 @@ test('on a phone (390 px): names whole, selects whole, navigation there, and the
     timezoneId: 'Asia/Tehran',
   });
   const page = await context.newPage();
-  await openDemo(page, servers, key);
+  await openDemoIn(page, servers, key);
   const width = () => page.evaluate(() => document.documentElement.scrollWidth);
   expect(await width()).toBeLessThanOrEqual(390);
   // Every symbol's Persian name is shown whole.
@@ -449,10 +466,10 @@ test('on a phone (390 px): names whole, selects whole, navigation there, and the
   await link.tap();
   await expect(page).toHaveURL(/#examples$/);
 
-  await page.locator('label:has(input[name="widget"][value="ticker"])').tap();
+  await choice(page, 'widget', 'ticker').tap();
   await expect(page.locator('#preview-slot > price-ticker [part~="price"]').first()).toHaveText(/[۰-۹]/);
   await expect.poll(width).toBeLessThanOrEqual(390);
-  const converter = page.locator('label:has(input[name="widget"][value="converter"])');
+  const converter = choice(page, 'widget', 'converter');
   const box = (await converter.boundingBox())!;
   expect(box.x).toBeGreaterThanOrEqual(0);
   expect(box.x + box.width).toBeLessThanOrEqual(390);
@@ -461,8 +478,8 @@ test('on a phone (390 px): names whole, selects whole, navigation there, and the
   await context.close();
 });
 
-test('printed: light colours and no «زنده»', async ({ page, servers, key, problems }) => {
-  await openDemo(page, servers, key);
+test('printed: light colours and no «زنده»', async ({ page, openDemo, problems }) => {
+  await openDemo();
   await expect(page.locator('#preview-status')).toHaveAttribute('data-status', /live|polling/);
   await expect(rows(page.locator('#example-dark')).first()).toBeVisible();
   await page.emulateMedia({ media: 'print' });

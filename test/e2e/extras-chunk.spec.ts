@@ -5,7 +5,24 @@
  * status line's height meanwhile, so nothing below the board moves when they arrive.
  */
 import type { Page } from '@playwright/test';
-import { expect, htmlPageFor, priceCell, recordErrorCodes, rows, sandboxBase, test } from './support/fixtures';
+import {
+  boardPageFor,
+  expect,
+  htmlPageFor,
+  priceCell,
+  recordErrorCodes,
+  recordEventDetails,
+  rows,
+  sandboxBase,
+  test,
+} from './support/fixtures';
+
+/** Refuses the chunks whose address matches `pattern` (a reset connection) until the returned function is called. */
+async function refuse(page: Page, pattern: RegExp): Promise<() => void> {
+  let blocked = true;
+  await page.route(pattern, (route) => (blocked ? route.abort('connectionreset') : route.continue()));
+  return () => (blocked = false);
+}
 
 /** Holds the extras chunk back until the returned function is called. */
 async function holdExtras(page: Page): Promise<() => void> {
@@ -25,12 +42,12 @@ test('the rows do not wait for the extras chunk, and the board does not change h
   problems,
 }) => {
   const release = await holdExtras(page);
-  const url = servers.site.page(
+  const url = boardPageFor(
+    servers,
+    key,
     '/extras-chunk.html',
-    htmlPageFor(
-      servers,
-      `<price-board api-key="${key}" base-url="${sandboxBase(servers)}" symbols="usd,eur" stream="off"></price-board><p id="below">below</p>`,
-    ),
+    'symbols="usd,eur" stream="off"',
+    '<p id="below">below</p>',
   );
   await page.goto(url);
   await expect(rows(page)).toHaveCount(2);
@@ -98,22 +115,8 @@ test('before the extras chunk arrives, a focused row shows its focus ring and a 
   problems,
 }) => {
   const release = await holdExtras(page);
-  await page.addInitScript(() => {
-    const w = window as unknown as { __selected: string[] };
-    w.__selected = [];
-    document.addEventListener(
-      'price-board-select',
-      (e) => w.__selected.push((e as CustomEvent<{ symbol: string }>).detail.symbol),
-      true,
-    );
-  });
-  const url = servers.site.page(
-    '/extras-chunk-select.html',
-    htmlPageFor(
-      servers,
-      `<price-board api-key="${key}" base-url="${sandboxBase(servers)}" symbols="usd,eur" stream="off"></price-board>`,
-    ),
-  );
+  const selected = await recordEventDetails(page, 'price-board-select', 'symbol');
+  const url = boardPageFor(servers, key, '/extras-chunk-select.html', 'symbols="usd,eur" stream="off"');
   await page.goto(url);
   await expect(priceCell(page, 'eur')).toHaveText(/[۰-۹]/);
   await expect(page.locator('price-board [part~="chart"]')).toHaveCount(0); // the extras are still held
@@ -127,7 +130,7 @@ test('before the extras chunk arrives, a focused row shows its focus ring and a 
 
   await page.locator('price-board [part~="row"][data-symbol="eur"]').click();
   await expect(page.locator('price-board [part~="row"][data-symbol="eur"]')).toHaveAttribute('aria-current', 'true');
-  expect(await page.evaluate(() => (window as unknown as { __selected: string[] }).__selected)).toEqual(['eur']);
+  expect(await selected()).toEqual(['eur']);
   const eurTitle = (await page
     .locator('price-board [part~="row"][data-symbol="eur"] [part~="title"]')
     .textContent())!.trim();
@@ -149,13 +152,7 @@ test('when the extras chunk fails to load, the board says so where the chart goe
       await route.abort('connectionreset');
     } else await route.continue();
   });
-  const url = servers.site.page(
-    '/extras-chunk-fails.html',
-    htmlPageFor(
-      servers,
-      `<price-board api-key="${key}" base-url="${sandboxBase(servers)}" symbols="usd,eur" stream="off"></price-board>`,
-    ),
-  );
+  const url = boardPageFor(servers, key, '/extras-chunk-fails.html', 'symbols="usd,eur" stream="off"');
   const errorCodes = await recordErrorCodes(page);
   await page.goto(url);
   await expect(rows(page)).toHaveCount(2);
@@ -179,18 +176,9 @@ test("when the chart area's chunk fails to load, the board says so where the cha
   problems,
 }) => {
   // The chart's section and work are a chunk only a board with a chart loads (src/chart/board-chart.ts).
-  let blocked = true;
-  await page.route(/\/assets\/chart-area-[\w-]+\.js$/, (route) =>
-    blocked ? route.abort('connectionreset') : route.continue(),
-  );
+  const allow = await refuse(page, /\/assets\/chart-area-[\w-]+\.js$/);
   const errorCodes = await recordErrorCodes(page);
-  const url = servers.site.page(
-    '/chart-area-fails.html',
-    htmlPageFor(
-      servers,
-      `<price-board api-key="${key}" base-url="${sandboxBase(servers)}" symbols="usd,eur" stream="off"></price-board>`,
-    ),
-  );
+  const url = boardPageFor(servers, key, '/chart-area-fails.html', 'symbols="usd,eur" stream="off"');
   await page.goto(url);
   await expect(priceCell(page, 'usd')).toHaveText(/[۰-۹]/);
   const alert = page.locator('price-board .chart-pending [role="alert"]');
@@ -200,7 +188,7 @@ test("when the chart area's chunk fails to load, the board says so where the cha
   await expect(page.locator('price-board [part~="status"]')).toHaveText('بدون به‌روزرسانی خودکار');
   expect(await errorCodes()).toEqual(['network']);
 
-  blocked = false;
+  allow();
   await page.locator('price-board').evaluate((el) => el.setAttribute('days', '7'));
   await expect(page.locator('price-board [part~="chart"]')).toHaveAttribute('data-status', 'ready');
   await expect(page.locator('price-board [data-days="7"]')).toHaveAttribute('aria-pressed', 'true');
@@ -215,10 +203,7 @@ test('a board waiting to retry its extras gets them as soon as another board of 
   servers,
   key,
 }) => {
-  let blocked = true;
-  await page.route(/\/assets\/board-extras-[\w-]+\.js$/, (route) =>
-    blocked ? route.abort('connectionreset') : route.continue(),
-  );
+  const allow = await refuse(page, /\/assets\/board-extras-[\w-]+\.js$/);
   const board = (id: string) =>
     `<price-board id="${id}" api-key="${key}" base-url="${sandboxBase(servers)}" symbols="usd,eur" stream="off"></price-board>`;
   const url = servers.site.page('/extras-chunk-wake.html', htmlPageFor(servers, board('first')));
@@ -239,7 +224,7 @@ test('a board waiting to retry its extras gets them as soon as another board of 
     }
   }
 
-  blocked = false;
+  allow();
   await page.evaluate((markup) => document.body.insertAdjacentHTML('beforeend', markup), board('second'));
   // The second board asks for the chunk once its first render is painted: one frame and an idle
   // callback of the paused clock (16 ms, at most 50 ms), well before the first board's retry.

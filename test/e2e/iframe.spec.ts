@@ -17,6 +17,7 @@ import {
   test,
   type Servers,
 } from './support/fixtures';
+import { BOARD_ATTRIBUTES, LAYOUT_ATTRIBUTES } from '../helpers/design-names';
 
 function embedUrl(servers: Servers, params: Record<string, string>): string {
   return `${servers.cdn.url}embed.html?${new URLSearchParams(params).toString()}`;
@@ -188,22 +189,7 @@ test('ignores unknown parameters and never parses a value as HTML', async ({ pag
   }));
   expect(body.children).toEqual(['price-board']);
   // What was set, plus whatever the element reflects itself: attribute names only (DESIGN.md §2).
-  const known = [
-    'symbols',
-    'api-key',
-    'base-url',
-    'stream',
-    'stream-url',
-    'poll-interval',
-    'unit',
-    'theme',
-    'chart',
-    'chart-symbol',
-    'days',
-    'columns',
-    'density',
-    'link',
-  ];
+  const known: string[] = [...BOARD_ATTRIBUTES, ...LAYOUT_ATTRIBUTES];
   expect(body.attributes.filter((name) => !known.includes(name))).toEqual([]);
   expect(body.attributes).toEqual(expect.arrayContaining(['api-key', 'base-url', 'chart', 'chart-symbol', 'symbols']));
   expect(body.images).toBe(0);

@@ -6,7 +6,16 @@
  * beside the first request; one module measured smaller: DESIGN.md §6 size, `src/live/driver.ts`.)
  * Polling is a chunk loaded only when polling (tested below).
  */
-import { expect, htmlPageFor, priceCell, recordErrorCodes, rows, sandboxBase, test } from './support/fixtures';
+import {
+  boardPageFor,
+  expect,
+  htmlPageFor,
+  priceCell,
+  recordErrorCodes,
+  rows,
+  sandboxBase,
+  test,
+} from './support/fixtures';
 
 test('no chunk is asked for before the first prices request, and the stream opens before prices answer', async ({
   page,
@@ -40,13 +49,7 @@ test('no chunk is asked for before the first prices request, and the stream open
   page.on('requestfinished', answered);
   page.on('requestfailed', answered);
 
-  const url = servers.site.page(
-    '/live-chunk.html',
-    htmlPageFor(
-      servers,
-      `<price-board api-key="${key}" base-url="${sandboxBase(servers)}" symbols="usd,eur" stream="sse" chart="none"></price-board>`,
-    ),
-  );
+  const url = boardPageFor(servers, key, '/live-chunk.html', 'symbols="usd,eur" stream="sse" chart="none"');
   await page.goto(url);
   await expect(rows(page)).toHaveCount(2);
   await expect(priceCell(page, 'usd')).toHaveText(/[۰-۹]/);
@@ -121,12 +124,11 @@ test('when the polling chunk fails to load, the board says so and polls once it 
     if (new URL(request.url()).pathname === '/v1/prices') prices++;
   });
   await page.goto(
-    servers.site.page(
+    boardPageFor(
+      servers,
+      key,
       '/live-poll-fails.html',
-      htmlPageFor(
-        servers,
-        `<price-board api-key="${key}" base-url="${sandboxBase(servers)}" symbols="usd,eur" chart="none" stream="poll" poll-interval="5"></price-board>`,
-      ),
+      'symbols="usd,eur" chart="none" stream="poll" poll-interval="5"',
     ),
   );
   await expect(priceCell(page, 'usd')).toHaveText(/[۰-۹]/);

@@ -114,6 +114,25 @@ test('price-board holds built files, types and the manifest, and depends on the 
   expect(manifest.bin).toBeUndefined();
 });
 
+test('the bench is a private workspace package of its own, run by the root’s bench scripts, and outside price-board', () => {
+  const workspaces = JSON.parse(npm(root, ['query', '.workspace']).stdout) as Array<{
+    name: string;
+    location: string;
+    private?: boolean;
+  }>;
+  expect(workspaces.map((w) => [w.name, w.location, w.private === true])).toContainEqual([
+    'price-board-bench',
+    'bench',
+    true,
+  ]);
+  const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  for (const name of ['bench', 'bench:relay', 'bench:profile'])
+    expect(scripts[name], name).toContain(`npm run ${name} -w price-board-bench`);
+  expect(packed.board.files.filter((f) => f.startsWith('bench/'))).toEqual([]);
+});
+
 test('an app installs price-board and lit with npm, builds with Vite (the three elements, one lit) and shows live prices', async ({
   page,
   servers,

@@ -4,43 +4,26 @@
  * HTML, and the board takes that response: the relay answers exactly one `/v1/prices` request.
  * A counting proxy (a real node:http server) in front of the relay counts what the browser sends.
  */
-import { createServer, request, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readConfig } from '../../relay/config';
-import { startRelay, type Relay } from '../../relay/server';
-import { startSandbox, type StartedSandbox } from '../../sandbox/server';
 import { firstPricesUrl } from '../../src/live/connection';
+import { forward } from '../helpers/forward';
 import { expect, htmlPage, priceCell, rows, test } from './support/fixtures';
+import { startRelayOnSandbox, type RelayOnSandbox } from './support/servers';
 
-let sandbox: StartedSandbox;
-let relay: Relay;
+let started: RelayOnSandbox;
 let proxy: Server;
 let origin: string;
 /** Requests the browser sent through the proxy, by path and query. */
 const seen: string[] = [];
 
 test.beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, market: 'open', tickMs: 0 });
-  const config = readConfig({
-    UPSTREAM_URL: sandbox.url,
-    UPSTREAM_KEY: 'basic-key:e2e-preload',
-    PLAN: 'basic',
-    PORT: '0',
-  });
-  relay = await startRelay({ ...config, upstreamUrl: sandbox.url }, { logSink: () => {} });
+  started = await startRelayOnSandbox('basic-key:e2e-preload');
+  const { relay } = started;
   const target = new URL(relay.url);
   proxy = createServer((req, res) => {
     seen.push(req.url ?? '');
-    const upstream = request(
-      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    upstream.on('error', () => res.destroy());
-    res.on('close', () => upstream.destroy());
-    req.pipe(upstream);
+    forward(req, res, target);
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
@@ -48,8 +31,7 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   proxy.closeAllConnections();
   await new Promise((resolve) => proxy.close(resolve));
-  await relay.close();
-  await sandbox.close();
+  await started.close();
 });
 
 for (const symbols of [

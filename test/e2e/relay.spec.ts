@@ -3,27 +3,20 @@
  * base-url and no key. The board renders from the relay, a live change reaches it, and no request
  * from the page carries a key. The relay also serves a keyless embed.html.
  */
-import { readConfig } from '../../relay/config';
-import { startRelay, type Relay } from '../../relay/server';
-import { startSandbox, type StartedSandbox } from '../../sandbox/server';
+import type { Relay } from '../../relay/server';
+import type { StartedSandbox } from '../../sandbox/server';
 import { expect, htmlPage, persianGrouped, priceCell, rows, test } from './support/fixtures';
+import { startRelayOnSandbox, type RelayOnSandbox } from './support/servers';
 
+let started: RelayOnSandbox;
 let sandbox: StartedSandbox;
 let relay: Relay;
 
 test.beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, market: 'open', tickMs: 0 });
-  const config = readConfig({
-    UPSTREAM_URL: sandbox.url,
-    UPSTREAM_KEY: 'basic-key:e2e-relay',
-    PLAN: 'basic',
-    PORT: '0',
-  });
-  relay = await startRelay({ ...config, upstreamUrl: sandbox.url }, { logSink: () => {} });
+  ({ sandbox, relay } = started = await startRelayOnSandbox('basic-key:e2e-relay'));
 });
 test.afterAll(async () => {
-  await relay.close();
-  await sandbox.close();
+  await started.close();
 });
 
 test('a keyless board loaded from the relay renders and follows a live change', async ({ page, servers, problems }) => {

@@ -65,13 +65,7 @@ for (const theme of ['light', 'dark'] as const) {
           ? page.locator('price-ticker [part~="price"]').first()
           : page.locator('price-converter [part~="result"][data-state="ok"]');
       await expect(ready).toHaveText(/[۰-۹]/);
-      await page.evaluate(async () => {
-        await document.fonts.load('16px Vazirmatn', 'قیمت');
-        await document.fonts.ready;
-      });
-      await page.evaluate(
-        () => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))),
-      );
+      await settle(page);
       await page
         .locator(`price-${widget}`)
         .screenshot({ path: `${DOCS}screenshot-${widget}-${theme}.png`, animations: 'disabled' });
@@ -157,6 +151,7 @@ function fontHead(servers: { cdn: { url: string } }): string {
 price-ticker,price-converter{--price-board-font:Vazirmatn,sans-serif}</style>`;
 }
 
+/** Waits for the Vazirmatn font and two frames, so that a screenshot shows the painted page. */
 async function settle(page: import('@playwright/test').Page): Promise<void> {
   await page.evaluate(async () => {
     await document.fonts.load('16px Vazirmatn', 'قیمت');
@@ -201,13 +196,7 @@ header { display: flex; flex-wrap: wrap; align-items: center; gap: 16px; }</styl
         await expect(page.locator('price-board [part~="row"] [part~="time"]').first()).toHaveText(/[۰-۹]/);
         if (shot.name === 'phone')
           await expect(page.locator('price-board [part~="chart"]')).toHaveAttribute('data-status', 'ready');
-        await page.evaluate(async () => {
-          await document.fonts.load('16px Vazirmatn', 'قیمت');
-          await document.fonts.ready;
-        });
-        await page.evaluate(
-          () => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))),
-        );
+        await settle(page);
         await page
           .locator(shot.selector)
           .first()

@@ -2,7 +2,16 @@
  * Script-tag embed on a third-party site: the page has nothing but the module script from the
  * "CDN" (another origin, under a versioned path prefix) and the element.
  */
-import { expect, htmlPageFor, persianGrouped, priceCell, rows, sandboxBase, setPrices, test } from './support/fixtures';
+import {
+  boardPageFor,
+  expect,
+  htmlPageFor,
+  persianGrouped,
+  priceCell,
+  rows,
+  setPrices,
+  test,
+} from './support/fixtures';
 
 test('renders the board from the CDN and a live price change reaches the row', async ({
   page,
@@ -10,13 +19,7 @@ test('renders the board from the CDN and a live price change reaches the row', a
   key,
   problems,
 }) => {
-  const url = servers.site.page(
-    '/script-tag.html',
-    htmlPageFor(
-      servers,
-      `<price-board api-key="${key}" base-url="${sandboxBase(servers)}" symbols="usd,eur,gold_18" chart="none"></price-board>`,
-    ),
-  );
+  const url = boardPageFor(servers, key, '/script-tag.html', 'symbols="usd,eur,gold_18" chart="none"');
   await page.goto(url);
 
   await expect(rows(page)).toHaveCount(3);
@@ -32,13 +35,7 @@ test('renders the board from the CDN and a live price change reaches the row', a
 });
 
 test('with the chart, the chart chunk loads from the same CDN folder', async ({ page, servers, key, problems }) => {
-  const url = servers.site.page(
-    '/script-tag-chart.html',
-    htmlPageFor(
-      servers,
-      `<price-board api-key="${key}" base-url="${sandboxBase(servers)}" symbols="usd,eur" days="7"></price-board>`,
-    ),
-  );
+  const url = boardPageFor(servers, key, '/script-tag-chart.html', 'symbols="usd,eur" days="7"');
   const requestedBefore = servers.cdn.requests.length;
   await page.goto(url);
   await expect(rows(page)).toHaveCount(2);
@@ -49,8 +46,7 @@ test('with the chart, the chart chunk loads from the same CDN folder', async ({ 
   expect(problems.all()).toEqual([]);
 });
 
-test('two copies of the script tag on one page do not throw', async ({ page, servers, key, problems }) => {
-  const base = sandboxBase(servers);
+test('two copies of the script tag on one page do not throw', async ({ page, servers, key, base, problems }) => {
   const url = servers.site.page(
     '/script-tag-twice.html',
     htmlPageFor(
@@ -73,12 +69,11 @@ test('with link, titles link to the site’s pages in the same window; extra col
   key,
   problems,
 }) => {
-  const url = servers.site.page(
+  const url = boardPageFor(
+    servers,
+    key,
     '/script-tag-link.html',
-    htmlPageFor(
-      servers,
-      `<price-board api-key="${key}" base-url="${sandboxBase(servers)}" symbols="usd,coin_emami" chart="none" columns="price,change-amount,bubble" link="/price/{symbol}"></price-board>`,
-    ),
+    'symbols="usd,coin_emami" chart="none" columns="price,change-amount,bubble" link="/price/{symbol}"',
   );
   await page.goto(url);
   await expect(rows(page)).toHaveCount(2);

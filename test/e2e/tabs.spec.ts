@@ -347,33 +347,38 @@ test('a tab that adds and removes boards without pause: the shared stream is reo
 
 /**
  * Chrome keeps pages in its back/forward cache (Playwright's Chromium does not, unless asked); a
- * cached page runs nothing. Its context, pages that may be cached, and a page to go away to.
+ * cached page runs nothing. `caching`: its context, pages that may be cached, and a page to go away to.
  */
-async function cachingBrowser(servers: Parameters<typeof htmlPageFor>[0]) {
-  const browser = await chromium.launch({
-    executablePath: chromiumPath(),
-    args: CHROMIUM_ARGS,
-    ignoreDefaultArgs: ['--disable-back-forward-cache'],
-  });
-  const cacheable = { 'Cache-Control': 'max-age=0' };
-  return {
-    browser,
-    context: await browser.newContext(),
-    page: (path: string, html: string) => servers.site.page(path, html, cacheable),
-    away: servers.site.page('/tabs-bfcache-away.html', '<!doctype html><title>away</title><p>away</p>', cacheable),
-  };
+interface CachingBrowser {
+  context: BrowserContext;
+  page: (path: string, html: string) => string;
+  away: string;
 }
+
+const bfcacheTest = test.extend<{ caching: CachingBrowser }>({
+  caching: async ({ servers }, use) => {
+    const browser = await chromium.launch({
+      executablePath: chromiumPath(),
+      args: CHROMIUM_ARGS,
+      ignoreDefaultArgs: ['--disable-back-forward-cache'],
+    });
+    const cacheable = { 'Cache-Control': 'max-age=0' };
+    await use({
+      context: await browser.newContext(),
+      page: (path, html) => servers.site.page(path, html, cacheable),
+      away: servers.site.page('/tabs-bfcache-away.html', '<!doctype html><title>away</title><p>away</p>', cacheable),
+    });
+    await browser.close();
+  },
+});
 
 /** A page kept in the cache comes back with its script's state (a new load would not have the mark). */
 const markKept = (page: Page) => page.evaluate(() => ((window as { kept?: boolean }).kept = true));
 const kept = (page: Page) => page.evaluate(() => (window as { kept?: boolean }).kept === true);
 
-test('a tab that goes into the back/forward cache lets another lead at once, and comes back from it following, leader or not', async ({
-  servers,
-  key,
-}) => {
-  const { browser, context, page, away } = await cachingBrowser(servers);
-  try {
+bfcacheTest(
+  'a tab that goes into the back/forward cache lets another lead at once, and comes back from it following, leader or not',
+  async ({ servers, key, caching: { context, page, away } }) => {
     const url = page('/tabs-bfcache.html', boardPage(servers, key, 'usd,eur'));
     const asked = new Map<Page, number>();
     const tabs: Page[] = [];
@@ -423,17 +428,12 @@ test('a tab that goes into the back/forward cache lets another lead at once, and
     // a page going into its cache, and drops the first a few seconds later.)
     expect([...asked.values()].reduce((a, b) => a + b)).toBe(2);
     expect(asked.get(leader)).toBe(1);
-  } finally {
-    await browser.close();
-  }
-});
+  },
+);
 
-test('a page back from the back/forward cache shows the current prices at once, of its own symbols too', async ({
-  servers,
-  key,
-}) => {
-  const { browser, context, page, away } = await cachingBrowser(servers);
-  try {
+bfcacheTest(
+  'a page back from the back/forward cache shows the current prices at once, of its own symbols too',
+  async ({ servers, key, caching: { context, page, away } }) => {
     const prices = new Map<Page, number>();
     const watch = (tab: Page) =>
       tab.on('request', (request) => {
@@ -467,7 +467,5 @@ test('a page back from the back/forward cache shows the current prices at once, 
     expect(prices.get(own)).toBe(asked! + 1);
     await setPrice('gbp', '2718283');
     await expect.poll(async () => (await boardPrices(own)).gbp).toBe('2718283');
-  } finally {
-    await browser.close();
-  }
-});
+  },
+);

@@ -5,7 +5,7 @@
  * the time between them, within a small margin, and never back.
  */
 import type { Page } from '@playwright/test';
-import { expect, htmlPage, persianGrouped, sandboxBase, setPrices, test } from './support/fixtures';
+import { expect, htmlPage, persianGrouped, setPrices, test } from './support/fixtures';
 
 const SYMBOLS = ['usd', 'eur', 'gbp', 'aed', 'try', 'cny', 'gold_18', 'coin_emami', 'coin_bahar', 'jpy', 'cad', 'aud'];
 /** Sub-pixel layout and a frame's rounding. */
@@ -79,9 +79,9 @@ for (const { count, speed, from, to } of [
     page,
     servers,
     key,
+    base,
     problems,
   }) => {
-    const base = sandboxBase(servers);
     const symbols = SYMBOLS.slice(0, count);
     const changed = symbols[Math.floor(count / 2)]!;
     await setPrices(

@@ -77,9 +77,9 @@ test('an invalid attribute and unknown symbols, by script tag, in embed.html and
   page,
   servers,
   key,
+  base,
   problems,
 }) => {
-  const base = sandboxBase(servers);
   const channel = await recordDeveloperChannel(page);
   const common = `api-key="${key}" base-url="${base}" symbols="usd,dollar,bitcoin,eur"`;
   const embed = (widget: string, extra: string) =>
@@ -173,8 +173,8 @@ test('a bad key and a rate limit: visitor words in every widget, no Latin id, no
   page,
   servers,
   key,
+  base,
 }) => {
-  const base = sandboxBase(servers);
   const limited = `${key}-limited`;
   // Every request of that key is refused as over the plan's limit.
   const response = await fetch(`${base}/__sandbox/faults`, {
@@ -303,8 +303,8 @@ test('the status line never contradicts the error shown: no poll period beside Â
   page,
   servers,
   key,
+  base,
 }) => {
-  const base = sandboxBase(servers);
   await page.goto(
     servers.site.page(
       '/poll-failing.html',

@@ -4,7 +4,7 @@
  * `embed.html?widget=…`, and through the loader's `data-widget`.
  */
 import type { Page } from '@playwright/test';
-import { expect, htmlPage, sandboxBase, setPrices, test } from './support/fixtures';
+import { expect, htmlPage, openDemoIn, setPrices, test } from './support/fixtures';
 
 const ticker = (scope: Pick<Page, 'locator'>) => scope.locator('price-ticker .group:first-child [part~="item"]');
 const result = (scope: Pick<Page, 'locator'>) => scope.locator('price-converter [part~="result"]');
@@ -26,9 +26,9 @@ for (const [order, query] of [
     page,
     servers,
     key,
+    base,
     problems,
   }) => {
-    const base = sandboxBase(servers);
     const widgets: Record<string, string> = {
       'price-board': `<price-board api-key="${key}" base-url="${base}" symbols="usd,eur" chart="none"></price-board>`,
       'price-ticker': `<price-ticker api-key="${key}" base-url="${base}" symbols="gold_18,coin_emami"></price-ticker>`,
@@ -79,9 +79,9 @@ test('settings set as properties before the module loads go with the first reque
   page,
   servers,
   key,
+  base,
   problems,
 }) => {
-  const base = sandboxBase(servers);
   const prices: { url: string; key: string | undefined }[] = [];
   page.on('request', (request) => {
     if (request.url().includes('/v1/prices')) prices.push({ url: request.url(), key: request.headers()['x-api-key'] });
@@ -124,9 +124,9 @@ test('embed.html?widget=ticker and ?widget=converter show that element with its 
   page,
   servers,
   key,
+  base,
   problems,
 }) => {
-  const base = sandboxBase(servers);
   await page.goto(
     `${servers.cdn.url}embed.html?widget=ticker&symbols=usd,eur&key=${key}&base-url=${base}&speed=80&chart=none`,
   );
@@ -148,9 +148,9 @@ test('the loader turns data-widget placeholders into sized iframes of that widge
   page,
   servers,
   key,
+  base,
   problems,
 }) => {
-  const base = sandboxBase(servers);
   const url = servers.site.page(
     '/loader-widgets.html',
     htmlPage(`<div id="t" data-price-board data-widget="ticker" data-symbols="usd,eur" data-key="${key}" data-base-url="${base}"></div>
@@ -186,10 +186,7 @@ test('the demo configurator previews each widget type and its pasted code works'
   key,
   problems,
 }) => {
-  await page.goto(
-    `${servers.cdn.url}index.html?key=${encodeURIComponent(key)}&base-url=${sandboxBase(servers)}&symbols=usd,eur`,
-  );
-  await expect(page.locator('#symbol-groups .symbol-option').first()).toBeVisible();
+  await openDemoIn(page, servers, key, '&symbols=usd,eur');
   const snippets: Record<string, string> = {};
   for (const widget of ['ticker', 'converter'] as const) {
     await page.locator(`label:has(input[name="widget"][value="${widget}"])`).click();

@@ -25,7 +25,7 @@ export interface Problems {
 
 let keyCounter = 0;
 
-export const test = base.extend<{ key: string; problems: Problems }, { servers: Servers }>({
+export const test = base.extend<{ key: string; base: string; problems: Problems }, { servers: Servers }>({
   servers: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
@@ -45,6 +45,11 @@ export const test = base.extend<{ key: string; problems: Problems }, { servers: 
   key: async ({}, use, testInfo) => {
     keyCounter += 1;
     await use(`pro-key:e2e-${testInfo.workerIndex}-${keyCounter}`);
+  },
+
+  /** The sandbox's origin without a trailing slash (what `base-url` takes). */
+  base: async ({ servers }, use) => {
+    await use(sandboxBase(servers));
   },
 
   problems: async ({ page }, use) => {
@@ -82,6 +87,15 @@ export { htmlPage } from './servers';
 /** The sandbox's origin without a trailing slash (what `base-url` takes). */
 export function sandboxBase(servers: Servers): string {
   return new URL(servers.sandbox.url).origin;
+}
+
+/** Opens the demo (the CDN's index.html) with `key` and the sandbox, and `query` (`&name=value...`), once its symbol list is there. */
+export async function openDemoIn(page: Page, servers: Servers, key: string, query = ''): Promise<void> {
+  await page.goto(
+    `${servers.cdn.url}index.html?key=${encodeURIComponent(key)}&base-url=${sandboxBase(servers)}${query}`,
+  );
+  // The symbol list has come from /v1/symbols.
+  await expect(page.locator('#symbol-groups .symbol-option').first()).toBeVisible();
 }
 
 /** Sets exact prices on the sandbox market; each is pushed to open streams. */
@@ -127,6 +141,15 @@ export function htmlPageFor(servers: Servers, body: string, head = ''): string {
   return htmlPage(body, `<script type="module" src="${servers.cdn.url}price-board.js"></script>${head}`);
 }
 
+/**
+ * The address of a third-party page at `path` that loads the element from the CDN and holds one
+ * board of `key` on the sandbox with `attributes`, then `after`.
+ */
+export function boardPageFor(servers: Servers, key: string, path: string, attributes: string, after = ''): string {
+  const board = `<price-board api-key="${key}" base-url="${sandboxBase(servers)}" ${attributes}></price-board>`;
+  return servers.site.page(path, htmlPageFor(servers, board + after));
+}
+
 /** Persian digits for an ASCII digit string (for asserting prices). */
 export function persianDigits(value: string): string {
   return value.replace(/[0-9]/g, (d) => String.fromCharCode(0x06f0 + Number(d)));
@@ -152,21 +175,29 @@ export async function recordMessages(page: Page): Promise<() => Promise<unknown[
 }
 
 /**
- * From the next page load on, records the `code` of every `price-board-error` in the page (any
- * board's, captured at the document); returns a reader of the codes so far.
+ * From the next page load on, records `detail[field]` of every `type` event in the page (any
+ * board's, captured at the document); returns a reader of the values so far.
  */
-export async function recordErrorCodes(page: Page): Promise<() => Promise<string[]>> {
-  await page.addInitScript(() => {
-    const w = window as unknown as { __errorCodes: string[] };
-    w.__errorCodes = [];
-    document.addEventListener(
-      'price-board-error',
-      (e) => w.__errorCodes.push((e as CustomEvent<{ code: string }>).detail.code),
-      true,
-    );
-  });
-  return () => page.evaluate(() => (window as unknown as { __errorCodes: string[] }).__errorCodes);
+export async function recordEventDetails(page: Page, type: string, field: string): Promise<() => Promise<string[]>> {
+  await page.addInitScript(
+    ({ type, field }) => {
+      const w = window as unknown as { __events?: Record<string, string[]> };
+      const values: string[] = [];
+      (w.__events ??= {})[type] = values;
+      document.addEventListener(
+        type,
+        (e) => values.push((e as CustomEvent<Record<string, string>>).detail[field]!),
+        true,
+      );
+    },
+    { type, field },
+  );
+  return () =>
+    page.evaluate((type) => (window as unknown as { __events: Record<string, string[]> }).__events[type]!, type);
 }
+
+/** From the next page load on, records the `code` of every `price-board-error` in the page; returns a reader. */
+export const recordErrorCodes = (page: Page) => recordEventDetails(page, 'price-board-error', 'code');
 
 /** Whether a message's data is a `{ height }` object with this height. */
 export const hasHeight = (data: unknown, height: unknown): boolean =>

@@ -5,13 +5,17 @@
  * - a "CDN": `dist/` served under a versioned path prefix (`/cdn/price-board/0.1.0/`), with CORS
  *   for module scripts and fonts, and a strict CSP on its HTML pages (proving the built demo and
  *   embed page need no inline script or style),
- * - a "third-party site" whose pages the tests write (`site.page(path, html, headers)`).
+ * - a "third-party site" whose pages the tests write (`site.page(path, html, headers)`),
+ * - for the relay's specs, a relay in process on a sandbox of its own (`startRelayOnSandbox`).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readConfig } from '../../../relay/config';
+import { startRelay, type Relay } from '../../../relay/server';
+import { startSandbox, type StartedSandbox } from '../../../sandbox/server';
 
 export const DIST_DIR = resolve(fileURLToPath(new URL('../../../dist/', import.meta.url)));
 /** A CDN folder per version: relative URLs inside dist/ must survive it. */
@@ -171,4 +175,25 @@ export function htmlPage(body: string, head = ''): string {
 ${body}
 </body>
 </html>`;
+}
+
+export interface RelayOnSandbox {
+  sandbox: StartedSandbox;
+  relay: Relay;
+  close(): Promise<void>;
+}
+
+/** A relay (basic plan, upstream key `upstreamKey`) in front of a sandbox of its own, whose market does not tick. */
+export async function startRelayOnSandbox(upstreamKey: string): Promise<RelayOnSandbox> {
+  const sandbox = await startSandbox({ port: 0, market: 'open', tickMs: 0 });
+  const config = readConfig({ UPSTREAM_URL: sandbox.url, UPSTREAM_KEY: upstreamKey, PLAN: 'basic', PORT: '0' });
+  const relay = await startRelay({ ...config, upstreamUrl: sandbox.url }, { logSink: () => {} });
+  return {
+    sandbox,
+    relay,
+    async close() {
+      await relay.close();
+      await sandbox.close();
+    },
+  };
 }

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PAGES, readDeclarations, renderApi } from '../../../scripts/api-docs.mjs';
+import { BOARD_ATTRIBUTES } from '../../helpers/design-names';
 
 const read = (path: string): string => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8');
 const readme = read('README.md');
@@ -29,19 +30,7 @@ describe('element pages', () => {
 
   it('document every attribute, event, part and CSS property of the contract', () => {
     const names = [
-      ...[
-        'symbols',
-        'api-key',
-        'base-url',
-        'stream',
-        'stream-url',
-        'poll-interval',
-        'unit',
-        'theme',
-        'chart',
-        'chart-symbol',
-        'days',
-      ],
+      ...BOARD_ATTRIBUTES,
       ...['price-board-quotes', 'price-board-status', 'price-board-error', 'price-board-select'],
       ...['board', 'row', 'title', 'price', 'change', 'high', 'low', 'time', 'status', 'chart', 'error'].map(
         (p) => `| \`${p}\` |`,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PriceBoardError } from '../../../src/shared/errors';
+import type { DisplayUnit, Quote } from '../../../src/shared/types';
 import { makeQuote } from '../../helpers/quote';
 import { formatAxisNumber } from '../../../src/format/axis-number';
 import { formatDecimal, formatQuoteValue, rialToToman, toPersianDigits, unitLabel } from '../../../src/format/number';
@@ -8,6 +9,12 @@ const LATIN_DIGIT = /[0-9]/;
 const fa = (n: number, o: Intl.NumberFormatOptions = {}) => new Intl.NumberFormat('fa-IR', o).format(n);
 
 const quote = makeQuote;
+
+/** Each of `shown`'s fields of `q`, in `unit`, reads as given. */
+function expectShown(q: Quote, unit: DisplayUnit, shown: Partial<Record<'price' | 'high' | 'low', string>>): void {
+  for (const [field, text] of Object.entries(shown) as ['price' | 'high' | 'low', string][])
+    expect(formatQuoteValue(q, field, unit), field).toBe(text);
+}
 
 describe('toPersianDigits', () => {
   it('replaces every ASCII digit and keeps the rest', () => {
@@ -88,23 +95,15 @@ describe('rialToToman', () => {
 
 describe('formatQuoteValue', () => {
   it('shows toman: price_toman for the price, high and low divided by ten', () => {
-    const q = quote({});
-    expect(formatQuoteValue(q, 'price', 'toman')).toBe('۱۲۳٬۴۵۶٫۷');
-    expect(formatQuoteValue(q, 'high', 'toman')).toBe('۱۳۰٬۰۰۰٫۵');
-    expect(formatQuoteValue(q, 'low', 'toman')).toBe('۱۲۰٬۰۰۰');
+    expectShown(quote({}), 'toman', { price: '۱۲۳٬۴۵۶٫۷', high: '۱۳۰٬۰۰۰٫۵', low: '۱۲۰٬۰۰۰' });
   });
 
   it('shows a toman fraction only when it is not zero', () => {
-    const q = quote({ price_toman: '123456.0', high: '1234560' });
-    expect(formatQuoteValue(q, 'price', 'toman')).toBe('۱۲۳٬۴۵۶');
-    expect(formatQuoteValue(q, 'high', 'toman')).toBe('۱۲۳٬۴۵۶');
+    expectShown(quote({ price_toman: '123456.0', high: '1234560' }), 'toman', { price: '۱۲۳٬۴۵۶', high: '۱۲۳٬۴۵۶' });
   });
 
   it('shows rials as given', () => {
-    const q = quote({});
-    expect(formatQuoteValue(q, 'price', 'rial')).toBe('۱٬۲۳۴٬۵۶۷');
-    expect(formatQuoteValue(q, 'high', 'rial')).toBe('۱٬۳۰۰٬۰۰۵');
-    expect(formatQuoteValue(q, 'low', 'rial')).toBe('۱٬۲۰۰٬۰۰۰');
+    expectShown(quote({}), 'rial', { price: '۱٬۲۳۴٬۵۶۷', high: '۱٬۳۰۰٬۰۰۵', low: '۱٬۲۰۰٬۰۰۰' });
   });
 
   it('shows a 25-digit toman price exactly', () => {
