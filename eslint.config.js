@@ -47,7 +47,7 @@ const SRC_NEVER = {
  * its initial module. Its extras, themselves loaded by `import()`, take the chart's part statically.
  */
 const SRC_LAZY = { board: ['../chart/*'] };
-const LAZY_ENTRIES = { board: ['src/board/board-extras.ts'] };
+const LAZY_ENTRIES = { board: ['src/board/board-controllers.ts'] };
 /** src/ (and the demo page) run in the browser: never the Node side. */
 const NODE_SIDE = ['**/sandbox/*', '**/relay/*', 'node:*'];
 

@@ -3,7 +3,7 @@
  * never HTML), no inline styles (strict CSP), and the stable parts/data attributes of DESIGN.md.
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import type { Column } from '../shared/attributes';
+import type { Column } from '../shared/attribute-table';
 import type { ConnectionStatus, DisplayUnit } from '../shared/types';
 import { MONEY_NAME } from '../format/number';
 import { DASH, type RowView } from '../widget/row-view';

@@ -9,7 +9,7 @@ import { servicePart, type ServicePart } from '../api/services';
 import { PriceBoardError } from '../shared/errors';
 import type { Candle } from '../shared/types';
 import { intervalFor, normalizeHistory, toCandles } from '../model/history';
-import { DAY_OPTIONS, type HistoryDays } from '../shared/attributes';
+import { DAY_OPTIONS, type HistoryDays } from '../shared/attribute-table';
 
 /** Fetched history stays fresh this long when the user switches symbols or spans back and forth. */
 const HISTORY_TTL_MS = 5 * 60_000;

@@ -1,9 +1,9 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import type { Quote } from '../shared/types';
 import { DOLLAR_SYMBOLS } from '../shared/types';
-import { CONVERTER_ATTRIBUTES, type AttributeProperties, type WidgetSettings } from '../shared/attributes';
+import { CONVERTER_ATTRIBUTES, type AttributeProperties, type WidgetSettings } from '../shared/attribute-table';
 import { defineOnce } from '../widget/define';
-import { litProperties } from '../widget/attributes';
+import { litProperties } from '../widget/settings';
 import { renderError } from '../widget/error-view';
 import { formatDecimal, MONEY_NAME, toPersianDigits } from '../format/number';
 import { PriceWidget } from '../widget/price-widget';

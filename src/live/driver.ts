@@ -14,7 +14,7 @@ import type { BackoffOptions } from '../api/backoff';
 import { PriceClient, type RetryOptions } from '../api/client';
 import type { FetchLike } from '../api/request';
 import type { PricesOutcome } from '../api/unknown-symbols';
-import type { StreamMode } from '../shared/attributes';
+import type { StreamMode } from '../shared/attribute-table';
 import type { PriceBoardError } from '../shared/errors';
 import type { Quote } from '../shared/types';
 import { clampPollMs } from './policy';

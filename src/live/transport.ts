@@ -12,7 +12,7 @@
  * over from polling, one that fails just waits again. Polling says `polling` only while its polls
  * are answered: after a failed one it is `reconnecting`.
  */
-import type { StreamMode } from '../shared/attributes';
+import type { StreamMode } from '../shared/attribute-table';
 import { PriceBoardError } from '../shared/errors';
 import type { FetchLike } from '../api/request';
 import { startTimer } from '../api/timer';
@@ -23,7 +23,7 @@ import { suggestsNoStream } from './policy';
 import { LiveStream, type LiveStreamOptions, type StreamFailure, type StreamState } from './stream';
 import type { LockManagerLike, TabsEnv, TabStream } from './tabs';
 import type { VisibilitySource } from './visibility';
-import { afterPaint } from '../shared/after-paint';
+import { afterPaint } from '../shared/idle-task';
 
 /** What the transport is doing (the hub turns it into a `ConnectionStatus`). */
 export type TransportState = 'connecting' | 'live' | 'reconnecting' | 'polling' | 'idle';

@@ -1,6 +1,6 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
-import { TICKER_ATTRIBUTES, type AttributeProperties, type SettingsOf } from '../shared/attributes';
-import { litProperties } from '../widget/attributes';
+import { TICKER_ATTRIBUTES, type AttributeProperties, type SettingsOf } from '../shared/attribute-table';
+import { litProperties } from '../widget/settings';
 import type { Quote } from '../shared/types';
 import { defineOnce } from '../widget/define';
 import { DASH, emptyRow, quoteRow, type RowView } from '../widget/row-view';

@@ -13,8 +13,8 @@ import {
   type AttributeProperties,
   type AttributeSpec,
   type WidgetSettings,
-} from '../shared/attributes';
-import { defaultsOf, invalidAttributeMessage, litProperties, readSettings } from './attributes';
+} from '../shared/attribute-table';
+import { defaultsOf, invalidAttributeMessage, litProperties, readSettings } from './settings';
 import { emit, reportError } from './emit';
 import { DEFAULT_BASE_URL } from './module-origin';
 import { QuotesController } from './quotes-controller';

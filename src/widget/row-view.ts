@@ -2,7 +2,7 @@
  * What one row shows, as strings: formatted once per quote (and per unit, day and staleness), so a
  * frame of live updates formats only the rows whose quote changed.
  */
-import type { Column } from '../shared/attributes';
+import type { Column } from '../shared/attribute-table';
 import type { DisplayUnit, Quote } from '../shared/types';
 import { DOLLAR_SYMBOLS } from '../shared/types';
 import type { DateFormat } from '../format/date';

@@ -105,7 +105,7 @@ describe('eslint rules that keep the structure', () => {
       '../chart/board-chart',
       '../ticker/price-ticker',
     ]);
-    expect(await refused('board-imports-chart.txt', 'src/board/board-extras.ts')).toEqual(['../ticker/price-ticker']);
+    expect(await refused('board-imports-chart.txt', 'src/board/board-controllers.ts')).toEqual(['../ticker/price-ticker']);
   });
 
   it('reports the demo page importing the Node side', async () => {
