@@ -2,7 +2,7 @@
  * What the board loads once its first render (the rows, or their skeleton) is painted, out of the
  * initial module (the first rows need none of it, and never wait for it), by what each part does:
  *
- * - the chart's holder (`chart/board-chart.ts`), which loads the chart area's chunk when a chart is
+ * - the chart's holder (`board-chart.ts`), which loads the chart area's chunk when a chart is
  *   shown;
  * - the rows: selection by click and keys (`row-selection.ts`), the flash of a changed price
  *   (`flash.ts`), the hover, selection and missing rows' styles;
@@ -15,7 +15,7 @@ import { adoptStyles, supportsAdoptingStyleSheets } from 'lit';
 import type { BoardSettings } from '../shared/attribute-table';
 import type { ConnectionStatus, Quote } from '../shared/types';
 import type { RowView } from '../widget/row-view';
-import { BoardChart, type ChartHost } from '../chart/board-chart';
+import { BoardChart, type ChartHost } from './board-chart';
 import { PriceAnnouncer } from './announcer';
 import { controllerStyles } from './board-controllers.styles';
 import { Clock } from './clock';

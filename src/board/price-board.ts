@@ -164,7 +164,7 @@ export class PriceBoard extends PriceWidget {
       cancel = afterPaint(() => {
         this.#cancelExtrasWait = undefined;
         // The chart area's chunk too, when a chart is shown, rather than after the extras.
-        if (this.settings.chart !== 'none') import('../chart/chart-area').catch(() => {}); // the chart area reports a failure
+        if (this.settings.chart !== 'none') import('./chart-area').catch(() => {}); // the chart area reports a failure
         this.#loadExtras();
       });
     });

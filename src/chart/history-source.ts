@@ -113,3 +113,10 @@ export async function loadHistory(
     }
   }
 }
+
+/**
+ * A history load that failed for a reason that is not final (`ERROR_POLICY`) is tried again while
+ * the board shows the same chart: 2.5 s, 5 s, 10 s… up to a minute (equal jitter, so boards of a
+ * page spread out), never before a `Retry-After`.
+ */
+export const HISTORY_RETRY = { baseMs: 2_500, maxMs: 60_000 };

@@ -178,7 +178,7 @@ test("when the chart area's chunk fails to load, the board says so where the cha
   key,
   problems,
 }) => {
-  // The chart's section and work are a chunk only a board with a chart loads (src/chart/board-chart.ts).
+  // The chart's section and work are a chunk only a board with a chart loads (src/board/board-chart.ts).
   let blocked = true;
   await page.route(/\/assets\/chart-area-[\w-]+\.js$/, (route) =>
     blocked ? route.abort('connectionreset') : route.continue(),
