@@ -18,8 +18,8 @@ import type { Direction } from '../model/quote';
 import type { SparkController } from '../widget/spark';
 import { linkFor } from '../widget/settings';
 import { importOnce } from '../widget/lazy-import';
-import { DASH, shape, type RowView } from '../widget/row-view';
-import { piece, SKELETON, type CellContext, type ExtraCells, type Piece } from './templates';
+import { DASH, shape, SKELETON, type RowView } from '../widget/row-view';
+import { piece, type CellContext, type ExtraCells, type Piece } from './templates';
 
 const loadSpark = importOnce(() => import('../widget/spark'));
 

@@ -4,7 +4,6 @@ import type { Quote } from '../shared/types';
 import { BOARD_ATTRIBUTES, type BoardProperties, type BoardSettings } from '../shared/attribute-table';
 import { litProperties } from '../widget/settings';
 import type { BoardControllers } from './board-controllers';
-import { defineOnce } from '../widget/define';
 import { emit } from '../widget/emit';
 import { backoffDelay } from '../api/backoff';
 import { startTimer } from '../api/timer';
@@ -15,7 +14,7 @@ import { RenderGate } from './render-gate';
 import { clickedRow, selectRow } from './select-row';
 import { styles } from './price-board.styles';
 import { isStale } from '../model/quote';
-import { dayOf, emptyRow, quoteRow, type RowContext, type RowView } from '../widget/row-view';
+import { dayOf, quoteRow, type RowContext } from '../widget/row-view';
 import { renderError } from '../widget/error-view';
 import { PriceWidget } from '../widget/price-widget';
 import { LOADING_TEXT, renderStatus, renderTable } from './templates';
@@ -89,13 +88,8 @@ export class PriceBoard extends PriceWidget {
   // helper code is not needed). Their docs are the table's: `shared/attribute-table.ts`.
   static override properties = litProperties(BOARD_ATTRIBUTES);
 
-  /**
-   * Registers the element as `tag`; does nothing when the tag is already defined, so loading the
-   * script twice is harmless.
-   */
-  static define(tag = 'price-board'): void {
-    defineOnce(tag, this);
-  }
+  /** @internal */
+  static override tag = 'price-board';
 
   /** The connection settings and the board's own. */
   declare protected settings: BoardSettings;
@@ -262,7 +256,7 @@ export class PriceBoard extends PriceWidget {
     const s = this.settings;
     const now = new Date();
     const known = this.knownSymbols();
-    const rows = this.#rows(now, known);
+    const rows = this.rows(this.#rowContext(now), this.#isLoading());
     const chartSymbol = this.#chartSymbol();
     const selected = rows.find((r) => r.symbol === chartSymbol);
     const extras = this.#extras;
@@ -345,19 +339,6 @@ export class PriceBoard extends PriceWidget {
   #rowContext(now = new Date()): RowContext {
     const dates = this.#extras?.clock.dates();
     return { unit: this.settings.unit, now, day: dates && dayOf(now, dates), dates };
-  }
-
-  /** A row per known symbol (`known`: an unknown one is the developer's mistake, not a visitor's row). */
-  #rows(now: Date, known: readonly string[]): RowView[] {
-    const ctx = this.#rowContext(now);
-    const loading = this.#isLoading();
-    return known.map((symbol) => {
-      const quote = this.live.get(symbol);
-      const missing = this.live.missing.has(symbol);
-      if (!quote) return emptyRow(symbol, missing, loading);
-      const view = quoteRow(quote, ctx);
-      return missing ? { ...view, missing } : view;
-    });
   }
 
   // ── Events ────────────────────────────────────────────────────────────────────────────────
