@@ -2,8 +2,8 @@
  * The base of every widget (`<price-board>`, `<price-ticker>`, `<price-converter>`): the
  * connection attributes and the reading of the settings from an attribute table, one subscription
  * to the page's shared hub (`QuotesController`), the start batch, the `price-board-quotes` /
- * `-status` / `-error` events, and `quotes`, `status`, `refresh()`. A widget adds its own
- * attributes, its template and what it does with the quotes.
+ * `-status` / `-error` events, `quotes`, `status`, `refresh()`, `define()` and the rows. A widget
+ * adds its own tag, attributes, template and what it does with the quotes.
  */
 import { adoptStyles, LitElement, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { PriceBoardError } from '../shared/errors';
@@ -15,9 +15,9 @@ import {
   type WidgetSettings,
 } from '../shared/attribute-table';
 import { defaultsOf, invalidAttributeMessage, litProperties, readSettings } from './settings';
+import { emptyRow, quoteRow, type RowContext, type RowView } from './row-view';
 import { emit, reportError } from './emit';
 import { DEFAULT_BASE_URL } from './module-origin';
-import { emptyRow, quoteRow, type RowContext, type RowView } from './row-view';
 import { QuotesController } from './quotes-controller';
 import { startTogether } from '../live/start-together';
 
