@@ -1,7 +1,7 @@
 import { readAttributeTable } from './scripts/attribute-table.mjs';
 
 /**
- * The element's attributes come from the attribute table (src/shared/attributes.ts), which the
+ * The element's attributes come from the attribute table (src/shared/attribute-table.ts), which the
  * analyzer cannot see through `litProperties(...)`: they are written into the manifest here.
  */
 function attributeTablePlugin() {

@@ -6,7 +6,7 @@ import globals from 'globals';
 
 /**
  * The layers of docs/ARCHITECTURE.md (the one list of them), kept by the linter: for each folder, what it must never
- * import. In src/, data flows one way: service → api/live → model → widget → chart → board;
+ * import. In src/, data flows one way: service → api/live → model → chart → widget → board;
  * `shared` (types, the attribute table, the error policy) is below everything; each widget (board,
  * ticker, converter) is a top of its own on `widget` (what they share). The Node side: the relay takes src/ only through
  * relay/from-src.ts and never the sandbox (the test double) but in its no-configuration mode, by a
@@ -33,7 +33,8 @@ const SRC_NEVER = {
   api: ['../model/*', '../live/*', '../chart/*', '../widget/*', ...WIDGETS, '../embed/*', ...LIT, 'lightweight-charts'],
   model: ['../live/*', '../chart/*', '../widget/*', ...WIDGETS, '../embed/*', ...LIT, 'lightweight-charts'],
   live: ['../chart/*', '../widget/*', ...WIDGETS, '../embed/*', ...LIT, 'lightweight-charts'],
-  chart: ['../live/*', ...WIDGETS, '../embed/*'],
+  // A leaf: the chart wrapper, its history and the sparkline; the board's chart UI is the board's.
+  chart: ['../live/*', '../widget/*', ...WIDGETS, '../embed/*', ...LIT],
   // (the sparkline is pure and small: the spark cells draw it without the chart's chunk)
   widget: [...WIDGETS, '../chart/*', '!../chart/sparkline', '../embed/*', 'lightweight-charts'],
   board: ['../ticker/*', '../converter/*', '../embed/*', 'lightweight-charts'],
@@ -44,10 +45,11 @@ const SRC_NEVER = {
 };
 /**
  * What a layer imports only by `import()` (or for its types): the board's chart code stays out of
- * its initial module. Its extras, themselves loaded by `import()`, take the chart's part statically.
+ * its initial module. Its controllers and its chart area, themselves loaded by `import()`, take the
+ * chart's part statically.
  */
 const SRC_LAZY = { board: ['../chart/*'] };
-const LAZY_ENTRIES = { board: ['src/board/board-extras.ts'] };
+const LAZY_ENTRIES = { board: ['src/board/board-controllers.ts', 'src/board/chart-area.ts'] };
 /** src/ (and the demo page) run in the browser: never the Node side. */
 const NODE_SIDE = ['**/sandbox/*', '**/relay/*', 'node:*'];
 

@@ -125,7 +125,7 @@ function scriptTagBuild(): BuildEnvironmentOptions {
               priority: 2,
               test: /[\\/]src[\\/](?!embed[\\/]|ticker[\\/]|converter[\\/]|widget[\\/]text-reset|widget[\\/]stale-mark|widget[\\/]spark|format[\\/]amount|price-ticker|price-converter)|[\\/]node_modules[\\/](lit|lit-html|lit-element|@lit[\\/]reactive-element)[\\/]/,
             },
-            { name: 'board-extras', priority: 1, test: /[\\/]src[\\/]board[\\/]board-extras\.ts$/ },
+            { name: 'board-extras', priority: 1, test: /[\\/]src[\\/]board[\\/]board-controllers\.ts$/ },
           ],
         },
       },

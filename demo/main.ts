@@ -31,7 +31,7 @@ import {
   TICKER_ATTRIBUTES,
   WIDGET_ATTRIBUTES,
   type AttributeSpec,
-} from '../src/shared/attributes';
+} from '../src/shared/attribute-table';
 import { Configurator, wireTabs } from './configurator';
 import { wireCopyButtons } from './copy';
 import { relayScriptSnippet, scriptSnippet, throughRelay, type BoardConfig, type WidgetUrls } from './snippets';

@@ -5,7 +5,7 @@
  */
 import { WIDGET_TAGS, WIDGET_TITLES, type EmbedWidget } from '../src/embed/params';
 import { firstPricesUrl } from '../src/live/connection';
-import { WIDGET_ATTRIBUTES, type AttributeSpec } from '../src/shared/attributes';
+import { WIDGET_ATTRIBUTES, type AttributeSpec } from '../src/shared/attribute-table';
 
 /**
  * A widget configuration, by property name (the keys of the attribute table). Empty strings mean

@@ -1,10 +1,10 @@
-// Reads the attribute table (src/shared/attributes.ts) as source, JSDoc included, for the
+// Reads the attribute table (src/shared/attribute-table.ts) as source, JSDoc included, for the
 // manifest and the element pages (docs/elements/): the docs stay comments, so they never reach the bundle.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
-const FILE = fileURLToPath(new URL('../src/shared/attributes.ts', import.meta.url));
+const FILE = fileURLToPath(new URL('../src/shared/attribute-table.ts', import.meta.url));
 
 /** `{ ... } as const satisfies X` → `{ ... }`. */
 function unwrap(node) {

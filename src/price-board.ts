@@ -9,7 +9,7 @@ PriceBoard.define();
 
 export { PriceBoard };
 export type { PriceBoardEventDetails, PriceBoardEventMap, PriceBoardEventName } from './widget/emit';
-export type { ChartMode, HistoryDays, StreamMode, ThemeMode } from './shared/attributes';
+export type { ChartMode, HistoryDays, StreamMode, ThemeMode } from './shared/attribute-table';
 export type { ConnectionStatus, DisplayUnit, Quote } from './shared/types';
 export type { ErrorCode, ErrorDetail } from './shared/errors';
 

@@ -5,9 +5,9 @@
  * follows `ons` and `usd` beside its symbols, without rows.
  */
 import type { LitElement } from 'lit';
-import type { Column } from '../shared/attributes';
+import type { Column } from '../shared/attribute-table';
 import type { ColumnSettings, ColumnsSource, ExtraColumns } from './extra-columns';
-import { importOnce } from '../widget/import-once';
+import { importOnce } from '../widget/lazy-import';
 
 const loadExtra = importOnce(() => import('./extra-columns'));
 

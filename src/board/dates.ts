@@ -3,10 +3,10 @@
  * of ICU set-up on the bench machine (`npm run bench:profile`; 4 to 6 times that on a phone), more
  * than the rest of the first rows together. So the first rows are shown without their time cells,
  * and the date formatters are built after those rows are painted, once for every board. This code
- * and the formatting itself are in the board's extras (`board-extras.ts`), not in the initial module.
+ * and the formatting itself are in the board's extras (`board-controllers.ts`), not in the initial module.
  */
 import { formatJalaliDate, formatTime, formatUpdated, type DateFormat } from '../format/date';
-import { afterPaint } from '../shared/after-paint';
+import { afterPaint } from '../shared/idle-task';
 
 let ready: DateFormat | undefined;
 let preparing: Promise<void> | undefined;

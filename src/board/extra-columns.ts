@@ -7,7 +7,7 @@
  */
 import { adoptStyles, css, html, nothing, supportsAdoptingStyleSheets } from 'lit';
 import type { LitElement } from 'lit';
-import type { Column } from '../shared/attributes';
+import type { Column } from '../shared/attribute-table';
 import type { DisplayUnit, Quote } from '../shared/types';
 import { coinBubble, bubbleTitle } from '../model/bubble';
 import { coinSpec } from '../model/coins';
@@ -16,10 +16,10 @@ import { formatDecimal } from '../format/number';
 import { formatPercent } from '../format/percent';
 import type { Direction } from '../model/quote';
 import type { SparkController } from '../widget/spark';
-import { linkFor } from '../widget/attributes';
-import { importOnce } from '../widget/import-once';
-import { DASH, shape, type RowView } from '../widget/row-view';
-import { piece, SKELETON, type CellContext, type ExtraCells, type Piece } from './templates';
+import { linkFor } from '../widget/settings';
+import { importOnce } from '../widget/lazy-import';
+import { DASH, shape, SKELETON, type RowView } from '../widget/row-view';
+import { piece, type CellContext, type ExtraCells, type Piece } from './templates';
 
 const loadSpark = importOnce(() => import('../widget/spark'));
 

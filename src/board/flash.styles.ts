@@ -1,7 +1,7 @@
 import { css } from 'lit';
 
 /**
- * The flash of a changed price (`flash.ts`), adopted with the board's extras (`board-extras.ts`)
+ * The flash of a changed price (`flash.ts`), adopted with the board's extras (`board-controllers.ts`)
  * beside the board's own styles: only live updates change a price shown, and they come after the
  * first rows.
  */

@@ -7,7 +7,7 @@ import { textReset } from '../widget/text-reset.styles';
  * Colours come from the shared theme (theme.styles.ts).
  * Static styles only (adopted style sheets): nothing inline, so a strict CSP holds.
  * What the first rows do not need (the live statuses' colours, the error box, hover, selection,
- * focus, missing rows) comes with the board's extras: board-extras.styles.ts.
+ * focus, missing rows) comes with the board's extras: board-controllers.styles.ts.
  */
 
 /** A column header the layout has no room for: out of sight, still read by screen readers. */

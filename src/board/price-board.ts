@@ -1,31 +1,30 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { PriceBoardError } from '../shared/errors';
 import type { Quote } from '../shared/types';
-import { BOARD_ATTRIBUTES, type BoardProperties, type BoardSettings } from '../shared/attributes';
-import { litProperties } from '../widget/attributes';
-import type { BoardExtras } from './board-extras';
-import { defineOnce } from '../widget/define';
+import { BOARD_ATTRIBUTES, type BoardProperties, type BoardSettings } from '../shared/attribute-table';
+import { litProperties } from '../widget/settings';
+import type { BoardControllers } from './board-controllers';
 import { emit } from '../widget/emit';
 import { backoffDelay } from '../api/backoff';
 import { startTimer } from '../api/timer';
-import { importOnce } from '../widget/import-once';
-import { afterPaint } from '../shared/after-paint';
+import { importOnce } from '../widget/lazy-import';
+import { afterPaint } from '../shared/idle-task';
 import { Columns, followed } from './columns';
-import { FirstRender } from './first-render';
+import { RenderGate } from './render-gate';
 import { clickedRow, selectRow } from './select-row';
 import { styles } from './price-board.styles';
 import { isStale } from '../model/quote';
-import { dayOf, emptyRow, quoteRow, type RowContext, type RowView } from '../widget/row-view';
+import { dayOf, quoteRow, type RowContext } from '../widget/row-view';
 import { renderError } from '../widget/error-view';
 import { PriceWidget } from '../widget/price-widget';
 import { LOADING_TEXT, renderStatus, renderTable } from './templates';
 
-type Extras = typeof import('./board-extras');
+type Extras = typeof import('./board-controllers');
 
 /** Retries of a failed extras import: 0.5–1 s, 1–2 s, … at most 15–30 s (equal jitter: many boards spread out). */
 const EXTRAS_RETRY = { baseMs: 1_000, maxMs: 30_000 };
-/** The board's extras (`board-extras.ts`): imported once per page, again after a failure. */
-const loadExtras: () => Promise<Extras> = importOnce(() => import('./board-extras'));
+/** The board's extras (`board-controllers.ts`): imported once per page, again after a failure. */
+const loadExtras: () => Promise<Extras> = importOnce(() => import('./board-controllers'));
 /**
  * Connected boards whose extras import failed and that wait for their retry: whichever board of
  * the page loads the chunk first hands it to all of them at once.
@@ -86,25 +85,20 @@ export class PriceBoard extends PriceWidget {
   static override settingsAttributes = BOARD_ATTRIBUTES;
 
   // Reactive properties from the attribute table (static rather than decorators: the decorators'
-  // helper code is not needed). Their docs are the table's: `shared/attributes.ts`.
+  // helper code is not needed). Their docs are the table's: `shared/attribute-table.ts`.
   static override properties = litProperties(BOARD_ATTRIBUTES);
 
-  /**
-   * Registers the element as `tag`; does nothing when the tag is already defined, so loading the
-   * script twice is harmless.
-   */
-  static define(tag = 'price-board'): void {
-    defineOnce(tag, this);
-  }
+  /** @internal */
+  static override tag = 'price-board';
 
   /** The connection settings and the board's own. */
   declare protected settings: BoardSettings;
 
-  readonly #firstRender = new FirstRender();
+  readonly #renderGate = new RenderGate();
 
-  /** Anything from the live data renders the first rows at once (see `first-render.ts`). */
+  /** Anything from the live data renders the first rows at once (see `render-gate.ts`). */
   protected override liveReported(): void {
-    this.#firstRender.open();
+    this.#renderGate.open();
   }
 
   readonly #columns = new Columns(this, {
@@ -134,10 +128,10 @@ export class PriceBoard extends PriceWidget {
   }
 
   /**
-   * What the first rows do not need (`board-extras.ts`), once its chunk has loaded: it is asked
+   * What the first rows do not need (`board-controllers.ts`), once its chunk has loaded: it is asked
    * for once the first render (the rows, or their skeleton) is painted.
    */
-  #extras: BoardExtras | undefined;
+  #extras: BoardControllers | undefined;
   /** Why the extras' chunk did not load (shown where the chart goes), while it is asked for again. */
   #extrasFailure: PriceBoardError | undefined;
   #extrasAttempts = 0;
@@ -164,7 +158,7 @@ export class PriceBoard extends PriceWidget {
       cancel = afterPaint(() => {
         this.#cancelExtrasWait = undefined;
         // The chart area's chunk too, when a chart is shown, rather than after the extras.
-        if (this.settings.chart !== 'none') import('../chart/chart-area').catch(() => {}); // the chart area reports a failure
+        if (this.settings.chart !== 'none') import('./chart-area').catch(() => {}); // the chart area reports a failure
         this.#loadExtras();
       });
     });
@@ -217,19 +211,19 @@ export class PriceBoard extends PriceWidget {
     this.#cancelExtrasRetry = undefined;
   }
 
-  #extrasLoaded({ BoardExtras }: Extras): void {
+  #extrasLoaded({ BoardControllers }: Extras): void {
     if (this.#extras) return;
     this.#stopExtrasRetry();
     this.#extrasFailure = undefined;
     this.#extrasAttempts = 0;
-    this.#extras = new BoardExtras(this, this.live, this.#chartSymbol());
+    this.#extras = new BoardControllers(this, this.live, this.#chartSymbol());
     this.#configureChart();
     this.requestUpdate(); // its `updated` tells the chart whether the rows are shown
   }
 
-  /** The first render waits for the first answer, or the skeleton delay (see `first-render.ts`). */
+  /** The first render waits for the first answer, or the skeleton delay (see `render-gate.ts`). */
   protected override async scheduleUpdate(): Promise<void> {
-    if (!this.hasUpdated) await this.#firstRender.wait();
+    if (!this.hasUpdated) await this.#renderGate.wait();
     super.scheduleUpdate();
   }
 
@@ -262,7 +256,7 @@ export class PriceBoard extends PriceWidget {
     const s = this.settings;
     const now = new Date();
     const known = this.knownSymbols();
-    const rows = this.#rows(now, known);
+    const rows = this.rows(this.#rowContext(now), this.#isLoading());
     const chartSymbol = this.#chartSymbol();
     const selected = rows.find((r) => r.symbol === chartSymbol);
     const extras = this.#extras;
@@ -345,19 +339,6 @@ export class PriceBoard extends PriceWidget {
   #rowContext(now = new Date()): RowContext {
     const dates = this.#extras?.clock.dates();
     return { unit: this.settings.unit, now, day: dates && dayOf(now, dates), dates };
-  }
-
-  /** A row per known symbol (`known`: an unknown one is the developer's mistake, not a visitor's row). */
-  #rows(now: Date, known: readonly string[]): RowView[] {
-    const ctx = this.#rowContext(now);
-    const loading = this.#isLoading();
-    return known.map((symbol) => {
-      const quote = this.live.get(symbol);
-      const missing = this.live.missing.has(symbol);
-      if (!quote) return emptyRow(symbol, missing, loading);
-      const view = quoteRow(quote, ctx);
-      return missing ? { ...view, missing } : view;
-    });
   }
 
   // ── Events ────────────────────────────────────────────────────────────────────────────────

@@ -1,5 +1,5 @@
 /**
- * What the user does with the rows, with the board's extras (`board-extras.ts`): a click, Enter
+ * What the user does with the rows, with the board's extras (`board-controllers.ts`): a click, Enter
  * or Space selects a row's symbol for the chart (`price-board-select`); the arrows, Home and End
  * move focus between rows, and the row last focused keeps the table's one tab stop (a roving
  * tabindex). Until the extras are there (they are asked for once the first render is painted), a

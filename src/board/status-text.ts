@@ -1,6 +1,6 @@
 /**
  * The status line's text, in Persian: the connection state, the poll period and any data delay.
- * With the board's extras (`board-extras.ts`): until they are there, the line says only that the
+ * With the board's extras (`board-controllers.ts`): until they are there, the line says only that the
  * first prices are on their way (`LOADING_TEXT`); every other state comes from the live data
  * layer, loaded beside them.
  */

@@ -3,10 +3,10 @@
  * never HTML), no inline styles (strict CSP), and the stable parts/data attributes of DESIGN.md.
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import type { Column } from '../shared/attributes';
+import type { Column } from '../shared/attribute-table';
 import type { ConnectionStatus, DisplayUnit } from '../shared/types';
 import { MONEY_NAME } from '../format/number';
-import { DASH, type RowView } from '../widget/row-view';
+import { DASH, SKELETON, type RowView } from '../widget/row-view';
 
 /** The status line's text while the first prices are on their way (`status-text.ts` has the others). */
 export const LOADING_TEXT = 'در حال دریافت قیمت‌ها…';
@@ -52,7 +52,6 @@ export interface ExtraCells {
 }
 
 /** A placeholder for a value while the first prices are on their way. */
-export const SKELETON = html`<span class="skeleton" aria-hidden="true"></span>`;
 const SKELETON_SHORT = html`<span class="skeleton short" aria-hidden="true"></span>`;
 /** A title while loading: a skeleton, said to screen readers (a row header is never empty), never the id. */
 const LOADING_TITLE = html`<span class="sr-only">${LOADING_TEXT}</span>${SKELETON}`;

@@ -9,7 +9,7 @@ import { servicePart, type ServicePart } from '../api/services';
 import { PriceBoardError } from '../shared/errors';
 import type { Candle } from '../shared/types';
 import { intervalFor, normalizeHistory, toCandles } from '../model/history';
-import { DAY_OPTIONS, type HistoryDays } from '../shared/attributes';
+import { DAY_OPTIONS, type HistoryDays } from '../shared/attribute-table';
 
 /** Fetched history stays fresh this long when the user switches symbols or spans back and forth. */
 const HISTORY_TTL_MS = 5 * 60_000;
@@ -113,3 +113,10 @@ export async function loadHistory(
     }
   }
 }
+
+/**
+ * A history load that failed for a reason that is not final (`ERROR_POLICY`) is tried again while
+ * the board shows the same chart: 2.5 s, 5 s, 10 s… up to a minute (equal jitter, so boards of a
+ * page spread out), never before a `Retry-After`.
+ */
+export const HISTORY_RETRY = { baseMs: 2_500, maxMs: 60_000 };

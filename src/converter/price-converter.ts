@@ -1,9 +1,13 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import type { Quote } from '../shared/types';
 import { DOLLAR_SYMBOLS } from '../shared/types';
-import { CONVERTER_ATTRIBUTES, type AttributeProperties, type WidgetSettings } from '../shared/attributes';
-import { defineOnce } from '../widget/define';
-import { litProperties } from '../widget/attributes';
+import {
+  CONVERTER_ATTRIBUTES,
+  type AttributeProperties,
+  type SettingsOf,
+  type WidgetSettings,
+} from '../shared/attribute-table';
+import { litProperties } from '../widget/settings';
 import { renderError } from '../widget/error-view';
 import { formatDecimal, MONEY_NAME, toPersianDigits } from '../format/number';
 import { PriceWidget } from '../widget/price-widget';
@@ -55,13 +59,13 @@ export class PriceConverter extends PriceWidget {
    * @internal
    */
   static override settingsAttributes = CONVERTER_ATTRIBUTES;
+  /** The connection settings and `symbol`, `amount`, `reverse`. */
+  declare protected settings: SettingsOf<typeof CONVERTER_ATTRIBUTES>;
   // The table's attributes: the connection ones, `symbol`, `amount`, `reverse` (their docs are the table's).
   static override properties: PropertyDeclarations = litProperties(CONVERTER_ATTRIBUTES);
 
-  /** Registers the element as `tag` (once, however often the script is loaded). */
-  static define(tag = 'price-converter'): void {
-    defineOnce(tag, this);
-  }
+  /** @internal */
+  static override tag = 'price-converter';
 
   /** The result, as shown (Persian digits and its unit): what the copy button copies. */
   get resultText(): string {
@@ -91,7 +95,7 @@ export class PriceConverter extends PriceWidget {
     const stale = this.#stale.render();
     return html`<div part="converter" class="converter" dir="rtl" lang="fa" data-theme=${s.theme} ?data-stale=${stale !== nothing}>
       <div class="fields">
-        <label>${this.reverse ? `مبلغ (${money})` : `مقدار ${title}${quantity ? ` (${quantity})` : ''}`}
+        <label>${s.reverse ? `مبلغ (${money})` : `مقدار ${title}${quantity ? ` (${quantity})` : ''}`}
           <input part="amount" inputmode="decimal" autocomplete="off" dir="auto" .value=${this.#shownAmount()}
             aria-invalid=${result.ok || result.reason !== 'invalid' ? 'false' : 'true'} aria-describedby="result"
             @input=${(e: Event) => this.#typed((e.target as HTMLInputElement).value)} />
@@ -101,8 +105,8 @@ export class PriceConverter extends PriceWidget {
             ${known.map((id) => html`<option value=${id} ?selected=${id === symbol}>${this.#title(id)}</option>`)}
           </select>
         </label>
-        <button type="button" class="swap" aria-pressed=${this.reverse ? 'true' : 'false'} @click=${() => (this.reverse = !this.reverse)}>
-          ${this.reverse ? `${money} ← ${title}` : `${title} ← ${money}`}
+        <button type="button" class="swap" aria-pressed=${s.reverse ? 'true' : 'false'} @click=${() => (this.reverse = !this.reverse)}>
+          ${s.reverse ? `${money} ← ${title}` : `${title} ← ${money}`}
         </button>
       </div>
       <div class="answer">
@@ -134,8 +138,8 @@ export class PriceConverter extends PriceWidget {
   /** The picked symbol, of those the service knows ('' when it knows none). */
   #symbol(): string {
     const symbols = this.knownSymbols();
-    const wanted = this.symbol?.trim().toLowerCase();
-    return wanted && symbols.includes(wanted) ? wanted : (symbols[0] ?? '');
+    const wanted = this.settings.symbol;
+    return symbols.includes(wanted) ? wanted : (symbols[0] ?? '');
   }
 
   /** The service's title of `symbol`: a placeholder until it is known, never the id. */
@@ -146,8 +150,8 @@ export class PriceConverter extends PriceWidget {
   #result(): Conversion {
     const quote: Quote | undefined = this.live.get(this.#symbol());
     const result = convert(
-      this.amount ?? '',
-      this.reverse ? 'from-money' : 'to-money',
+      this.amount ?? '', // `text`: the element reads it as typed
+      this.settings.reverse ? 'from-money' : 'to-money',
       quote,
       this.live.get(USD),
       this.settings.unit,
@@ -158,7 +162,7 @@ export class PriceConverter extends PriceWidget {
   }
 
   #resultUnit(): string {
-    if (!this.reverse) return MONEY_NAME[this.settings.unit];
+    if (!this.settings.reverse) return MONEY_NAME[this.settings.unit];
     const symbol = this.#symbol();
     const quantity = quantityName(this.live.get(symbol));
     return quantity ? `${quantity} ${this.#title(symbol)}` : this.#title(symbol);

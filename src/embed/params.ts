@@ -9,7 +9,7 @@
  * short alias of `api-key`, `transparent=1` and `max-height`. Values are passed through untouched: the element
  * validates them itself: a bad value falls back to the default, with the element's own `invalid_attribute` warning.
  */
-import { BOARD_ATTRIBUTES, WIDGET_ATTRIBUTES } from '../shared/attributes';
+import { BOARD_ATTRIBUTES, WIDGET_ATTRIBUTES } from '../shared/attribute-table';
 
 /** Attributes of `<price-board>` an embed may set: all of its table (DESIGN.md section 2). */
 const EMBED_ATTRIBUTES: readonly string[] = Object.values(BOARD_ATTRIBUTES).map((spec) => spec.attribute);

@@ -7,7 +7,7 @@ import type { BackoffOptions } from '../api/backoff';
 import type { RetryOptions } from '../api/client';
 import type { FetchLike } from '../api/request';
 import { endpointUrl, symbolsQuery, trimBaseUrl } from '../api/urls';
-import { STREAM_MODES, SYMBOL_ID, type StreamMode } from '../shared/attributes';
+import { STREAM_MODES, SYMBOL_ID, type StreamMode } from '../shared/attribute-table';
 import type { OnlineSource } from './online';
 import type { VisibilitySource } from './visibility';
 

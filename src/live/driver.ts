@@ -24,7 +24,7 @@
 import type { BackoffOptions } from '../api/backoff';
 import { PriceClient, type RetryOptions } from '../api/client';
 import type { FetchLike } from '../api/request';
-import type { StreamMode } from '../shared/attributes';
+import type { StreamMode } from '../shared/attribute-table';
 import { PriceBoardError } from '../shared/errors';
 import { startTimer } from '../api/timer';
 import type { Quote } from '../shared/types';

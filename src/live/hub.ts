@@ -7,7 +7,7 @@
  */
 import type { PricesOutcome } from '../api/unknown-symbols';
 import { QuoteStore } from '../model/quote-store';
-import { SYMBOL_ID } from '../shared/attributes';
+import { SYMBOL_ID } from '../shared/attribute-table';
 import { endsRetries, PriceBoardError } from '../shared/errors';
 import type { ConnectionStatus, Quote } from '../shared/types';
 import { connectionOf, normalizeSymbols, type Connection, type HubOptions } from './connection';

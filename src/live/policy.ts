@@ -1,6 +1,6 @@
 /** Decisions shared by the stream, the poller and the hub (what each error code means: `shared/errors.ts`). */
 import { PriceBoardError } from '../shared/errors';
-import { CONNECTION_ATTRIBUTES, MAX_POLL_SECONDS, MIN_POLL_SECONDS } from '../shared/attributes';
+import { CONNECTION_ATTRIBUTES, MAX_POLL_SECONDS, MIN_POLL_SECONDS } from '../shared/attribute-table';
 import { clampWait } from '../shared/waits';
 
 /** The fastest polling allowed, whatever `poll-interval` says: plans count requests per minute. */

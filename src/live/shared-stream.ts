@@ -4,7 +4,7 @@
  * knows which.
  */
 import type { FetchLike } from '../api/request';
-import { afterPaint } from '../shared/after-paint';
+import { afterPaint } from '../shared/idle-task';
 import { LiveStream, type ResumePoint, type Stream, type StreamOptions } from './stream';
 import type { LockManagerLike, TabsEnv, TabsScope } from './tab-leadership';
 import type { TabStream } from './tabs';

@@ -1,18 +1,13 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
-import { TICKER_ATTRIBUTES, type AttributeProperties, type SettingsOf } from '../shared/attributes';
-import { litProperties } from '../widget/attributes';
-import type { Quote } from '../shared/types';
-import { defineOnce } from '../widget/define';
-import { DASH, emptyRow, quoteRow, type RowView } from '../widget/row-view';
+import { TICKER_ATTRIBUTES, type AttributeProperties, type SettingsOf } from '../shared/attribute-table';
+import { litProperties } from '../widget/settings';
+import { DASH, SKELETON, type RowView } from '../widget/row-view';
 import { renderError } from '../widget/error-view';
 import { MONEY_NAME } from '../format/number';
 import { PriceWidget } from '../widget/price-widget';
 import { StaleMark } from '../widget/stale-mark';
 import { styles } from './price-ticker.styles';
 import { Tape } from './tape';
-
-/** An item's title while loading (after: a dash), never the id. */
-const SKELETON = html`<span class="skeleton" aria-hidden="true"></span>`;
 
 /** A tape needs no faster text updates than this; fewer means fewer layouts under heavy load. */
 const RENDER_GAP_MS = 500;
@@ -70,10 +65,8 @@ export class PriceTicker extends PriceWidget {
   // The table's attributes: the connection ones and `speed` (their docs are the table's).
   static override properties: PropertyDeclarations = litProperties(TICKER_ATTRIBUTES);
 
-  /** Registers the element as `tag` (once, however often the script is loaded). */
-  static define(tag = 'price-ticker'): void {
-    defineOnce(tag, this);
-  }
+  /** @internal */
+  static override tag = 'price-ticker';
 
   readonly #tape = new Tape(this, {
     viewport: () => this.renderRoot?.querySelector<HTMLElement>('.viewport'),
@@ -158,13 +151,7 @@ export class PriceTicker extends PriceWidget {
 
   #items(): RowView[] {
     // No day: the tape shows no times, so it never pays for the date formatters (board/dates.ts).
-    const ctx = { unit: this.settings.unit, now: new Date(), day: undefined };
-    return this.knownSymbols().map((symbol) => {
-      const quote: Quote | undefined = this.live.get(symbol);
-      return quote
-        ? quoteRow(quote, ctx)
-        : emptyRow(symbol, this.live.missing.has(symbol), this.live.status === 'loading');
-    });
+    return this.rows({ unit: this.settings.unit, now: new Date(), day: undefined }, this.live.status === 'loading');
   }
 
   #focusOut(event: FocusEvent): void {

@@ -2,8 +2,8 @@
  * The base of every widget (`<price-board>`, `<price-ticker>`, `<price-converter>`): the
  * connection attributes and the reading of the settings from an attribute table, one subscription
  * to the page's shared hub (`QuotesController`), the start batch, the `price-board-quotes` /
- * `-status` / `-error` events, and `quotes`, `status`, `refresh()`. A widget adds its own
- * attributes, its template and what it does with the quotes.
+ * `-status` / `-error` events, `quotes`, `status`, `refresh()`, `define()` and the rows. A widget
+ * adds its own tag, attributes, template and what it does with the quotes.
  */
 import { adoptStyles, LitElement, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { PriceBoardError } from '../shared/errors';
@@ -13,8 +13,9 @@ import {
   type AttributeProperties,
   type AttributeSpec,
   type WidgetSettings,
-} from '../shared/attributes';
-import { defaultsOf, invalidAttributeMessage, litProperties, readSettings } from './attributes';
+} from '../shared/attribute-table';
+import { defaultsOf, invalidAttributeMessage, litProperties, readSettings } from './settings';
+import { emptyRow, quoteRow, type RowContext, type RowView } from './row-view';
 import { emit, reportError } from './emit';
 import { DEFAULT_BASE_URL } from './module-origin';
 import { QuotesController } from './quotes-controller';
@@ -31,6 +32,23 @@ export abstract class PriceWidget extends LitElement {
 
   // The connection attributes, from the attribute table (their docs are the table's).
   static override properties: PropertyDeclarations = litProperties(CONNECTION_ATTRIBUTES);
+
+  /**
+   * The widget's tag, which {@link define} registers by default (each widget sets its own).
+   * @internal
+   */
+  declare static tag: string;
+
+  /**
+   * Registers the element as `tag` (by default its own); does nothing when the tag is already
+   * defined, so loading the script twice is harmless. A class can back one tag only: another tag
+   * gets a subclass.
+   */
+  static define(tag = this.tag): void {
+    const registry: CustomElementRegistry = customElements;
+    const element = this as unknown as CustomElementConstructor;
+    if (!registry.get(tag)) registry.define(tag, registry.getName?.(element) ? class extends element {} : element);
+  }
 
   constructor() {
     super();
@@ -138,6 +156,20 @@ export abstract class PriceWidget extends LitElement {
   /** The current live error, if any. */
   protected get error(): PriceBoardError | undefined {
     return this.live.error;
+  }
+
+  /**
+   * A row per symbol the service knows (an unknown one is the developer's mistake, not a visitor's
+   * row): its quote's view, else a skeleton while `loading` or dashes.
+   */
+  protected rows(ctx: RowContext, loading: boolean): RowView[] {
+    return this.knownSymbols().map((symbol) => {
+      const quote = this.live.get(symbol);
+      const missing = this.live.missing.has(symbol);
+      if (!quote) return emptyRow(symbol, missing, loading);
+      const view = quoteRow(quote, ctx);
+      return missing ? { ...view, missing } : view;
+    });
   }
 
   /** The widget's symbols but those the service does not know (a configuration mistake: no row). */

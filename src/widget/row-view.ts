@@ -2,7 +2,8 @@
  * What one row shows, as strings: formatted once per quote (and per unit, day and staleness), so a
  * frame of live updates formats only the rows whose quote changed.
  */
-import type { Column } from '../shared/attributes';
+import { html } from 'lit';
+import type { Column } from '../shared/attribute-table';
 import type { DisplayUnit, Quote } from '../shared/types';
 import { DOLLAR_SYMBOLS } from '../shared/types';
 import type { DateFormat } from '../format/date';
@@ -11,6 +12,8 @@ import { formatPercent } from '../format/percent';
 import { direction, isStale, type Direction } from '../model/quote';
 
 export const DASH = '—';
+/** A cell (or a ticker item's title) while loading: a placeholder bar, never the id. */
+export const SKELETON = html`<span class="skeleton" aria-hidden="true"></span>`;
 
 /** One row's display state. */
 export interface RowView {

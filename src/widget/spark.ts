@@ -10,8 +10,8 @@
 import { html, nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import type { SparkDirection, Sparkline } from '../chart/sparkline';
 import type { SparkHistory } from './spark-history';
-import { afterPaint } from '../shared/after-paint';
-import { importOnce } from './import-once';
+import { afterPaint } from '../shared/idle-task';
+import { importOnce } from './lazy-import';
 
 type SparkLines = typeof import('./spark-history');
 const loadLines = importOnce(() => import('./spark-history'));

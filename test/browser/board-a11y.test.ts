@@ -6,7 +6,19 @@ import { describe, expect, it } from 'vitest';
 import { userEvent } from 'vitest/browser';
 import '../../src/price-board';
 import type { PriceBoard } from '../../src/price-board';
-import { base, cell, collect, part, row, rows, sandbox, until, untilLoaded, useSandbox } from './helpers/board';
+import {
+  base,
+  cell,
+  collect,
+  liveBoard,
+  part,
+  row,
+  rows,
+  sandbox,
+  until,
+  untilLoaded,
+  useSandbox,
+} from './helpers/board';
 
 const KEY = 'pro-key:board-a11y';
 
@@ -110,11 +122,7 @@ describe('accessibility', () => {
 
   it('announces price changes of the selected symbol politely, at most once per 10 seconds', async () => {
     const key = `${KEY}-live`;
-    const el = await fixture<PriceBoard>(
-      html`<price-board base-url=${base()} api-key=${key} stream="sse" chart="none" symbols="usd,eur"></price-board>`,
-    );
-    await untilLoaded(el);
-    await until(() => el.status === 'live', 'not live');
+    const el = await liveBoard(key, { chart: 'none', symbols: 'usd,eur' });
     const region = el.shadowRoot!.querySelector('[aria-live="polite"]')!;
     expect(region.getAttribute('role')).toBe('status');
     expect(region.textContent!.trim()).toBe('');

@@ -9,6 +9,7 @@ import {
   base,
   cell,
   collect,
+  liveBoard,
   part,
   row,
   rows,
@@ -73,11 +74,7 @@ describe('symbols', () => {
   });
 
   it('changes rows in place at run time, and a reorder asks the service for nothing', async () => {
-    const el = await fixture<PriceBoard>(
-      html`<price-board base-url=${base()} api-key=${`${KEY}-sym`} stream="sse" chart="none" symbols="usd,eur"></price-board>`,
-    );
-    await untilLoaded(el);
-    await until(() => el.status === 'live', 'not live');
+    const el = await liveBoard(`${KEY}-sym`, { chart: 'none', symbols: 'usd,eur' });
     const rowElements = rows(el);
     const before = (await sandbox.requests(`${KEY}-sym`)).length;
     const sent = watchFetch();
@@ -102,11 +99,7 @@ describe('symbols', () => {
 describe('unit', () => {
   it('shows toman by default and rial on request; switching makes no request at all', async () => {
     await sandbox.market({ set: [{ symbol: 'usd', price: '1000005' }] });
-    const el = await fixture<PriceBoard>(
-      html`<price-board base-url=${base()} api-key=${`${KEY}-unit`} stream="sse" symbols="usd,ons"></price-board>`,
-    );
-    await untilLoaded(el);
-    await until(() => el.status === 'live', 'not live');
+    const el = await liveBoard(`${KEY}-unit`, { symbols: 'usd,ons' });
     await until(() => !!el.shadowRoot!.querySelector('[part~="chart"] canvas'), 'no chart');
     // Every request of the start has reached the service (the chart's history may still be on its way when its
     // canvas is there): the count below is of what the switch would add.

@@ -13,6 +13,7 @@ import {
   collect,
   frameCounter,
   LATIN_DIGIT,
+  liveBoard,
   part,
   relay,
   row,
@@ -287,11 +288,7 @@ describe('chart', () => {
 
   it('moves the last candle with live quotes of the chart symbol, without refetching history', async () => {
     const key = `${KEY}-live`;
-    const el = await fixture<PriceBoard>(
-      html`<price-board base-url=${base()} api-key=${key} stream="sse" symbols="usd" unit="rial"></price-board>`,
-    );
-    await untilChart(el);
-    await until(() => el.status === 'live', 'not live');
+    const el = await liveBoard(key, { symbols: 'usd', unit: 'rial' }, untilChart);
     await sandbox.market({ set: [{ symbol: 'usd', price: '1357913' }] });
     await until(() => caption(el).includes('پایانی ۱٬۳۵۷٬۹۱۳'), 'the last candle did not follow the quote');
     expect(legend(el)).toMatch(/۱٬۳۵۷٬۹۱۳/);
@@ -305,11 +302,7 @@ describe('chart', () => {
 
   it('draws a live change of the chart symbol after the frame that shows it in the row, not in that frame', async () => {
     const key = `${KEY}-live-frame`;
-    const el = await fixture<PriceBoard>(
-      html`<price-board base-url=${base()} api-key=${key} stream="sse" symbols="usd,eur" unit="rial"></price-board>`,
-    );
-    await untilChart(el);
-    await until(() => el.status === 'live', 'not live');
+    const el = await liveBoard(key, { symbols: 'usd,eur', unit: 'rial' }, untilChart);
     // The animation frames so far, and the one in which each change was first seen in the DOM.
     const frames = frameCounter();
     const seenAt: { row?: number; chart?: number } = {};

@@ -5,7 +5,18 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import '../../src/price-board';
 import type { PriceBoard } from '../../src/price-board';
-import { base, newBoard, nextPaint, part, rows, sandbox, until, untilLoaded, useSandbox } from './helpers/board';
+import {
+  base,
+  newBoard,
+  nextPaint,
+  onPricesRequest,
+  part,
+  rows,
+  sandbox,
+  until,
+  untilLoaded,
+  useSandbox,
+} from './helpers/board';
 
 const KEY = 'pro-key:first-paint';
 
@@ -29,11 +40,7 @@ describe('<price-board> first paint', () => {
     });
     let frames = 0;
     const seen: { rendered: boolean; frames: number }[] = [];
-    const realFetch = window.fetch.bind(window);
-    vi.spyOn(window, 'fetch').mockImplementation((input, init) => {
-      if (isPrices(input)) seen.push({ rendered: part(el, 'board') !== null, frames });
-      return realFetch(input, init);
-    });
+    onPricesRequest(() => seen.push({ rendered: part(el, 'board') !== null, frames }));
     document.body.append(el);
     requestAnimationFrame(() => frames++);
     // An attribute set right after the element was added (same task) is part of that request.
@@ -53,11 +60,7 @@ describe('<price-board> first paint', () => {
       stream: 'off',
     });
     const sheetsWhenSent: number[] = [];
-    const realFetch = window.fetch.bind(window);
-    vi.spyOn(window, 'fetch').mockImplementation((input, init) => {
-      if (isPrices(input)) sheetsWhenSent.push(el.shadowRoot?.adoptedStyleSheets.length ?? -1);
-      return realFetch(input, init);
-    });
+    onPricesRequest(() => sheetsWhenSent.push(el.shadowRoot?.adoptedStyleSheets.length ?? -1));
     const atFirstFrame = new Promise<{ sheets: number; breakInside: string }>((resolve) =>
       requestAnimationFrame(() =>
         resolve({
@@ -81,11 +84,7 @@ describe('<price-board> first paint', () => {
     const a = newBoard({ 'base-url': base(), 'api-key': key, symbols: 'usd,eur', chart: 'none', stream: 'off' });
     const b = newBoard({ 'base-url': base(), 'api-key': key, symbols: 'eur,gbp', chart: 'none', stream: 'off' });
     const seen: boolean[] = [];
-    const realFetch = window.fetch.bind(window);
-    vi.spyOn(window, 'fetch').mockImplementation((input, init) => {
-      if (isPrices(input)) seen.push(part(a, 'board') !== null || part(b, 'board') !== null);
-      return realFetch(input, init);
-    });
+    onPricesRequest(() => seen.push(part(a, 'board') !== null || part(b, 'board') !== null));
     document.body.append(a, b);
     await untilLoaded(a);
     await untilLoaded(b);

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import '../../src/price-board';
 import type { PriceBoard } from '../../src/price-board';
-import { FirstRender, SKELETON_DELAY_MS } from '../../src/board/first-render';
+import { RenderGate, SKELETON_DELAY_MS } from '../../src/board/render-gate';
 import { base, cell, frameCounter, newBoard, rows, sandbox, untilLoaded, useSandbox } from './helpers/board';
 
 const KEY = 'pro-key:first-rows';
@@ -105,7 +105,7 @@ describe('<price-board> first rows', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const order: string[] = [];
     try {
-      const first = new FirstRender();
+      const first = new RenderGate();
       void first.wait().then(() => order.push('render'));
       vi.advanceTimersByTime(SKELETON_DELAY_MS);
       const answer = new MessageChannel();

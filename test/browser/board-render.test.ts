@@ -13,6 +13,7 @@ import {
   collect,
   frameCounter,
   LATIN_DIGIT,
+  liveBoard,
   nextPaint,
   part,
   row,
@@ -234,11 +235,7 @@ describe('<price-board> events', () => {
 
   it('fires price-board-quotes at most once per animation frame', async () => {
     const batches = collect<{ quotes: Quote[] }>(document, 'price-board-quotes');
-    const el = await fixture<PriceBoard>(
-      html`<price-board base-url=${base()} api-key=${`${KEY}-frame`} stream="sse" chart="none" symbols="usd,eur,gbp"></price-board>`,
-    );
-    await untilLoaded(el);
-    await until(() => el.status === 'live', 'not live');
+    await liveBoard(`${KEY}-frame`, { chart: 'none', symbols: 'usd,eur,gbp' });
     const frames: number[] = [];
     const counter = frameCounter(() => frames.push(batches.length));
     const n = batches.length;
@@ -255,11 +252,7 @@ describe('<price-board> events', () => {
   });
 
   it('renders a live batch in a task of its own, not in an animation frame callback with the frame’s layout and paint', async () => {
-    const el = await fixture<PriceBoard>(
-      html`<price-board base-url=${base()} api-key=${`${KEY}-task`} stream="sse" chart="none" symbols="usd,eur"></price-board>`,
-    );
-    await untilLoaded(el);
-    await until(() => el.status === 'live', 'not live');
+    const el = await liveBoard(`${KEY}-task`, { chart: 'none', symbols: 'usd,eur' });
     // Every animation frame callback from now on marks the time it runs.
     const real = window.requestAnimationFrame;
     let inFrame = 0;
@@ -333,11 +326,7 @@ describe('reduced motion', () => {
   it('does not animate the price flash or the skeleton under prefers-reduced-motion', async () => {
     await cdp().send('Emulation.setEmulatedMedia', { features: [{ name: 'prefers-reduced-motion', value: 'reduce' }] });
     const key = `${KEY}-motion`;
-    const el = await fixture<PriceBoard>(
-      html`<price-board base-url=${base()} api-key=${key} stream="sse" chart="none" symbols="usd"></price-board>`,
-    );
-    await untilLoaded(el);
-    await until(() => el.status === 'live', 'not live');
+    const el = await liveBoard(key, { chart: 'none', symbols: 'usd' });
     await sandbox.market({ set: [{ symbol: 'usd', price: '1212120' }] });
     const price = () => row(el, 'usd')!.querySelector('[part~="price"]')!;
     await until(() => /flash/.test(price().className), 'no flash class');

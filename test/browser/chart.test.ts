@@ -18,7 +18,7 @@ import {
   tickLabel,
 } from '../../src/chart/jalali-scale';
 import { createPriceChart } from '../../src/chart/price-chart';
-import { chartStyles } from '../../src/chart/chart-section.styles';
+import { chartStyles } from '../../src/board/chart-section.styles';
 import { axisLabels, cutLabels, recordAxisLabels } from '../support/axis-labels';
 import type { ChartTheme, PriceChart, PriceChartInternals } from '../../src/chart/price-chart';
 

@@ -23,6 +23,10 @@ async function converter(attrs: { symbols?: string; unit?: string } = {}): Promi
 const result = (el: PriceConverter) => q(el, '[part~="result"]')!;
 const amount = (el: PriceConverter) => q<HTMLInputElement>(el, '[part~="amount"]')!;
 
+/** Waits until the result shows `text`. */
+const untilResult = (el: PriceConverter, text: string) =>
+  until(() => result(el).textContent!.includes(text), `got ${result(el).textContent}`);
+
 async function type(el: PriceConverter, text: string): Promise<void> {
   // The field is found by its label, which names the symbol: let a property set just now render.
   await el.updateComplete;
@@ -32,18 +36,18 @@ async function type(el: PriceConverter, text: string): Promise<void> {
 
 describe('<price-converter>', () => {
   it('multiplies 1.5 by a 20-digit price exactly, with Persian digits', async () => {
-    await sandbox.market({ set: [{ symbol: 'usd', price: '123456789012345678910' }] });
+    await sandbox.prices({ usd: '123456789012345678910' });
     const el = await converter();
     await type(el, '1.5');
     // 1.5 × 12345678901234567891 toman = …836.5, in whole toman half-up (DESIGN §9)
-    await until(() => result(el).textContent!.includes('۱۸٬۵۱۸٬۵۱۸٬۳۵۱٬۸۵۱٬۸۵۱٬۸۳۷'), `got ${result(el).textContent}`);
+    await untilResult(el, '۱۸٬۵۱۸٬۵۱۸٬۳۵۱٬۸۵۱٬۸۵۱٬۸۳۷');
     expect(result(el).textContent).toContain('تومان');
     expect(result(el).textContent).not.toMatch(LATIN_DIGIT);
     expect(q(el, '[part~="converter"]')!.getAttribute('dir')).toBe('rtl');
   });
 
   it('accepts Persian and Arabic digits and both decimal separators', async () => {
-    await sandbox.market({ set: [{ symbol: 'usd', price: '1000000' }] });
+    await sandbox.prices({ usd: '1000000' });
     const el = await converter();
     for (const text of ['۲٫۵', '٢.٥', '2.5', '۲.5']) {
       await type(el, text);
@@ -52,34 +56,24 @@ describe('<price-converter>', () => {
   });
 
   it('divides toman into grams rounded half-up to 3 digits, and coins and currencies to 2', async () => {
-    await sandbox.market({
-      set: [
-        { symbol: 'gold_18', price: '30000000' },
-        { symbol: 'usd', price: '3000000' },
-      ],
-    });
+    await sandbox.prices({ gold_18: '30000000', usd: '3000000' });
     const el = await converter();
     el.reverse = true;
     el.symbol = 'gold_18';
     await type(el, '2000000');
-    await until(() => result(el).textContent!.includes('۰٫۶۶۷'), `got ${result(el).textContent}`);
+    await untilResult(el, '۰٫۶۶۷');
     el.symbol = 'usd';
     await type(el, '200000');
-    await until(() => result(el).textContent!.includes('۰٫۶۷'), `got ${result(el).textContent}`);
+    await untilResult(el, '۰٫۶۷');
     expect(result(el).textContent).not.toContain('۰٫۶۶۷');
   });
 
   it('converts ons through usd and says so', async () => {
-    await sandbox.market({
-      set: [
-        { symbol: 'ons', price: '2000.5' },
-        { symbol: 'usd', price: '1000000' },
-      ],
-    });
+    await sandbox.prices({ ons: '2000.5', usd: '1000000' });
     const el = await converter();
     el.symbol = 'ons';
     await type(el, '2');
-    await until(() => result(el).textContent!.includes('۴۰۰٬۱۰۰٬۰۰۰'), `got ${result(el).textContent}`);
+    await untilResult(el, '۴۰۰٬۱۰۰٬۰۰۰');
     expect(q(el, '.via')!.textContent).toContain('دلار');
     expect(q(el, '.via')!.textContent).toContain('۱۰۰٬۰۰۰');
   });
@@ -96,23 +90,23 @@ describe('<price-converter>', () => {
   });
 
   it('follows live prices', async () => {
-    await sandbox.market({ set: [{ symbol: 'usd', price: '1000000' }] });
+    await sandbox.prices({ usd: '1000000' });
     const el = await converter();
     await type(el, '3');
     await until(() => result(el).textContent!.includes('۳۰۰٬۰۰۰'), 'first');
-    await sandbox.market({ set: [{ symbol: 'usd', price: '1200000' }] });
+    await sandbox.prices({ usd: '1200000' });
     await until(() => result(el).textContent!.includes('۳۶۰٬۰۰۰'), `did not follow: ${result(el).textContent}`);
   });
 
   it('uses rials for unit="rial"', async () => {
-    await sandbox.market({ set: [{ symbol: 'usd', price: '1000000' }] });
+    await sandbox.prices({ usd: '1000000' });
     const el = await converter({ unit: 'rial' });
     await type(el, '2');
-    await until(() => result(el).textContent!.includes('۲٬۰۰۰٬۰۰۰ ریال'), `got ${result(el).textContent}`);
+    await untilResult(el, '۲٬۰۰۰٬۰۰۰ ریال');
   });
 
   it('lists the symbols in order with their titles, and copies the result', async () => {
-    await sandbox.market({ set: [{ symbol: 'usd', price: '1000000' }] });
+    await sandbox.prices({ usd: '1000000' });
     const el = await converter();
     const options = [...q<HTMLSelectElement>(el, '[part~="symbol"]')!.options];
     expect(options.map((o) => o.value)).toEqual(['usd', 'gold_18', 'ons']);
@@ -127,53 +121,38 @@ describe('<price-converter>', () => {
 
   it('rounds a toman or rial result to whole units, half-up: 2 ounces through a fractional dollar', async () => {
     // 2 × 2000.37 dollars × 100,000.5 toman = 400,076,000.37 toman; × 1,000,005 rial = 4,000,760,003.7 rial
-    await sandbox.market({
-      set: [
-        { symbol: 'ons', price: '2000.37' },
-        { symbol: 'usd', price: '1000005' },
-      ],
-    });
+    await sandbox.prices({ ons: '2000.37', usd: '1000005' });
     const el = await converter();
     el.symbol = 'ons';
     await type(el, '2');
-    await until(() => result(el).textContent!.includes('۴۰۰٬۰۷۶٬۰۰۰ تومان'), `got ${result(el).textContent}`);
+    await untilResult(el, '۴۰۰٬۰۷۶٬۰۰۰ تومان');
     expect(result(el).textContent).not.toContain('٫');
     el.setAttribute('unit', 'rial');
-    await until(() => result(el).textContent!.includes('۴٬۰۰۰٬۷۶۰٬۰۰۴ ریال'), `got ${result(el).textContent}`);
+    await untilResult(el, '۴٬۰۰۰٬۷۶۰٬۰۰۴ ریال');
   });
 
   it('gives a small result enough digits not to be 0: a million toman in gold ounces', async () => {
     // 1,000,000 / (4012.35 × 105,000 = 421,296,750) = 0.00237…
-    await sandbox.market({
-      set: [
-        { symbol: 'ons', price: '4012.35' },
-        { symbol: 'usd', price: '1050000' },
-      ],
-    });
+    await sandbox.prices({ ons: '4012.35', usd: '1050000' });
     const el = await converter();
     el.reverse = true;
     el.symbol = 'ons';
     await type(el, '۱۰۰۰۰۰۰');
-    await until(() => result(el).textContent!.includes('۰٫۰۰۲۴ انس طلا'), `got ${result(el).textContent}`);
+    await untilResult(el, '۰٫۰۰۲۴ انس طلا');
   });
 
   it('names the unit of the symbol side: گرم for gold, عدد for coins', async () => {
-    await sandbox.market({
-      set: [
-        { symbol: 'gold_18', price: '30000000' },
-        { symbol: 'coin_emami', price: '1000000000' },
-      ],
-    });
+    await sandbox.prices({ gold_18: '30000000', coin_emami: '1000000000' });
     const el = await converter({ symbols: 'gold_18,coin_emami' });
     el.reverse = true;
     await type(el, '303000');
-    await until(() => result(el).textContent!.includes('۰٫۱۰۱ گرم طلای ۱۸ عیار'), `got ${result(el).textContent}`);
+    await untilResult(el, '۰٫۱۰۱ گرم طلای ۱۸ عیار');
     el.reverse = false;
     await until(() => q(el, 'label')!.textContent!.includes('گرم'), `label ${q(el, 'label')!.textContent}`);
     el.reverse = true;
     el.symbol = 'coin_emami';
     await type(el, '200000000');
-    await until(() => result(el).textContent!.includes('۲ عدد سکه امامی'), `got ${result(el).textContent}`);
+    await untilResult(el, '۲ عدد سکه امامی');
   });
 
   it('shows its default amount in Persian digits and keeps what is typed as typed', async () => {
@@ -185,7 +164,7 @@ describe('<price-converter>', () => {
   });
 
   it('keeps a huge number inside its card', async () => {
-    await sandbox.market({ set: [{ symbol: 'usd', price: '123456789012345678901234567890' }] });
+    await sandbox.prices({ usd: '123456789012345678901234567890' });
     const el = await converter();
     el.style.width = '280px';
     await type(el, '987654321098765432109876543210');

@@ -8,7 +8,7 @@ import '../../src/price-board';
 import type { PriceBoard } from '../../src/price-board';
 import type { ErrorDetail } from '../../src/shared/errors';
 import type { Quote } from '../../src/shared/types';
-import { base, cell, collect, part, row, sandbox, until, untilLoaded, useSandbox } from './helpers/board';
+import { base, cell, collect, liveBoard, part, row, sandbox, until, untilLoaded, useSandbox } from './helpers/board';
 
 const KEY = 'pro-key:hostile';
 let n = 0;
@@ -29,6 +29,28 @@ async function retainedMb(): Promise<number> {
   await cdp().send('HeapProfiler.collectGarbage');
   const { usedSize } = (await cdp().send('Runtime.getHeapUsage')) as { usedSize: number };
   return usedSize / 1024 / 1024;
+}
+
+/** From now until `stop()`: the longest task (ms) and how much the retained heap grew (MB). */
+async function watchCost(): Promise<{ stop(): Promise<{ longestTask: number; grownMb: number }> }> {
+  const before = await retainedMb();
+  const tasks = watchLongTasks();
+  return {
+    async stop() {
+      tasks.stop();
+      return { longestTask: tasks.max(), grownMb: (await retainedMb()) - before };
+    },
+  };
+}
+
+/** A board (days=7) whose history answer holds `points` points over 347 days, its cost watched from before. */
+async function boardWithHugeHistory(points: number) {
+  await sandbox.faults([{ kind: 'huge_history', path: '/v1/history', points, spanDays: 347 }]);
+  const cost = await watchCost();
+  const el = await fixture<PriceBoard>(
+    html`<price-board base-url=${base()} api-key=${key()} stream="off" days="7" symbols="usd"></price-board>`,
+  );
+  return { el, cost };
 }
 
 const rect = (el: Element) => el.getBoundingClientRect();
@@ -134,11 +156,7 @@ describe('waits', () => {
 
 describe('a quote dated 2999', () => {
   it('does not freeze its row: the next quote is shown', async () => {
-    const el = await fixture<PriceBoard>(
-      html`<price-board base-url=${base()} api-key=${key()} stream="sse" chart="none" symbols="usd"></price-board>`,
-    );
-    await untilLoaded(el);
-    await until(() => el.status === 'live', 'not live');
+    const el = await liveBoard(key(), { chart: 'none', symbols: 'usd' });
     await sandbox.market({ set: [{ symbol: 'usd', price: '1000000', updated_at: '2999-01-01T00:00:00Z' }] });
     await until(() => el.quotes.get('usd')?.price === '1000000', 'the future quote was not shown');
     await sandbox.market({
@@ -153,57 +171,41 @@ describe('a huge history', () => {
   // Generous bounds (a busy 2-core machine): before, a million points gave one 9.6 s task and
   // 364 MB retained, and drew 347 days for 7.
   it('1,000,000 points (21 MB): refused unread, the chart says so, nothing freezes', async () => {
-    await sandbox.faults([{ kind: 'huge_history', path: '/v1/history', points: 1_000_000, spanDays: 347 }]);
-    const before = await retainedMb();
-    const tasks = watchLongTasks();
-    const el = await fixture<PriceBoard>(
-      html`<price-board base-url=${base()} api-key=${key()} stream="off" days="7" symbols="usd"></price-board>`,
-    );
+    const { el, cost } = await boardWithHugeHistory(1_000_000);
     await untilLoaded(el);
     await until(
       () => !!part(el, 'chart')?.querySelector('.chart-message[data-code="bad_response"]'),
       'no chart error',
       15_000,
     );
-    tasks.stop();
-    expect(tasks.max()).toBeLessThan(1_000);
-    expect((await retainedMb()) - before).toBeLessThan(30);
+    const { longestTask, grownMb } = await cost.stop();
+    expect(longestTask).toBeLessThan(1_000);
+    expect(grownMb).toBeLessThan(30);
   });
 
   it('300,000 points over 347 days for days=7: capped and clipped, drawn without a long freeze', async () => {
-    await sandbox.faults([{ kind: 'huge_history', path: '/v1/history', points: 300_000, spanDays: 347 }]);
-    const before = await retainedMb();
-    const tasks = watchLongTasks();
-    const el = await fixture<PriceBoard>(
-      html`<price-board base-url=${base()} api-key=${key()} stream="off" days="7" symbols="usd"></price-board>`,
-    );
+    const { el, cost } = await boardWithHugeHistory(300_000);
     await until(() => part(el, 'chart')?.dataset.status === 'ready', 'the chart did not draw', 15_000);
-    tasks.stop();
-    expect(tasks.max()).toBeLessThan(3_000);
-    expect((await retainedMb()) - before).toBeLessThan(30);
+    const { longestTask, grownMb } = await cost.stop();
+    expect(longestTask).toBeLessThan(3_000);
+    expect(grownMb).toBeLessThan(30);
   });
 });
 
 describe('quotes for symbols nobody asked for', () => {
   it('100,000 of them are not kept: heap and long tasks stay bounded, the row still updates', async () => {
-    const el = await fixture<PriceBoard>(
-      html`<price-board base-url=${base()} api-key=${key()} stream="sse" chart="none" symbols="usd"></price-board>`,
-    );
-    await untilLoaded(el);
-    await until(() => el.status === 'live', 'not live');
-    const before = await retainedMb();
-    const tasks = watchLongTasks();
+    const el = await liveBoard(key(), { chart: 'none', symbols: 'usd' });
+    const cost = await watchCost();
     const usd = el.quotes.get('usd')!;
     // 100,000 `quote` events, each for a new id (the sandbox sends the event `times` times, "{n}" counting).
     const data = JSON.stringify({ ...usd, symbol: 'x{n}', updated_at: new Date().toISOString() });
     await sandbox.push({ event: 'quote', data, times: 100_000 });
     await sandbox.market({ set: [{ symbol: 'usd', price: '1234560' }] });
     await until(() => el.quotes.get('usd')?.price === '1234560', 'the row did not update after the flood', 20_000);
-    tasks.stop();
-    const grown = (await retainedMb()) - before;
+    const { longestTask, grownMb } = await cost.stop();
     // Before: +32 MB for these 100,000 (41 → 124 MB for 300,000); now ≈ 0. Tasks: generous.
-    expect(grown).toBeLessThan(8);
-    expect(tasks.max()).toBeLessThan(1_500);
+    expect(grownMb).toBeLessThan(8);
+    expect(longestTask).toBeLessThan(1_500);
     expect([...el.quotes.keys()]).toEqual(['usd']);
   });
 });

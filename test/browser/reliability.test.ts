@@ -214,6 +214,21 @@ const dropping = (after: number): FaultRule[] => [
   { path: '/v1/stream', kind: 'drop_stream', afterEvents: after, key: KEY_A },
 ];
 
+/**
+ * A failing phase: key A's stream connections drop after one event and its next one meets `stream`;
+ * its prices requests meet `prices`, and every request of key B meets `other`.
+ */
+const keyAFailing = (
+  stream: Partial<FaultRule>,
+  prices: Partial<FaultRule>,
+  other: Partial<FaultRule>,
+): FaultRule[] => [
+  ...dropping(1),
+  { path: '/v1/stream', ...stream, key: KEY_A, count: 1 } as FaultRule,
+  { path: '/v1/prices', ...prices, key: KEY_A } as FaultRule,
+  { ...other, key: KEY_B } as FaultRule,
+];
+
 /** Stream connections the bad events reached (the checks they feed must not be vacuous). */
 let badEventsReached = 0;
 /** Set while the test needs the prices to stand still. */
@@ -319,12 +334,8 @@ const PHASES: Phase[] = [
   },
   {
     name: '5xx',
-    rules: () => [
-      ...dropping(1),
-      { path: '/v1/stream', kind: 'status', status: 503, key: KEY_A, count: 1 },
-      { path: '/v1/prices', kind: 'status', status: 500, key: KEY_A },
-      { kind: 'status', status: 503, key: KEY_B },
-    ],
+    rules: () =>
+      keyAFailing({ kind: 'status', status: 503 }, { kind: 'status', status: 500 }, { kind: 'status', status: 503 }),
     // A symbol added at run time (first cycle) must be fetched now: that fetch meets the 5xx.
     async start() {
       boards[2]!.el.symbols = SYMBOLS.join(',');
@@ -332,12 +343,12 @@ const PHASES: Phase[] = [
   },
   {
     name: '429 with Retry-After',
-    rules: () => [
-      ...dropping(1),
-      { path: '/v1/stream', kind: 'rate_limit', retryAfter: 2, key: KEY_A, count: 1 },
-      { path: '/v1/prices', kind: 'rate_limit', retryAfter: 2, key: KEY_A },
-      { kind: 'rate_limit', retryAfter: 3, key: KEY_B },
-    ],
+    rules: () =>
+      keyAFailing(
+        { kind: 'rate_limit', retryAfter: 2 },
+        { kind: 'rate_limit', retryAfter: 2 },
+        { kind: 'rate_limit', retryAfter: 3 },
+      ),
     // A short phase may fall between two polls and before any reconnect: ask for quotes once (as
     // a user's refresh would), so the phase surely meets a 429.
     async start() {

@@ -175,7 +175,7 @@ test("when the chart area's chunk fails to load, the board says so where the cha
   key,
   problems,
 }) => {
-  // The chart's section and work are a chunk only a board with a chart loads (src/chart/board-chart.ts).
+  // The chart's section and work are a chunk only a board with a chart loads (src/board/board-chart.ts).
   const allow = await refuse(page, /\/assets\/chart-area-[\w-]+\.js$/);
   const errorCodes = await recordErrorCodes(page);
   const url = boardPageFor(servers, key, '/chart-area-fails.html', 'symbols="usd,eur" stream="off"');

@@ -47,6 +47,9 @@ export const sandbox = {
   push: (body: { event?: string; data?: unknown; raw?: string; id?: string; times?: number }) =>
     control('push', 'POST', body),
   market: (body: { open?: boolean; tick?: true; set?: PriceSetting[] }) => control('market', 'POST', body),
+  /** Sets the price of each symbol (`{ usd: '1000000' }`). */
+  prices: (prices: Record<string, string>) =>
+    control('market', 'POST', { set: Object.entries(prices).map(([symbol, price]) => ({ symbol, price })) }),
   stats: async () => (await control('stats', 'GET')) as SandboxStats,
   /** The /v1 requests made with `key`, optionally under a path prefix. */
   async requests(key: string, pathPrefix = '/v1/'): Promise<RequestEntry[]> {
@@ -126,15 +129,19 @@ let unwatch: (() => void) | undefined;
  * Records the path and query of every `/v1/` request the page hands to `fetch` from now on, at the
  * moment it is sent (the data layer looks `fetch` up per call). Requests leave synchronously in the
  * update or flush that causes them, so right after `elementUpdated` and `flushSubscriptions()` a
- * request that was going to be made is already in the list. Undone by {@link stopCollecting}.
+ * request that was going to be made is already in the list; `onSent` is called with each as it
+ * is sent. Undone by {@link stopCollecting}.
  */
-export function watchFetch(): string[] {
+export function watchFetch(onSent?: (path: string) => void): string[] {
   unwatch?.();
   const sent: string[] = [];
   const real = globalThis.fetch;
   globalThis.fetch = (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
-    if (url.pathname.startsWith('/v1/')) sent.push(url.pathname + url.search);
+    if (url.pathname.startsWith('/v1/')) {
+      sent.push(url.pathname + url.search);
+      onSent?.(url.pathname + url.search);
+    }
     return real(input, init);
   };
   unwatch = () => {
@@ -142,6 +149,13 @@ export function watchFetch(): string[] {
     unwatch = undefined;
   };
   return sent;
+}
+
+/** Calls `fn` as each `/v1/prices` request is sent (see {@link watchFetch}). */
+export function onPricesRequest(fn: () => void): void {
+  watchFetch((path) => {
+    if (path.split('?')[0] === '/v1/prices') fn();
+  });
 }
 
 /** Resolves after the next two animation frames: whatever was due for the next paint has happened. */
@@ -179,6 +193,23 @@ export function newBoard(attributes: Record<string, string>): PriceBoard {
   const el = document.createElement('price-board');
   for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
   made.push(el);
+  return el;
+}
+
+/**
+ * A `<price-board>` on the sandbox with the key `key` and `attributes` (`stream="sse"` unless
+ * given), in the document, once `ready` holds (by default its rows are loaded) and its stream is
+ * live; removed after the test.
+ */
+export async function liveBoard(
+  key: string,
+  attributes: Record<string, string>,
+  ready: (el: PriceBoard) => Promise<void> = untilLoaded,
+): Promise<PriceBoard> {
+  const el = newBoard({ 'base-url': base(), 'api-key': key, stream: 'sse', ...attributes });
+  document.body.append(el);
+  await ready(el);
+  await until(() => el.status === 'live', 'not live');
   return el;
 }
 

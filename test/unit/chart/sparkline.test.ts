@@ -5,6 +5,13 @@ import { SPARK_HEIGHT, SPARK_WIDTH, sparkline } from '../../../src/chart/sparkli
 const coords = (path: string): number[][] =>
   [...path.matchAll(/[ML]([\d.]+) ([\d.]+)/g)].map((m) => [Number(m[1]), Number(m[2])]);
 
+/** The direction of a line from `first` to `last`, a minute later. */
+const directionOf = (first: string, last: string) =>
+  sparkline([
+    { time: 0, value: first },
+    { time: 60, value: last },
+  ])?.direction;
+
 describe('sparkline', () => {
   it('scales time across the width and values between the low and the high, inset by 1', () => {
     // span 100 s → x 0, 32, 64; low 90 → y 19, high 110 → y 1, 100 → y 10 (18 px for 20 of price)
@@ -76,30 +83,10 @@ describe('sparkline', () => {
       path: 'M0 10L64 10',
       direction: 'up',
     });
-    expect(
-      sparkline([
-        { time: 0, value: last },
-        { time: 60, value: first },
-      ])?.direction,
-    ).toBe('down');
-    expect(
-      sparkline([
-        { time: 0, value: '99999999999999999999' },
-        { time: 60, value: '100000000000000000000' },
-      ])?.direction,
-    ).toBe('up');
-    expect(
-      sparkline([
-        { time: 0, value: '12345678901234567890.10' },
-        { time: 60, value: '12345678901234567890.1' },
-      ])?.direction,
-    ).toBe('flat');
-    expect(
-      sparkline([
-        { time: 0, value: '0.000000000000000000011' },
-        { time: 60, value: '0.00000000000000000001' },
-      ])?.direction,
-    ).toBe('down');
+    expect(directionOf(last, first)).toBe('down');
+    expect(directionOf('99999999999999999999', '100000000000000000000')).toBe('up');
+    expect(directionOf('12345678901234567890.10', '12345678901234567890.1')).toBe('flat');
+    expect(directionOf('0.000000000000000000011', '0.00000000000000000001')).toBe('down');
   });
 
   it('scales 20-digit prices that floats can tell apart', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EMBED_PARAMETERS, readEmbedParams, readWidget } from '../../../src/embed/params';
-import { BOARD_ATTRIBUTES } from '../../../src/shared/attributes';
+import { BOARD_ATTRIBUTES } from '../../../src/shared/attribute-table';
 
 describe('embed parameters of the widgets', () => {
   it('reads widget=ticker|converter, and the board for anything else', () => {

@@ -14,25 +14,23 @@ const q = (
   change_pct,
 });
 
+/** A change amount that could be computed. */
+const amount = (value: string, direction: 'up' | 'down' | 'flat', unit: 'toman' | 'rial' | 'dollar') => ({
+  ok: true,
+  value,
+  direction,
+  unit,
+});
+
 describe('changeAmount', () => {
   it('is the change in toman from price_toman, rounded to a whole toman', () => {
     // 1234567 × 1.23 ÷ 101.23 = 1518517.41 ÷ 101.23 = 15000.6659… → 15001
-    expect(changeAmount(q('usd', '12345670', '1.23'), 'toman')).toEqual({
-      ok: true,
-      value: '15001',
-      direction: 'up',
-      unit: 'toman',
-    });
+    expect(changeAmount(q('usd', '12345670', '1.23'), 'toman')).toEqual(amount('15001', 'up', 'toman'));
   });
 
   it('is the change in rial from price, rounded to a whole rial', () => {
     // 12345670 × 1.23 ÷ 101.23 = 15185174.1 ÷ 101.23 = 150006.659… → 150007 (not 10 × the toman figure)
-    expect(changeAmount(q('usd', '12345670', '1.23'), 'rial')).toEqual({
-      ok: true,
-      value: '150007',
-      direction: 'up',
-      unit: 'rial',
-    });
+    expect(changeAmount(q('usd', '12345670', '1.23'), 'rial')).toEqual(amount('150007', 'up', 'rial'));
   });
 
   it('reads the field of the unit, not the other one', () => {
@@ -44,37 +42,22 @@ describe('changeAmount', () => {
   it('is in dollars to the cent for ons and silver_ounce, whatever the unit', () => {
     // 2650.5 × −0.54 ÷ 99.46 = −1431.27 ÷ 99.46 = −14.3904… → −14.39
     const ons = { symbol: 'ons', price: '2650.5', price_toman: '999999', change_pct: '-0.54' };
-    expect(changeAmount(ons, 'toman')).toEqual({ ok: true, value: '-14.39', direction: 'down', unit: 'dollar' });
-    expect(changeAmount(ons, 'rial')).toEqual({ ok: true, value: '-14.39', direction: 'down', unit: 'dollar' });
+    expect(changeAmount(ons, 'toman')).toEqual(amount('-14.39', 'down', 'dollar'));
+    expect(changeAmount(ons, 'rial')).toEqual(amount('-14.39', 'down', 'dollar'));
     // 31.2 × 4 ÷ 104 = 1.2
     expect(
       changeAmount({ symbol: 'silver_ounce', price: '31.2', price_toman: '0', change_pct: '+4' }, 'toman'),
-    ).toEqual({
-      ok: true,
-      value: '1.2',
-      direction: 'up',
-      unit: 'dollar',
-    });
+    ).toEqual(amount('1.2', 'up', 'dollar'));
   });
 
   it('is negative for a fall', () => {
     // 98765432 × −2.5 ÷ 97.5 = −2532446.974… → −2532447 toman
-    expect(changeAmount(q('coin_emami', '987654320', '-2.5'), 'toman')).toEqual({
-      ok: true,
-      value: '-2532447',
-      direction: 'down',
-      unit: 'toman',
-    });
+    expect(changeAmount(q('coin_emami', '987654320', '-2.5'), 'toman')).toEqual(amount('-2532447', 'down', 'toman'));
   });
 
   it('is zero and flat for a zero change, and flat when the change rounds to zero', () => {
     for (const pct of ['0', '0.00', '-0', '+0']) {
-      expect(changeAmount(q('usd', '12345670', pct), 'toman')).toEqual({
-        ok: true,
-        value: '0',
-        direction: 'flat',
-        unit: 'toman',
-      });
+      expect(changeAmount(q('usd', '12345670', pct), 'toman')).toEqual(amount('0', 'flat', 'toman'));
     }
     // 31.25 × 0.01 ÷ 100.01 = 0.0031… → 0.00
     expect(

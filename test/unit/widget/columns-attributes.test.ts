@@ -1,8 +1,8 @@
 // Reading the board's columns, density and link attributes (DESIGN.md section 10): what a value
 // means, and which values fall back to the default with invalid_attribute.
 import { describe, expect, it } from 'vitest';
-import { BOARD_ATTRIBUTES, type BoardProperty } from '../../../src/shared/attributes';
-import { linkFor, readSettings } from '../../../src/widget/attributes';
+import { BOARD_ATTRIBUTES, type BoardProperty } from '../../../src/shared/attribute-table';
+import { linkFor, readSettings } from '../../../src/widget/settings';
 
 type BoardAttributes = Record<BoardProperty, unknown>;
 

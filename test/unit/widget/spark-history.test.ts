@@ -63,18 +63,29 @@ function nextChange(history: SparkHistory, symbol: string): Promise<void> {
   });
 }
 
+/**
+ * Moves the clock `ms` on: nothing is sent until its last second, then one request, whose line
+ * this awaits.
+ */
+async function untilRefetched(history: SparkHistory, symbol: string, ms: number): Promise<void> {
+  const before = sent.length;
+  vi.advanceTimersByTime(ms - 1000);
+  expect(sent).toHaveLength(before);
+  const changed = nextChange(history, symbol);
+  vi.advanceTimersByTime(1000);
+  expect(sent).toHaveLength(before + 1);
+  await changed;
+}
+
 describe('SparkHistory', () => {
   it('fetches a shown line again an hour after it came, not before', async () => {
     const history = SparkHistory.for(sandbox.url, 'pro-key:spark-refresh');
     const unwatch = await watchUntilChange(history, 'usd');
     expect(sent).toEqual(['/v1/history/usd?days=7']);
     expect(history.line('usd')?.path).toMatch(/^M0 /);
-    vi.advanceTimersByTime(SPARK_REFRESH_MS - 1000);
     expect(sent).toHaveLength(1);
-    const refreshed = nextChange(history, 'usd');
-    vi.advanceTimersByTime(1000);
+    await untilRefetched(history, 'usd', SPARK_REFRESH_MS);
     expect(sent).toHaveLength(2);
-    await refreshed;
     expect(history.line('usd')).toBeDefined();
     unwatch();
   });
@@ -120,12 +131,8 @@ describe('SparkHistory', () => {
     await failed;
     expect(sent).toHaveLength(2);
     expect(history.line('gold_18')).toBe(line);
-    vi.advanceTimersByTime(599_000);
-    expect(sent).toHaveLength(2);
-    const retried = nextChange(history, 'gold_18');
-    vi.advanceTimersByTime(1000);
+    await untilRefetched(history, 'gold_18', 600_000);
     expect(sent).toHaveLength(3);
-    await retried;
     expect(history.line('gold_18')).toBeDefined();
     expect(history.line('gold_18')).not.toBe(line);
     unwatch();

@@ -1,16 +1,16 @@
 /**
- * The board's chart, held by the board's extras (`board/board-extras.ts`). Its code (section,
+ * The board's chart, held by the board's extras (`board/board-controllers.ts`). Its code (section,
  * styles, history, the chart chunk's loading: `chart-area.ts`) is a chunk loaded only when a chart
  * is shown (the board asks for it beside its extras): a chart="none" board loads none of it. Until
  * it is there the board keeps the section's room, with the reason when it did not load (tried again
  * at the next change of the board's settings).
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import type { BoardSettings } from '../shared/attributes';
+import type { BoardSettings } from '../shared/attribute-table';
 import type { PriceBoardError } from '../shared/errors';
 import type { Quote } from '../shared/types';
 import { reportError } from '../widget/emit';
-import { importOnce } from '../widget/import-once';
+import { importOnce } from '../widget/lazy-import';
 import type { RowView } from '../widget/row-view';
 import type { ChartArea, ChartHost } from './chart-area';
 import { chartLoadFailed } from './chart-view';

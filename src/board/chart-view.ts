@@ -4,7 +4,7 @@
  * imports the area lazily and the area imports nothing of it, so they depend one way, through
  * this file.
  */
-import type { HistoryDays } from '../shared/attributes';
+import type { HistoryDays } from '../shared/attribute-table';
 import { PriceBoardError } from '../shared/errors';
 
 export type ChartStatus = 'idle' | 'loading' | 'ready' | 'error';

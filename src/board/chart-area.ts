@@ -3,30 +3,26 @@
  * board's extras, loads it): its section in the template (title, span buttons, `part="chart"`)
  * and the section's styles; the history of the chart symbol (falling back 365 → 30 → 7 days when
  * the plan rejects a span); the chart chunk (lightweight-charts), made once the board's first rows
- * are painted; the last candle following live quotes; failures shown in the chart area only.
+ * are painted (`rows-painted.ts`); the last candle following live quotes; failures shown in the
+ * chart area only. Its labels, colours and span note: `chart-appearance.ts`.
  */
 import { adoptStyles, supportsAdoptingStyleSheets, type LitElement, type TemplateResult } from 'lit';
 import { backoffDelay } from '../api/backoff';
 import { PriceBoardError } from '../shared/errors';
 import { startTimer } from '../api/timer';
-import { DOLLAR_SYMBOLS } from '../shared/types';
 import type { Candle, DisplayUnit, Quote } from '../shared/types';
-import type { ChartTheme, PriceChart } from './types';
-import { formatAxisNumber } from '../format/axis-number';
-import { toPersianDigits } from '../format/number';
+import type { PriceChart } from '../chart/types';
 import { applyQuoteToCandles, intervalFor } from '../model/history';
-import type { BoardSettings, ChartMode, HistoryDays } from '../shared/attributes';
+import type { BoardSettings, ChartMode, HistoryDays } from '../shared/attribute-table';
 import { reportError } from '../widget/emit';
-import { afterPaint } from '../shared/after-paint';
-import { importOnce } from '../widget/import-once';
+import { afterPaint } from '../shared/idle-task';
+import { importOnce } from '../widget/lazy-import';
 import type { RowView } from '../widget/row-view';
 import { chartLoadFailed, type ChartView } from './chart-view';
 import { renderChart } from './chart-section';
 import { chartStyles } from './chart-section.styles';
-import { loadHistory, sourceFor, type HistorySource } from './history-source';
-
-/** The chart chunk (lightweight-charts). */
-const loadChartModule = importOnce(() => import('./price-chart'));
+import { HISTORY_RETRY, loadHistory, sourceFor, type HistorySource } from '../chart/history-source';
+import { chartPriceFormatter, readChartTheme, spanNote } from './chart-appearance';
 
 /**
  * The rows come first: the chart (whose creation takes a style read, layout and canvas work) is
@@ -34,6 +30,9 @@ const loadChartModule = importOnce(() => import('./price-chart'));
  * prices, while the history is there).
  */
 const ROWS_FIRST_MAX_WAIT_MS = 1_000;
+
+/** The chart chunk (lightweight-charts). */
+const loadChartModule = importOnce(() => import('../chart/price-chart'));
 
 /** What the chart shows; from the board's settings. */
 interface ChartSettings {
@@ -52,21 +51,8 @@ export type ChartHost = LitElement & {
   days: HistoryDays;
 };
 
-/**
- * A history load that failed for a reason that is not final (`ERROR_POLICY`) is tried again while
- * the board shows the same chart: 2.5 s, 5 s, 10 s… up to a minute (equal jitter, so boards of a
- * page spread out), never before a `Retry-After`.
- */
-const HISTORY_RETRY = { baseMs: 2_500, maxMs: 60_000 };
-
 const isAbort = (error: unknown, signal: AbortSignal): boolean =>
   signal.aborted || (error as Error)?.name === 'AbortError';
-
-function spanNote(wanted: HistoryDays, shown: HistoryDays): string {
-  if (wanted === 1)
-    return `نمودار امروز از این سرویس در دسترس نیست؛ نمودار ${toPersianDigits(String(shown))} روز اخیر را نشان می‌دهد.`;
-  return `طرح این کلید تاریخچهٔ ${toPersianDigits(String(wanted))} روزه را نمی‌دهد؛ نمودار ${toPersianDigits(String(shown))} روز اخیر را نشان می‌دهد.`;
-}
 
 /**
  * The chart area of one board, a controller of the board (its lifecycle): the board's chart
@@ -344,24 +330,11 @@ export class ChartArea {
     }
   }
 
-  /**
-   * The chart keeps the service's unit (rials, or dollars) and shows the board's: toman is a tenth
-   * of a rial, as on the board, so a change of unit changes only the labels; a toman price shows
-   * its tenth as the row does (1,357,913 rials: ۱۳۵٬۷۹۱٫۳, not ۱۳۵٬۷۹۱).
-   */
-  #priceFormatter(): (v: number) => string {
-    const s = this.#settings;
-    const dollar = DOLLAR_SYMBOLS.has(s?.symbol ?? '');
-    const divisor = !dollar && s?.unit === 'toman' ? 10 : 1;
-    // a toman price to its tenth (a rial), others whole, dollars to the cent
-    return (v) => formatAxisNumber(v / divisor, dollar ? 2 : 0, dollar ? 2 : divisor === 10 ? 1 : 0);
-  }
-
   /** Full replace: history loaded, span or unit changed. */
   #draw(): void {
     this.#dropLive();
     if (!this.#chart || !this.#candles || this.view.status !== 'ready') return;
-    this.#chart.setPriceFormatter(this.#priceFormatter());
+    this.#chart.setPriceFormatter(chartPriceFormatter(this.#settings));
     this.#chart.setData(this.#candles);
     this.#describe();
   }
@@ -397,8 +370,8 @@ export class ChartArea {
         this.#chart = mod.createPriceChart({
           container,
           type: this.#settings!.mode === 'line' ? 'line' : 'candles',
-          theme: this.#readTheme(),
-          formatPrice: this.#priceFormatter(),
+          theme: readChartTheme(this.#find('.board')),
+          formatPrice: chartPriceFormatter(this.#settings),
         });
         this.#draw();
       },
@@ -415,25 +388,8 @@ export class ChartArea {
     this.#chart = undefined;
   }
 
-  /** Colours from the computed custom properties, so page overrides and the theme both apply. */
-  #readTheme(): ChartTheme {
-    const source = this.#find('.board');
-    const style = source ? getComputedStyle(source) : undefined;
-    const read = (name: string, fallback: string) => style?.getPropertyValue(name).trim() || fallback;
-    return {
-      background: read('--_bg', '#ffffff'),
-      text: read('--_fg', '#1b1f24'),
-      muted: read('--_muted', '#59616e'),
-      border: read('--_border', '#d5dae1'),
-      up: read('--_up', '#0a7a3d'),
-      down: read('--_down', '#c0262d'),
-      accent: read('--_accent', '#1d5fc4'),
-      font: read('--_font', 'Vazirmatn, Tahoma, sans-serif'),
-    };
-  }
-
   #applyTheme(): void {
     this.#themeDirty = false;
-    this.#chart?.setTheme(this.#readTheme());
+    this.#chart?.setTheme(readChartTheme(this.#find('.board')));
   }
 }

@@ -1,10 +1,10 @@
 /**
- * Reading the attributes of `shared/attributes.ts` into the settings an element runs on. Every
+ * Reading the attributes of `shared/attribute-table.ts` into the settings an element runs on. Every
  * value is tolerated: an invalid one falls back to its default and is reported
  * (`invalid_attribute`), so a typo never leaves a broken box on the page.
  */
 import { trimBaseUrl } from '../api/urls';
-import { CONNECTION_ATTRIBUTES, SYMBOL_ID, type AttributeSpec, type SettingsOf } from '../shared/attributes';
+import { CONNECTION_ATTRIBUTES, SYMBOL_ID, type AttributeSpec, type SettingsOf } from '../shared/attribute-table';
 
 /** Lit's `static properties` for an attribute table. */
 export function litProperties(

@@ -27,7 +27,7 @@ function afterQueuedTasks(fn: () => void): void {
   else setTimeout(fn);
 }
 
-export class FirstRender {
+export class RenderGate {
   #open!: () => void;
   #waiting = false;
   #timer: ReturnType<typeof setTimeout> | undefined;

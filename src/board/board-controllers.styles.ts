@@ -1,12 +1,12 @@
 import { css } from 'lit';
 
 /**
- * The board's styles that its first rows do not need, adopted with its extras (`board-extras.ts`)
+ * The board's styles that its first rows do not need, adopted with its extras (`board-controllers.ts`)
  * beside its own: the colours of the statuses the live data layer reports, the error box, the
  * rows' containment, the hover, the selected row and the focus ring, and rows the service did
  * not return.
  */
-export const extraStyles = css`
+export const controllerStyles = css`
   /* the live dot: not beside «بازار بسته» (the dot stays muted) */
   [data-status=live][data-market=open] .dot {
     background: var(--_up);

@@ -2,22 +2,22 @@
  * What the board loads once its first render (the rows, or their skeleton) is painted, out of the
  * initial module (the first rows need none of it, and never wait for it), by what each part does:
  *
- * - the chart's holder (`chart/board-chart.ts`), which loads the chart area's chunk when a chart is
+ * - the chart's holder (`board-chart.ts`), which loads the chart area's chunk when a chart is
  *   shown;
  * - the rows: selection by click and keys (`row-selection.ts`), the flash of a changed price
  *   (`flash.ts`), the hover, selection and missing rows' styles;
  * - the announcer of the selected symbol's price changes (`announcer.ts`);
  * - the clock that turns rows stale, and the date formatting of the time cells (`clock.ts`);
  * - the status line's text but while loading (`status-text.ts`), and the statuses' and the error
- *   box's styles (`board-extras.styles.ts`).
+ *   box's styles (`board-controllers.styles.ts`).
  */
 import { adoptStyles, supportsAdoptingStyleSheets } from 'lit';
-import type { BoardSettings } from '../shared/attributes';
+import type { BoardSettings } from '../shared/attribute-table';
 import type { ConnectionStatus, Quote } from '../shared/types';
 import type { RowView } from '../widget/row-view';
-import { BoardChart, type ChartHost } from '../chart/board-chart';
+import { BoardChart, type ChartHost } from './board-chart';
 import { PriceAnnouncer } from './announcer';
-import { extraStyles } from './board-extras.styles';
+import { controllerStyles } from './board-controllers.styles';
 import { Clock } from './clock';
 import { PriceFlash } from './flash';
 import { flashStyles } from './flash.styles';
@@ -25,7 +25,7 @@ import { RowSelection, type SelectionHost } from './row-selection';
 import { statusLine } from './status-text';
 
 /** What the extras need of the board. */
-export type ExtrasHost = ChartHost & SelectionHost;
+export type ControllersHost = ChartHost & SelectionHost;
 
 /** What the extras read of the board's quotes (its `QuotesController`). */
 export interface QuotesSource {
@@ -36,7 +36,7 @@ export interface QuotesSource {
 }
 
 /** The board's extras, once their chunk has loaded: each part, and their styles beside the board's. */
-export class BoardExtras {
+export class BoardControllers {
   readonly chart: BoardChart;
   readonly rows: RowSelection;
   readonly announcer: PriceAnnouncer;
@@ -45,7 +45,7 @@ export class BoardExtras {
   readonly #quotes: QuotesSource;
 
   /** `selected`: the chart symbol now. */
-  constructor(board: ExtrasHost, quotes: QuotesSource, selected: string) {
+  constructor(board: ControllersHost, quotes: QuotesSource, selected: string) {
     this.#quotes = quotes;
     this.chart = new BoardChart(board, (symbol) => quotes.get(symbol));
     this.announcer = new PriceAnnouncer(board, quotes, selected);
@@ -54,7 +54,7 @@ export class BoardExtras {
     this.flash = new PriceFlash(board, quotes);
     // Beside the board's (and the columns' and chart area's chunks', whichever came first); without
     // adopted style sheets Lit appends a <style> per sheet: only the new ones then.
-    const extra = [extraStyles, flashStyles];
+    const extra = [controllerStyles, flashStyles];
     const root = board.renderRoot as ShadowRoot;
     adoptStyles(root, supportsAdoptingStyleSheets ? [...root.adoptedStyleSheets, ...extra] : extra);
   }

@@ -1,6 +1,6 @@
 /**
  * The public attributes, declared once: each entry's key is the property, and it holds the
- * attribute name, the kind of value (which says how it is validated: `widget/attributes.ts`), the
+ * attribute name, the kind of value (which says how it is validated: `widget/settings.ts`), the
  * default and whether it reflects. The JSDoc beside each entry is its documentation: the
  * manifest and the element pages' tables (docs/elements/) are generated from this file (`scripts/attribute-table.mjs`),
  * the element, the embed page and the loader derive their lists from it. Plain data, no DOM.
@@ -179,7 +179,7 @@ export type AttributeProperties<T> = { -readonly [K in keyof T]: ValueOf<T[K]> }
 export type BoardProperty = keyof typeof BOARD_ATTRIBUTES;
 export type BoardProperties = AttributeProperties<typeof BOARD_ATTRIBUTES>;
 
-/** What a widget runs on for an entry, once read (`widget/attributes.ts`): every value valid. */
+/** What a widget runs on for an entry, once read (`widget/settings.ts`): every value valid. */
 type SettingOf<S> = S extends { kind: 'symbols' }
   ? string[]
   : S extends { kind: 'list'; values: readonly (infer V)[] }

@@ -3,7 +3,7 @@
  * text alternative. In the chart area's chunk (`chart-area.ts`), loaded only when a chart is shown.
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import { DAY_OPTIONS, type HistoryDays } from '../shared/attributes';
+import { DAY_OPTIONS, type HistoryDays } from '../shared/attribute-table';
 import type { ChartView } from './chart-view';
 
 const SPAN_LABEL: Readonly<Record<HistoryDays, string>> = { 1: '۱ روز', 7: '۷ روز', 30: '۳۰ روز', 365: '۱ سال' };
