@@ -17,7 +17,7 @@
  * writes back what it holds (without numbering anything: no burst of events, no upstream spend),
  * the budget's counts included, before it may lead.
  */
-import { CACHE_BYTES } from './memory';
+import { CACHE_BYTES } from './memory-cache';
 import { RedisAsks } from './redis-asks';
 import { RedisBroker } from './redis-broker';
 import { RedisBudget } from './redis-budget';

@@ -2,7 +2,7 @@
 // before history; 429/5xx/401 from upstream honoured without a storm.
 import { afterEach, describe, expect, it } from 'vitest';
 import { Budget } from '../../relay/budget';
-import { MemoryBudget } from '../../relay/engine/memory';
+import { MemoryBudget } from '../../relay/engine/memory-budget';
 import { control, get, startPair, Stream, until, upstreamRequests, visitorAddress, type Pair } from './helpers';
 
 const PAGE_SYMBOLS = 'usd,eur,gold_18,coin_emami,ons';

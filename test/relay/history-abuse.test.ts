@@ -5,7 +5,8 @@
 // relay's clock injected so that minutes pass in moments.
 import { createClient } from '@redis/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createMemoryEngine, MemoryCache } from '../../relay/engine/memory';
+import { createMemoryEngine } from '../../relay/engine/memory';
+import { MemoryCache } from '../../relay/engine/memory-cache';
 import { RedisEngine } from '../../relay/engine/redis';
 import type { Engine } from '../../relay/engine/types';
 import type { Relay } from '../../relay/server';
