@@ -17,7 +17,7 @@ export const PROTECTED_SHARE = 0.8;
  * moves it to the protected segment (at most `PROTECTED_SHARE` of the bytes, its least recently
  * used demoted back to probation). Eviction takes probation's least recently used first, so keys
  * asked for once (a botnet's spans) only churn probation and never evict what visitors hit again.
- * The Redis engine runs the same policy as a script (`redis-scripts.ts`, `CACHE_*`).
+ * The Redis engine runs the same policy as a script (`lua/cache-*.lua`).
  */
 export class MemoryCache implements Cache {
   // A Map keeps insertion order: re-inserting on a hit makes the first key the least recently used.
