@@ -19,7 +19,7 @@ import type { Feed } from './feed';
 import { holdsKey } from './holds-key';
 import type { Logger } from './log';
 import type { Metrics } from './metrics';
-import { AddressShares, ADDRESS_SHARE, Demand, DEMAND_SHARE, SHARE_WINDOW_MS } from './history-budget';
+import { HistoryBudget } from './history-budget';
 import { MAX_PAUSE_MS, type UpstreamGate } from './upstream';
 
 /** Seconds a cache may keep an answer, then serve it stale while it fetches a new one. */
@@ -51,7 +51,7 @@ export interface ApiDeps {
   apiKey: string;
   /** The plan's longest history span in days. */
   spanDays: number;
-  /** The upstream budget: one address may spend `ADDRESS_SHARE` of its history part. */
+  /** The upstream budget: its history part is split by address and by span ({@link HistoryBudget}). */
   budget?: Budget;
   log?: Logger;
   metrics?: Metrics;
@@ -121,19 +121,14 @@ function sendUpstreamError(res: ServerResponse, error: unknown, symbol?: string)
 export class RelayApi {
   readonly #history: PriceClient;
   readonly #historyRequests = new Map<string, Promise<CacheEntry>>();
-  readonly #shares: AddressShares;
-  readonly #demand: Demand;
-  /** When this process's history requests of the last minute started (those the budget refused left out). */
-  readonly #starts: number[] = [];
+  readonly #historyBudget: HistoryBudget;
   readonly #catalog: CatalogIndex;
 
   readonly #deps: ApiDeps;
 
   constructor(deps: ApiDeps) {
     this.#deps = deps;
-    const historyPerMinute = deps.budget ? deps.budget.perMinute - deps.budget.reserve : Infinity;
-    this.#shares = new AddressShares(Math.max(1, Math.ceil(historyPerMinute * ADDRESS_SHARE)), deps.now);
-    this.#demand = new Demand(deps.now);
+    this.#historyBudget = new HistoryBudget(deps.budget, deps.now);
     this.#catalog = new CatalogIndex({ ...deps, holdsKey: (body) => holdsKey(body, deps.apiKey) });
     this.#history = new PriceClient({
       baseUrl: deps.baseUrl,
@@ -233,11 +228,11 @@ export class RelayApi {
       sendCacheable(req, res, cutHistory(entry, days, span), CACHING.history, ageSeconds);
     if (cached && this.#deps.now() - cached.storedAt < HISTORY_TTL_MS) return send(cached);
     // Only misses count: a popular span served from the cache must not raise the bar for the others.
-    this.#demand.count(key);
+    this.#historyBudget.spans.missed(key);
     const stale = (): void => send(cached!, Math.round((this.#deps.now() - cached!.storedAt) / 1000));
     // A miss spends upstream: each address may start only its share (joining a request in flight is free).
     const joins = leader.isLeader && this.#historyRequests.has(key);
-    const wait = joins ? 0 : this.#shares.take(address);
+    const wait = joins ? 0 : this.#historyBudget.addresses.take(address);
     if (wait > 0) {
       if (cached) return stale();
       const seconds = String(Math.ceil(wait / 1000));
@@ -251,7 +246,7 @@ export class RelayApi {
       );
     }
     const giveBack = (error: unknown): void => {
-      if (!joins && error instanceof PriceBoardError && error.code === 'rate_limited') this.#shares.giveBack(address);
+      if (!joins && error instanceof PriceBoardError && error.code === 'rate_limited') this.#historyBudget.addresses.giveBack(address);
     };
     // A follower spends nothing upstream: it asks the leader to fill the key and answers from the cache.
     if (!leader.isLeader) {
@@ -305,19 +300,6 @@ export class RelayApi {
     sendCacheable(req, res, body, CACHING.today);
   }
 
-  /**
-   * Whether a history request may start now: while this leader's history requests of the last
-   * minute are below the open part of the history budget, or when the span is in demand.
-   */
-  #mayStart(key: string): boolean {
-    const budget = this.#deps.budget;
-    if (!budget) return true;
-    const now = this.#deps.now();
-    while (this.#starts.length > 0 && this.#starts[0]! <= now - SHARE_WINDOW_MS) this.#starts.shift();
-    const history = budget.perMinute - budget.reserve;
-    return this.#starts.length < history - Math.floor(history * DEMAND_SHARE) || this.#demand.inDemand(key);
-  }
-
   /** On the leader: fills a cache key a follower asked for (history, symbols), with the usual budget rules. */
   async fill(key: string): Promise<AskOutcome> {
     try {
@@ -329,7 +311,7 @@ export class RelayApi {
       if (!m || !HISTORY_SPANS.includes(Number(m[2])))
         return { filled: false, error: { code: 'bad_request', status: 400 } };
       // A follower's miss: counted where the spending is decided.
-      this.#demand.count(key);
+      this.#historyBudget.spans.missed(key);
       const cached = await this.#deps.engine.cache.peek(key);
       // Another asker's request may have filled it meanwhile.
       if (!cached || this.#deps.now() - cached.storedAt >= HISTORY_TTL_MS)
@@ -348,15 +330,14 @@ export class RelayApi {
   #fetchHistory(key: string, symbol: string, days: number): Promise<CacheEntry> {
     let pending = this.#historyRequests.get(key);
     if (!pending) {
-      if (!this.#mayStart(key))
+      const started = this.#historyBudget.spans.start(key);
+      if (started === undefined)
         return Promise.reject(
           new PriceBoardError('rate_limited', 'the rest of the history budget is kept for spans in demand', {
             retryAfterMs: 5_000,
             data: { reason: 'demand' },
           }),
         );
-      const started = this.#deps.now();
-      this.#starts.push(started);
       pending = this.#history
         .history(symbol, days)
         .then(async (body) => {
@@ -382,10 +363,7 @@ export class RelayApi {
         })
         .catch((error: unknown) => {
           // Refused before it was sent (the budget, a pause): it spent nothing.
-          if (error instanceof PriceBoardError && error.code === 'rate_limited') {
-            const i = this.#starts.indexOf(started);
-            if (i >= 0) this.#starts.splice(i, 1);
-          }
+          if (error instanceof PriceBoardError && error.code === 'rate_limited') this.#historyBudget.spans.refund(started);
           throw error;
         })
         .finally(() => this.#historyRequests.delete(key));
