@@ -246,7 +246,8 @@ export class RelayApi {
       );
     }
     const giveBack = (error: unknown): void => {
-      if (!joins && error instanceof PriceBoardError && error.code === 'rate_limited') this.#historyBudget.addresses.giveBack(address);
+      if (!joins && error instanceof PriceBoardError && error.code === 'rate_limited')
+        this.#historyBudget.addresses.giveBack(address);
     };
     // A follower spends nothing upstream: it asks the leader to fill the key and answers from the cache.
     if (!leader.isLeader) {
@@ -363,7 +364,8 @@ export class RelayApi {
         })
         .catch((error: unknown) => {
           // Refused before it was sent (the budget, a pause): it spent nothing.
-          if (error instanceof PriceBoardError && error.code === 'rate_limited') this.#historyBudget.spans.refund(started);
+          if (error instanceof PriceBoardError && error.code === 'rate_limited')
+            this.#historyBudget.spans.refund(started);
           throw error;
         })
         .finally(() => this.#historyRequests.delete(key));
