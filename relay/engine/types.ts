@@ -161,5 +161,11 @@ export interface Engine {
   leader: Leader;
   /** Absent for one process (memory): always connected, always leading. */
   cluster?: ClusterStatus;
+  /**
+   * Absent for one process (it counts its own). A cluster's store for the per-visitor request
+   * limits (a node-redis client for rate-limiter-flexible, and a key prefix), so that a visitor is
+   * limited as one across processes.
+   */
+  requestCounts?: { client: object; keyPrefix: string };
   close(): Promise<void>;
 }
