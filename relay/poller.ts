@@ -13,7 +13,8 @@ import type { UpstreamGate } from './upstream';
 /** Two polls for symbols just asked for are at least this far apart. */
 const MIN_POLL_GAP_MS = 2_000;
 
-export interface PollerOptions {
+/** What the poll and the upstream stream both work with: the service, its gate and budget, who leads. */
+export interface UpstreamContext {
   baseUrl: string;
   apiKey: string;
   gate: UpstreamGate;
@@ -21,6 +22,9 @@ export interface PollerOptions {
   leader: Leader;
   log: Logger;
   now: () => number;
+}
+
+export interface PollerOptions extends UpstreamContext {
   /** What to ask for: the symbols in use that the stream does not carry. */
   uncovered: () => string[];
   /** Whether any quote data came yet (until then nothing waits a whole interval). */

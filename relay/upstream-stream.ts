@@ -9,26 +9,16 @@
  * with capped backoff.
  */
 import { LiveStream, PriceBoardError, type Quote } from './from-src';
-import type { Budget } from './budget';
-import type { Leader } from './engine/types';
-import type { Logger } from './log';
-import type { Poller } from './poller';
+import type { Poller, UpstreamContext } from './poller';
 import { StreamPolicy, type StreamWatch } from './stream-policy';
-import type { UpstreamGate, UpstreamTimings } from './upstream';
+import type { UpstreamTimings } from './upstream';
 
 /** New symbols asked for within this window join the stream together. */
 const RESUBSCRIBE_DEBOUNCE_MS = 250;
 /** A stream with no readable event for this share of the stale window is replaced (45 s of 60). */
 const READABLE_SHARE = 0.75;
 
-export interface UpstreamStreamOptions {
-  baseUrl: string;
-  apiKey: string;
-  gate: UpstreamGate;
-  budget: Budget;
-  leader: Leader;
-  log: Logger;
-  now: () => number;
+export interface UpstreamStreamOptions extends UpstreamContext {
   timings?: UpstreamTimings;
   /** Data older than this is stale: a stream must read within most of it. */
   staleMs: number;
