@@ -5,11 +5,11 @@
  * cannot answer.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { requestedSymbols, sendError, sendRaw } from './http';
+import { requestedSymbols, sendError } from './http';
+import { BAD_RESPONSE, CACHING, sendCacheable, sendUpstreamError } from './api-answers';
 import { ASK_TIMEOUT_MS, errorOf, outcomeOf } from './asks';
 import type { Budget } from './budget';
 import { CatalogIndex } from './catalog-index';
-import { etagOf, keptEtagOf } from './etag';
 import { normalizeHistory, PriceBoardError, PriceClient } from './from-src';
 import { cutHistory } from './history-cut';
 import { BAR_MS, RECORD_MS } from './engine/record';
@@ -19,17 +19,9 @@ import type { Feed } from './feed';
 import { holdsKey } from './holds-key';
 import type { Logger } from './log';
 import type { Metrics } from './metrics';
-import { AddressShares, ADDRESS_SHARE, Demand, DEMAND_SHARE, SHARE_WINDOW_MS } from './history-budget';
-import { MAX_PAUSE_MS, type UpstreamGate } from './upstream';
+import { HistoryBudget } from './history-budget';
+import type { UpstreamGate } from './upstream';
 
-/** Seconds a cache may keep an answer, then serve it stale while it fetches a new one. */
-const CACHING = {
-  prices: { maxAge: 2, swr: 10 },
-  history: { maxAge: 300, swr: 3_600 },
-  symbols: { maxAge: 3_600, swr: 86_400 },
-  /** `days=1`, from the record: it changes with every change relayed. */
-  today: { maxAge: 5, swr: 30 },
-};
 /** A cached history is fetched again after this long (served stale meanwhile if upstream fails). */
 const HISTORY_TTL_MS = 5 * 60_000;
 /** How long a request waits for the quotes of symbols just added to the upstream subscription. */
@@ -51,89 +43,24 @@ export interface ApiDeps {
   apiKey: string;
   /** The plan's longest history span in days. */
   spanDays: number;
-  /** The upstream budget: one address may spend `ADDRESS_SHARE` of its history part. */
+  /** The upstream budget: its history part is split by address and by span ({@link HistoryBudget}). */
   budget?: Budget;
   log?: Logger;
   metrics?: Metrics;
   now: () => number;
 }
 
-const BAD_RESPONSE = 'the price service sent an answer the relay will not pass on';
-
-/** A cacheable 200 (or 304 when the client holds it); `ageSeconds` marks stale data. */
-function sendCacheable(
-  req: IncomingMessage,
-  res: ServerResponse,
-  body: string,
-  caching: { maxAge: number; swr: number },
-  ageSeconds?: number,
-  // History comes from the cache: the same body again and again (prices carry their moment).
-  etag = caching === CACHING.history ? keptEtagOf(body) : etagOf(body),
-): void {
-  const headers: Record<string, string> = {
-    'Cache-Control': `public, max-age=${caching.maxAge}, stale-while-revalidate=${caching.swr}`,
-    ETag: etag,
-  };
-  if (ageSeconds !== undefined && Number.isFinite(ageSeconds)) {
-    headers.Age = String(ageSeconds);
-    headers.Warning = '110 - "Response is Stale"';
-  }
-  if (req.headers['if-none-match']?.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) {
-    res.writeHead(304, headers);
-    res.end();
-    return;
-  }
-  sendRaw(res, 200, body, headers);
-}
-
-/**
- * The answer for an upstream failure when nothing is cached: the service's error shape, with the
- * relay's own message by code. Upstream text (which may hold anything, the key included) is never
- * forwarded.
- */
-function sendUpstreamError(res: ServerResponse, error: unknown, symbol?: string): void {
-  if (!(error instanceof PriceBoardError)) throw error;
-  if (error.code === 'rate_limited') {
-    // The wait the relay keeps itself (an upstream Retry-After is believed up to MAX_PAUSE_MS).
-    const seconds = String(Math.max(1, Math.ceil(Math.min(error.retryAfterMs ?? 5_000, MAX_PAUSE_MS) / 1000)));
-    const message =
-      error.data?.reason === 'demand'
-        ? 'the rest of the history budget is kept for spans in demand; try again shortly'
-        : 'the relay is waiting for its upstream budget';
-    return sendError(res, 429, 'rate_limited', message, {}, { 'Retry-After': seconds });
-  }
-  if (error.status === 403 && error.data?.serviceCode === 'plan_limit')
-    return sendError(res, 403, 'plan_limit', 'the plan does not give this much history');
-  if (error.code === 'bad_response')
-    return sendError(res, 502, 'bad_response', BAD_RESPONSE, {}, { 'Retry-After': '5' });
-  if (error.status === 404 && symbol !== undefined)
-    return sendError(res, 404, 'unknown_symbol', `unknown symbol: ${symbol}`, { symbols: [symbol] });
-  sendError(
-    res,
-    503,
-    'upstream_unavailable',
-    'the price service cannot be reached; try again shortly',
-    {},
-    { 'Retry-After': '5' },
-  );
-}
-
 export class RelayApi {
   readonly #history: PriceClient;
   readonly #historyRequests = new Map<string, Promise<CacheEntry>>();
-  readonly #shares: AddressShares;
-  readonly #demand: Demand;
-  /** When this process's history requests of the last minute started (those the budget refused left out). */
-  readonly #starts: number[] = [];
+  readonly #historyBudget: HistoryBudget;
   readonly #catalog: CatalogIndex;
 
   readonly #deps: ApiDeps;
 
   constructor(deps: ApiDeps) {
     this.#deps = deps;
-    const historyPerMinute = deps.budget ? deps.budget.perMinute - deps.budget.reserve : Infinity;
-    this.#shares = new AddressShares(Math.max(1, Math.ceil(historyPerMinute * ADDRESS_SHARE)), deps.now);
-    this.#demand = new Demand(deps.now);
+    this.#historyBudget = new HistoryBudget(deps.budget, deps.now);
     this.#catalog = new CatalogIndex({ ...deps, holdsKey: (body) => holdsKey(body, deps.apiKey) });
     this.#history = new PriceClient({
       baseUrl: deps.baseUrl,
@@ -233,11 +160,11 @@ export class RelayApi {
       sendCacheable(req, res, cutHistory(entry, days, span), CACHING.history, ageSeconds);
     if (cached && this.#deps.now() - cached.storedAt < HISTORY_TTL_MS) return send(cached);
     // Only misses count: a popular span served from the cache must not raise the bar for the others.
-    this.#demand.count(key);
+    this.#historyBudget.spans.missed(key);
     const stale = (): void => send(cached!, Math.round((this.#deps.now() - cached!.storedAt) / 1000));
     // A miss spends upstream: each address may start only its share (joining a request in flight is free).
     const joins = leader.isLeader && this.#historyRequests.has(key);
-    const wait = joins ? 0 : this.#shares.take(address);
+    const wait = joins ? 0 : this.#historyBudget.addresses.take(address);
     if (wait > 0) {
       if (cached) return stale();
       const seconds = String(Math.ceil(wait / 1000));
@@ -251,7 +178,8 @@ export class RelayApi {
       );
     }
     const giveBack = (error: unknown): void => {
-      if (!joins && error instanceof PriceBoardError && error.code === 'rate_limited') this.#shares.giveBack(address);
+      if (!joins && error instanceof PriceBoardError && error.code === 'rate_limited')
+        this.#historyBudget.addresses.giveBack(address);
     };
     // A follower spends nothing upstream: it asks the leader to fill the key and answers from the cache.
     if (!leader.isLeader) {
@@ -305,19 +233,6 @@ export class RelayApi {
     sendCacheable(req, res, body, CACHING.today);
   }
 
-  /**
-   * Whether a history request may start now: while this leader's history requests of the last
-   * minute are below the open part of the history budget, or when the span is in demand.
-   */
-  #mayStart(key: string): boolean {
-    const budget = this.#deps.budget;
-    if (!budget) return true;
-    const now = this.#deps.now();
-    while (this.#starts.length > 0 && this.#starts[0]! <= now - SHARE_WINDOW_MS) this.#starts.shift();
-    const history = budget.perMinute - budget.reserve;
-    return this.#starts.length < history - Math.floor(history * DEMAND_SHARE) || this.#demand.inDemand(key);
-  }
-
   /** On the leader: fills a cache key a follower asked for (history, symbols), with the usual budget rules. */
   async fill(key: string): Promise<AskOutcome> {
     try {
@@ -329,7 +244,7 @@ export class RelayApi {
       if (!m || !HISTORY_SPANS.includes(Number(m[2])))
         return { filled: false, error: { code: 'bad_request', status: 400 } };
       // A follower's miss: counted where the spending is decided.
-      this.#demand.count(key);
+      this.#historyBudget.spans.missed(key);
       const cached = await this.#deps.engine.cache.peek(key);
       // Another asker's request may have filled it meanwhile.
       if (!cached || this.#deps.now() - cached.storedAt >= HISTORY_TTL_MS)
@@ -348,15 +263,14 @@ export class RelayApi {
   #fetchHistory(key: string, symbol: string, days: number): Promise<CacheEntry> {
     let pending = this.#historyRequests.get(key);
     if (!pending) {
-      if (!this.#mayStart(key))
+      const started = this.#historyBudget.spans.start(key);
+      if (started === undefined)
         return Promise.reject(
           new PriceBoardError('rate_limited', 'the rest of the history budget is kept for spans in demand', {
             retryAfterMs: 5_000,
             data: { reason: 'demand' },
           }),
         );
-      const started = this.#deps.now();
-      this.#starts.push(started);
       pending = this.#history
         .history(symbol, days)
         .then(async (body) => {
@@ -382,10 +296,8 @@ export class RelayApi {
         })
         .catch((error: unknown) => {
           // Refused before it was sent (the budget, a pause): it spent nothing.
-          if (error instanceof PriceBoardError && error.code === 'rate_limited') {
-            const i = this.#starts.indexOf(started);
-            if (i >= 0) this.#starts.splice(i, 1);
-          }
+          if (error instanceof PriceBoardError && error.code === 'rate_limited')
+            this.#historyBudget.spans.refund(started);
           throw error;
         })
         .finally(() => this.#historyRequests.delete(key));

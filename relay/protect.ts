@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BlockList, isIP } from 'node:net';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { within } from './within';
+import { withTimeLimit } from './time-limit';
 
 /** How long a request waits for Redis's count before this process counts it instead. */
 const REDIS_WAIT_MS = 1_000;
@@ -131,7 +131,7 @@ export class RequestLimiter {
     if (this.#redis) {
       try {
         // A Redis that hangs costs a request at most REDIS_WAIT_MS, never the request itself.
-        if ((await within(this.#redis.consume(key), REDIS_WAIT_MS)) !== 'late') return 0;
+        if ((await withTimeLimit(this.#redis.consume(key), REDIS_WAIT_MS)) !== 'late') return 0;
       } catch (error) {
         if (error instanceof RateLimiterRes) return Math.max(1, error.msBeforeNext);
       }

@@ -7,10 +7,13 @@ const here = (path: string): string => fileURLToPath(new URL(path, import.meta.u
 /** The widgets' script-tag build, which the relay serves from its own origin (the npm build and types stay out). */
 const WIDGETS = here('../dist/');
 
-/** Copies the widgets' build beside the relay's, after the relay's bundle is written. */
-function copyWidgets(): Plugin {
+/** The Redis engine's Lua scripts, read at run time (relay/engine/redis-scripts.ts). */
+const LUA = here('engine/lua/');
+
+/** Copies the widgets' build and the Lua scripts beside the relay's, after the relay's bundle is written. */
+function copyBeside(): Plugin {
   return {
-    name: 'price-board-relay-widgets',
+    name: 'price-board-relay-copies',
     apply: 'build',
     closeBundle() {
       if (!existsSync(`${WIDGETS}price-board.js`))
@@ -19,6 +22,7 @@ function copyWidgets(): Plugin {
         recursive: true,
         filter: (source) => !/[\\/]dist[\\/](lib|types)([\\/]|$)/.test(source),
       });
+      cpSync(LUA, here('dist/lua/'), { recursive: true });
     },
   };
 }
@@ -26,13 +30,16 @@ function copyWidgets(): Plugin {
 /**
  * The relay as plain JavaScript for Node (no TypeScript at run time): its own code, what it shares
  * with the widgets (relay/from-src.ts) and the in-process sandbox of the no-configuration mode, in
- * one bundle; its npm dependencies stay imports, installed beside it.
+ * one bundle, with the Lua scripts beside it; its npm dependencies stay imports, installed beside it.
  */
 export default defineConfig({
   root: here('.'),
   logLevel: 'warn',
-  plugins: [copyWidgets()],
-  define: { 'import.meta.env.RELAY_WIDGETS_DIR': JSON.stringify('./widgets/') },
+  plugins: [copyBeside()],
+  define: {
+    'import.meta.env.RELAY_WIDGETS_DIR': JSON.stringify('./widgets/'),
+    'import.meta.env.RELAY_LUA_DIR': JSON.stringify('./lua/'),
+  },
   build: {
     ssr: true,
     target: 'node20',

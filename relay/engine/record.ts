@@ -3,10 +3,11 @@
  * 24 h as 5-minute bars (open, high, low, close as the service's decimal strings, never floats), so
  * that `/v1/history/{s}?days=1` is answered at no upstream cost. A bar is the bound: however many
  * changes a symbol makes, it holds at most one bar per 5 minutes, and at most `RECORD_SYMBOLS`
- * symbols are held (the one whose last change is oldest goes first). The Redis engine keeps the
- * same bars in Redis (`redis-record.ts`), merged by the same rules in a script.
+ * symbols are held (the one whose last change is oldest goes first). One process holds them in
+ * memory (`memory-record.ts`); the Redis engine keeps the same bars in Redis (`redis-record.ts`),
+ * merged by the same rules in a script.
  */
-import type { DayRecord, RecordedBar, RelayEvent } from './types';
+import type { RecordedBar, RelayEvent } from './types';
 
 /** One bar per this many ms (5 minutes: TradingView's intraday default; Tehran's +3:30 keeps them on the hour). */
 export const BAR_MS = 5 * 60_000;
@@ -61,49 +62,4 @@ export function mergeBars(held: RecordedBar, next: RecordedBar): RecordedBar {
     high: comparePrice(held.high, next.high) >= 0 ? held.high : next.high,
     low: comparePrice(held.low, next.low) <= 0 ? held.low : next.low,
   };
-}
-
-/** The record of one process: a Map kept in the order of the symbols' last change. */
-export class MemoryRecord implements DayRecord {
-  readonly #symbols = new Map<string, RecordedBar[]>();
-
-  async add(events: readonly RelayEvent[]): Promise<void> {
-    for (const event of events) {
-      const bar = barOf(event);
-      if (bar) this.put(event.quote.symbol, bar);
-    }
-  }
-
-  /** Merges `bar` into the symbol's bars, within the bounds. */
-  put(symbol: string, bar: RecordedBar): void {
-    const bars = this.#symbols.get(symbol) ?? [];
-    // Usually the last bar or a new one after it; an older change (a snapshot) goes in its place.
-    let i = bars.length;
-    while (i > 0 && bars[i - 1]!.t > bar.t) i--;
-    if (bars[i - 1]?.t === bar.t) bars[i - 1] = mergeBars(bars[i - 1]!, bar);
-    else bars.splice(i, 0, bar);
-    const from = bars[bars.length - 1]!.t - RECORD_MS;
-    let drop = 0;
-    while (drop < bars.length && (bars[drop]!.t < from || bars.length - drop > RECORD_BARS)) drop++;
-    bars.splice(0, drop);
-    this.#symbols.delete(symbol);
-    this.#symbols.set(symbol, bars);
-    if (this.#symbols.size > RECORD_SYMBOLS) this.#symbols.delete(this.#symbols.keys().next().value!);
-  }
-
-  async bars(symbol: string, from: number): Promise<RecordedBar[]> {
-    return (this.#symbols.get(symbol) ?? []).filter((b) => b.t >= from);
-  }
-
-  /** Every bar held, per symbol (a Redis that came back empty is given them). */
-  entries(): [string, RecordedBar[]][] {
-    return [...this.#symbols];
-  }
-
-  /** Bars held, all symbols together. */
-  get size(): number {
-    let n = 0;
-    for (const bars of this.#symbols.values()) n += bars.length;
-    return n;
-  }
 }

@@ -1,4 +1,4 @@
-import { entryBytes, MemoryCache, PROTECTED_SHARE } from './memory';
+import { entryBytes, MemoryCache, PROTECTED_SHARE } from './memory-cache';
 import type { RedisLink } from './redis-link';
 import { CACHE_GET, CACHE_SET } from './redis-scripts';
 import type { Cache, CacheEntry } from './types';

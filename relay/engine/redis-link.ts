@@ -3,7 +3,7 @@
  * what every Redis part of the engine talks through. Each part holds its own state; this holds none.
  */
 import { createClient } from '@redis/client';
-import { within } from '../within';
+import { withTimeLimit } from '../time-limit';
 
 /** How long a connection may go without a byte (its handshake included) before it is made anew. */
 const SOCKET_IDLE_MS = 5_000;
@@ -74,7 +74,7 @@ export class RedisLink {
     if (this.#pinging.has(client)) return;
     this.#pinging.add(client);
     try {
-      const answered = (await within(client.ping(), PING_DEADLINE_MS)) !== 'late';
+      const answered = (await withTimeLimit(client.ping(), PING_DEADLINE_MS)) !== 'late';
       if (this.#closed) return;
       if (!answered) {
         this.#stalled.add(client);
@@ -115,7 +115,7 @@ export class RedisLink {
       [this.cmd, this.sub].map(async (client) => {
         // A connection not ready, or whose Redis does not answer, is dropped: closing it waits for
         // every reply.
-        if (client.isReady) await within(client.close(), PING_DEADLINE_MS).catch(() => {});
+        if (client.isReady) await withTimeLimit(client.close(), PING_DEADLINE_MS).catch(() => {});
         client.destroy(); // idempotent; ends what a late close left open
       }),
     );

@@ -1,10 +1,11 @@
 /**
- * The day's record of a cluster: the bars in Redis (`RECORD` in `redis-scripts.ts`), written by
+ * The day's record of a cluster: the bars in Redis (`lua/record.lua`), written by
  * the leader as it relays each change, read by any member, so the record outlives the process
  * that recorded it. Every member also keeps a memory copy from the events it receives: served
  * while Redis is away, and written back when it returns (merging a bar again changes nothing).
  */
-import { barOf, BAR_MS, MemoryRecord, RECORD_BARS, RECORD_MS, RECORD_SYMBOLS } from './record';
+import { MemoryRecord } from './memory-record';
+import { barOf, BAR_MS, RECORD_BARS, RECORD_MS, RECORD_SYMBOLS } from './record';
 import type { RedisLink } from './redis-link';
 import { RECORD } from './redis-scripts';
 import type { DayRecord, RecordedBar, RelayEvent } from './types';

@@ -13,11 +13,13 @@
  *   clock and the first member's plan, and held by every member so that a Redis that comes back
  *   empty gets them back (`redis-budget.ts`).
  * - Leader: `redis-leader.ts`.
+ * - Request counts: the per-visitor request limits count in Redis (`requestCounts`), so a visitor
+ *   is limited as one across members.
  * While Redis is away every process keeps serving from its memory copy; when it returns, each
  * writes back what it holds (without numbering anything: no burst of events, no upstream spend),
  * the budget's counts included, before it may lead.
  */
-import { CACHE_BYTES } from './memory';
+import { CACHE_BYTES } from './memory-cache';
 import { RedisAsks } from './redis-asks';
 import { RedisBroker } from './redis-broker';
 import { RedisBudget } from './redis-budget';
@@ -57,6 +59,7 @@ export class RedisEngine implements Engine, ClusterStatus {
   readonly budget: RedisBudget;
   readonly leader: RedisLeader;
   readonly cluster = this;
+  readonly requestCounts: { client: RedisClient; keyPrefix: string };
   leaderFresh = false;
   feedFresh: () => boolean = () => false;
   /** False from Redis going away until this process has resynchronised with it. */
@@ -75,6 +78,7 @@ export class RedisEngine implements Engine, ClusterStatus {
     this.#options = options;
     const ttl = options.lockTtlMs ?? 4_000;
     const { keys } = link;
+    this.requestCounts = { client: link.cmd, keyPrefix: keys('rl') };
     this.leader = new RedisLeader({
       redis: link,
       lockKey: keys('leader'),
@@ -122,7 +126,7 @@ export class RedisEngine implements Engine, ClusterStatus {
     return engine;
   }
 
-  /** The command connection (the relay's cluster-wide limits use it too). */
+  /** The command connection. */
   get cmd(): RedisClient {
     return this.#link.cmd;
   }

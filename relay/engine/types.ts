@@ -1,8 +1,8 @@
 /**
  * The seams of the relay's shared state, so that one process (memory) and a cluster (Redis, issue
  * 10) run the same relay code: as Centrifugo splits its broker and engine, each job is one small
- * interface and `memory.ts` holds the in-process implementations. Every method that a networked
- * implementation would have to wait on returns a Promise.
+ * interface, its in-process implementation (`memory-*.ts`) beside its Redis twin (`redis-*.ts`).
+ * Every method that a networked implementation would have to wait on returns a Promise.
  */
 import type { Quote } from '../from-src';
 
@@ -161,5 +161,11 @@ export interface Engine {
   leader: Leader;
   /** Absent for one process (memory): always connected, always leading. */
   cluster?: ClusterStatus;
+  /**
+   * Absent for one process (it counts its own). A cluster's store for the per-visitor request
+   * limits (a node-redis client for rate-limiter-flexible, and a key prefix), so that a visitor is
+   * limited as one across processes.
+   */
+  requestCounts?: { client: object; keyPrefix: string };
   close(): Promise<void>;
 }

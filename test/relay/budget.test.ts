@@ -2,18 +2,20 @@
 // before history; 429/5xx/401 from upstream honoured without a storm.
 import { afterEach, describe, expect, it } from 'vitest';
 import { Budget } from '../../relay/budget';
-import { MemoryBudget } from '../../relay/engine/memory';
-import { control, get, startPair, Stream, until, upstreamRequests, visitorAddress, type Pair } from './helpers';
+import { MemoryBudget } from '../../relay/engine/memory-budget';
+import {
+  control,
+  get,
+  inWaves,
+  startPair,
+  Stream,
+  until,
+  upstreamRequests,
+  visitorAddress,
+  type Pair,
+} from './helpers';
 
 const PAGE_SYMBOLS = 'usd,eur,gold_18,coin_emami,ons';
-
-/** Runs `task` for visitors 0..n-1, `width` at a time. */
-async function inWaves<T>(n: number, width: number, task: (i: number) => Promise<T>): Promise<T[]> {
-  const out: T[] = [];
-  for (let i = 0; i < n; i += width)
-    out.push(...(await Promise.all(Array.from({ length: Math.min(width, n - i) }, (_, j) => task(i + j)))));
-  return out;
-}
 
 describe('budget windows (clock injected)', () => {
   it('spends at most the share per sliding minute, keeps slots for quotes, and frees them as the minute slides', async () => {

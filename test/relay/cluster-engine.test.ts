@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tehranDay } from '../../relay/budget';
 import { RedisEngine } from '../../relay/engine/redis';
 import { BUDGET_CLOCK } from '../../relay/engine/redis-scripts';
-import { within } from '../../relay/within';
+import { withTimeLimit } from '../../relay/time-limit';
 import { startRedis, startSilentPath, stopAll, type RedisServer } from './cluster-helpers';
 import { quote, until } from './helpers';
 
@@ -89,7 +89,7 @@ describe('the Redis engine', () => {
       path.silence();
       const waiting = engine.cmd.get(engine.keys('anything')).catch(() => 'failed');
       // Closing does not wait for an answer that will never come (the relay's shutdown).
-      expect(await within(engine.close(), 10_000)).not.toBe('late');
+      expect(await withTimeLimit(engine.close(), 10_000)).not.toBe('late');
       expect(await waiting).toBe('failed');
     } finally {
       await path.close();

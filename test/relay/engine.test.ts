@@ -1,6 +1,7 @@
 // The memory engine's bounds and resume rules (the contract a Redis engine must keep too).
 import { describe, expect, it } from 'vitest';
-import { MemoryCache, MemoryQuoteState } from '../../relay/engine/memory';
+import { MemoryCache } from '../../relay/engine/memory-cache';
+import { MemoryQuoteState } from '../../relay/engine/memory-state';
 import { quote } from './helpers';
 
 describe('MemoryQuoteState', () => {

@@ -1,12 +1,11 @@
 // Helpers of the relay tests: a sandbox as the upstream with a relay in front, plain node:http
 // requests (so a test can pick its source address, as distinct visitors), and an SSE reader.
 import { request, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { readConfig } from '../../relay/config';
 import type { Quote } from '../../relay/from-src';
 import type { RequestEntry } from '../../sandbox/stats';
 import { startRelay, type Relay, type RelayOptions } from '../../relay/server';
-import { start, until, type StartedSandbox } from '../sandbox/helpers';
+import { SseRecord, start, until, type StartedSandbox } from '../sandbox/helpers';
 
 export { control, until } from '../sandbox/helpers';
 
@@ -29,21 +28,41 @@ export async function startPair(
 ): Promise<Pair> {
   const sandbox = await start();
   await beforeRelay?.(sandbox);
+  return relayOn(sandbox, sandbox.url, env, options);
+}
+
+/**
+ * A relay on `upstreamUrl` (the sandbox, or `between` in front of it), configured as by
+ * environment variables, its log lines kept; closing it closes `between` and the sandbox after it.
+ */
+export async function relayOn(
+  sandbox: StartedSandbox,
+  upstreamUrl: string,
+  env: Record<string, string>,
+  options: RelayOptions,
+  between?: { close(): Promise<void> },
+): Promise<Pair> {
   const logs: string[] = [];
-  const config = readConfig({ UPSTREAM_URL: sandbox.url, UPSTREAM_KEY: 'enterprise-key', PORT: '0', ...env });
-  const relay = await startRelay(
-    { ...config, upstreamUrl: sandbox.url },
-    { logSink: (line) => logs.push(line), ...options },
-  );
+  const config = readConfig({ UPSTREAM_URL: upstreamUrl, UPSTREAM_KEY: 'enterprise-key', PORT: '0', ...env });
+  const relay = await startRelay({ ...config, upstreamUrl }, { logSink: (line) => logs.push(line), ...options });
   return {
     sandbox,
     relay,
     logs,
     async close() {
       await relay.close();
+      await between?.close();
       await sandbox.close();
     },
   };
+}
+
+/** Runs `task` for 0..n-1 (visitors, bots), `width` at a time. */
+export async function inWaves<T>(n: number, width: number, task: (i: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < n; i += width)
+    out.push(...(await Promise.all(Array.from({ length: Math.min(width, n - i) }, (_, j) => task(i + j)))));
+  return out;
 }
 
 export interface Answer {
@@ -79,25 +98,16 @@ export function get(base: string, path: string, visit: Visit = {}): Promise<Answ
   });
 }
 
-/** A visitor's stream: every event, comment and `retry:` recorded; `raw` keeps the bytes. */
-export class Stream {
-  readonly events: EventSourceMessage[] = [];
-  readonly comments: string[] = [];
-  retry: number | undefined;
-  raw = '';
-  ended = false;
+/** A visitor's stream over node:http: every event, comment and `retry:` recorded; `raw` keeps the text. */
+export class Stream extends SseRecord {
   status = 0;
   private res: IncomingMessage | undefined;
   private readonly req;
 
   constructor(base: string, symbols: string, visit: Visit & { lastEventId?: string } = {}) {
+    super(10_000);
     const headers: Record<string, string> = { Accept: 'text/event-stream', ...visit.headers };
     if (visit.lastEventId) headers['Last-Event-ID'] = visit.lastEventId;
-    const parser = createParser({
-      onEvent: (e) => this.events.push(e),
-      onRetry: (ms) => (this.retry = ms),
-      onComment: (c) => this.comments.push(c),
-    });
     this.req = request(
       `${base}/v1/stream?symbols=${symbols}`,
       { headers, localAddress: visit.from, agent: false },
@@ -105,10 +115,7 @@ export class Stream {
         this.res = res;
         this.status = res.statusCode ?? 0;
         res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          this.raw += chunk;
-          parser.feed(chunk);
-        });
+        res.on('data', (chunk: string) => this.take(chunk));
         res.on('close', () => (this.ended = true));
       },
     );
@@ -116,18 +123,14 @@ export class Stream {
     this.req.end();
   }
 
+  /** The text received so far. */
+  get raw(): string {
+    return this.text;
+  }
+
   /** Resolves when the answer's headers arrived. */
   async opened(timeoutMs = 10_000): Promise<number> {
     return until(() => this.status || (this.ended && -1), timeoutMs);
-  }
-
-  /** The first event at or after `from` matching `match`. */
-  async event(
-    match: (e: EventSourceMessage) => boolean = () => true,
-    from = 0,
-    timeoutMs = 10_000,
-  ): Promise<EventSourceMessage> {
-    return until(() => this.events.slice(from).find(match), timeoutMs);
   }
 
   /** Stops reading without closing: the client is too slow. */

@@ -5,12 +5,13 @@
 // relay's clock injected so that minutes pass in moments.
 import { createClient } from '@redis/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createMemoryEngine, MemoryCache } from '../../relay/engine/memory';
+import { createMemoryEngine } from '../../relay/engine/memory';
+import { MemoryCache } from '../../relay/engine/memory-cache';
 import { RedisEngine } from '../../relay/engine/redis';
 import type { Engine } from '../../relay/engine/types';
 import type { Relay } from '../../relay/server';
 import { startRedis, stopAll, type RedisServer } from './cluster-helpers';
-import { get, until } from './helpers';
+import { get, inWaves, until } from './helpers';
 import { relayBefore } from './relay-before';
 import { historyBody, startUpstream, type UpstreamDouble } from './upstream-double';
 
@@ -44,14 +45,6 @@ async function start(
 afterEach(async () => {
   for (const o of opened.splice(0)) await o.close();
 });
-
-/** Runs `task` for 0..n-1, `width` at a time. */
-async function inWaves<T>(n: number, width: number, task: (i: number) => Promise<T>): Promise<T[]> {
-  const out: T[] = [];
-  for (let i = 0; i < n; i += width)
-    out.push(...(await Promise.all(Array.from({ length: Math.min(width, n - i) }, (_, j) => task(i + j)))));
-  return out;
-}
 
 describe('history spans and symbols', () => {
   it('serves every days of the plan from its enclosing span; refuses the rest, and symbols outside the catalog, without an upstream request', async () => {

@@ -9,6 +9,16 @@ import { connect } from 'node:net';
 let pair: Pair;
 afterEach(() => pair.close());
 
+/** A visitor's stream of usd, from `from`, on the pair's relay. */
+const usdFrom = (from: string): Stream => new Stream(pair.relay.url, 'usd', { from });
+
+/** Two visitors' streams of usd that each got their first event. */
+async function twoStreams(first: string, second: string): Promise<[Stream, Stream]> {
+  const streams: [Stream, Stream] = [usdFrom(first), usdFrom(second)];
+  for (const stream of streams) await stream.event();
+  return streams;
+}
+
 describe('per-address limits', () => {
   it('answers 429 with Retry-After to an address over its request rate; other addresses are served', async () => {
     pair = await startPair({ CLIENT_RPM: '60' });
@@ -27,15 +37,12 @@ describe('per-address limits', () => {
 
   it('limits concurrent streams per address', async () => {
     pair = await startPair({ CLIENT_STREAMS: '2' });
-    const a = new Stream(pair.relay.url, 'usd', { from: '127.0.21.1' });
-    const b = new Stream(pair.relay.url, 'usd', { from: '127.0.21.1' });
-    await a.event();
-    await b.event();
-    const c = new Stream(pair.relay.url, 'usd', { from: '127.0.21.1' });
+    const [a, b] = await twoStreams('127.0.21.1', '127.0.21.1');
+    const c = usdFrom('127.0.21.1');
     expect(await c.opened()).toBe(429);
     a.close();
     await until(() => pair.relay.fanout.size === 1);
-    const d = new Stream(pair.relay.url, 'usd', { from: '127.0.21.1' });
+    const d = usdFrom('127.0.21.1');
     expect((await d.event()).event).toBe('quotes');
     b.close();
     d.close();
@@ -150,11 +157,8 @@ describe('the upstream key', () => {
 describe('connections', () => {
   it('caps the open connections of the process', async () => {
     pair = await startPair({ MAX_CONNECTIONS: '2' });
-    const a = new Stream(pair.relay.url, 'usd', { from: '127.0.22.1' });
-    const b = new Stream(pair.relay.url, 'usd', { from: '127.0.22.2' });
-    await a.event();
-    await b.event();
-    const c = new Stream(pair.relay.url, 'usd', { from: '127.0.22.3' });
+    const [a, b] = await twoStreams('127.0.22.1', '127.0.22.2');
+    const c = usdFrom('127.0.22.3');
     await until(() => c.ended);
     expect(c.status).toBe(0);
     expect(pair.relay.metrics.value('relay_refused_total', { reason: 'connections' })).toBe(1);

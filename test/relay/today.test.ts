@@ -4,7 +4,8 @@
 // its record in memory (one process) or in a real Redis; then a cluster of relay processes, where
 // the record outlives the process that recorded it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BAR_MS, MemoryRecord, RECORD_BARS, RECORD_MS, RECORD_SYMBOLS } from '../../relay/engine/record';
+import { MemoryRecord } from '../../relay/engine/memory-record';
+import { BAR_MS, RECORD_BARS, RECORD_MS, RECORD_SYMBOLS } from '../../relay/engine/record';
 import type { Engine, RecordedBar } from '../../relay/engine/types';
 import { start, type StartedSandbox } from '../sandbox/helpers';
 import { leaderOf, startRelayProcess, stopAll, type RelayProcess } from './cluster-helpers';

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { Budget, POLL_DAY_SHARE } from '../../relay/budget';
 import { PLAN_BUDGETS } from '../../relay/config';
-import { MemoryBudget } from '../../relay/engine/memory';
+import { MemoryBudget } from '../../relay/engine/memory-budget';
 import { control, get, Stream, until } from './helpers';
 import { health as healthOf, relaysBehind, streamRequests as streamRequestsOf, type Setup } from './upstream-helpers';
 

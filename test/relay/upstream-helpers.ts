@@ -5,15 +5,14 @@
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe } from 'vitest';
-import { readConfig } from '../../relay/config';
 import { createMemoryEngine } from '../../relay/engine/memory';
 import { RedisEngine } from '../../relay/engine/redis';
 import type { Engine } from '../../relay/engine/types';
-import { startRelay, type Relay, type RelayOptions } from '../../relay/server';
+import type { RelayOptions } from '../../relay/server';
 import type { SandboxOptions } from '../../sandbox/server';
-import { start, type StartedSandbox } from '../sandbox/helpers';
+import { start } from '../sandbox/helpers';
 import { startRedis, stopAll, type RedisServer } from './cluster-helpers';
-import { get, Stream, until } from './helpers';
+import { get, relayOn, Stream, until, type Pair } from './helpers';
 
 /** Answers the request (returns true), or leaves it to the next rule / the sandbox (false). */
 export type Rule = (req: IncomingMessage, res: ServerResponse, url: URL) => boolean;
@@ -133,12 +132,8 @@ export function streamRequests(upstream: ControlledUpstream): string[][] {
     .map((s) => new URLSearchParams(s.search).get('symbols')!.split(','));
 }
 
-export interface Setup {
-  sandbox: StartedSandbox;
+export interface Setup extends Pair {
   upstream: ControlledUpstream;
-  relay: Relay;
-  logs: string[];
-  close(): Promise<void>;
 }
 
 /** A frozen sandbox, the controlled upstream in front of it, and a relay on that. */
@@ -151,23 +146,7 @@ export async function startBehind(
   const sandbox = await start(sandboxOptions);
   const upstream = await new ControlledUpstream(sandbox.url).start();
   prepare?.(upstream);
-  const logs: string[] = [];
-  const config = readConfig({ UPSTREAM_URL: upstream.url, UPSTREAM_KEY: 'enterprise-key', PORT: '0', ...env });
-  const relay = await startRelay(
-    { ...config, upstreamUrl: upstream.url },
-    { logSink: (line) => logs.push(line), ...options },
-  );
-  return {
-    sandbox,
-    upstream,
-    relay,
-    logs,
-    async close() {
-      await relay.close();
-      await upstream.close();
-      await sandbox.close();
-    },
-  };
+  return { ...(await relayOn(sandbox, upstream.url, env, options, upstream)), upstream };
 }
 
 /**

@@ -74,20 +74,55 @@ export function until<T>(
   return vi.waitUntil(check, { timeout: timeoutMs, interval: 10 }) as Promise<T>;
 }
 
-/** An SSE connection read with fetch and eventsource-parser, recording everything it gets. */
-export class SseClient {
+/**
+ * What one SSE connection got, read with eventsource-parser: every event, comment and `retry:`,
+ * and the raw text, in order. The sandbox's fetch reader and the relay tests' node:http reader
+ * both record through it.
+ */
+export class SseRecord {
   readonly events: EventSourceMessage[] = [];
   readonly comments: string[] = [];
   retry: number | undefined;
   /** The raw text received, in order. */
   text = '';
   ended = false;
+  readonly #parser = createParser({
+    onEvent: (e) => this.events.push(e),
+    onRetry: (ms) => (this.retry = ms),
+    onComment: (c) => this.comments.push(c),
+  });
+  readonly #timeoutMs: number;
+
+  /** `timeoutMs`: how long {@link event} waits by default. */
+  constructor(timeoutMs: number) {
+    this.#timeoutMs = timeoutMs;
+  }
+
+  /** Records a chunk of the stream's text. */
+  protected take(chunk: string): void {
+    this.text += chunk;
+    this.#parser.feed(chunk);
+  }
+
+  /** The first event at or after index `from` that satisfies `match`. */
+  async event(
+    match: (e: EventSourceMessage) => boolean = () => true,
+    from = 0,
+    timeoutMs = this.#timeoutMs,
+  ): Promise<EventSourceMessage> {
+    return until(() => this.events.slice(from).find(match), timeoutMs);
+  }
+}
+
+/** An SSE connection read with fetch, recording everything it gets. */
+export class SseClient extends SseRecord {
   error: unknown;
 
   private constructor(
     readonly response: Response,
     private readonly controller: AbortController,
   ) {
+    super(3000);
     void this.pump();
   }
 
@@ -108,25 +143,11 @@ export class SseClient {
     return new SseClient(res, controller);
   }
 
-  /** The first event at or after index `from` that satisfies `match`. */
-  async event(
-    match: (e: EventSourceMessage) => boolean = () => true,
-    from = 0,
-    timeoutMs = 3000,
-  ): Promise<EventSourceMessage> {
-    return until(() => this.events.slice(from).find(match), timeoutMs);
-  }
-
   close(): void {
     this.controller.abort();
   }
 
   private async pump(): Promise<void> {
-    const parser = createParser({
-      onEvent: (e) => this.events.push(e),
-      onRetry: (ms) => (this.retry = ms),
-      onComment: (c) => this.comments.push(c),
-    });
     if (!this.response.body) return;
     const reader = this.response.body.getReader();
     const decoder = new TextDecoder();
@@ -134,9 +155,7 @@ export class SseClient {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
-        const chunk = decoder.decode(value, { stream: true });
-        this.text += chunk;
-        parser.feed(chunk);
+        this.take(decoder.decode(value, { stream: true }));
       }
     } catch (error) {
       this.error = error;
