@@ -112,7 +112,7 @@ function scriptTagBuild(): BuildEnvironmentOptions {
           // scripts import the rest (the element base, widget/, among it) from price-board.js; so
           // do the spark cells (widget/spark*), a chunk loaded only when that column is shown.
           // The live data layer (the hub and its driver: `/v1/prices`, the stream; the poller is a
-          // chunk loaded only when polling, src/live/transport.ts) is in it too: the first request never waits for a chunk. What the board loads at start
+          // chunk loaded only when polling, src/live/driver.ts) is in it too: the first request never waits for a chunk. What the board loads at start
           // beside it is one chunk with what it needs beyond price-board.js (left alone, rolldown
           // made a file of each piece that two lazy chunks share, each one more round trip after
           // the chunk that imports it): the board's `board-extras` with the date formatting. (Its
