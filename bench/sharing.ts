@@ -58,12 +58,10 @@ async function countFor(
   }
 }
 
-export async function runSharing(
+export function runSharing(
   browser: Browser,
   server: BenchServer,
   opts: { keyPrefix: string; boards: number },
 ): Promise<SharingResults> {
-  const errors: string[] = [];
-  const counts = await oneAndMany(opts.keyPrefix, opts.boards, (key, n) => countFor(browser, server, key, n, errors));
-  return { ...counts, errors };
+  return oneAndMany(opts.keyPrefix, opts.boards, (key, n, errors) => countFor(browser, server, key, n, errors));
 }

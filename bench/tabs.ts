@@ -77,7 +77,8 @@ export async function runTabs(
   server: BenchServer,
   opts: { keyPrefix: string; tabs: number },
 ): Promise<TabsResults> {
-  const errors: string[] = [];
-  const counts = await oneAndMany(opts.keyPrefix, opts.tabs, (key, n) => countTabs(browser, server, key, n, errors));
+  const { errors, ...counts } = await oneAndMany(opts.keyPrefix, opts.tabs, (key, n, seen) =>
+    countTabs(browser, server, key, n, seen),
+  );
   return { ...counts, errors: [...new Set(errors)].slice(0, 10) };
 }

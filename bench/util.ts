@@ -120,14 +120,15 @@ export function printWhenRunAlone(moduleUrl: string, measure: () => Promise<unkn
 
 /**
  * A count and its baseline: `measure` with one (board, tab) under the key `${keyPrefix}-1`, then
- * with `n` under `${keyPrefix}-${n}`.
+ * with `n` under `${keyPrefix}-${n}`; both add the page errors they see to one list.
  */
 export async function oneAndMany<T>(
   keyPrefix: string,
   n: number,
-  measure: (key: string, count: number) => Promise<T>,
-): Promise<{ single: T; many: T }> {
-  const single = await measure(`${keyPrefix}-1`, 1);
-  const many = await measure(`${keyPrefix}-${n}`, n);
-  return { single, many };
+  measure: (key: string, count: number, errors: string[]) => Promise<T>,
+): Promise<{ single: T; many: T; errors: string[] }> {
+  const errors: string[] = [];
+  const single = await measure(`${keyPrefix}-1`, 1, errors);
+  const many = await measure(`${keyPrefix}-${n}`, n, errors);
+  return { single, many, errors };
 }

@@ -26,18 +26,15 @@ afterEach(() => vi.restoreAllMocks());
 
 const isPrices = (input: RequestInfo | URL): boolean =>
   new URL(String(input instanceof Request ? input.url : input)).pathname === '/v1/prices';
+/** A chart-less board without a stream: the first moments of one prices request, nothing after. */
+const quietBoard = (key: string, symbols = 'usd,eur'): PriceBoard =>
+  newBoard({ 'base-url': base(), 'api-key': key, symbols, chart: 'none', stream: 'off' });
 const hasPrice = (el: PriceBoard): boolean =>
   rows(el).some((r) => /[۰-۹]/.test(r.querySelector('[part~="price"]')?.textContent ?? ''));
 
 describe('<price-board> first paint', () => {
   it('sends the prices request before its first render and before any frame', async () => {
-    const el = newBoard({
-      'base-url': base(),
-      'api-key': `${KEY}-request`,
-      symbols: 'usd,eur',
-      chart: 'none',
-      stream: 'off',
-    });
+    const el = quietBoard(`${KEY}-request`);
     let frames = 0;
     const seen: { rendered: boolean; frames: number }[] = [];
     onPricesRequest(() => seen.push({ rendered: part(el, 'board') !== null, frames }));
@@ -52,13 +49,7 @@ describe('<price-board> first paint', () => {
   });
 
   it('adopts its style sheets only once the prices request is out, and before any frame', async () => {
-    const el = newBoard({
-      'base-url': base(),
-      'api-key': `${KEY}-styles`,
-      symbols: 'usd,eur',
-      chart: 'none',
-      stream: 'off',
-    });
+    const el = quietBoard(`${KEY}-styles`);
     const sheetsWhenSent: number[] = [];
     onPricesRequest(() => sheetsWhenSent.push(el.shadowRoot?.adoptedStyleSheets.length ?? -1));
     const atFirstFrame = new Promise<{ sheets: number; breakInside: string }>((resolve) =>
@@ -81,8 +72,8 @@ describe('<price-board> first paint', () => {
 
   it('boards added in one task share one prices request, still sent before their first render', async () => {
     const key = `${KEY}-shared`;
-    const a = newBoard({ 'base-url': base(), 'api-key': key, symbols: 'usd,eur', chart: 'none', stream: 'off' });
-    const b = newBoard({ 'base-url': base(), 'api-key': key, symbols: 'eur,gbp', chart: 'none', stream: 'off' });
+    const a = quietBoard(key, 'usd,eur');
+    const b = quietBoard(key, 'eur,gbp');
     const seen: boolean[] = [];
     onPricesRequest(() => seen.push(part(a, 'board') !== null || part(b, 'board') !== null));
     document.body.append(a, b);
@@ -94,13 +85,7 @@ describe('<price-board> first paint', () => {
   });
 
   it('shows first quotes as soon as they are read, without waiting for a frame', async () => {
-    const el = newBoard({
-      'base-url': base(),
-      'api-key': `${KEY}-sync`,
-      symbols: 'usd,eur',
-      chart: 'none',
-      stream: 'off',
-    });
+    const el = quietBoard(`${KEY}-sync`);
     // True from the moment a prices body is read until the next task: a frame (rAF) or a timer
     // comes later than that.
     let inAnswerTask = false;

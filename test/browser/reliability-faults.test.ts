@@ -27,37 +27,29 @@ const names = (text: string): string[] => [...text.matchAll(/^event: (.+)$/gm)].
 
 afterEach(() => sandbox.reset());
 
-describe('sandbox stream faults in Chromium', () => {
+describe('sandbox stream faults in Chromium', { timeout: 30_000 }, () => {
   // Regression: the sandbox destroyed the socket right behind the event's bytes, and Chromium then
   // discarded bytes it had already received: the "sent" event, often even the snapshot before it,
   // never reached the page. Each drop then looked like a connection without a single event, which
   // pushed `stream="auto"` boards into polling and made the reliability suite test something else.
-  it(
-    'drop_stream delivers its N-th event, then breaks the connection without a proper end',
-    { timeout: 30_000 },
-    async () => {
-      await sandbox.faults([{ path: '/v1/stream', kind: 'drop_stream', afterEvents: 1, key: KEY }]);
-      for (let i = 0; i < 12; i++) {
-        expect(await readStream(KEY), `connection ${i + 1}`).toEqual({ events: ['quotes'], ending: 'error' });
-      }
-      expect((await sandbox.stats()).openStreams).toBe(0);
-    },
-  );
+  it('drop_stream delivers its N-th event, then breaks the connection without a proper end', async () => {
+    await sandbox.faults([{ path: '/v1/stream', kind: 'drop_stream', afterEvents: 1, key: KEY }]);
+    for (let i = 0; i < 12; i++) {
+      expect(await readStream(KEY), `connection ${i + 1}`).toEqual({ events: ['quotes'], ending: 'error' });
+    }
+    expect((await sandbox.stats()).openStreams).toBe(0);
+  });
 
-  it(
-    'drop_stream after two events: the snapshot and one change arrive, then the break',
-    { timeout: 30_000 },
-    async () => {
-      await sandbox.faults([{ path: '/v1/stream', kind: 'drop_stream', afterEvents: 2, key: KEY }]);
-      for (let i = 0; i < 4; i++) {
-        const opened = async () => (await sandbox.requests(KEY, '/v1/stream')).filter((r) => r.status === 200).length;
-        const before = await opened();
-        const reading = readStream(KEY);
-        // The change must come after the snapshot: once the sandbox has opened this stream.
-        await until(async () => (await opened()) > before, 'the stream did not open');
-        await sandbox.market({ set: [{ symbol: 'eur', price: String(1_230_000 + i * 10) }] });
-        expect(await reading, `connection ${i + 1}`).toEqual({ events: ['quotes', 'quote'], ending: 'error' });
-      }
-    },
-  );
+  it('drop_stream after two events: the snapshot and one change arrive, then the break', async () => {
+    await sandbox.faults([{ path: '/v1/stream', kind: 'drop_stream', afterEvents: 2, key: KEY }]);
+    for (let i = 0; i < 4; i++) {
+      const opened = async () => (await sandbox.requests(KEY, '/v1/stream')).filter((r) => r.status === 200).length;
+      const before = await opened();
+      const reading = readStream(KEY);
+      // The change must come after the snapshot: once the sandbox has opened this stream.
+      await until(async () => (await opened()) > before, 'the stream did not open');
+      await sandbox.market({ set: [{ symbol: 'eur', price: String(1_230_000 + i * 10) }] });
+      expect(await reading, `connection ${i + 1}`).toEqual({ events: ['quotes', 'quote'], ending: 'error' });
+    }
+  });
 });

@@ -93,6 +93,17 @@ function start(scripts: Script[]) {
   return { states, failures, connections, polls };
 }
 
+type Run = ReturnType<typeof start>;
+const untilPolling = (run: Run) =>
+  until(() => run.states.includes('polling'), `no fallback: ${run.states.join(' → ')}`, 10_000);
+/** Four connections made, and the last state is live again. */
+const untilLiveAgain = (run: Run) =>
+  until(
+    () => run.connections() >= 4 && run.states.at(-1) === 'live',
+    `did not come back live: ${run.states.join(' → ')}`,
+    10_000,
+  );
+
 afterEach(async () => {
   for (const d of drivers.splice(0)) d.stop();
   await until(() => pendingWork().timers === 0 && pendingWork().requests === 0, 'work left after close', 5_000);
@@ -101,13 +112,13 @@ afterEach(async () => {
 describe("stream='auto': falling back to polling", () => {
   it('three connections in a row without a single event: falls back to polling', async () => {
     const run = start(['503', '503', '503', 'healthy']);
-    await until(() => run.states.includes('polling'), `no fallback: ${run.states.join(' → ')}`, 10_000);
+    await untilPolling(run);
     expect(run.connections()).toBe(3);
   });
 
   it('eventless drops count too (a 2xx stream that never sends an event)', async () => {
     const run = start(['eventless-drop', 'eventless-drop', 'eventless-drop', 'healthy']);
-    await until(() => run.states.includes('polling'), `no fallback: ${run.states.join(' → ')}`, 10_000);
+    await untilPolling(run);
     expect(run.connections()).toBe(3);
   });
 
@@ -116,22 +127,14 @@ describe("stream='auto': falling back to polling", () => {
   // (a server restart answering 503 twice, or a 503 then a 429) gave up SSE for at least 5 minutes.
   it('a drop after events and then two failed reconnects: stays on SSE', async () => {
     const run = start(['drop-after-event', '503', '503', 'healthy']);
-    await until(
-      () => run.connections() >= 4 && run.states.at(-1) === 'live',
-      `did not come back live: ${run.states.join(' → ')}`,
-      10_000,
-    );
+    await untilLiveAgain(run);
     expect(run.states).not.toContain('polling');
     expect(run.polls()).toBe(0);
   });
 
   it('a drop after events, a 503 and a 429: stays on SSE', async () => {
     const run = start(['drop-after-event', '503', '429', 'healthy']);
-    await until(
-      () => run.connections() >= 4 && run.states.at(-1) === 'live',
-      `did not come back live: ${run.states.join(' → ')}`,
-      10_000,
-    );
+    await untilLiveAgain(run);
     expect(run.states).not.toContain('polling');
   });
 

@@ -222,35 +222,31 @@ describe('the record in memory and in Redis: bounds', () => {
   });
 });
 
-describe('the record while Redis is away', () => {
+describe('the record while Redis is away', { timeout: 60_000 }, () => {
   // It stops and restarts the Redis the other tests share: the cluster below starts after it.
-  it(
-    'is served from memory while Redis is away, and written back when Redis returns empty',
-    { timeout: 60_000 },
-    async () => {
-      const redis = await relays.redis();
-      const engine = await relays.redisEngine('away');
-      const { upstream, relay } = await relays.start(engine);
-      const visitor = openStream(relay.url, 'usd');
-      const t0 = Math.floor(Date.now() / BAR_MS) * BAR_MS - 60 * 60_000;
-      for (const [i, price] of ['5000', '5100', '4900'].entries())
-        upstream.send('quote', { ...quote('usd', 1), price, updated_at: at(t0 + i * BAR_MS) });
-      await carries(visitor, 'usd', '4900');
-      const points = (await today(relay.url, 'usd')).data.points;
-      expect(points.map((p) => p.close)).toEqual(['5000', '5100', '4900']);
+  it('is served from memory while Redis is away, and written back when Redis returns empty', async () => {
+    const redis = await relays.redis();
+    const engine = await relays.redisEngine('away');
+    const { upstream, relay } = await relays.start(engine);
+    const visitor = openStream(relay.url, 'usd');
+    const t0 = Math.floor(Date.now() / BAR_MS) * BAR_MS - 60 * 60_000;
+    for (const [i, price] of ['5000', '5100', '4900'].entries())
+      upstream.send('quote', { ...quote('usd', 1), price, updated_at: at(t0 + i * BAR_MS) });
+    await carries(visitor, 'usd', '4900');
+    const points = (await today(relay.url, 'usd')).data.points;
+    expect(points.map((p) => p.close)).toEqual(['5000', '5100', '4900']);
 
-      await redis.stop();
-      await until(() => !engine.connected, 10_000);
-      expect((await today(relay.url, 'usd')).data.points).toEqual(points);
+    await redis.stop();
+    await until(() => !engine.connected, 10_000);
+    expect((await today(relay.url, 'usd')).data.points).toEqual(points);
 
-      await until(() => !engine.leader.isLeader, 10_000);
-      await redis.restart();
-      await until(() => engine.leader.isLeader, 20_000);
-      expect(await engine.cmd.zCard(engine.keys('record:usd'))).toBe(3);
-      expect((await today(relay.url, 'usd')).data.points).toEqual(points);
-      expect(upstream.count(/^\/v1\/history\//)).toBe(0);
-    },
-  );
+    await until(() => !engine.leader.isLeader, 10_000);
+    await redis.restart();
+    await until(() => engine.leader.isLeader, 20_000);
+    expect(await engine.cmd.zCard(engine.keys('record:usd'))).toBe(3);
+    expect((await today(relay.url, 'usd')).data.points).toEqual(points);
+    expect(upstream.count(/^\/v1\/history\//)).toBe(0);
+  });
 });
 
 describe('a cluster: the record outlives the process that recorded it', { timeout: 120_000 }, () => {

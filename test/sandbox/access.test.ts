@@ -1,15 +1,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../sandbox/server';
-import { call, control, start, type ErrorBody, type StartedSandbox, type SandboxStats } from './helpers';
+import { call, control, type ErrorBody, type SandboxStats, useSandbox } from './helpers';
 
-let s: StartedSandbox;
 let clock = Date.parse('2026-11-21T08:00:00Z');
-beforeAll(async () => {
-  s = await start({ now: () => clock });
-});
-afterAll(() => s.close());
+const s = useSandbox({ now: () => clock });
 
 const error = async (res: Response) => ((await res.json()) as ErrorBody).error;
 

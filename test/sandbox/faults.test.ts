@@ -1,23 +1,18 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { FaultRule } from '../../sandbox/server';
 import {
   call,
   control,
   SseClient,
-  start,
   until,
   type ErrorBody,
   type PricesBody,
-  type StartedSandbox,
   type SandboxStats,
+  useSandbox,
 } from './helpers';
 
-let s: StartedSandbox;
-beforeAll(async () => {
-  s = await start();
-});
+const s = useSandbox();
 afterEach(() => control(s.url, 'reset'));
-afterAll(() => s.close());
 
 const faults = (...rules: FaultRule[]) => control(s.url, 'faults', { rules });
 const prices = (key = 'pro-key', symbols = 'usd,eur') => call(s.url, `/v1/prices?symbols=${symbols}`, { key });

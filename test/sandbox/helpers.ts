@@ -1,5 +1,5 @@
 // Shared helpers of the sandbox tests: a started sandbox, requests over real HTTP, an SSE reader.
-import { vi } from 'vitest';
+import { afterAll, beforeAll, vi } from 'vitest';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import {
   startSandbox,
@@ -27,6 +27,21 @@ export interface ErrorBody {
 /** A sandbox on a free port; a frozen market with no timer unless the test says otherwise. */
 export function start(options: SandboxOptions = {}): Promise<StartedSandbox> {
   return startSandbox({ port: 0, market: 'open', tickMs: 0, ...options });
+}
+
+/** One sandbox (see start) for the tests of this file: started before them, closed after; its url once started. */
+export function useSandbox(options: SandboxOptions = {}): { readonly url: string } {
+  let started: StartedSandbox | undefined;
+  beforeAll(async () => {
+    started = await start(options);
+  });
+  afterAll(() => started?.close());
+  return {
+    get url() {
+      if (!started) throw new Error('the sandbox starts in beforeAll');
+      return started.url;
+    },
+  };
 }
 
 export interface CallOptions {

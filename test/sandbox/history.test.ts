@@ -1,21 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  call,
-  getJson,
-  start,
-  type ErrorBody,
-  type HistoryBody,
-  type PricesBody,
-  type StartedSandbox,
-} from './helpers';
+import { describe, expect, it } from 'vitest';
+import { call, getJson, type ErrorBody, type HistoryBody, type PricesBody, useSandbox } from './helpers';
 
 // Saturday 2026-11-21, 14:07 in Tehran.
 const NOW = Date.parse('2026-11-21T10:37:12Z');
-let s: StartedSandbox;
-beforeAll(async () => {
-  s = await start({ now: () => NOW, seed: 7 });
-});
-afterAll(() => s.close());
+const s = useSandbox({ now: () => NOW, seed: 7 });
 
 const history = (symbol: string, days: number, key = 'pro-key') =>
   getJson<HistoryBody>(s.url, `/v1/history/${symbol}?days=${days}`, key);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   call,
   control,
@@ -6,18 +6,13 @@ import {
   scaled,
   SPEC_CURRENCIES,
   SPEC_OTHERS,
-  start,
   type ErrorBody,
   type PricesBody,
-  type StartedSandbox,
   type SymbolsBody,
+  useSandbox,
 } from './helpers';
 
-let s: StartedSandbox;
-beforeAll(async () => {
-  s = await start({ market: 'closed' });
-});
-afterAll(() => s.close());
+const s = useSandbox({ market: 'closed' });
 
 const ALL = [...SPEC_OTHERS.map(([id]) => id), ...SPEC_CURRENCIES];
 const DECIMAL = /^\d+(\.\d+)?$/;

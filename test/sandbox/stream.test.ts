@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   call,
   control,
@@ -7,21 +7,17 @@ import {
   until,
   type ErrorBody,
   type Quote,
-  type StartedSandbox,
   type SandboxStats,
+  useSandbox,
 } from './helpers';
 
-let s: StartedSandbox;
+const s = useSandbox({ heartbeatMs: 100, retryMs: 1234 });
 const open: SseClient[] = [];
-beforeAll(async () => {
-  s = await start({ heartbeatMs: 100, retryMs: 1234 });
-});
 afterEach(async () => {
   for (const c of open.splice(0)) c.close();
   await until(async () => (await stats()).openStreams === 0);
   await control(s.url, 'reset');
 });
-afterAll(() => s.close());
 
 const stats = () => control<SandboxStats>(s.url, 'stats', undefined, 'GET');
 async function stream(symbols: string, options: Parameters<typeof SseClient.open>[2] = {}): Promise<SseClient> {

@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { PriceClient } from '../../../src/api/client';
 import { PriceBoardError } from '../../../src/shared/errors';
 import { fetchSymbols } from '../../../src/api/symbols';
 import { pendingWork } from '../../helpers/pending-work';
 import { pricesSkippingUnknown } from '../../../src/api/unknown-symbols';
-import { startTestSandbox, type TestSandbox } from './sandbox-control';
+import { useTestSandbox } from './sandbox-control';
 
-let sb: TestSandbox;
+const sb = useTestSandbox();
 let n = 0;
 /** A key of its own per test: separate rate-limit counters and request log entries. */
 let key: string;
@@ -27,12 +27,7 @@ async function failure(work: Promise<unknown>): Promise<PriceBoardError> {
   throw new Error('expected a failure');
 }
 
-beforeAll(async () => {
-  sb = await startTestSandbox();
-});
-afterAll(() => sb.close());
-beforeEach(async () => {
-  await sb.reset();
+beforeEach(() => {
   key = `pro-key:client${++n}`;
 });
 

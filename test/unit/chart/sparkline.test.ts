@@ -1,50 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { SPARK_HEIGHT, SPARK_WIDTH, sparkline } from '../../../src/chart/sparkline';
+import { SPARK_HEIGHT, SPARK_WIDTH, sparkline, type SparkPoint } from '../../../src/chart/sparkline';
 
 /** The [x, y] pairs of a path of M/L commands. */
 const coords = (path: string): number[][] =>
   [...path.matchAll(/[ML]([\d.]+) ([\d.]+)/g)].map((m) => [Number(m[1]), Number(m[2])]);
 
+/** The sparkline of [time, value] points. */
+const lineOf = (...points: [time: number, value: SparkPoint['value']][]) =>
+  sparkline(points.map(([time, value]) => ({ time, value })));
+
 /** The direction of a line from `first` to `last`, a minute later. */
-const directionOf = (first: string, last: string) =>
-  sparkline([
-    { time: 0, value: first },
-    { time: 60, value: last },
-  ])?.direction;
+const directionOf = (first: string, last: string) => lineOf([0, first], [60, last])?.direction;
 
 describe('sparkline', () => {
   it('scales time across the width and values between the low and the high, inset by 1', () => {
     // span 100 s → x 0, 32, 64; low 90 → y 19, high 110 → y 1, 100 → y 10 (18 px for 20 of price)
-    expect(
-      sparkline([
-        { time: 1000, value: '100' },
-        { time: 1050, value: '110' },
-        { time: 1100, value: '90' },
-      ]),
-    ).toEqual({ path: 'M0 10L32 1L64 19', direction: 'down' });
+    expect(lineOf([1000, '100'], [1050, '110'], [1100, '90'])).toEqual({ path: 'M0 10L32 1L64 19', direction: 'down' });
   });
 
   it('places points by time, not by index, and rounds coordinates to two decimals', () => {
     // x: 0, 64 × 10/30 = 21.333 → 21.33, 64; y: 200 → 19, 300 → 1, 250 → 10
-    expect(
-      sparkline([
-        { time: 0, value: 200 },
-        { time: 10, value: 300 },
-        { time: 30, value: 250 },
-      ]),
-    ).toEqual({ path: 'M0 19L21.33 1L64 10', direction: 'up' });
+    expect(lineOf([0, 200], [10, 300], [30, 250])).toEqual({ path: 'M0 19L21.33 1L64 10', direction: 'up' });
   });
 
   it('is undefined with no point that is a price', () => {
     expect(sparkline([])).toBeUndefined();
-    expect(
-      sparkline([
-        { time: 1, value: 'abc' },
-        { time: 2, value: 0 },
-        { time: 3, value: '-5' },
-        { time: 4, value: Infinity },
-      ]),
-    ).toBeUndefined();
+    expect(lineOf([1, 'abc'], [2, 0], [3, '-5'], [4, Infinity])).toBeUndefined();
   });
 
   it('draws a flat line across the middle for one point', () => {
@@ -52,34 +33,19 @@ describe('sparkline', () => {
   });
 
   it('draws a flat line across the middle when every value is equal', () => {
-    const line = sparkline([
-      { time: 0, value: '7.5' },
-      { time: 40, value: '7.50' },
-      { time: 80, value: 7.5 },
-    ])!;
+    const line = lineOf([0, '7.5'], [40, '7.50'], [80, 7.5])!;
     expect(line).toEqual({ path: 'M0 10L32 10L64 10', direction: 'flat' });
   });
 
   it('leaves out values that are not prices, keeping the rest', () => {
-    expect(
-      sparkline([
-        { time: 0, value: '10' },
-        { time: 50, value: 'NaN' },
-        { time: 100, value: '20' },
-      ]),
-    ).toEqual({ path: 'M0 19L64 1', direction: 'up' });
+    expect(lineOf([0, '10'], [50, 'NaN'], [100, '20'])).toEqual({ path: 'M0 19L64 1', direction: 'up' });
   });
 
   it('says the direction of 20-digit prices exactly, where floats see no change', () => {
     const first = '12345678901234567890';
     const last = '12345678901234567891';
     expect(Number(first)).toBe(Number(last));
-    expect(
-      sparkline([
-        { time: 0, value: first },
-        { time: 60, value: last },
-      ]),
-    ).toEqual({
+    expect(lineOf([0, first], [60, last])).toEqual({
       path: 'M0 10L64 10',
       direction: 'up',
     });
@@ -91,13 +57,10 @@ describe('sparkline', () => {
 
   it('scales 20-digit prices that floats can tell apart', () => {
     // 1e20 and 3e20 are the low and the high: y 19 and 1, 2e20 halfway
-    expect(
-      sparkline([
-        { time: 0, value: '100000000000000000000' },
-        { time: 1, value: '300000000000000000000' },
-        { time: 2, value: '200000000000000000000' },
-      ]),
-    ).toEqual({ path: 'M0 19L32 1L64 10', direction: 'up' });
+    expect(lineOf([0, '100000000000000000000'], [1, '300000000000000000000'], [2, '200000000000000000000'])).toEqual({
+      path: 'M0 19L32 1L64 10',
+      direction: 'up',
+    });
   });
 
   it('draws at most 128 points of a long series, the first and the last among them', () => {

@@ -64,71 +64,66 @@ describe('eslint rules that keep the structure', () => {
       .map((m) => /'([^']+)'/.exec(m.message)![1]!);
   }
 
-  it('reports the relay reaching into src/ past relay/from-src.ts, or into the sandbox but for types', async () => {
-    expect(await refused('relay-imports-src.txt', 'relay/fixture.ts')).toEqual([
-      '../src/model/quote-store',
-      '../sandbox/server',
-    ]);
-  });
-
-  it('reports the sandbox importing the relay beyond its HTTP writing, or src/ beyond shared/', async () => {
-    expect(await refused('sandbox-imports-relay.txt', 'sandbox/fixture.ts')).toEqual([
-      '../relay/server',
-      '../src/api/client',
-    ]);
-  });
-
-  it('reports a widget importing another widget or the chart (the ticker, the converter)', async () => {
-    expect(await refused('widget-imports-widget.txt', 'src/ticker/fixture.ts')).toEqual([
-      '../converter/price-converter',
-      '../chart/price-chart',
-    ]);
-    expect(await refused('widget-imports-widget.txt', 'src/converter/fixture.ts')).toEqual(['../chart/price-chart']);
-  });
-
-  it('lets widget/ draw the sparkline but not import the chart (its chunk holds lightweight-charts)', async () => {
-    expect(await refused('widget-imports-sparkline.txt', 'src/widget/fixture.ts')).toEqual(['../chart/price-chart']);
-  });
-
-  it.each(['ticker', 'converter', 'widget'])(
-    'reports %s/ importing board/ (what the widgets share is in widget/)',
-    async (dir) => {
-      expect(await refused('imports-board.txt', `src/${dir}/fixture.ts`)).toEqual([
-        '../board/templates',
-        '../board/price-board',
-      ]);
+  const board = ['../board/templates', '../board/price-board'];
+  // Each layer's refusals: the fixture, the file it is linted as, and the imports reported (in order).
+  const REFUSALS: { name: string; cases: [fixture: string, asFile: string, reported: string[]][] }[] = [
+    {
+      name: 'reports the relay reaching into src/ past relay/from-src.ts, or into the sandbox but for types',
+      cases: [['relay-imports-src.txt', 'relay/fixture.ts', ['../src/model/quote-store', '../sandbox/server']]],
     },
-  );
+    {
+      name: 'reports the sandbox importing the relay beyond its HTTP writing, or src/ beyond shared/',
+      cases: [['sandbox-imports-relay.txt', 'sandbox/fixture.ts', ['../relay/server', '../src/api/client']]],
+    },
+    {
+      name: 'reports a widget importing another widget or the chart (the ticker, the converter)',
+      cases: [
+        [
+          'widget-imports-widget.txt',
+          'src/ticker/fixture.ts',
+          ['../converter/price-converter', '../chart/price-chart'],
+        ],
+        ['widget-imports-widget.txt', 'src/converter/fixture.ts', ['../chart/price-chart']],
+      ],
+    },
+    {
+      name: 'lets widget/ draw the sparkline but not import the chart (its chunk holds lightweight-charts)',
+      cases: [['widget-imports-sparkline.txt', 'src/widget/fixture.ts', ['../chart/price-chart']]],
+    },
+    ...['ticker', 'converter', 'widget'].map((dir) => ({
+      name: `reports ${dir}/ importing board/ (what the widgets share is in widget/)`,
+      cases: [['imports-board.txt', `src/${dir}/fixture.ts`, board] as [string, string, string[]]],
+    })),
+    {
+      name: 'reports chart/ importing widget/, board/ or lit (a leaf: the chart UI of the board lives in board/)',
+      cases: [
+        ['chart-imports-widget.txt', 'src/chart/fixture.ts', ['../widget/emit', '../board/board-chart', 'lit']],
+        ['imports-board.txt', 'src/chart/fixture.ts', [...board, '../widget/error-view']],
+      ],
+    },
+    {
+      name: 'reports board/ importing chart/ code but by import() or for its types, bar its lazy chunks',
+      cases: [
+        ['board-imports-chart.txt', 'src/board/price-board.ts', ['../chart/history-source', '../ticker/price-ticker']],
+        ['board-imports-chart.txt', 'src/board/board-controllers.ts', ['../ticker/price-ticker']],
+        ['board-imports-chart.txt', 'src/board/chart-area.ts', ['../ticker/price-ticker']],
+      ],
+    },
+    {
+      name: 'reports the demo page importing the Node side',
+      cases: [['demo-imports-sandbox.txt', 'demo/fixture.ts', ['../sandbox/limits']]],
+    },
+    {
+      name: 'reports the bench importing tests other than their helpers',
+      cases: [['bench-imports-tests.txt', 'bench/fixture.ts', ['../test/unit/lint/layers.test']]],
+    },
+  ];
 
-  it('reports chart/ importing widget/, board/ or lit (a leaf: the chart UI of the board lives in board/)', async () => {
-    expect(await refused('chart-imports-widget.txt', 'src/chart/fixture.ts')).toEqual([
-      '../widget/emit',
-      '../board/board-chart',
-      'lit',
-    ]);
-    expect(await refused('imports-board.txt', 'src/chart/fixture.ts')).toEqual([
-      '../board/templates',
-      '../board/price-board',
-      '../widget/error-view',
-    ]);
-  });
-
-  it('reports board/ importing chart/ code but by import() or for its types, bar its lazy chunks', async () => {
-    expect(await refused('board-imports-chart.txt', 'src/board/price-board.ts')).toEqual([
-      '../chart/history-source',
-      '../ticker/price-ticker',
-    ]);
-    for (const lazy of ['src/board/board-controllers.ts', 'src/board/chart-area.ts'])
-      expect(await refused('board-imports-chart.txt', lazy)).toEqual(['../ticker/price-ticker']);
-  });
-
-  it('reports the demo page importing the Node side', async () => {
-    expect(await refused('demo-imports-sandbox.txt', 'demo/fixture.ts')).toEqual(['../sandbox/limits']);
-  });
-
-  it('reports the bench importing tests other than their helpers', async () => {
-    expect(await refused('bench-imports-tests.txt', 'bench/fixture.ts')).toEqual(['../test/unit/lint/layers.test']);
-  });
+  for (const { name, cases } of REFUSALS) {
+    it(name, async () => {
+      for (const [fixture, asFile, reported] of cases) expect(await refused(fixture, asFile)).toEqual(reported);
+    });
+  }
 });
 
 describe('no import cycle (scripts/check-cycles.mjs, run by npm run lint)', () => {

@@ -1,19 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { PriceBoardError } from '../../../src/shared/errors';
 import { pendingWork } from '../../helpers/pending-work';
 import { openSse } from '../../../src/live/sse';
-import { startTestSandbox, type TestSandbox } from '../api/sandbox-control';
+import { useTestSandbox } from '../api/sandbox-control';
 
-let sb: TestSandbox;
+const sb = useTestSandbox();
 let n = 0;
 let key: string;
 
-beforeAll(async () => {
-  sb = await startTestSandbox();
-});
-afterAll(() => sb.close());
-beforeEach(async () => {
-  await sb.reset();
+beforeEach(() => {
   key = `pro-key:sse${++n}`;
 });
 
