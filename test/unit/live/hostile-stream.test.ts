@@ -35,10 +35,12 @@ function stream() {
       rec.headers.push({ ...(init.headers as Record<string, string>) });
       return fetch(input, init);
     },
-    onQuotes: () => rec.batches++,
-    onState: (s) => rec.states.push(s),
-    onError: (e) => rec.errors.push(e),
-    onStop: (e) => rec.stops.push(e),
+    onEvent: (event) => {
+      if (event.kind === 'quotes') rec.batches++;
+      else if (event.kind === 'state') rec.states.push(event.state);
+      else if (event.kind === 'failure') rec.errors.push(event.error);
+      else if (event.kind === 'stopped') rec.stops.push(event.error);
+    },
   });
   closers.push(() => live.close());
   live.start();
@@ -89,7 +91,7 @@ describe('a poison event (over the 4 MB event limit) after a valid snapshot', ()
         at.push(performance.now());
         return fetch(input, init);
       },
-      onQuotes: () => {},
+      onEvent: () => {},
     });
     closers.push(() => live.close());
     live.start();

@@ -17,6 +17,7 @@ interface Recorder {
   states: StreamState[];
   errors: PriceBoardError[];
   stops: PriceBoardError[];
+  unknown: string[][];
   headers: Record<string, string>[];
   connectedAt: number[];
   /** The abort signal of each connection, in order. */
@@ -32,6 +33,7 @@ function record(): Recorder {
     states: [],
     errors: [],
     stops: [],
+    unknown: [],
     headers: [],
     connectedAt: [],
     signals: [],
@@ -50,13 +52,22 @@ function live(rec: Recorder, options: Partial<LiveStreamOptions> = {}, fetchHook
       if (init.signal) rec.signals.push(init.signal);
       return (fetchHook ?? fetch)(input, init);
     },
-    onQuotes: (quotes) => {
-      rec.batches++;
-      rec.quotes.push(...quotes);
+    onEvent: (event) => {
+      switch (event.kind) {
+        case 'quotes':
+          rec.batches++;
+          rec.quotes.push(...event.quotes);
+          return;
+        case 'state':
+          return rec.states.push(event.state);
+        case 'failure':
+          return rec.errors.push(event.error);
+        case 'unknown':
+          return rec.unknown.push(event.symbols);
+        case 'stopped':
+          return rec.stops.push(event.error);
+      }
     },
-    onState: (state) => rec.states.push(state),
-    onError: (error) => rec.errors.push(error),
-    onStop: (error) => rec.stops.push(error),
     ...options,
   });
   streams.push(stream);
@@ -229,10 +240,9 @@ describe('LiveStream', () => {
 
   it('drops ids the service rejects and carries on with the rest', async () => {
     const rec = record();
-    const unknown: string[][] = [];
-    live(rec, { symbols: ['usd', 'zzz'], onUnknownSymbols: (s) => unknown.push(s) });
+    live(rec, { symbols: ['usd', 'zzz'] });
     await expect.poll(() => rec.batches).toBe(1);
-    expect(unknown).toEqual([['zzz']]);
+    expect(rec.unknown).toEqual([['zzz']]);
     expect(rec.quotes.map((q) => q.symbol)).toEqual(['usd']);
   });
 

@@ -178,14 +178,22 @@ function openTab(
     silentMs: options.silentMs ?? 60_000,
     initialRetryMs: 100,
     giveUp: options.giveUp,
-    onQuotes: (quotes, at) => {
-      tab.quotes.push(...quotes);
-      tab.batches.push({ quotes, at });
+    onEvent: (event) => {
+      switch (event.kind) {
+        case 'quotes':
+          tab.quotes.push(...event.quotes);
+          tab.batches.push({ quotes: event.quotes, at: event.at });
+          return;
+        case 'state':
+          return tab.states.push(event.state);
+        case 'failure':
+          return tab.errors.push(event.error);
+        case 'unknown':
+          return tab.unknown.push(...event.symbols);
+        case 'stopped':
+          return tab.stops.push(event.error);
+      }
     },
-    onState: (state) => tab.states.push(state),
-    onError: (error) => tab.errors.push(error),
-    onStop: (error) => tab.stops.push(error),
-    onUnknownSymbols: (symbols) => tab.unknown.push(...symbols),
   });
   tab.price = (symbol) => tab.quotes.findLast((q) => q.symbol === symbol)?.price;
   tab.stream.start();
