@@ -198,11 +198,11 @@ export class Driver {
           visibility: this.#config.visibility,
           poll: (signal) => this.#fetcher.poll(this.#symbols, signal).then(() => this.#polled('polling')),
           rateLimit: this.#rateLimit,
-          onError: (error) => {
+          onEvent: ({ kind, error }) => {
+            if (kind === 'stopped') return this.#fail(error);
             this.#polled('reconnecting');
             this.#emit({ kind: 'failure', error, source: 'poll', connectFailed: false });
           },
-          onStop: (error) => this.#fail(error),
         });
         this.#poller.start(this.#fetcher.untilNextPoll(this.#poller.interval));
       },

@@ -7,7 +7,7 @@ import type { PriceBoardError } from '../../../src/shared/errors';
 import type { Quote } from '../../../src/shared/types';
 import { pendingWork } from '../../helpers/pending-work';
 import type { TestSandbox } from '../api/sandbox-control';
-import { useLiveSandbox } from './live-helpers';
+import { hearStream, useLiveSandbox } from './live-helpers';
 
 let sb: TestSandbox;
 let key: string;
@@ -21,6 +21,7 @@ afterEach(async () => {
 
 function stream() {
   const rec = {
+    quotes: [] as Quote[],
     states: [] as StreamState[],
     errors: [] as PriceBoardError[],
     stops: [] as PriceBoardError[],
@@ -35,12 +36,7 @@ function stream() {
       rec.headers.push({ ...(init.headers as Record<string, string>) });
       return fetch(input, init);
     },
-    onEvent: (event) => {
-      if (event.kind === 'quotes') rec.batches++;
-      else if (event.kind === 'state') rec.states.push(event.state);
-      else if (event.kind === 'failure') rec.errors.push(event.error);
-      else if (event.kind === 'stopped') rec.stops.push(event.error);
-    },
+    onEvent: hearStream(rec, (event) => event.kind === 'quotes' && rec.batches++),
   });
   closers.push(() => live.close());
   live.start();

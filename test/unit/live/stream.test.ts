@@ -5,7 +5,7 @@ import { pendingWork } from '../../helpers/pending-work';
 import type { Quote } from '../../../src/shared/types';
 import { LiveStream, MIN_RESUBSCRIBE_MS, type LiveStreamOptions, type StreamState } from '../../../src/live/stream';
 import type { TestSandbox } from '../api/sandbox-control';
-import { useLiveSandbox } from './live-helpers';
+import { hearStream, useLiveSandbox } from './live-helpers';
 
 let sb: TestSandbox;
 let key: string;
@@ -52,22 +52,10 @@ function live(rec: Recorder, options: Partial<LiveStreamOptions> = {}, fetchHook
       if (init.signal) rec.signals.push(init.signal);
       return (fetchHook ?? fetch)(input, init);
     },
-    onEvent: (event) => {
-      switch (event.kind) {
-        case 'quotes':
-          rec.batches++;
-          rec.quotes.push(...event.quotes);
-          return;
-        case 'state':
-          return rec.states.push(event.state);
-        case 'failure':
-          return rec.errors.push(event.error);
-        case 'unknown':
-          return rec.unknown.push(event.symbols);
-        case 'stopped':
-          return rec.stops.push(event.error);
-      }
-    },
+    onEvent: hearStream(rec, (event) => {
+      if (event.kind === 'quotes') rec.batches++;
+      else if (event.kind === 'unknown') rec.unknown.push(event.symbols);
+    }),
     ...options,
   });
   streams.push(stream);
