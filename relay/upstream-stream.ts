@@ -129,29 +129,34 @@ export class UpstreamStream {
       symbols,
       apiKey: this.#options.apiKey,
       fetch: this.#policy.paced(this.#options.gate.fetchFor('quotes'), !forSymbols),
-      onQuotes: (quotes) => {
-        watch.read();
-        if (stream === this.#stream) this.#unproven = false;
-        if (stream === this.#candidate) this.#promote(stream, symbols);
-        this.#options.onQuotes(quotes);
-      },
-      onState: (state) => {
-        if (state === 'open') watch.opened();
-        if (stream !== this.#stream) return;
-        log('upstream_stream', { state });
-        // Down: the poll carries the quotes meanwhile.
-        if (state === 'reconnecting') poller.streamDown();
-      },
-      onError: (error) =>
-        log('upstream_stream_error', { code: error.code, status: error.status, candidate: stream === this.#candidate }),
-      onUnknownSymbols: (ids) => this.#options.onUnknownSymbols(ids),
       // A candidate gets one try: the working stream (or the poll) stays meanwhile. The working
       // stream gives up after failures in a row (no stream on this service, or one that keeps
       // ending): the poll takes over and the stream is tried again with backoff.
       giveUp: (error, failure) => watch.ended(error, failure.opened) || stream === this.#candidate,
-      onStop: (error, gaveUp) => {
-        watch.stop();
-        this.#stopped(stream, error, gaveUp);
+      onEvent: (event) => {
+        switch (event.kind) {
+          case 'quotes':
+            watch.read();
+            if (stream === this.#stream) this.#unproven = false;
+            if (stream === this.#candidate) this.#promote(stream, symbols);
+            return this.#options.onQuotes(event.quotes);
+          case 'state':
+            if (event.state === 'open') watch.opened();
+            if (stream !== this.#stream) return;
+            log('upstream_stream', { state: event.state });
+            // Down: the poll carries the quotes meanwhile.
+            if (event.state === 'reconnecting') poller.streamDown();
+            return;
+          case 'failure': {
+            const { code, status } = event.error;
+            return log('upstream_stream_error', { code, status, candidate: stream === this.#candidate });
+          }
+          case 'unknown':
+            return this.#options.onUnknownSymbols(event.symbols);
+          case 'stopped':
+            watch.stop();
+            this.#stopped(stream, event.error, event.gaveUp);
+        }
       },
     });
     this.#watches.set(stream, watch);

@@ -198,11 +198,11 @@ export class Driver {
           visibility: this.#config.visibility,
           poll: (signal) => this.#fetcher.poll(this.#symbols, signal).then(() => this.#polled('polling')),
           rateLimit: this.#rateLimit,
-          onError: (error) => {
+          onEvent: ({ kind, error }) => {
+            if (kind === 'stopped') return this.#fail(error);
             this.#polled('reconnecting');
             this.#emit({ kind: 'failure', error, source: 'poll', connectFailed: false });
           },
-          onStop: (error) => this.#fail(error),
         });
         this.#poller.start(this.#fetcher.untilNextPoll(this.#poller.interval));
       },
@@ -232,15 +232,26 @@ export class Driver {
         fetch: this.#config.fetch,
         watchdogMs: this.#config.watchdogMs,
         giveUp: (error, failure) => this.#shouldGiveUp(error, failure),
-        onState: (state) => this.#onStreamState(state),
-        onQuotes: (quotes, at) => this.#emit({ kind: 'stream', quotes, at }),
-        onError: (error, failure) =>
-          this.#emit({ kind: 'failure', error, source: 'stream', connectFailed: !failure.opened }),
-        onUnknownSymbols: (symbols) => this.#emit({ kind: 'unknown', symbols }),
-        onStop: (error, gaveUp) => {
-          if (this.#stream === stream) this.#stream = undefined;
-          if (gaveUp) this.#fallBack(error);
-          else this.#fail(error);
+        onEvent: (event) => {
+          switch (event.kind) {
+            case 'state':
+              return this.#onStreamState(event.state);
+            case 'quotes':
+              return this.#emit({ kind: 'stream', quotes: event.quotes, at: event.at });
+            case 'failure':
+              return this.#emit({
+                kind: 'failure',
+                error: event.error,
+                source: 'stream',
+                connectFailed: !event.failure.opened,
+              });
+            case 'unknown':
+              return this.#emit(event);
+            case 'stopped':
+              if (this.#stream === stream) this.#stream = undefined;
+              if (event.gaveUp) this.#fallBack(event.error);
+              else this.#fail(event.error);
+          }
         },
       },
       this.#config,

@@ -18,12 +18,13 @@ export interface PollerOptions {
   visibility?: VisibilitySource;
   /** The `Retry-After` in force, shared with whoever else asks the service (default: its own). */
   rateLimit?: RateLimit;
-  /** A failure it will poll again after. */
-  onError?(error: PriceBoardError): void;
-  /** A final failure (401, 403...): polling stopped. */
-  onStop?(error: PriceBoardError): void;
+  /** Hears every {@link PollerEvent}. */
+  onEvent?(event: PollerEvent): void;
   now?(): number;
 }
+
+/** What a poller tells its owner: a failure it will poll again after, or a final one (401, 403...) that stopped it. */
+export type PollerEvent = { kind: 'failure' | 'stopped'; error: PriceBoardError };
 
 /** Polls until stopped. */
 export class Poller {
@@ -128,11 +129,11 @@ export class Poller {
     if (this.stopped) return;
     if (endsRetries(error)) {
       this.stop();
-      this.#options.onStop?.(error);
+      this.#options.onEvent?.({ kind: 'stopped', error });
       return;
     }
     this.#rateLimit.note(error);
-    this.#options.onError?.(error);
+    this.#options.onEvent?.({ kind: 'failure', error });
     this.#schedule(this.#intervalMs);
   }
 }

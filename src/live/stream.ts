@@ -53,8 +53,7 @@ export interface StreamFailure {
 
 /**
  * A stream of quotes, whichever runs it: this tab's own ({@link LiveStream}) or one shared with the
- * other tabs (`shared-stream.ts`). It tells its owner what happens through the callbacks of its
- * {@link StreamOptions}.
+ * other tabs (`shared-stream.ts`). It tells its owner what happens: {@link StreamEvent}s, to `onEvent`.
  */
 export interface Stream {
   /** Connects (or joins the tabs); reconnects until closed or stopped. */
@@ -88,16 +87,21 @@ export interface StreamOptions {
   random?: () => number;
   /** After a non-final failure: return true to stop instead of reconnecting (the owner takes over). */
   giveUp?(error: PriceBoardError, failure: StreamFailure): boolean;
-  onState?(state: StreamState): void;
-  /** Valid quotes of a `quote` or `quotes` event. */
-  onQuotes(quotes: Quote[], at: string | undefined): void;
-  /** A failure it will retry after, or (once per stream) malformed event data. */
-  onError?(error: PriceBoardError, failure: StreamFailure): void;
-  /** The server rejected these ids (404 `unknown_symbol`); they are dropped and it reconnects. */
-  onUnknownSymbols?(symbols: string[]): void;
-  /** It stopped for good: a final error (401/403/400), or `giveUp` said so (`gaveUp`). */
-  onStop?(error: PriceBoardError, gaveUp: boolean): void;
+  /** Hears every {@link StreamEvent}, in order. */
+  onEvent(event: StreamEvent): void;
 }
+
+/** What a stream tells its owner. */
+export type StreamEvent =
+  | { kind: 'state'; state: StreamState }
+  /** Valid quotes of a `quote` or `quotes` event; `at` of a snapshot. */
+  | { kind: 'quotes'; quotes: Quote[]; at?: string }
+  /** A failure it will retry after, or (once per stream) malformed event data. */
+  | { kind: 'failure'; error: PriceBoardError; failure: StreamFailure }
+  /** The server rejected these ids (404 `unknown_symbol`); they are dropped and it reconnects. */
+  | { kind: 'unknown'; symbols: string[] }
+  /** It stopped for good: a final error (401/403/400), or `giveUp` said so (`gaveUp`). */
+  | { kind: 'stopped'; error: PriceBoardError; gaveUp: boolean };
 
 /** Options of {@link LiveStream}: a stream's, and where a stream before it left off. */
 export interface LiveStreamOptions extends StreamOptions {
@@ -217,7 +221,7 @@ export class LiveStream implements Stream {
   #setState(state: StreamState): void {
     if (state === this.#current) return;
     this.#current = state;
-    this.#options.onState?.(state);
+    this.#options.onEvent({ kind: 'state', state });
   }
 
   async #run(): Promise<void> {
@@ -239,7 +243,7 @@ export class LiveStream implements Stream {
       if (this.#dropUnknown(error, attempt.symbols)) continue;
       if (endsStream(error)) return this.#stop(error, false);
       if (this.#options.giveUp?.(error, failure)) return this.#stop(error, true);
-      this.#options.onError?.(error, failure);
+      this.#options.onEvent({ kind: 'failure', error, failure });
       if (this.closed) return; // the owner closed it while hearing of the failure
       this.#setState('reconnecting');
       await this.#pause(Math.max(this.#backoff(), error.retryAfterMs ?? 0));
@@ -263,7 +267,7 @@ export class LiveStream implements Stream {
     const unknown = unknownSymbolsOf(error, asked);
     if (unknown.length === 0) return false;
     this.#symbols = this.#symbols.filter((s) => !unknown.includes(s));
-    this.#options.onUnknownSymbols?.(unknown);
+    this.#options.onEvent({ kind: 'unknown', symbols: unknown });
     if (this.#symbols.length === 0) this.close();
     return true;
   }
@@ -271,7 +275,7 @@ export class LiveStream implements Stream {
   #stop(error: PriceBoardError, gaveUp: boolean): void {
     this.#closer.abort();
     this.#setState('stopped');
-    this.#options.onStop?.(error, gaveUp);
+    this.#options.onEvent({ kind: 'stopped', error, gaveUp });
   }
 
   /** Waits `ms`, or less if woken or closed. */
@@ -354,28 +358,24 @@ export class LiveStream implements Stream {
     // cannot be sent back is forgotten: the next connect gets a fresh snapshot instead.
     if (id !== undefined) this.#lastId = USABLE_EVENT_ID.test(id) ? id : undefined;
     if (!QUOTE_EVENTS.has(name)) return;
-    let batch: StreamBatch;
+    let event: QuotesEvent;
     try {
-      batch = parseStreamEvent(name, data);
+      event = parseStreamEvent(name, data);
     } catch (error) {
       if (!this.#reportedBadData && error instanceof PriceBoardError) {
         this.#reportedBadData = true;
-        this.#options.onError?.(error, { failures: this.#eventless, opened: true });
+        this.#options.onEvent({ kind: 'failure', error, failure: { failures: this.#eventless, opened: true } });
       }
       return;
     }
     this.#failures = 0;
     this.#eventless = 0;
     this.#delivered++;
-    this.#options.onQuotes(batch.quotes, batch.at);
+    this.#options.onEvent(event);
   }
 }
 
-/** The quotes an event carries, with the snapshot time of a `quotes` event. */
-interface StreamBatch {
-  quotes: Quote[];
-  at?: string;
-}
+type QuotesEvent = Extract<StreamEvent, { kind: 'quotes' }>;
 
 /** The names the stream is known to send (DESIGN.md §4); any other event is ignored. */
 const QUOTE_EVENTS: ReadonlySet<string> = new Set(['quote', 'quotes']);
@@ -384,17 +384,17 @@ const QUOTE_EVENTS: ReadonlySet<string> = new Set(['quote', 'quotes']);
  * The payload of a `quote` (one Quote) or `quotes` (`{ at, quotes }`, a bare array tolerated)
  * event, validated all-or-nothing. Throws `bad_response` on malformed data.
  */
-function parseStreamEvent(name: string, data: string): StreamBatch {
+function parseStreamEvent(name: string, data: string): QuotesEvent {
   let body: unknown;
   try {
     body = JSON.parse(data);
   } catch (cause) {
     throw new PriceBoardError('bad_response', `The stream sent a ${name} event that is not JSON`, { cause });
   }
-  if (name === 'quote') return { quotes: [parseQuote(body, 'quote event')] };
-  if (Array.isArray(body)) return { quotes: parseQuotes(body, 'quotes event') };
+  if (name === 'quote') return { kind: 'quotes', quotes: [parseQuote(body, 'quote event')] };
+  if (Array.isArray(body)) return { kind: 'quotes', quotes: parseQuotes(body, 'quotes event') };
   if (!isObject(body))
     throw new PriceBoardError('bad_response', 'The stream sent a quotes event that is not an object');
   const quotes = parseQuotes(body.quotes, 'quotes event.quotes');
-  return typeof body.at === 'string' ? { quotes, at: body.at } : { quotes };
+  return { kind: 'quotes', quotes, at: typeof body.at === 'string' ? body.at : undefined };
 }

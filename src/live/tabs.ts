@@ -15,6 +15,7 @@ import {
   type ResumePoint,
   type Stream,
   type StreamFailure,
+  type StreamEvent,
   type StreamOptions,
   type StreamState,
 } from './stream';
@@ -58,7 +59,7 @@ export interface TabStreamOptions extends StreamOptions {
 }
 
 /**
- * The stream of one hub, shared with the other tabs: the same surface and callbacks as a
+ * The stream of one hub, shared with the other tabs: the same surface and events as a
  * {@link LiveStream}, which it runs itself only while it leads.
  */
 export class TabStream implements Stream {
@@ -256,47 +257,48 @@ export class TabStream implements Stream {
       symbols,
       resume: this.resumePoint,
       failures: this.#failed,
-      onState: (state) => {
-        if (state === 'stopped') return;
-        this.#setState(state);
-        this.#post({ t: 'beat', from: this.#id, state, resume: stream.resumePoint });
-      },
-      onQuotes: (quotes, at) => {
-        const resume = stream.resumePoint;
-        this.#resume = resume;
-        this.#failed = 0;
-        // Quotes of symbols no tab asked for are neither kept nor passed on (a hostile flood).
-        const asked = quotes.filter((quote) => this.#asked.has(quote.symbol));
-        if (asked.length === 0) return;
-        for (const quote of asked) this.#latest.set(quote.symbol, quote);
-        // Alone, it posts none (a tab that joins gets the latest ones when it says hello).
-        if (this.#peers.size > 0) this.#post({ t: 'quotes', from: this.#id, quotes: asked, at, resume });
-        this.#deliver(asked, at);
-      },
-      onError: (error, failure) => {
-        this.#failed = failure.failures;
-        this.#post({ t: 'error', from: this.#id, error: toWire(error), failure });
-        this.#options.onError?.(error, failure);
-        // No answer at all (this page's network, its CSP, a blocker): another tab may connect. (Other
-        // tabs are there only while it holds the lock: alone, it has no channel.)
-        if (!failure.opened && error.status === undefined && this.#peers.size > 0) this.#demote();
-      },
-      onUnknownSymbols: (symbols) => {
-        for (const s of symbols) {
-          this.#unknown.add(s);
-          this.#asked.delete(s);
-        }
-        this.#post({ t: 'unknown', from: this.#id, symbols });
-        this.#dropUnknown(symbols);
-      },
-      onStop: (error, gaveUp) => {
-        this.#resume = stream.resumePoint;
-        this.#post({ t: 'stop', from: this.#id, error: toWire(error), gaveUp });
-        this.#stop(error, gaveUp);
-      },
+      onEvent: (event) => this.#heard(stream, event),
     });
     this.#stream = stream;
     stream.start();
+  }
+
+  /** What the leader's stream tells: to this tab's driver, and to the other tabs. */
+  #heard(stream: LiveStream, event: StreamEvent): void {
+    switch (event.kind) {
+      case 'state':
+        if (event.state === 'stopped') return;
+        this.#setState(event.state);
+        return this.#post({ t: 'beat', from: this.#id, state: event.state, resume: stream.resumePoint });
+      case 'quotes': {
+        const resume = (this.#resume = stream.resumePoint);
+        this.#failed = 0;
+        // Quotes of symbols no tab asked for are neither kept nor passed on (a hostile flood).
+        const asked = event.quotes.filter((quote) => this.#asked.has(quote.symbol));
+        if (asked.length === 0) return;
+        for (const quote of asked) this.#latest.set(quote.symbol, quote);
+        // Alone, it posts none (a tab that joins gets the latest ones when it says hello).
+        if (this.#peers.size > 0) this.#post({ t: 'quotes', from: this.#id, quotes: asked, at: event.at, resume });
+        return this.#deliver(asked, event.at);
+      }
+      case 'unknown':
+        for (const s of event.symbols) {
+          this.#unknown.add(s);
+          this.#asked.delete(s);
+        }
+        this.#post({ t: 'unknown', from: this.#id, symbols: event.symbols });
+        return this.#dropUnknown(event.symbols);
+      case 'stopped':
+        this.#resume = stream.resumePoint;
+        this.#post({ t: 'stop', from: this.#id, error: toWire(event.error), gaveUp: event.gaveUp });
+        return this.#stop(event.error, event.gaveUp);
+      case 'failure':
+        this.#failed = event.failure.failures;
+        this.#post({ t: 'error', from: this.#id, error: toWire(event.error), failure: event.failure });
+        this.#options.onEvent(event);
+        // No answer at all (this page's network, its CSP, a blocker): another tab, if any, may connect.
+        if (!event.failure.opened && event.error.status === undefined && this.#peers.size > 0) this.#demote();
+    }
   }
 
   #beat(): void {
@@ -355,7 +357,7 @@ export class TabStream implements Stream {
           this.#post({ t: 'bye', from: this.#id });
           return this.#stop(error, true);
         }
-        this.#options.onError?.(error, message.failure);
+        this.#options.onEvent({ kind: 'failure', error, failure: message.failure });
         return;
       }
       case 'unknown':
@@ -371,20 +373,20 @@ export class TabStream implements Stream {
   #setState(state: StreamState): void {
     if (state === this.#state) return;
     this.#state = state;
-    this.#options.onState?.(state);
+    this.#options.onEvent({ kind: 'state', state });
   }
 
   /** Quotes of this tab's symbols, to its own driver. */
   #deliver(quotes: Quote[], at: string | undefined): void {
     const wanted = quotes.filter((quote) => this.#symbols.includes(quote.symbol));
-    if (wanted.length > 0) this.#options.onQuotes(wanted, at);
+    if (wanted.length > 0) this.#options.onEvent({ kind: 'quotes', quotes: wanted, at });
   }
 
   #dropUnknown(symbols: string[]): void {
     const dropped = symbols.filter((s) => this.#symbols.includes(s));
     if (dropped.length === 0) return;
     this.#symbols = this.#symbols.filter((s) => !dropped.includes(s));
-    this.#options.onUnknownSymbols?.(dropped);
+    this.#options.onEvent({ kind: 'unknown', symbols: dropped });
   }
 
   /** The stream stopped for good (a final error, or `giveUp`): everything ends here. */
@@ -393,6 +395,6 @@ export class TabStream implements Stream {
     this.#leadership.letGo();
     this.#leave();
     this.#setState('stopped');
-    this.#options.onStop?.(error, gaveUp);
+    this.#options.onEvent({ kind: 'stopped', error, gaveUp });
   }
 }

@@ -7,7 +7,7 @@ import type { PriceBoardError } from '../../../src/shared/errors';
 import type { Quote } from '../../../src/shared/types';
 import { pendingWork } from '../../helpers/pending-work';
 import type { TestSandbox } from '../api/sandbox-control';
-import { useLiveSandbox } from './live-helpers';
+import { hearStream, useLiveSandbox } from './live-helpers';
 
 let sb: TestSandbox;
 let key: string;
@@ -21,6 +21,7 @@ afterEach(async () => {
 
 function stream() {
   const rec = {
+    quotes: [] as Quote[],
     states: [] as StreamState[],
     errors: [] as PriceBoardError[],
     stops: [] as PriceBoardError[],
@@ -35,10 +36,7 @@ function stream() {
       rec.headers.push({ ...(init.headers as Record<string, string>) });
       return fetch(input, init);
     },
-    onQuotes: () => rec.batches++,
-    onState: (s) => rec.states.push(s),
-    onError: (e) => rec.errors.push(e),
-    onStop: (e) => rec.stops.push(e),
+    onEvent: hearStream(rec, (event) => event.kind === 'quotes' && rec.batches++),
   });
   closers.push(() => live.close());
   live.start();
@@ -89,7 +87,7 @@ describe('a poison event (over the 4 MB event limit) after a valid snapshot', ()
         at.push(performance.now());
         return fetch(input, init);
       },
-      onQuotes: () => {},
+      onEvent: () => {},
     });
     closers.push(() => live.close());
     live.start();

@@ -71,8 +71,7 @@ describe('waits from the service or an attribute are clamped', () => {
       url: `${sb.url}/v1/stream`,
       symbols: ['usd'],
       apiKey: key,
-      onQuotes: () => {},
-      onError: (e) => errors.push(e),
+      onEvent: (event) => event.kind === 'failure' && errors.push(event.error),
     });
     closers.push(() => stream.close());
     stream.start();

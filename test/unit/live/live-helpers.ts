@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { HubEvent, QuotesMeta } from '../../../src/live/hub';
+import type { StreamEvent, StreamState } from '../../../src/live/stream';
 import type { PriceBoardError } from '../../../src/shared/errors';
 import type { ConnectionStatus, Quote } from '../../../src/shared/types';
 import { startTestSandbox, type TestSandbox } from '../api/sandbox-control';
@@ -76,4 +77,23 @@ export class HubRecorder {
   price(symbol: string): string | undefined {
     return this.quotes.filter((q) => q.symbol === symbol).at(-1)?.price;
   }
+}
+
+/** What a test records of a stream's events, a list per kind. */
+export interface StreamHeard {
+  quotes: Quote[];
+  states: StreamState[];
+  errors: PriceBoardError[];
+  stops: PriceBoardError[];
+}
+
+/** A stream's `onEvent` that files each event in `heard`, after handing it to `also` (a test's own records). */
+export function hearStream(heard: StreamHeard, also?: (event: StreamEvent) => void): (event: StreamEvent) => void {
+  return (event) => {
+    also?.(event);
+    if (event.kind === 'quotes') heard.quotes.push(...event.quotes);
+    else if (event.kind === 'state') heard.states.push(event.state);
+    else if (event.kind === 'failure') heard.errors.push(event.error);
+    else if (event.kind === 'stopped') heard.stops.push(event.error);
+  };
 }

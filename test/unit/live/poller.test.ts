@@ -57,7 +57,7 @@ describe('Poller', () => {
   it('waits out Retry-After when it is longer than the interval', async () => {
     const errors: PriceBoardError[] = [];
     outcome = () => Promise.reject(new PriceBoardError('rate_limited', '429', { status: 429, retryAfterMs: 25_000 }));
-    const p = poller({ onError: (e) => errors.push(e) });
+    const p = poller({ onEvent: (e) => e.kind === 'failure' && errors.push(e.error) });
     p.start();
     await vi.advanceTimersByTimeAsync(1);
     outcome = () => Promise.resolve();
@@ -100,7 +100,7 @@ describe('Poller', () => {
   it('stops on a final error and reports it', async () => {
     const stopped: PriceBoardError[] = [];
     outcome = () => Promise.reject(new PriceBoardError('unauthorized', '401', { status: 401 }));
-    const p = poller({ onStop: (e) => stopped.push(e) });
+    const p = poller({ onEvent: (e) => e.kind === 'stopped' && stopped.push(e.error) });
     p.start();
     await vi.advanceTimersByTimeAsync(60_000);
     expect(polls).toEqual([0]);

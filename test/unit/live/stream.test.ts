@@ -5,7 +5,7 @@ import { pendingWork } from '../../helpers/pending-work';
 import type { Quote } from '../../../src/shared/types';
 import { LiveStream, MIN_RESUBSCRIBE_MS, type LiveStreamOptions, type StreamState } from '../../../src/live/stream';
 import type { TestSandbox } from '../api/sandbox-control';
-import { useLiveSandbox } from './live-helpers';
+import { hearStream, useLiveSandbox } from './live-helpers';
 
 let sb: TestSandbox;
 let key: string;
@@ -17,6 +17,7 @@ interface Recorder {
   states: StreamState[];
   errors: PriceBoardError[];
   stops: PriceBoardError[];
+  unknown: string[][];
   headers: Record<string, string>[];
   connectedAt: number[];
   /** The abort signal of each connection, in order. */
@@ -32,6 +33,7 @@ function record(): Recorder {
     states: [],
     errors: [],
     stops: [],
+    unknown: [],
     headers: [],
     connectedAt: [],
     signals: [],
@@ -50,13 +52,10 @@ function live(rec: Recorder, options: Partial<LiveStreamOptions> = {}, fetchHook
       if (init.signal) rec.signals.push(init.signal);
       return (fetchHook ?? fetch)(input, init);
     },
-    onQuotes: (quotes) => {
-      rec.batches++;
-      rec.quotes.push(...quotes);
-    },
-    onState: (state) => rec.states.push(state),
-    onError: (error) => rec.errors.push(error),
-    onStop: (error) => rec.stops.push(error),
+    onEvent: hearStream(rec, (event) => {
+      if (event.kind === 'quotes') rec.batches++;
+      else if (event.kind === 'unknown') rec.unknown.push(event.symbols);
+    }),
     ...options,
   });
   streams.push(stream);
@@ -229,10 +228,9 @@ describe('LiveStream', () => {
 
   it('drops ids the service rejects and carries on with the rest', async () => {
     const rec = record();
-    const unknown: string[][] = [];
-    live(rec, { symbols: ['usd', 'zzz'], onUnknownSymbols: (s) => unknown.push(s) });
+    live(rec, { symbols: ['usd', 'zzz'] });
     await expect.poll(() => rec.batches).toBe(1);
-    expect(unknown).toEqual([['zzz']]);
+    expect(rec.unknown).toEqual([['zzz']]);
     expect(rec.quotes.map((q) => q.symbol)).toEqual(['usd']);
   });
 

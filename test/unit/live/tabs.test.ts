@@ -12,6 +12,7 @@ import type { ChannelLike, LockManagerLike, TabsEnv } from '../../../src/live/ta
 import { Driver, type DriverConfig, type DriverState } from '../../../src/live/driver';
 import { browserTabs } from '../../../src/live/shared-stream';
 import { startTestSandbox, type TestSandbox } from '../api/sandbox-control';
+import { hearStream } from './live-helpers';
 
 /** Web Locks as the spec has them, for one name at a time: a queue, `signal`, `steal`. */
 class InProcessLocks implements LockManagerLike {
@@ -178,14 +179,10 @@ function openTab(
     silentMs: options.silentMs ?? 60_000,
     initialRetryMs: 100,
     giveUp: options.giveUp,
-    onQuotes: (quotes, at) => {
-      tab.quotes.push(...quotes);
-      tab.batches.push({ quotes, at });
-    },
-    onState: (state) => tab.states.push(state),
-    onError: (error) => tab.errors.push(error),
-    onStop: (error) => tab.stops.push(error),
-    onUnknownSymbols: (symbols) => tab.unknown.push(...symbols),
+    onEvent: hearStream(tab, (event) => {
+      if (event.kind === 'quotes') tab.batches.push({ quotes: event.quotes, at: event.at });
+      else if (event.kind === 'unknown') tab.unknown.push(...event.symbols);
+    }),
   });
   tab.price = (symbol) => tab.quotes.findLast((q) => q.symbol === symbol)?.price;
   tab.stream.start();
