@@ -1,10 +1,10 @@
 import { defineConfig, type BuildEnvironmentOptions } from 'vite';
-import { dropChartAttributionLogo } from './build/drop-chart-attribution-logo';
-import { dropUnusedChartApi } from './build/drop-unused-chart-api';
-import { minifyLitLiterals } from './build/minify-lit-literals';
-import { otherBuilds } from './build/other-builds';
-import { plainDynamicImports } from './build/plain-dynamic-imports';
-import { terserAfterOxc } from './build/terser-after-oxc';
+import { dropChartAttributionLogo } from './build/drop-chart-attribution-logo.ts';
+import { dropUnusedChartApi } from './build/drop-unused-chart-api.ts';
+import { minifyLitLiterals } from './build/minify-lit-literals.ts';
+import { otherBuilds } from './build/other-builds.ts';
+import { plainDynamicImports } from './build/plain-dynamic-imports.ts';
+import { terserAfterOxc } from './build/terser-after-oxc.ts';
 
 /**
  * The public modules, one line each: `dist/<name>.js` for script tags and CDNs (lit and the chart

@@ -1,6 +1,6 @@
 import type { Plugin } from 'vite';
-import { chartFilePlugin } from './chart-file';
-import { applyEdits, nameOf, walk, type SyntaxNode } from './syntax-tree';
+import { chartFilePlugin } from './chart-file.ts';
+import { applyEdits, nameOf, walk, type SyntaxNode } from './syntax-tree.ts';
 
 const NAME = 'price-board-drop-chart-attribution-logo';
 /** A text only the logo's class holds in lightweight-charts' production file (its names are minified). */

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Plugin } from 'vite';
-import { chartFilePlugin } from './chart-file';
-import { applyEdits, walk, type SyntaxNode } from './syntax-tree';
+import { chartFilePlugin } from './chart-file.ts';
+import { applyEdits, walk, type SyntaxNode } from './syntax-tree.ts';
 
 const NAME = 'price-board-drop-unused-chart-api';
 

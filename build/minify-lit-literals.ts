@@ -1,5 +1,5 @@
 import type { Plugin } from 'vite';
-import { applyEdits, nameOf, walk, type Edit, type SyntaxNode } from './syntax-tree';
+import { applyEdits, nameOf, walk, type Edit, type SyntaxNode } from './syntax-tree.ts';
 
 const NAME = 'price-board-minify-lit-literals';
 

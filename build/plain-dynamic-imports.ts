@@ -1,5 +1,5 @@
 import type { Plugin } from 'vite';
-import { applyEdits, nameOf, walk, type Edit, type SyntaxNode } from './syntax-tree';
+import { applyEdits, nameOf, walk, type Edit, type SyntaxNode } from './syntax-tree.ts';
 
 const NAME = 'price-board-plain-dynamic-imports';
 /** Where Vite's preload helper comes from; this plugin serves its own there. */
