@@ -11,7 +11,7 @@
  * - the status line's text but while loading (`status-text.ts`), and the statuses' and the error
  *   box's styles (`board-controllers.styles.ts`).
  */
-import { adoptStyles, supportsAdoptingStyleSheets } from 'lit';
+import { adoptStyles, isServer, supportsAdoptingStyleSheets } from 'lit';
 import type { BoardSettings } from '../shared/attribute-table';
 import type { ConnectionStatus, Quote } from '../shared/types';
 import type { RowView } from '../widget/row-view';
@@ -23,6 +23,9 @@ import { PriceFlash } from './flash';
 import { flashStyles } from './flash.styles';
 import { RowSelection, type SelectionHost } from './row-selection';
 import { statusLine } from './status-text';
+
+/** The extras' styles, beside the board's: a server's renderer writes them into the declarative shadow root. */
+export const EXTRA_STYLES = [controllerStyles, flashStyles];
 
 /** What the extras need of the board. */
 export type ControllersHost = ChartHost & SelectionHost;
@@ -55,6 +58,7 @@ export class BoardControllers {
     // Beside the board's (and the columns' and chart area's chunks', whichever came first); without
     // adopted style sheets Lit appends a <style> per sheet: only the new ones then.
     const extra = [controllerStyles, flashStyles];
+    if (isServer) return; // no render root: the renderer writes these styles (EXTRA_STYLES) into the shadow root
     const root = board.renderRoot as ShadowRoot;
     adoptStyles(root, supportsAdoptingStyleSheets ? [...root.adoptedStyleSheets, ...extra] : extra);
   }

@@ -30,6 +30,8 @@ const loadExtras: () => Promise<Extras> = importOnce(() => import('./board-contr
  * the page loads the chunk first hands it to all of them at once.
  */
 const waitingForExtras = new Set<PriceBoard>();
+/** Spike: the extras' module, handed over by a server's renderer (which has no paint to wait for). */
+let extrasNow: Extras | undefined;
 
 /**
  * A live price board for the Iranian market: Persian, right to left, with a candlestick chart.
@@ -90,6 +92,14 @@ export class PriceBoard extends PriceWidget {
 
   /** @internal */
   static override tag = 'price-board';
+
+  /**
+   * Spike: a server renders every board with its extras (status text, dates) at once.
+   * @internal
+   */
+  static renderWithExtras(extras: Extras): void {
+    extrasNow = extras;
+  }
 
   /** The connection settings and the board's own. */
   declare protected settings: BoardSettings;
@@ -230,6 +240,7 @@ export class PriceBoard extends PriceWidget {
   protected override willUpdate(changed: PropertyValues): void {
     const before = this.settings;
     super.willUpdate(changed);
+    if (extrasNow && !this.#extras) this.#extrasLoaded(extrasNow);
     // The settings were read anew, or the chart's symbol changed (the first symbol turned out unknown).
     if (this.settings !== before || this.#chartShown !== this.#chartSymbol()) this.#configureChart();
     this.#columns.update(this.settings);

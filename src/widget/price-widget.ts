@@ -5,7 +5,7 @@
  * `-status` / `-error` events, `quotes`, `status`, `refresh()`, `define()` and the rows. A widget
  * adds its own tag, attributes, template and what it does with the quotes.
  */
-import { adoptStyles, LitElement, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { adoptStyles, isServer, LitElement, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { PriceBoardError } from '../shared/errors';
 import type { ConnectionStatus, Quote } from '../shared/types';
 import {
@@ -130,7 +130,8 @@ export abstract class PriceWidget extends LitElement {
   }
 
   protected override willUpdate(_changed: PropertyValues): void {
-    this.#adoptStyles();
+    // On the server there is no render root: the renderer writes the styles into the declarative shadow root.
+    if (!isServer) this.#adoptStyles();
     this.#readSettings();
   }
 

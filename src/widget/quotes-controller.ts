@@ -50,6 +50,11 @@ export class QuotesController implements ReactiveController {
   /** Bumped per subscription, so that a closed one's late callbacks are ignored. */
   #generation = 0;
   #connected = false;
+  /**
+   * Quotes shown while no subscription is open: a server's render (the element is never connected
+   * there). Spike: the client's takeover would seed the hub instead.
+   */
+  #seeded: ReadonlyMap<string, Quote> | undefined;
 
   readonly #host: ReactiveControllerHost;
   readonly #listener: (event: QuotesEvent) => void;
@@ -75,7 +80,15 @@ export class QuotesController implements ReactiveController {
 
   /** The latest quote of `symbol`, if any arrived. */
   get(symbol: string): Quote | undefined {
-    return this.#subscription?.get(symbol);
+    return this.#subscription ? this.#subscription.get(symbol) : this.#seeded?.get(symbol);
+  }
+
+  /** Spike: a snapshot to render from without a hub (the relay's renderer). */
+  seed(snapshot: { quotes: readonly Quote[]; status: ConnectionStatus; delaySeconds: number; missing?: readonly string[] }): void {
+    this.#seeded = new Map(snapshot.quotes.map((q) => [q.symbol, q]));
+    this.status = snapshot.status;
+    this.delaySeconds = snapshot.delaySeconds;
+    for (const s of snapshot.missing ?? []) this.missing.add(s);
   }
 
   /** When the price of `symbol` last changed while shown (`performance.now()`): the flash and the announcer follow it. */

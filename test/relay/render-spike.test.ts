@@ -1,0 +1,54 @@
+// Spike (not for main): can @lit-labs/ssr render <price-board> from the widgets' own templates?
+import { writeFileSync } from 'node:fs';
+import { LitElementRenderer, render } from '@lit-labs/ssr';
+import { collectResultSync } from '@lit-labs/ssr/lib/render-result.js';
+import { html } from 'lit';
+import { unsafeHTML } from 'lit/directives/unsafe-html.js';
+import { describe, expect, it } from 'vitest';
+import type { ConnectionStatus, Quote } from '../../src/shared/types';
+
+const quote = (symbol: string, title: string, price: string, change: string, updated: string): Quote => ({
+  symbol,
+  title,
+  category: 'currency',
+  unit: 'IRR',
+  price,
+  price_toman: String(BigInt(price) / 10n),
+  change_pct: change,
+  high: price,
+  low: String(BigInt(price) - 1000n),
+  updated_at: updated,
+});
+
+const now = new Date();
+const QUOTES = [
+  quote('usd', 'دلار آمریکا', '1023450', '1.25', new Date(now.getTime() - 60_000).toISOString()),
+  quote('eur', 'یورو', '1150000', '-0.4', new Date(now.getTime() - 120_000).toISOString()),
+];
+
+interface Seedable {
+  live: { seed(s: { quotes: readonly Quote[]; status: ConnectionStatus; delaySeconds: number }): void };
+}
+
+describe('render spike', () => {
+  it('renders <price-board> with quotes under Node', async () => {
+    const { PriceBoard } = await import('../../src/price-board');
+    const extras = await import('../../src/board/board-controllers');
+    const { prepareDates } = await import('../../src/board/dates');
+    await prepareDates(); // the ICU set-up, once per process, before any render
+    PriceBoard.renderWithExtras(extras);
+    // The renderer's one hook before willUpdate: the element is made, its attributes set, not rendered.
+    LitElementRenderer.renderOptions.push((element) => {
+      (element as unknown as Seedable).live.seed({ quotes: QUOTES, status: 'live', delaySeconds: 0 });
+      return undefined;
+    });
+    const t0 = performance.now();
+    const out = collectResultSync(render(html`<price-board symbols="usd,eur" chart="none"></price-board>`));
+    const ms = performance.now() - t0;
+    writeFileSync('/tmp/spike43-board.html', out);
+    console.log(`render ${ms.toFixed(1)} ms, ${out.length} chars`);
+    expect(out).toContain('shadowrootmode="open"');
+    expect(out).toContain('دلار آمریکا');
+    expect(unsafeHTML).toBeDefined();
+  });
+});
