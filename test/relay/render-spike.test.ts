@@ -4,6 +4,7 @@ import { LitElementRenderer, render } from '@lit-labs/ssr';
 import { collectResultSync } from '@lit-labs/ssr/lib/render-result.js';
 import { html } from 'lit';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
+import { html as staticHtml, unsafeStatic as unsafeTag } from 'lit/static-html.js';
 import { describe, expect, it } from 'vitest';
 import type { ConnectionStatus, Quote } from '../../src/shared/types';
 
@@ -51,4 +52,20 @@ describe('render spike', () => {
     expect(out).toContain('دلار آمریکا');
     expect(unsafeHTML).toBeDefined();
   });
+});
+
+describe('render spike: the other widgets', () => {
+  for (const [tag, entry] of [
+    ['price-ticker', '../../src/price-ticker'],
+    ['price-converter', '../../src/price-converter'],
+  ] as const) {
+    it(`renders <${tag}> with quotes under Node`, async () => {
+      await import(/* @vite-ignore */ entry);
+      const out = collectResultSync(
+        render(staticHtml`<${unsafeTag(tag)} symbols="usd,eur"></${unsafeTag(tag)}>`),
+      );
+      writeFileSync(`/tmp/spike43-${tag}.html`, out);
+      expect(out).toContain('shadowrootmode="open"');
+    });
+  }
 });
