@@ -24,6 +24,9 @@ import { flashStyles } from './flash.styles';
 import { RowSelection, type SelectionHost } from './row-selection';
 import { statusLine } from './status-text';
 
+/** Spike: a board taking over the relay's render waits for its date formatters before its first update. */
+export { prepareDates } from './dates';
+
 /** The extras' styles, beside the board's: a server's renderer writes them into the declarative shadow root. */
 export const EXTRA_STYLES = [controllerStyles, flashStyles];
 

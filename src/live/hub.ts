@@ -50,6 +50,17 @@ export function subscribe(options: HubOptions, symbols: string[], listener: HubL
 }
 
 /**
+ * Spike: quotes the page already shows (the relay's render), held by the hub as if fetched, before
+ * the first subscription: no `/v1/prices` request for them.
+ */
+export function seed(options: HubOptions, quotes: readonly Quote[], meta: QuotesMeta): void {
+  const connection = connectionOf(options);
+  let hub = hubs.get(connection.key);
+  if (!hub || hub.closed) hubs.set(connection.key, (hub = new Hub(connection, options)));
+  hub.seed(quotes, meta);
+}
+
+/**
  * Sends now the requests that subscriptions made so far in this task would send in a microtask
  * (each hub's one `/v1/prices` request for the union of its new symbols). For a caller that has
  * made every subscription of the task and wants the requests out before other queued work, e.g.
@@ -119,6 +130,13 @@ export class Hub {
   /** Whether it was closed (its last subscriber left). */
   get closed(): boolean {
     return this.#closed;
+  }
+
+  /** Spike: see {@link seed}. */
+  seed(quotes: readonly Quote[], meta: QuotesMeta): void {
+    this.#meta = { ...this.#meta, ...meta };
+    this.#store.apply([...quotes]);
+    this.#state.hasData = true;
   }
 
   /** Adds a subscriber; it gets the status, known quotes and missing symbols in a microtask. */

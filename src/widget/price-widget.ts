@@ -99,6 +99,7 @@ export abstract class PriceWidget extends LitElement {
    * @internal
    */
   override connectedCallback(): void {
+    this.#readSnapshot();
     startTogether(() => {
       if (!this.isConnected) return;
       this.#readSettings();
@@ -118,7 +119,36 @@ export abstract class PriceWidget extends LitElement {
    * @internal
    */
   protected override createRenderRoot(): HTMLElement | DocumentFragment {
-    return this.attachShadow((this.constructor as typeof LitElement).shadowRootOptions);
+    // Spike: a declarative shadow root (the relay's render) is kept until the first render; attachShadow would empty it now.
+    this.#rendered = !!this.shadowRoot;
+    return this.shadowRoot ?? this.attachShadow((this.constructor as typeof LitElement).shadowRootOptions);
+  }
+
+  /** Spike: the relay's snapshot beside its render (light DOM, never executed): the quotes start from it. */
+  #readSnapshot(): void {
+    const script = this.shadowRoot && this.querySelector(':scope > script[type="application/json"]');
+    if (!script) return;
+    try {
+      const snap = JSON.parse(script.textContent ?? '') as { quotes: Quote[]; delay_seconds: number; at: string };
+      this.live.takeOver({ quotes: snap.quotes, delaySeconds: snap.delay_seconds, at: snap.at });
+    } catch {
+      // not ours, or cut: the board fetches as usual
+    }
+  }
+
+  /** Whether the shadow root still holds the relay's render (no update yet). */
+  protected get takingOver(): boolean {
+    return this.#rendered;
+  }
+
+  /** The shadow root holds the relay's render, until the first update renders over it. */
+  #rendered = false;
+
+  protected override update(changed: PropertyValues): void {
+    // Spike: the server's nodes go and the client's come in one task: no frame shows neither.
+    if (this.#rendered) (this.renderRoot as ShadowRoot).replaceChildren();
+    this.#rendered = false;
+    super.update(changed);
   }
 
   #styled = false;

@@ -12,7 +12,7 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { PriceBoardError } from '../shared/errors';
 import type { ConnectionStatus, Quote } from '../shared/types';
 import { connectionOf } from '../live/connection';
-import { subscribe, type HubEvent, type HubOptions, type Subscription } from '../live/hub';
+import { seed, subscribe, type HubEvent, type HubOptions, type Subscription } from '../live/hub';
 
 /** What the controller tells its widget, as typed events to one listener. */
 export type QuotesEvent =
@@ -83,6 +83,14 @@ export class QuotesController implements ReactiveController {
     return this.#subscription ? this.#subscription.get(symbol) : this.#seeded?.get(symbol);
   }
 
+  /** Spike: the relay's snapshot, handed to the hub at the first subscription. */
+  #takeOver: { quotes: readonly Quote[]; delaySeconds: number; at?: string } | undefined;
+
+  /** Spike: the page holds the relay's render of these quotes: the hub starts with them. */
+  takeOver(snapshot: { quotes: readonly Quote[]; delaySeconds: number; at?: string }): void {
+    this.#takeOver = snapshot;
+  }
+
   /** Spike: a snapshot to render from without a hub (the relay's renderer). */
   seed(snapshot: { quotes: readonly Quote[]; status: ConnectionStatus; delaySeconds: number; missing?: readonly string[] }): void {
     this.#seeded = new Map(snapshot.quotes.map((q) => [q.symbol, q]));
@@ -134,6 +142,9 @@ export class QuotesController implements ReactiveController {
     this.missing.clear();
     this.unknown.clear();
     this.#setStatus('loading');
+    const taken = this.#takeOver;
+    this.#takeOver = undefined;
+    if (taken) seed(options, taken.quotes, { delaySeconds: taken.delaySeconds, at: taken.at });
     this.#subscription = subscribe(options, [...this.#symbols], (event) => {
       if (generation === this.#generation) this.#hear(event);
     });
