@@ -27,6 +27,21 @@ const QUOTES = [
   quote('eur', 'یورو', '1150000', '-0.4', new Date(now.getTime() - 120_000).toISOString()),
 ];
 
+/**
+ * Prototype of the relay's element renderer: the board's extras' styles (status colours, the error
+ * box, the rows' hover) beside its own, as the client has them once its extras are there.
+ */
+class WidgetRenderer extends LitElementRenderer {
+  static extraStyles: readonly { cssText: string }[] = [];
+  override renderShadow(info: Parameters<LitElementRenderer['renderShadow']>[0]) {
+    const out = super.renderShadow(info) as unknown[] | undefined;
+    if (!out || this.tagName !== 'price-board') return out as ReturnType<LitElementRenderer['renderShadow']>;
+    out.splice(out.indexOf('</style>'), 0, ...WidgetRenderer.extraStyles.map((style) => style.cssText));
+    return out as ReturnType<LitElementRenderer['renderShadow']>;
+  }
+}
+const OPTIONS = { elementRenderers: [WidgetRenderer] };
+
 interface Seedable {
   live: { seed(s: { quotes: readonly Quote[]; status: ConnectionStatus; delaySeconds: number }): void };
 }
@@ -38,6 +53,7 @@ describe('render spike', () => {
     const { prepareDates } = await import('../../src/board/dates');
     await prepareDates(); // the ICU set-up, once per process, before any render
     PriceBoard.renderWithExtras(extras);
+    WidgetRenderer.extraStyles = extras.EXTRA_STYLES;
     // The renderer's one hook before willUpdate: the element is made, its attributes set, not rendered.
     LitElementRenderer.renderOptions.push((element) => {
       (element as unknown as Seedable).live.seed({ quotes: QUOTES, status: 'live', delaySeconds: 0 });
@@ -47,7 +63,7 @@ describe('render spike', () => {
     // The snapshot beside the render, in light DOM (data, never executed; `<` escaped so no text ends the script).
     const snapshot = JSON.stringify({ at: now.toISOString(), delay_seconds: 0, quotes: QUOTES }).replace(/</g, '\\u003c');
     const script = unsafeHTML(`<script type="application/json">${snapshot}</script>`);
-    const out = collectResultSync(render(html`<price-board symbols="usd,eur" chart="none">${script}</price-board>`));
+    const out = collectResultSync(render(html`<price-board symbols="usd,eur" chart="none">${script}</price-board>`, OPTIONS));
     const ms = performance.now() - t0;
     writeFileSync('/tmp/spike43-board.html', out);
     // The fixture of test/browser/render-spike.test.ts (the client's takeover of this markup).
@@ -55,6 +71,28 @@ describe('render spike', () => {
     console.log(`render ${ms.toFixed(1)} ms, ${out.length} chars`);
     expect(out).toContain('shadowrootmode="open"');
     expect(out).toContain('دلار آمریکا');
+
+    // Figures for the spike record: warm render time, sizes with and without Lit's markers, the style hash.
+    const runs = 200;
+    const t1 = performance.now();
+    for (let i = 0; i < runs; i++) collectResultSync(render(html`<price-board symbols="usd,eur" chart="none">${script}</price-board>`, OPTIONS));
+    const warm = (performance.now() - t1) / runs;
+    const bare = out.replace(/<!--\/?lit-(part|node)[^>]*-->/g, '').replace(/<\?>/g, '');
+    const style = /<style>([\s\S]*?)<\/style>/.exec(out)![1]!;
+    const { gzipSync } = await import('node:zlib');
+    const { createHash } = await import('node:crypto');
+    const gz = (text: string) => gzipSync(text, { level: 9 }).length;
+    console.log(
+      JSON.stringify({
+        warmRenderMs: Number(warm.toFixed(2)),
+        bytes: Buffer.byteLength(out),
+        gzip: gz(out),
+        withoutMarkers: Buffer.byteLength(bare),
+        withoutMarkersGzip: gz(bare),
+        styleBytes: Buffer.byteLength(style),
+        styleHash: `sha256-${createHash('sha256').update(style).digest('base64')}`,
+      }),
+    );
   });
 });
 
