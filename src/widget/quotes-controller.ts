@@ -92,7 +92,12 @@ export class QuotesController implements ReactiveController {
   }
 
   /** Spike: a snapshot to render from without a hub (the relay's renderer). */
-  seed(snapshot: { quotes: readonly Quote[]; status: ConnectionStatus; delaySeconds: number; missing?: readonly string[] }): void {
+  seed(snapshot: {
+    quotes: readonly Quote[];
+    status: ConnectionStatus;
+    delaySeconds: number;
+    missing?: readonly string[];
+  }): void {
     this.#seeded = new Map(snapshot.quotes.map((q) => [q.symbol, q]));
     this.status = snapshot.status;
     this.delaySeconds = snapshot.delaySeconds;

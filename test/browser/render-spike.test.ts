@@ -84,6 +84,8 @@ it('the server and the client render the same rows from the same quotes', async 
   const lines = (s: string) => s.replace(/></g, '>\n<').split('\n');
   const [a, b] = [lines(server), lines(client)];
   const diff = a.flatMap((line, i) => (line === b[i] ? [] : [`- ${line}\n+ ${b[i]}`]));
-  console.log(`server ${server.length} chars, client ${client.length} chars, ${diff.length} differing lines\n${diff.join('\n')}`);
+  console.log(
+    `server ${server.length} chars, client ${client.length} chars, ${diff.length} differing lines\n${diff.join('\n')}`,
+  );
   expect(a.length).toBe(b.length);
 });

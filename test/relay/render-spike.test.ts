@@ -61,9 +61,14 @@ describe('render spike', () => {
     });
     const t0 = performance.now();
     // The snapshot beside the render, in light DOM (data, never executed; `<` escaped so no text ends the script).
-    const snapshot = JSON.stringify({ at: now.toISOString(), delay_seconds: 0, quotes: QUOTES }).replace(/</g, '\\u003c');
+    const snapshot = JSON.stringify({ at: now.toISOString(), delay_seconds: 0, quotes: QUOTES }).replace(
+      /</g,
+      '\\u003c',
+    );
     const script = unsafeHTML(`<script type="application/json">${snapshot}</script>`);
-    const out = collectResultSync(render(html`<price-board symbols="usd,eur" chart="none">${script}</price-board>`, OPTIONS));
+    const out = collectResultSync(
+      render(html`<price-board symbols="usd,eur" chart="none">${script}</price-board>`, OPTIONS),
+    );
     const ms = performance.now() - t0;
     writeFileSync('/tmp/spike43-board.html', out);
     // The fixture of test/browser/render-spike.test.ts (the client's takeover of this markup).
@@ -75,7 +80,8 @@ describe('render spike', () => {
     // Figures for the spike record: warm render time, sizes with and without Lit's markers, the style hash.
     const runs = 200;
     const t1 = performance.now();
-    for (let i = 0; i < runs; i++) collectResultSync(render(html`<price-board symbols="usd,eur" chart="none">${script}</price-board>`, OPTIONS));
+    for (let i = 0; i < runs; i++)
+      collectResultSync(render(html`<price-board symbols="usd,eur" chart="none">${script}</price-board>`, OPTIONS));
     const warm = (performance.now() - t1) / runs;
     const bare = out.replace(/<!--\/?lit-(part|node)[^>]*-->/g, '').replace(/<\?>/g, '');
     const style = /<style>([\s\S]*?)<\/style>/.exec(out)![1]!;
@@ -103,9 +109,7 @@ describe('render spike: the other widgets', () => {
   ] as const) {
     it(`renders <${tag}> with quotes under Node`, async () => {
       await import(/* @vite-ignore */ entry);
-      const out = collectResultSync(
-        render(staticHtml`<${unsafeTag(tag)} symbols="usd,eur"></${unsafeTag(tag)}>`),
-      );
+      const out = collectResultSync(render(staticHtml`<${unsafeTag(tag)} symbols="usd,eur"></${unsafeTag(tag)}>`));
       writeFileSync(`/tmp/spike43-${tag}.html`, out);
       expect(out).toContain('shadowrootmode="open"');
     });
