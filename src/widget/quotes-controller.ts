@@ -97,11 +97,17 @@ export class QuotesController implements ReactiveController {
     status: ConnectionStatus;
     delaySeconds: number;
     missing?: readonly string[];
+    /** Symbols the relay does not serve: left out as the service's `unknown_symbol` would. */
+    unknown?: readonly string[];
+    /** A failure to show in `part="error"` (the relay's render of a bad query). */
+    error?: PriceBoardError;
   }): void {
     this.#seeded = new Map(snapshot.quotes.map((q) => [q.symbol, q]));
     this.status = snapshot.status;
     this.delaySeconds = snapshot.delaySeconds;
+    this.error = snapshot.error;
     for (const s of snapshot.missing ?? []) this.missing.add(s);
+    for (const s of snapshot.unknown ?? []) this.unknown.add(s);
   }
 
   /** When the price of `symbol` last changed while shown (`performance.now()`): the flash and the announcer follow it. */
