@@ -103,7 +103,34 @@ describe('GET /render/price-board', () => {
     expect(body).toContain('&lt;img src=x onerror=alert(1)&gt;دلار');
   });
 
+  it('never carries a key or a service address from the query into the page', async () => {
+    const answer = await get(
+      base,
+      '/render/price-board?symbols=usd&api-key=visitor-secret&base-url=https://evil.example',
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.body).not.toContain('visitor-secret');
+    expect(answer.body).not.toContain('evil.example');
+  });
+
   it('is a 404 for a widget it does not render', async () => {
     expect((await get(base, '/render/price-chart?symbols=usd')).status).toBe(404);
   });
+});
+
+describe('GET /render/price-ticker and /render/price-converter', () => {
+  for (const tag of ['price-ticker', 'price-converter']) {
+    it(`answers <${tag}> with the relay’s usd price in Persian digits and its snapshot`, async () => {
+      const answer = await get(base, `/render/${tag}?symbols=usd,eur`);
+      expect(answer.status).toBe(200);
+      expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(answer.body).toMatch(
+        new RegExp(`<${tag}\\s+symbols="usd,eur"[^>]*><template [^>]*shadowrootmode="open">`),
+      );
+      const prices = JSON.parse((await get(base, '/v1/prices?symbols=usd,eur')).body) as { data: { quotes: Quote[] } };
+      const usd = prices.data.quotes.find((q) => q.symbol === 'usd')!;
+      expect(visibleText(answer.body)).toContain(persian(usd.price_toman));
+      expect(snapshotOf(answer.body).data.quotes).toEqual(prices.data.quotes);
+    });
+  }
 });
