@@ -134,3 +134,27 @@ describe('GET /render/price-ticker and /render/price-converter', () => {
     });
   }
 });
+
+describe('GET /render/price-board while upstream data is stale', () => {
+  it('serves the held prices marked by Age and Warning: 110, still a 200 fragment', async () => {
+    let skew = 0;
+    const stalePair = await startPair({}, { now: () => Date.now() + skew });
+    try {
+      await control(stalePair.sandbox.url, 'faults', {
+        rules: ['/v1/stream', '/v1/prices'].map((path) => ({ path, kind: 'status', status: 503 })),
+      });
+      const fresh = await get(stalePair.relay.url, '/render/price-board?symbols=usd&chart=none');
+      expect(fresh.headers.warning).toBeUndefined();
+      const usd = snapshotOf(fresh.body).data.quotes[0]!;
+      // Two minutes on with nothing new from upstream: the held quote is all the relay has.
+      skew = 2 * 60_000;
+      const stale = await get(stalePair.relay.url, '/render/price-board?symbols=usd&chart=none');
+      expect(stale.status).toBe(200);
+      expect(Number(stale.headers.age)).toBeGreaterThanOrEqual(60);
+      expect(stale.headers.warning).toMatch(/^110 /);
+      expect(visibleText(stale.body)).toContain(persian(usd.price_toman));
+    } finally {
+      await stalePair.close();
+    }
+  });
+});
