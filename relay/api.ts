@@ -82,6 +82,11 @@ export class RelayApi {
     });
   }
 
+  /** The relay's clock (epoch ms). */
+  now(): number {
+    return this.#deps.now();
+  }
+
   /** The served symbols as a lookup, or undefined (and a 503 sent) when not even a stale list exists. */
   async #known(res: ServerResponse): Promise<Set<string> | undefined> {
     try {

@@ -14,6 +14,9 @@ export {
 } from '../../src/shared/attribute-table';
 export { readSettings } from '../../src/widget/settings';
 export { PriceBoardError } from '../../src/shared/errors';
+// What a render reads of the clock: the Tehran day (a quote's time or date) and each quote's staleness.
+export { formatJalaliDate } from '../../src/format/date';
+export { isStale } from '../../src/model/quote';
 
 /** The widgets registered with the DOM shim, the board's extras handed to it, the dates ready. */
 export async function loadWidgets(): Promise<{ boardStyles: readonly { cssText: string }[] }> {

@@ -59,30 +59,33 @@ export function escapeAttribute(value: string): string {
   return value.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/** The open tag of `tag` with `attributes` (values escaped). */
+function openTag(tag: string, attributes: ReadonlyArray<readonly [string, string]>): string {
+  return `${tag}${attributes.map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`).join('')}`;
+}
+
 /**
- * `<tag attributes>` with its declarative shadow root rendered from `seed`, then `lightDom` (markup
- * already safe: the snapshot script) as its children. Call {@link prepareRenderer} first.
+ * The element alone, no shadow root: what a page shows when a render fails (the element then
+ * fetches and renders in the browser as it would without the relay's render).
  */
+export function bareElement(tag: string, attributes: ReadonlyArray<readonly [string, string]>): string {
+  return `<${openTag(tag, attributes)}></${tag}>`;
+}
+
+/** `<tag attributes>` with its declarative shadow root rendered from `seed`. Call {@link prepareRenderer} first. */
 export function renderWidget(
   tag: string,
   attributes: ReadonlyArray<readonly [string, string]>,
   seed: RenderSeed,
-  lightDom: string,
 ): string {
-  const open = unsafeStatic(
-    `${tag}${attributes.map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`).join('')}`,
-  );
   current = seed;
-  let out: string;
   try {
-    out = collectResultSync(
-      render(staticHtml`<${open}></${unsafeStatic(tag)}>`, { elementRenderers: [WidgetRenderer] }),
+    return collectResultSync(
+      render(staticHtml`<${unsafeStatic(openTag(tag, attributes))}></${unsafeStatic(tag)}>`, {
+        elementRenderers: [WidgetRenderer],
+      }),
     );
   } finally {
     current = undefined;
   }
-  // Put in after the render, not as a part: a part's marker hashes its content, so the same
-  // quotes at another `at` would change the markup beside the snapshot too.
-  const end = out.lastIndexOf(`</${tag}>`);
-  return out.slice(0, end) + lightDom + out.slice(end);
 }

@@ -1,13 +1,17 @@
 // The relay's rendered first paint over real HTTP (DESIGN.md §13): GET /render/price-board from a
-// relay over the sandbox, as a host page's include gets it.
+// relay over the sandbox, as a host page's include gets it; its render cache (one render per
+// normalized query and change, never per visitor, bounded by bytes under a flood of distinct
+// queries), the last good render in upstream trouble and the bare element when a render throws.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Quote } from '../../relay/from-src';
-import { control, get, startPair, until, type Pair } from './helpers';
+import { PriceTicker } from '../../src/ticker/price-ticker';
+import { control, get, inWaves, startPair, until, type Pair } from './helpers';
 
 let pair: Pair;
 let base: string;
 beforeAll(async () => {
-  pair = await startPair();
+  // Many requests from this machine (the flood): the limiter is not the subject here.
+  pair = await startPair({ CLIENT_RPM: '1000000' });
   base = pair.relay.url;
 });
 afterAll(() => pair.close());
@@ -27,6 +31,18 @@ function visibleText(body: string): string {
     .replace(/<!--[\s\S]*?-->/g, '')
     .replace(/<[^>]*>/g, ' ');
 }
+
+/** A metric's value from the relay's /metrics (0 when it has no sample yet). */
+async function metric(relay: string, name: string, labels = ''): Promise<number> {
+  const text = (await get(relay, '/metrics')).body;
+  const line = text.split('\n').find((l) => l.startsWith(`${name}${labels} `));
+  return line ? Number(line.split(' ')[1]) : 0;
+}
+
+const boardRenders = (relay: string): Promise<number> => metric(relay, 'relay_renders_total', '{widget="price-board"}');
+
+/** The fragment without its snapshot (which carries the answer's moment). */
+const markupOf = (body: string): string => body.replace(/<script type="application\/json">[\s\S]*?<\/script>/, '');
 
 /** An integer's Persian digits grouped as the board shows them. */
 const persian = (n: string): string => BigInt(n).toLocaleString('fa-IR');
@@ -156,5 +172,124 @@ describe('GET /render/price-board while upstream data is stale', () => {
     } finally {
       await stalePair.close();
     }
+  });
+});
+
+describe('the render cache', () => {
+  it('renders one normalized query once for 50 visitors, and once more per change of its prices', async () => {
+    const before = await boardRenders(base);
+    // The same query written four ways: attribute order, a default spelled out, case and spaces.
+    const spellings = [
+      '/render/price-board?symbols=usd,eur&theme=dark',
+      '/render/price-board?theme=dark&symbols=usd,eur',
+      '/render/price-board?theme=DARK&unit=toman&symbols=usd, EUR',
+      '/render/price-board?symbols=usd,eur,usd&chart=candles&theme=dark',
+    ];
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => get(base, spellings[i % 4]!)));
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(new Set(answers.map((a) => markupOf(a.body))).size).toBe(1);
+    expect(new Set(answers.map((a) => a.headers.etag)).size).toBe(1);
+    expect(await boardRenders(base)).toBe(before + 1);
+
+    // A new usd price, pushed through the sandbox's stream: one more render, whoever asks.
+    const usd = snapshotOf(answers[0]!.body).data.quotes.find((q) => q.symbol === 'usd')!;
+    const price = String(BigInt(usd.price_toman) + 1234n);
+    await control(pair.sandbox.url, 'push', {
+      event: 'quotes',
+      id: '9100',
+      data: JSON.stringify({
+        at: new Date().toISOString(),
+        quotes: [{ ...usd, price: `${price}0`, price_toman: price, updated_at: new Date().toISOString() }],
+      }),
+    });
+    await until(async () => {
+      const answer = await get(base, spellings[1]!);
+      return answer.body.includes(persian(price)) || undefined;
+    }, 10_000);
+    await Promise.all(Array.from({ length: 20 }, (_, i) => get(base, spellings[i % 4]!)));
+    expect(await boardRenders(base)).toBe(before + 2);
+  });
+
+  it('keeps a flood of 2,000 distinct valid queries within its byte bound, and what visitors ask again', async () => {
+    const popular = '/render/price-board?symbols=eur&density=compact';
+    await get(base, popular);
+    await get(base, popular);
+    const before = await boardRenders(base);
+    const flood = await inWaves(2_000, 25, (i) =>
+      get(base, `/render/price-board?symbols=usd&link=${encodeURIComponent(`https://example.com/p/${i}/{symbol}`)}`),
+    );
+    expect(flood.every((a) => a.status === 200 && a.body.includes('shadowrootmode="open"'))).toBe(true);
+    expect(await boardRenders(base)).toBe(before + 2_000);
+    const bytes = await metric(base, 'relay_render_cache_bytes');
+    const bound = await metric(base, 'relay_render_cache_max_bytes');
+    expect(bound).toBeGreaterThan(0);
+    expect(bytes).toBeGreaterThan(bound / 2);
+    expect(bytes).toBeLessThanOrEqual(bound);
+    // 2,000 fragments would not fit: the bound held by evicting, not by the flood being small.
+    const floodBytes = flood.reduce((sum, a) => sum + Buffer.byteLength(a.body), 0);
+    expect(floodBytes).toBeGreaterThan(bound);
+    console.info(`render cache: ${bytes} of ${bound} bytes after a flood of ${floodBytes} bytes of fragments`);
+
+    // A visitor after the flood: answered, and the query hit again before it was not evicted.
+    const after = await get(base, popular);
+    expect(after.status).toBe(200);
+    expect(after.body).toContain('shadowrootmode="open"');
+    expect(await boardRenders(base)).toBe(before + 2_000);
+  }, 60_000);
+});
+
+describe('the last good render', () => {
+  it('is served while the relay holds no quotes, marked by Age and Warning: 110', async () => {
+    let skew = 0;
+    const troubled = await startPair({}, { now: () => Date.now() + skew });
+    try {
+      const path = '/render/price-board?symbols=usd&chart=none';
+      const good = await get(troubled.relay.url, path);
+      expect(good.headers.warning).toBeUndefined();
+      const usd = snapshotOf(good.body).data.quotes[0]!;
+      // Every /v1 path of the upstream failing, two minutes on: the relay has no quotes to render.
+      await control(troubled.sandbox.url, 'faults', { rules: [{ kind: 'status', status: 503 }] });
+      skew = 2 * 60_000;
+      const last = await get(troubled.relay.url, path);
+      expect(last.status).toBe(200);
+      expect(Number(last.headers.age)).toBeGreaterThanOrEqual(110);
+      expect(last.headers.warning).toMatch(/^110 /);
+      expect(markupOf(last.body)).toBe(markupOf(good.body));
+      expect(snapshotOf(last.body).data.quotes).toEqual([usd]);
+      expect(last.headers.etag).toBe(good.headers.etag);
+    } finally {
+      await troubled.close();
+    }
+  });
+});
+
+describe('a render that throws', () => {
+  it('answers the bare element with a 200 and the error for the developer in a header, and is not cached', async () => {
+    // No query a visitor can send makes a widget's template throw (tried: every attribute's odd
+    // values). Test-only seam: the ticker's own template throws for this render.
+    const render = Object.getOwnPropertyDescriptor(PriceTicker.prototype, 'render')!;
+    const path = '/render/price-ticker?symbols=usd,eur&speed=55';
+    Object.defineProperty(PriceTicker.prototype, 'render', {
+      ...render,
+      value() {
+        throw new TypeError('template failed\r\nX-Injected: 1');
+      },
+    });
+    let answer;
+    try {
+      answer = await get(base, path);
+    } finally {
+      Object.defineProperty(PriceTicker.prototype, 'render', render);
+    }
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(answer.body).toBe('<price-ticker symbols="usd,eur" speed="55"></price-ticker>');
+    expect(answer.headers['x-price-board-render-error']).toBe('TypeError: template failed X-Injected: 1');
+    expect(answer.headers['x-injected']).toBeUndefined();
+    expect(await metric(base, 'relay_render_failures_total', '{widget="price-ticker"}')).toBe(1);
+    // The failure was not kept: the next visitor gets the render.
+    const next = await get(base, path);
+    expect(next.body).toContain('shadowrootmode="open"');
+    expect(next.headers['x-price-board-render-error']).toBeUndefined();
   });
 });
