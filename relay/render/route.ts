@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CACHING, sendCacheable } from '../api-answers';
 import type { HeldQuotes } from '../api';
 import { etagOf } from '../etag';
+import { sendRaw } from '../http';
 import type { Metrics } from '../metrics';
 import {
   badQueryFragment,
@@ -120,7 +121,8 @@ export async function sendFragment(
     metrics.inc('relay_render_failures_total', 'Fragment renders that threw (answered with the bare element).', {
       widget: tag,
     });
-    sendCacheable(req, res, bareElement(tag, query.attributes), CACHING.render, undefined, undefined, {
+    // Not kept by any cache (`no-store`): the next request renders again.
+    sendRaw(res, 200, bareElement(tag, query.attributes), {
       ...HTML,
       'X-Price-Board-Render-Error': errorHeader(error),
     });

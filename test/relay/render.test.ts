@@ -304,6 +304,7 @@ describe('a render that throws', () => {
     }
     expect(answer.status).toBe(200);
     expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(answer.headers['cache-control']).toBe('no-store');
     expect(answer.body).toBe('<price-ticker symbols="usd,eur" speed="55"></price-ticker>');
     expect(answer.headers['x-price-board-render-error']).toBe('TypeError: template failed X-Injected: 1');
     expect(answer.headers['x-injected']).toBeUndefined();
