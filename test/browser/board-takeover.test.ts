@@ -3,7 +3,7 @@
 // defined, as a page whose module script arrives after its HTML; then the element upgrades.
 import { afterEach, expect, it } from 'vitest';
 import type { PriceBoard } from '../../src/price-board';
-import { relay, stopCollecting, useSandbox, watchFetch } from './helpers/board';
+import { base, relay, sandbox, stopCollecting, useSandbox, watchFetch } from './helpers/board';
 import { FRESH_SNAPSHOT_MS } from '../../src/widget/rendered-snapshot';
 
 useSandbox();
@@ -13,15 +13,21 @@ afterEach(() => hosts.splice(0).forEach((host) => host.remove()));
 const LOADING = 'در حال دریافت قیمت‌ها…';
 
 /** A fragment of the relay's, in the page (not yet upgraded unless <price-board> is defined). */
-async function renderedBoard(query: string, edit: (html: string) => string = (html) => html): Promise<PriceBoard> {
+async function renderedBoard(
+  query: string,
+  edit: (html: string) => string = (html) => html,
+  attributes: Record<string, string> = { 'base-url': relay.url() },
+  appended: (el: PriceBoard) => void = () => {},
+): Promise<PriceBoard> {
   const res = await fetch(`${relay.url()}/render/price-board?${query}`);
   expect(res.status).toBe(200);
   const host = document.createElement('div');
   host.setHTMLUnsafe(edit(await res.text()));
   const el = host.querySelector('price-board') as PriceBoard;
-  // The element's address is the relay that served its script: here, the test relay.
-  el.setAttribute('base-url', relay.url());
+  // The element's address is the relay that served its script (here, the test relay), unless told.
+  for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
   document.body.append(host);
+  appended(el);
   hosts.push(host);
   return el;
 }
@@ -39,7 +45,11 @@ function sampleFrames(el: PriceBoard): { frames: string[]; stop(): void } {
     const root = el.shadowRoot;
     const rows = root?.querySelectorAll('[part~="row"]').length ?? -1;
     const status = root?.querySelector('[part~="status"]')?.textContent?.trim() ?? '';
-    frames.push(`${rows} rows/${el.getBoundingClientRect().height}px/${status}`);
+    // Whether every row shows a price (a skeleton row has the same height, and no digits).
+    const priced = [...(root?.querySelectorAll('[part~="row"] [part~="price"]') ?? [])].every((c) =>
+      /[۰-۹]/.test(c.textContent ?? ''),
+    );
+    frames.push(`${rows} rows/${el.getBoundingClientRect().height}px/${priced ? 'priced' : 'blank'}/${status}`);
     if (sampling) requestAnimationFrame(sample);
   };
   sample();
@@ -75,21 +85,36 @@ it('takes over a fresh render: the same rows and height in every frame, no /v1/p
   stopCollecting();
 
   // Every frame from before the upgrade on: both rows, at the rendered board's height, never the loading words.
-  const shapes = new Set(frames.map((f) => f.split('/').slice(0, 2).join('/')));
+  const shapes = new Set(frames.map((f) => f.split('/').slice(0, 3).join('/')));
   expect([...shapes]).toHaveLength(1);
-  expect([...shapes][0]).toMatch(/^2 rows\/[1-9]/);
+  expect([...shapes][0]).toMatch(/^2 rows\/[1-9][\d.]*px\/priced(\/|$)/);
   expect(frames.filter((f) => f.includes(LOADING))).toEqual([]);
   expect(sent.filter((path) => path.startsWith('/v1/prices'))).toEqual([]);
   expect(streamHeaders[0]?.get('Last-Event-ID')).toBe(snapshot.event_id);
   expect(el.shadowRoot!.querySelectorAll('style').length).toBe(0); // the rendered <style> gave way to the adopted sheets
 });
 
-it('an old snapshot (past the freshness) is shown until the prices answer, which it asks for', async () => {
+it('an old snapshot (past the freshness) stays on screen until the prices answer, which it asks for', async () => {
   await import('../../src/price-board');
+  const key = 'pro-key:takeover-old';
+  // The board's own service answers (prices and stream) later than the skeleton's delay (render-gate.ts).
+  await sandbox.faults([{ kind: 'slow', delayMs: 600, key }]);
   const old = new Date(Date.now() - FRESH_SNAPSHOT_MS - 1000).toISOString();
   const sent = watchFetch();
-  const el = await renderedBoard('symbols=usd&chart=none', (html) => html.replace(/"at":"[^"]+"/, `"at":"${old}"`));
-  await expect.poll(() => sent.filter((path) => path.startsWith('/v1/prices')).length).toBe(1);
-  await expect.poll(() => el.status).toBe('live');
-  expect(rowPrice(el, 'usd')).toMatch(/[۰-۹]/);
+  let frames: { frames: string[]; stop(): void } | undefined;
+  const el = await renderedBoard(
+    'symbols=usd,eur&chart=none',
+    (html) => html.replace(/"at":"[^"]+"/, `"at":"${old}"`),
+    {
+      'base-url': base(),
+      'api-key': key,
+    },
+    (board) => (frames = sampleFrames(board)),
+  );
+  await expect.poll(() => el.status, { timeout: 8000 }).toBe('live');
+  frames!.stop();
+  expect(sent.filter((path) => path.startsWith('/v1/prices'))).toHaveLength(1);
+  // Until the answer, the rendered rows; then the answer's: two rows at one height in every frame.
+  expect(new Set(frames!.frames.map((f) => f.split('/').slice(0, 3).join('/'))).size).toBe(1);
+  expect(frames!.frames[0]).toMatch(/^2 rows\/[1-9][\d.]*px\/priced(\/|$)/);
 });
