@@ -3,7 +3,7 @@
 // defined, as a page whose module script arrives after its HTML; then the element upgrades.
 import { afterEach, expect, it } from 'vitest';
 import type { PriceBoard } from '../../src/price-board';
-import { base, relay, sandbox, stopCollecting, useSandbox, watchFetch } from './helpers/board';
+import { base, collect, nextPaint, relay, sandbox, stopCollecting, useSandbox, watchFetch } from './helpers/board';
 import { FRESH_SNAPSHOT_MS } from '../../src/widget/rendered-snapshot';
 
 useSandbox();
@@ -117,4 +117,28 @@ it('an old snapshot (past the freshness) stays on screen until the prices answer
   // Until the answer, the rendered rows; then the answer's: two rows at one height in every frame.
   expect(new Set(frames!.frames.map((f) => f.split('/').slice(0, 3).join('/'))).size).toBe(1);
   expect(frames!.frames[0]).toMatch(/^2 rows\/[1-9][\d.]*px\/priced(\/|$)/);
+});
+
+it('a board over a fresh render never says it is loading, even while its stream is slow to connect', async () => {
+  await import('../../src/price-board');
+  const key = 'pro-key:takeover-status';
+  // The snapshot's prices are shown; the stream comes 600 ms later (after the first update).
+  await sandbox.faults([{ path: '/v1/stream', kind: 'slow', delayMs: 600, key }]);
+  let frames: { frames: string[]; stop(): void } | undefined;
+  const el = await renderedBoard(
+    'symbols=usd,eur&chart=none',
+    undefined,
+    { 'base-url': base(), 'api-key': key },
+    (board) => (frames = sampleFrames(board)),
+  );
+  const statuses = collect<{ status: string }>(el, 'price-board-status');
+  await expect.poll(() => (el as unknown as { hasUpdated: boolean }).hasUpdated).toBe(true);
+  await nextPaint();
+  const atFirstUpdate = el.status;
+  await expect.poll(() => sandbox.requests(key, '/v1/stream').then((r) => r.length)).toBeGreaterThan(0);
+  frames!.stop();
+  expect(atFirstUpdate).toBe('live');
+  expect(statuses.map((e) => e.detail.status)).not.toContain('loading');
+  expect(frames!.frames.filter((f) => f.includes(LOADING))).toEqual([]);
+  expect(el.shadowRoot!.querySelector('[aria-busy="true"]')).toBeNull();
 });
