@@ -125,7 +125,8 @@ export class Driver {
 
   /** The first stream resumes after `point` (quotes the page already holds) instead of sending a snapshot. */
   resumeFrom(point: ResumePoint): void {
-    this.#resume = point;
+    // A stream already open goes on from its own point (a second rendered board on the page).
+    if (!this.#stream) this.#resume = point;
   }
 
   /** Fetches now, in one request, `symbols` (those without a quote: new subscribers, added ids). */
