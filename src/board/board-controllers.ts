@@ -24,7 +24,7 @@ import { RowSelection, type SelectionHost } from './row-selection';
 import { statusLine } from './status-text';
 import { addStyles } from '../widget/add-styles';
 
-/** Spike: a board taking over the relay's render waits for its date formatters before its first update. */
+/** A board over the relay's render waits for its date formatters before its first update (and the relay, before rendering). */
 export { prepareDates } from './dates';
 
 /** The extras' styles, beside the board's: a server's renderer writes them into the declarative shadow root. */

@@ -30,7 +30,7 @@ const loadExtras: () => Promise<Extras> = importOnce(() => import('./board-contr
  * the page loads the chunk first hands it to all of them at once.
  */
 const waitingForExtras = new Set<PriceBoard>();
-/** Spike: the extras' module, handed over by a server's renderer (which has no paint to wait for). */
+/** The extras' module, handed over by the relay's renderer (which has no paint to wait for). */
 let extrasNow: Extras | undefined;
 
 /**
@@ -94,7 +94,7 @@ export class PriceBoard extends PriceWidget {
   static override tag = 'price-board';
 
   /**
-   * Spike: a server renders every board with its extras (status text, dates) at once.
+   * The relay renders every board with its extras (status text, dates) at once.
    * @internal
    */
   static renderWithExtras(extras: Extras): void {
@@ -233,10 +233,10 @@ export class PriceBoard extends PriceWidget {
 
   /** The first render waits for the first answer, or the skeleton delay (see `render-gate.ts`). */
   protected override async scheduleUpdate(): Promise<void> {
-    if (!this.hasUpdated) await this.#renderGate.wait();
-    // Spike: over the relay's render, the first update shows what it shows (status text, times): the
+    if (!this.hasUpdated) await this.#renderGate.wait(!this.overServerRender);
+    // Over the relay's render, the first update shows what it shows (status text, times): the
     // extras and the date formatters first, while the rendered rows stay on screen.
-    if (!this.hasUpdated && this.takingOver && !this.#extras) {
+    if (!this.hasUpdated && this.overServerRender && !this.#extras) {
       const module = await loadExtras().catch(() => undefined);
       if (module) {
         this.#extrasLoaded(module);

@@ -19,6 +19,7 @@ import { emptyRow, quoteRow, type RowContext, type RowView } from './row-view';
 import { emit, reportError } from './emit';
 import { DEFAULT_BASE_URL } from './module-origin';
 import { QuotesController } from './quotes-controller';
+import { renderedSnapshot } from './rendered-snapshot';
 import { startTogether } from '../live/start-batch';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the table's properties (interface below)
@@ -99,7 +100,12 @@ export abstract class PriceWidget extends LitElement {
    * @internal
    */
   override connectedCallback(): void {
-    this.#readSnapshot();
+    // Before Lit makes its render root: a shadow root already here is the relay's render (declarative).
+    if (!this.renderRoot && this.shadowRoot) {
+      this.#overServerRender = true;
+      const snapshot = renderedSnapshot(this);
+      if (snapshot) this.live.startFrom(snapshot);
+    }
     startTogether(() => {
       if (!this.isConnected) return;
       this.#readSettings();
@@ -119,35 +125,25 @@ export abstract class PriceWidget extends LitElement {
    * @internal
    */
   protected override createRenderRoot(): HTMLElement | DocumentFragment {
-    // Spike: a declarative shadow root (the relay's render) is kept until the first render; attachShadow would empty it now.
-    this.#rendered = !!this.shadowRoot;
+    // A declarative root is kept: attachShadow would empty it now, a blank frame before the first render.
     return this.shadowRoot ?? this.attachShadow((this.constructor as typeof LitElement).shadowRootOptions);
   }
 
-  /** Spike: the relay's snapshot beside its render (light DOM, never executed): the quotes start from it. */
-  #readSnapshot(): void {
-    const script = this.shadowRoot && this.querySelector(':scope > script[type="application/json"]');
-    if (!script) return;
-    try {
-      const snap = JSON.parse(script.textContent ?? '') as { quotes: Quote[]; delay_seconds: number; at: string };
-      this.live.takeOver({ quotes: snap.quotes, delaySeconds: snap.delay_seconds, at: snap.at });
-    } catch {
-      // not ours, or cut: the board fetches as usual
-    }
+  /**
+   * The shadow root still shows the relay's render (DESIGN.md §13): the first update renders over it.
+   * A widget may hold that update until it can show all the render shows (the board's status and times).
+   */
+  protected get overServerRender(): boolean {
+    return this.#overServerRender;
   }
 
-  /** Whether the shadow root still holds the relay's render (no update yet). */
-  protected get takingOver(): boolean {
-    return this.#rendered;
-  }
-
-  /** The shadow root holds the relay's render, until the first update renders over it. */
-  #rendered = false;
+  #overServerRender = false;
 
   protected override update(changed: PropertyValues): void {
-    // Spike: the server's nodes go and the client's come in one task: no frame shows neither.
-    if (this.#rendered) (this.renderRoot as ShadowRoot).replaceChildren();
-    this.#rendered = false;
+    // The server's nodes go and the client's come in one task: no frame shows neither, and the
+    // rows keep their height (Lit does not hydrate: it would cost the start set about 2 KB).
+    if (this.#overServerRender) (this.renderRoot as ShadowRoot).replaceChildren();
+    this.#overServerRender = false;
     super.update(changed);
   }
 

@@ -12,7 +12,14 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { PriceBoardError } from '../shared/errors';
 import type { ConnectionStatus, Quote } from '../shared/types';
 import { connectionOf } from '../live/connection';
-import { seed, subscribe, type HubEvent, type HubOptions, type Subscription } from '../live/hub';
+import {
+  startFrom,
+  subscribe,
+  type HeldSnapshot,
+  type HubEvent,
+  type HubOptions,
+  type Subscription,
+} from '../live/hub';
 
 /** What the controller tells its widget, as typed events to one listener. */
 export type QuotesEvent =
@@ -52,7 +59,7 @@ export class QuotesController implements ReactiveController {
   #connected = false;
   /**
    * Quotes shown while no subscription is open: a server's render (the element is never connected
-   * there). Spike: the client's takeover would seed the hub instead.
+   * there). A client taking over that render starts its hub from the snapshot instead.
    */
   #seeded: ReadonlyMap<string, Quote> | undefined;
 
@@ -83,15 +90,15 @@ export class QuotesController implements ReactiveController {
     return this.#subscription ? this.#subscription.get(symbol) : this.#seeded?.get(symbol);
   }
 
-  /** Spike: the relay's snapshot, handed to the hub at the first subscription. */
-  #takeOver: { quotes: readonly Quote[]; delaySeconds: number; at?: string } | undefined;
+  /** The relay's snapshot, handed to the hub at the next subscription. */
+  #startFrom: HeldSnapshot | undefined;
 
-  /** Spike: the page holds the relay's render of these quotes: the hub starts with them. */
-  takeOver(snapshot: { quotes: readonly Quote[]; delaySeconds: number; at?: string }): void {
-    this.#takeOver = snapshot;
+  /** The page shows the relay's render of these quotes: the hub starts from them (`hub.ts` `startFrom`). */
+  startFrom(snapshot: HeldSnapshot): void {
+    this.#startFrom = snapshot;
   }
 
-  /** Spike: a snapshot to render from without a hub (the relay's renderer). */
+  /** What to render from without a hub: the relay's renderer (a server never connects the element). */
   seed(snapshot: {
     quotes: readonly Quote[];
     status: ConnectionStatus;
@@ -152,10 +159,11 @@ export class QuotesController implements ReactiveController {
     this.error = undefined;
     this.missing.clear();
     this.unknown.clear();
-    this.#setStatus('loading');
-    const taken = this.#takeOver;
-    this.#takeOver = undefined;
-    if (taken) seed(options, taken.quotes, { delaySeconds: taken.delaySeconds, at: taken.at });
+    const held = this.#startFrom;
+    this.#startFrom = undefined;
+    // Over the relay's render the prices are shown: never `loading` (the hub says `live` too).
+    this.#setStatus(held ? 'live' : 'loading');
+    if (held) startFrom(options, held);
     this.#subscription = subscribe(options, [...this.#symbols], (event) => {
       if (generation === this.#generation) this.#hear(event);
     });
