@@ -95,7 +95,7 @@ const layerRules = [
         message: 'relay/ never imports the sandbox (a test double); the no-configuration mode loads it with import().',
       }),
     ],
-    ['relay/from-src.ts', 'relay/vite.config.ts'],
+    ['relay/from-src.ts', 'relay/render/from-widgets.ts', 'relay/vite.config.ts'],
   ),
   restrict(
     ['sandbox/**/*.ts'],

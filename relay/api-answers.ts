@@ -16,6 +16,8 @@ export const CACHING = {
   symbols: { maxAge: 3_600, swr: 86_400 },
   /** `days=1`, from the record: it changes with every change relayed. */
   today: { maxAge: 5, swr: 30 },
+  /** A rendered fragment (`/render/...`): the prices' moment, kept a little longer while stale. */
+  render: { maxAge: 2, swr: 30 },
 };
 
 export const BAD_RESPONSE = 'the price service sent an answer the relay will not pass on';
@@ -29,8 +31,11 @@ export function sendCacheable(
   ageSeconds?: number,
   // History comes from the cache: the same body again and again (prices carry their moment).
   etag = caching === CACHING.history ? keptEtagOf(body) : etagOf(body),
+  /** More headers (a fragment's `Content-Type`). */
+  extra: Record<string, string> = {},
 ): void {
   const headers: Record<string, string> = {
+    ...extra,
     'Cache-Control': `public, max-age=${caching.maxAge}, stale-while-revalidate=${caching.swr}`,
     ETag: etag,
   };
@@ -38,7 +43,9 @@ export function sendCacheable(
     headers.Age = String(ageSeconds);
     headers.Warning = '110 - "Response is Stale"';
   }
-  if (req.headers['if-none-match']?.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) {
+  // If-None-Match compares weakly (RFC 9110 13.1.2): a weak ETag matches its strong form.
+  const strong = etag.replace(/^W\//, '');
+  if (req.headers['if-none-match']?.split(',').some((t) => t.trim().replace(/^W\//, '') === strong)) {
     res.writeHead(304, headers);
     res.end();
     return;

@@ -10,7 +10,7 @@ import { BAD_RESPONSE, CACHING, sendCacheable, sendUpstreamError } from './api-a
 import { ASK_TIMEOUT_MS, errorOf, outcomeOf } from './asks';
 import type { Budget } from './budget';
 import { CatalogIndex } from './catalog-index';
-import { normalizeHistory, PriceBoardError, PriceClient } from './from-src';
+import { normalizeHistory, PriceBoardError, PriceClient, type Quote } from './from-src';
 import { cutHistory } from './history-cut';
 import { BAR_MS, RECORD_MS } from './engine/record';
 import type { AskOutcome, CacheEntry, Engine, RecordedBar, RelayEvent } from './engine/types';
@@ -50,6 +50,18 @@ export interface ApiDeps {
   now: () => number;
 }
 
+/** The quotes a render shows ({@link RelayApi.held}). */
+export interface HeldQuotes {
+  /** The stream event id the quotes correspond to (a client resumes after it). */
+  eventId: number;
+  at: string;
+  quotes: Quote[];
+  /** Asked ids the relay does not serve. */
+  unknown: string[];
+  /** Set when the quotes are stale (upstream trouble): their age. */
+  ageSeconds?: number;
+}
+
 export class RelayApi {
   readonly #history: PriceClient;
   readonly #historyRequests = new Map<string, Promise<CacheEntry>>();
@@ -68,6 +80,11 @@ export class RelayApi {
       fetch: deps.gate.fetchFor('other'),
       retry: { retries: 0, baseMs: 0, maxMs: 0 },
     });
+  }
+
+  /** The relay's clock (epoch ms). */
+  now(): number {
+    return this.#deps.now();
   }
 
   /** The served symbols as a lookup, or undefined (and a 503 sent) when not even a stale list exists. */
@@ -96,6 +113,33 @@ export class RelayApi {
     });
     if (this.#refuseKey(res, body, 'prices')) return;
     sendCacheable(req, res, body, CACHING.prices, this.#deps.feed.fresh ? undefined : this.#deps.feed.ageSeconds);
+  }
+
+  /**
+   * What `/v1/prices` would answer for `ids`, for a render: the held quotes of those the relay
+   * serves (through the same feed, so no upstream request of a render's own), the stream event id
+   * they correspond to, and the ids it does not serve. Undefined when not even a stale symbol list
+   * exists.
+   */
+  async held(ids: readonly string[]): Promise<HeldQuotes | undefined> {
+    let known: Set<string>;
+    try {
+      known = (await this.#catalog.view()).ids;
+    } catch {
+      return undefined;
+    }
+    const served = ids.filter((id) => known.has(id) && !this.#deps.gate.refuses(id));
+    const unknown = ids.filter((id) => !served.includes(id));
+    if (served.length > 0) this.#deps.feed.use(served);
+    const snap = served.length > 0 ? await this.#deps.feed.ready(served, READY_TIMEOUT_MS) : { id: 0, quotes: [] };
+    const { fresh, ageSeconds } = this.#deps.feed;
+    return {
+      eventId: snap.id,
+      at: new Date(this.#deps.now()).toISOString(),
+      quotes: snap.quotes,
+      unknown,
+      ageSeconds: fresh ? undefined : ageSeconds,
+    };
   }
 
   async symbols(req: IncomingMessage, res: ServerResponse): Promise<void> {

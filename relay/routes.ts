@@ -19,6 +19,8 @@ import {
   type StreamSlots,
   visitorKey,
 } from './protect';
+import { RenderCache } from './render/render-cache';
+import { renderedWidget, sendFragment, watchRenderCache } from './render/route';
 import { serveStatic } from './static';
 
 export interface RoutesDeps {
@@ -43,6 +45,14 @@ export interface RoutesDeps {
 /** The request handler. */
 export function routes(deps: RoutesDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const { config, endpoints, limiter, slots, metrics, malformed } = deps;
+  const renders = new RenderCache();
+  watchRenderCache(metrics, renders);
+  const fragmentDeps = {
+    cache: renders,
+    metrics,
+    held: (ids: readonly string[]) => endpoints.held(ids),
+    now: () => endpoints.now(),
+  };
   return async (req, res) => {
     const address = clientAddress(req, config.trustProxy);
     // Every answer, refusals included, carries the CORS headers for its origin: a widget on another
@@ -98,6 +108,13 @@ export function routes(deps: RoutesDeps): (req: IncomingMessage, res: ServerResp
     if (api && req.method === 'OPTIONS') return sendPreflight(res, 'GET, OPTIONS');
     if (req.method !== 'GET' && req.method !== 'HEAD')
       return fail(405, 'method_not_allowed', 'the relay is read-only (GET, HEAD)', { Allow: 'GET, HEAD, OPTIONS' });
+    const widget = !api ? renderedWidget(path) : undefined;
+    if (widget) {
+      // A fragment costs a render (no upstream request): counted like an API request.
+      const wait = await limiter.take(address);
+      if (wait > 0) return tooMany(wait, 'rate');
+      return sendFragment(req, res, url, widget, fragmentDeps);
+    }
     if (!api) {
       // Files are not visits: a page with every widget asks 40+ of them, and visitors behind one
       // carrier address share it. Only a miss counts (a scan of paths is requests like any other).

@@ -5,7 +5,7 @@
  * it is there the board keeps the section's room, with the reason when it did not load (tried again
  * at the next change of the board's settings).
  */
-import { html, nothing, type TemplateResult } from 'lit';
+import { html, isServer, nothing, type TemplateResult } from 'lit';
 import type { BoardSettings } from '../shared/attribute-table';
 import type { PriceBoardError } from '../shared/errors';
 import type { Quote } from '../shared/types';
@@ -38,7 +38,8 @@ export class BoardChart {
   configure(s: BoardSettings): void {
     this.#settings = s;
     if (this.#area) this.#area.configure(s);
-    else if (s.chart !== 'none' && !this.#loading) this.#loading = this.#load();
+    // A server renders the chart's room only (chart-pending, at its final height).
+    else if (s.chart !== 'none' && !this.#loading && !isServer) this.#loading = this.#load();
   }
 
   /** The board's rows are on screen (said at each of its updates from then on): the chart may follow them. */

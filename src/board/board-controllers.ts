@@ -11,7 +11,6 @@
  * - the status line's text but while loading (`status-text.ts`), and the statuses' and the error
  *   box's styles (`board-controllers.styles.ts`).
  */
-import { adoptStyles, supportsAdoptingStyleSheets } from 'lit';
 import type { BoardSettings } from '../shared/attribute-table';
 import type { ConnectionStatus, Quote } from '../shared/types';
 import type { RowView } from '../widget/row-view';
@@ -23,6 +22,13 @@ import { PriceFlash } from './flash';
 import { flashStyles } from './flash.styles';
 import { RowSelection, type SelectionHost } from './row-selection';
 import { statusLine } from './status-text';
+import { addStyles } from '../widget/add-styles';
+
+/** A board over the relay's render waits for its date formatters before its first update (and the relay, before rendering). */
+export { prepareDates } from './dates';
+
+/** The extras' styles, beside the board's: a server's renderer writes them into the declarative shadow root. */
+export const EXTRA_STYLES = [controllerStyles, flashStyles];
 
 /** What the extras need of the board. */
 export type ControllersHost = ChartHost & SelectionHost;
@@ -52,11 +58,8 @@ export class BoardControllers {
     this.rows = new RowSelection(board);
     this.clock = new Clock(board);
     this.flash = new PriceFlash(board, quotes);
-    // Beside the board's (and the columns' and chart area's chunks', whichever came first); without
-    // adopted style sheets Lit appends a <style> per sheet: only the new ones then.
-    const extra = [controllerStyles, flashStyles];
-    const root = board.renderRoot as ShadowRoot;
-    adoptStyles(root, supportsAdoptingStyleSheets ? [...root.adoptedStyleSheets, ...extra] : extra);
+    // Beside the board's (and the columns' and chart area's chunks', whichever came first).
+    addStyles(board, [...EXTRA_STYLES]);
   }
 
   /** The status line's text (see `statusLine`); `failing`: a failure is shown beside it. */

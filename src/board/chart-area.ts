@@ -6,7 +6,8 @@
  * are painted (`rows-painted.ts`); the last candle following live quotes; failures shown in the
  * chart area only. Its labels, colours and span note: `chart-appearance.ts`.
  */
-import { adoptStyles, supportsAdoptingStyleSheets, type LitElement, type TemplateResult } from 'lit';
+import { type LitElement, type TemplateResult } from 'lit';
+import { addStyles } from '../widget/add-styles';
 import { backoffDelay } from '../api/backoff';
 import { PriceBoardError } from '../shared/errors';
 import { startTimer } from '../api/timer';
@@ -99,10 +100,8 @@ export class ChartArea {
     this.#host = host;
     this.#latest = latest;
     this.#rowsPainted = new Promise((resolve) => (this.#releaseChart = resolve));
-    // Beside the board's styles (and its extras' and columns'); without adopted style sheets Lit
-    // appends a <style> per sheet: only this one then.
-    const root = host.renderRoot as ShadowRoot;
-    adoptStyles(root, supportsAdoptingStyleSheets ? [...root.adoptedStyleSheets, chartStyles] : [chartStyles]);
+    // Beside the board's styles (and its extras' and columns').
+    addStyles(host, [chartStyles]);
     host.addController(this);
   }
 

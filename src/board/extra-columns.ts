@@ -5,7 +5,8 @@
  * The arithmetic is the model's, exact (`model/change-amount.ts`, `model/bubble.ts`); this file
  * turns it into what a cell shows.
  */
-import { adoptStyles, css, html, nothing, supportsAdoptingStyleSheets } from 'lit';
+import { css, html, nothing } from 'lit';
+import { addStyles } from '../widget/add-styles';
 import type { LitElement } from 'lit';
 import type { Column } from '../shared/attribute-table';
 import type { DisplayUnit, Quote } from '../shared/types';
@@ -122,8 +123,7 @@ export class ExtraColumns implements ExtraCells {
     this.#host = host;
     this.#source = source;
     // Beside the board's sheets (and its extras', whichever chunk came first).
-    const root = host.renderRoot as ShadowRoot;
-    adoptStyles(root, supportsAdoptingStyleSheets ? [...root.adoptedStyleSheets, styles] : [styles]);
+    addStyles(host, [styles]);
   }
 
   /** Before each render: the settings, and the symbols whose spark is wanted. */

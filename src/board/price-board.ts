@@ -30,6 +30,8 @@ const loadExtras: () => Promise<Extras> = importOnce(() => import('./board-contr
  * the page loads the chunk first hands it to all of them at once.
  */
 const waitingForExtras = new Set<PriceBoard>();
+/** The extras' module, handed over by the relay's renderer (which has no paint to wait for). */
+let extrasNow: Extras | undefined;
 
 /**
  * A live price board for the Iranian market: Persian, right to left, with a candlestick chart.
@@ -90,6 +92,14 @@ export class PriceBoard extends PriceWidget {
 
   /** @internal */
   static override tag = 'price-board';
+
+  /**
+   * The relay renders every board with its extras (status text, dates) at once.
+   * @internal
+   */
+  static renderWithExtras(extras: Extras): void {
+    extrasNow = extras;
+  }
 
   /** The connection settings and the board's own. */
   declare protected settings: BoardSettings;
@@ -223,13 +233,23 @@ export class PriceBoard extends PriceWidget {
 
   /** The first render waits for the first answer, or the skeleton delay (see `render-gate.ts`). */
   protected override async scheduleUpdate(): Promise<void> {
-    if (!this.hasUpdated) await this.#renderGate.wait();
+    if (!this.hasUpdated) await this.#renderGate.wait(!this.overServerRender);
+    // Over the relay's render, the first update shows what it shows (status text, times): the
+    // extras and the date formatters first, while the rendered rows stay on screen.
+    if (!this.hasUpdated && this.overServerRender && !this.#extras) {
+      const module = await loadExtras().catch(() => undefined);
+      if (module) {
+        this.#extrasLoaded(module);
+        await module.prepareDates();
+      }
+    }
     super.scheduleUpdate();
   }
 
   protected override willUpdate(changed: PropertyValues): void {
     const before = this.settings;
     super.willUpdate(changed);
+    if (extrasNow && !this.#extras) this.#extrasLoaded(extrasNow);
     // The settings were read anew, or the chart's symbol changed (the first symbol turned out unknown).
     if (this.settings !== before || this.#chartShown !== this.#chartSymbol()) this.#configureChart();
     this.#columns.update(this.settings);

@@ -33,12 +33,15 @@ export class RenderGate {
   #timer: ReturnType<typeof setTimeout> | undefined;
   readonly #opened = new Promise<void>((resolve) => (this.#open = resolve));
 
-  /** Resolves when opened, or after the skeleton delay (at once on a hidden page). */
-  wait(): Promise<void> {
+  /**
+   * Resolves when opened, or after the skeleton delay (at once on a hidden page). `skeleton` false:
+   * rows are on screen already (the relay's render), so no skeleton replaces them before the answer.
+   */
+  wait(skeleton = true): Promise<void> {
     if (!this.#waiting) {
       this.#waiting = true;
       if (globalThis.document?.visibilityState === 'hidden') this.open();
-      else this.#timer = setTimeout(() => afterQueuedTasks(() => this.open()), SKELETON_DELAY_MS);
+      else if (skeleton) this.#timer = setTimeout(() => afterQueuedTasks(() => this.open()), SKELETON_DELAY_MS);
     }
     return this.#opened;
   }

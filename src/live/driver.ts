@@ -33,7 +33,7 @@ import { clampPollMs, suggestsNoStream } from './policy';
 import { QuoteFetcher, type FetchEvent } from './quote-fetcher';
 import { RateLimit } from './rate-limit';
 import { openStream, type SharingConfig } from './shared-stream';
-import type { Stream, StreamFailure, StreamState } from './stream';
+import type { ResumePoint, Stream, StreamFailure, StreamState } from './stream';
 import type { VisibilitySource } from './visibility';
 
 /** What the driver is doing (the hub turns it into a `ConnectionStatus`). */
@@ -97,6 +97,8 @@ export class Driver {
   /** SSE retries in a row that failed since falling back: the retry's backoff. */
   #failedProbes = 0;
   #current: DriverState | undefined;
+  /** Where the first stream starts from: the event id of quotes already shown (the relay's render). */
+  #resume: ResumePoint | undefined;
 
   /** `listener` hears every {@link DriverEvent} (the hub's `ingest`). */
   constructor(config: DriverConfig, listener: (event: DriverEvent) => void) {
@@ -119,6 +121,12 @@ export class Driver {
 
   get #closed(): boolean {
     return this.#stopper.signal.aborted;
+  }
+
+  /** The first stream resumes after `point` (quotes the page already holds) instead of sending a snapshot. */
+  resumeFrom(point: ResumePoint): void {
+    // A stream already open goes on from its own point (a second rendered board on the page).
+    if (!this.#stream) this.#resume = point;
   }
 
   /** Fetches now, in one request, `symbols` (those without a quote: new subscribers, added ids). */
@@ -224,6 +232,9 @@ export class Driver {
       return;
     }
     this.#probing = probe;
+    // Later streams go on from their own stream's point (or a snapshot), never from the page's.
+    const resume = this.#resume;
+    this.#resume = undefined;
     const stream = openStream(
       {
         url: this.#config.streamUrl,
@@ -231,6 +242,7 @@ export class Driver {
         apiKey: this.#config.apiKey,
         fetch: this.#config.fetch,
         watchdogMs: this.#config.watchdogMs,
+        resume,
         giveUp: (error, failure) => this.#shouldGiveUp(error, failure),
         onEvent: (event) => {
           switch (event.kind) {

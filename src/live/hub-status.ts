@@ -12,6 +12,11 @@ export class HubStatus {
   driver: DriverState = 'connecting';
   /** Some answer (prices or stream) arrived: no longer `loading`. */
   hasData = false;
+  /**
+   * It holds the fresh quotes of the relay's render: the page shows them as live, and keeps saying
+   * so while the stream connects (never `loading` over shown prices).
+   */
+  seeded = false;
   /** A final error: `error` for good. */
   finalError: PriceBoardError | undefined;
   readonly #online: OnlineSource;
@@ -44,7 +49,7 @@ export class HubStatus {
       case 'idle': // stream="off": answers come on request, as when polling
         return this.hasData ? 'polling' : 'loading';
       default:
-        return 'loading';
+        return this.seeded ? 'live' : 'loading';
     }
   }
 }

@@ -49,6 +49,24 @@ export function subscribe(options: HubOptions, symbols: string[], listener: HubL
   return hub.subscribe(normalizeSymbols(symbols), listener, options.pollInterval);
 }
 
+/** Quotes the page already shows (the relay's render), with the stream event id they correspond to. */
+export interface HeldSnapshot {
+  quotes: readonly Quote[];
+  meta: QuotesMeta;
+  eventId: string;
+}
+
+/**
+ * The hub of `options` starts from `snapshot` as if it had fetched it: no `/v1/prices` request for
+ * its symbols, and the stream resumes after its event id. Call before the first subscription.
+ */
+export function startFrom(options: HubOptions, snapshot: HeldSnapshot): void {
+  const connection = connectionOf(options);
+  let hub = hubs.get(connection.key);
+  if (!hub || hub.closed) hubs.set(connection.key, (hub = new Hub(connection, options)));
+  hub.startFrom(snapshot);
+}
+
 /**
  * Sends now the requests that subscriptions made so far in this task would send in a microtask
  * (each hub's one `/v1/prices` request for the union of its new symbols). For a caller that has
@@ -119,6 +137,17 @@ export class Hub {
   /** Whether it was closed (its last subscriber left). */
   get closed(): boolean {
     return this.#closed;
+  }
+
+  /** See {@link startFrom}. */
+  startFrom(snapshot: HeldSnapshot): void {
+    if (snapshot.quotes.length === 0) return;
+    this.#meta = { ...this.#meta, ...snapshot.meta };
+    this.#store.apply([...snapshot.quotes]);
+    this.#state.hasData = this.#state.seeded = true;
+    // Resuming covers only the snapshot's symbols: a stream for more sends its own snapshot.
+    this.#driver.resumeFrom({ id: snapshot.eventId, symbols: snapshot.quotes.map((q) => q.symbol) });
+    this.#updateStatus();
   }
 
   /** Adds a subscriber; it gets the status, known quotes and missing symbols in a microtask. */

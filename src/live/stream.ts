@@ -89,6 +89,8 @@ export interface StreamOptions {
   giveUp?(error: PriceBoardError, failure: StreamFailure): boolean;
   /** Hears every {@link StreamEvent}, in order. */
   onEvent(event: StreamEvent): void;
+  /** Where an earlier connection left off: another tab's, or the relay's render (its snapshot's event id). */
+  resume?: ResumePoint;
 }
 
 /** What a stream tells its owner. */
@@ -105,8 +107,6 @@ export type StreamEvent =
 
 /** Options of {@link LiveStream}: a stream's, and where a stream before it left off. */
 export interface LiveStreamOptions extends StreamOptions {
-  /** Where another connection left off (a tab taking over the shared stream, `tabs.ts`). */
-  resume?: ResumePoint;
   /** Connections without an event that another tab made before this one took over: the first waits their backoff. */
   failures?: number;
 }

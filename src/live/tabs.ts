@@ -97,6 +97,7 @@ export class TabStream implements Stream {
   constructor(options: TabStreamOptions) {
     this.#options = options;
     this.#symbols = [...options.symbols];
+    this.#resume = options.resume;
     this.#leadership = new TabLeadership({ ...options, locks: options.env.locks }, (event) =>
       this.#onLeadership(event),
     );

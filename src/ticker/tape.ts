@@ -39,7 +39,8 @@ export class Tape implements ReactiveController {
   #hovered = false;
   #focused = false;
   #media: MediaQueryList | undefined;
-  readonly #resize = new ResizeObserver(() => this.#measure());
+  /** Made at the first update (a server's render makes the element but never updates it in a DOM). */
+  #resize: ResizeObserver | undefined;
   #observed: HTMLElement[] = [];
 
   readonly #host: ReactiveControllerHost;
@@ -72,7 +73,7 @@ export class Tape implements ReactiveController {
 
   hostDisconnected(): void {
     this.#media?.removeEventListener('change', this.#onMedia);
-    this.#resize.disconnect();
+    this.#resize?.disconnect();
     this.#observed = [];
     this.#animation?.cancel();
     this.#animation = undefined;
@@ -86,7 +87,8 @@ export class Tape implements ReactiveController {
     if (this.#animation) this.#measure();
     const observe = [this.#parts.viewport(), this.#parts.group()].filter((el): el is HTMLElement => !!el);
     if (observe.length === this.#observed.length && observe.every((el, i) => el === this.#observed[i])) return;
-    this.#resize.disconnect();
+    this.#resize?.disconnect();
+    this.#resize ??= new ResizeObserver(() => this.#measure());
     for (const el of observe) this.#resize.observe(el);
     this.#observed = observe;
   }

@@ -5,7 +5,7 @@
  * `-status` / `-error` events, `quotes`, `status`, `refresh()`, `define()` and the rows. A widget
  * adds its own tag, attributes, template and what it does with the quotes.
  */
-import { adoptStyles, LitElement, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { adoptStyles, isServer, LitElement, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { PriceBoardError } from '../shared/errors';
 import type { ConnectionStatus, Quote } from '../shared/types';
 import {
@@ -19,6 +19,7 @@ import { emptyRow, quoteRow, type RowContext, type RowView } from './row-view';
 import { emit, reportError } from './emit';
 import { DEFAULT_BASE_URL } from './module-origin';
 import { QuotesController } from './quotes-controller';
+import { renderedSnapshot } from './rendered-snapshot';
 import { startTogether } from '../live/start-batch';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the table's properties (interface below)
@@ -99,6 +100,12 @@ export abstract class PriceWidget extends LitElement {
    * @internal
    */
   override connectedCallback(): void {
+    // Before Lit makes its render root: a shadow root already here is the relay's render (declarative).
+    if (!this.renderRoot && this.shadowRoot) {
+      this.#overServerRender = true;
+      const snapshot = renderedSnapshot(this);
+      if (snapshot) this.live.startFrom(snapshot);
+    }
     startTogether(() => {
       if (!this.isConnected) return;
       this.#readSettings();
@@ -118,7 +125,26 @@ export abstract class PriceWidget extends LitElement {
    * @internal
    */
   protected override createRenderRoot(): HTMLElement | DocumentFragment {
-    return this.attachShadow((this.constructor as typeof LitElement).shadowRootOptions);
+    // A declarative root is kept: attachShadow would empty it now, a blank frame before the first render.
+    return this.shadowRoot ?? this.attachShadow((this.constructor as typeof LitElement).shadowRootOptions);
+  }
+
+  /**
+   * The shadow root still shows the relay's render (DESIGN.md §13): the first update renders over it.
+   * A widget may hold that update until it can show all the render shows (the board's status and times).
+   */
+  protected get overServerRender(): boolean {
+    return this.#overServerRender;
+  }
+
+  #overServerRender = false;
+
+  protected override update(changed: PropertyValues): void {
+    // The server's nodes go and the client's come in one task: no frame shows neither, and the
+    // rows keep their height (Lit does not hydrate: it would cost the start set about 2 KB).
+    if (this.#overServerRender) (this.renderRoot as ShadowRoot).replaceChildren();
+    this.#overServerRender = false;
+    super.update(changed);
   }
 
   #styled = false;
@@ -130,7 +156,8 @@ export abstract class PriceWidget extends LitElement {
   }
 
   protected override willUpdate(_changed: PropertyValues): void {
-    this.#adoptStyles();
+    // On the server there is no render root: the renderer writes the styles into the declarative shadow root.
+    if (!isServer) this.#adoptStyles();
     this.#readSettings();
   }
 

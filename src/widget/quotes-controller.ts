@@ -12,7 +12,14 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { PriceBoardError } from '../shared/errors';
 import type { ConnectionStatus, Quote } from '../shared/types';
 import { connectionOf } from '../live/connection';
-import { subscribe, type HubEvent, type HubOptions, type Subscription } from '../live/hub';
+import {
+  startFrom,
+  subscribe,
+  type HeldSnapshot,
+  type HubEvent,
+  type HubOptions,
+  type Subscription,
+} from '../live/hub';
 
 /** What the controller tells its widget, as typed events to one listener. */
 export type QuotesEvent =
@@ -50,6 +57,11 @@ export class QuotesController implements ReactiveController {
   /** Bumped per subscription, so that a closed one's late callbacks are ignored. */
   #generation = 0;
   #connected = false;
+  /**
+   * Quotes shown while no subscription is open: a server's render (the element is never connected
+   * there). A client taking over that render starts its hub from the snapshot instead.
+   */
+  #seeded: ReadonlyMap<string, Quote> | undefined;
 
   readonly #host: ReactiveControllerHost;
   readonly #listener: (event: QuotesEvent) => void;
@@ -75,7 +87,34 @@ export class QuotesController implements ReactiveController {
 
   /** The latest quote of `symbol`, if any arrived. */
   get(symbol: string): Quote | undefined {
-    return this.#subscription?.get(symbol);
+    return this.#subscription ? this.#subscription.get(symbol) : this.#seeded?.get(symbol);
+  }
+
+  /** The relay's snapshot, handed to the hub at the next subscription. */
+  #startFrom: HeldSnapshot | undefined;
+
+  /** The page shows the relay's render of these quotes: the hub starts from them (`hub.ts` `startFrom`). */
+  startFrom(snapshot: HeldSnapshot): void {
+    this.#startFrom = snapshot;
+  }
+
+  /** What to render from without a hub: the relay's renderer (a server never connects the element). */
+  seed(snapshot: {
+    quotes: readonly Quote[];
+    status: ConnectionStatus;
+    delaySeconds: number;
+    missing?: readonly string[];
+    /** Symbols the relay does not serve: left out as the service's `unknown_symbol` would. */
+    unknown?: readonly string[];
+    /** A failure to show in `part="error"` (the relay's render of a bad query). */
+    error?: PriceBoardError;
+  }): void {
+    this.#seeded = new Map(snapshot.quotes.map((q) => [q.symbol, q]));
+    this.status = snapshot.status;
+    this.delaySeconds = snapshot.delaySeconds;
+    this.error = snapshot.error;
+    for (const s of snapshot.missing ?? []) this.missing.add(s);
+    for (const s of snapshot.unknown ?? []) this.unknown.add(s);
   }
 
   /** When the price of `symbol` last changed while shown (`performance.now()`): the flash and the announcer follow it. */
@@ -120,7 +159,11 @@ export class QuotesController implements ReactiveController {
     this.error = undefined;
     this.missing.clear();
     this.unknown.clear();
-    this.#setStatus('loading');
+    const held = this.#startFrom;
+    this.#startFrom = undefined;
+    // Over the relay's render the prices are shown: never `loading` (the hub says `live` too).
+    this.#setStatus(held ? 'live' : 'loading');
+    if (held) startFrom(options, held);
     this.#subscription = subscribe(options, [...this.#symbols], (event) => {
       if (generation === this.#generation) this.#hear(event);
     });

@@ -130,9 +130,9 @@ let unwatch: (() => void) | undefined;
  * moment it is sent (the data layer looks `fetch` up per call). Requests leave synchronously in the
  * update or flush that causes them, so right after `elementUpdated` and `flushSubscriptions()` a
  * request that was going to be made is already in the list; `onSent` is called with each as it
- * is sent. Undone by {@link stopCollecting}.
+ * is sent, with the request's headers. Undone by {@link stopCollecting}.
  */
-export function watchFetch(onSent?: (path: string) => void): string[] {
+export function watchFetch(onSent?: (path: string, headers: Headers) => void): string[] {
   unwatch?.();
   const sent: string[] = [];
   const real = globalThis.fetch;
@@ -140,7 +140,7 @@ export function watchFetch(onSent?: (path: string) => void): string[] {
     const url = new URL(input instanceof Request ? input.url : String(input));
     if (url.pathname.startsWith('/v1/')) {
       sent.push(url.pathname + url.search);
-      onSent?.(url.pathname + url.search);
+      onSent?.(url.pathname + url.search, new Headers(input instanceof Request ? input.headers : init?.headers));
     }
     return real(input, init);
   };

@@ -1,0 +1,133 @@
+/**
+ * A widget's fragment (DESIGN.md §13): the element with the query's attributes, its declarative
+ * shadow root rendered from the relay's quotes, and those quotes as a JSON snapshot in light DOM
+ * (data, never executed) with the stream event id they correspond to. A bad query renders the
+ * element showing the visitor's Persian words instead; the detail goes to the developer.
+ */
+import type { HeldQuotes } from '../api';
+import { etagOf } from '../etag';
+import {
+  BOARD_ATTRIBUTES,
+  CONVERTER_ATTRIBUTES,
+  formatJalaliDate,
+  isStale,
+  PriceBoardError,
+  readSettings,
+  TICKER_ATTRIBUTES,
+  type AttributeSpec,
+} from './from-widgets';
+import { renderWidget } from './renderer';
+
+/** The widgets a fragment renders, by the path's name, with their attribute tables. */
+export const RENDERED_WIDGETS: Readonly<Record<string, Readonly<Record<string, AttributeSpec>>>> = {
+  'price-board': BOARD_ATTRIBUTES,
+  'price-ticker': TICKER_ATTRIBUTES,
+  'price-converter': CONVERTER_ATTRIBUTES,
+};
+
+/** Longest value read from the query (as the embed page's); a longer one is not a setting. */
+const MAX_VALUE_LENGTH = 2000;
+
+/** The query, read against a widget's table. */
+export interface FragmentQuery {
+  /**
+   * `[attribute, value]` in the table's order, each value as the element reads it and none equal
+   * to its default: what the element is rendered with, and the render cache's key, so queries the
+   * element reads alike are one entry.
+   */
+  attributes: Array<[string, string]>;
+  /** The symbols asked, as the element reads them. */
+  symbols: string[];
+  /** Attribute names whose value is invalid (never their values). */
+  invalid: string[];
+}
+
+/** A setting as attribute text: a list joined by commas, a number in its shortest form. */
+function attributeText(value: unknown): string {
+  return Array.isArray(value) ? value.join(',') : String(value);
+}
+
+/**
+ * The query's attributes of `table`, validated and normalized as the element reads them. The key
+ * and the service address are never taken: the relay holds the key, and the element's address is
+ * the relay that served its script.
+ */
+export function readQuery(table: Readonly<Record<string, AttributeSpec>>, params: URLSearchParams): FragmentQuery {
+  const byProperty: Record<string, string> = {};
+  for (const [property, spec] of Object.entries(table)) {
+    if (spec.kind === 'key' || spec.kind === 'base-url') continue;
+    const value = params.get(spec.attribute);
+    if (value !== null && value.length <= MAX_VALUE_LENGTH) byProperty[property] = value;
+  }
+  const read = readSettings(table, byProperty, '');
+  const settings = read.settings as Record<string, unknown>;
+  const symbols = settings.symbols as string[];
+  const attributes: Array<[string, string]> = [];
+  for (const [property, spec] of Object.entries(table)) {
+    if (!(property in byProperty) || read.invalid.includes(spec.attribute)) continue;
+    // A flag is its presence, whatever its value.
+    if (spec.kind === 'flag') {
+      attributes.push([spec.attribute, '']);
+      continue;
+    }
+    const value = settings[property];
+    // The chart symbol's default is the first symbol.
+    const fallback = spec.kind === 'symbol' ? symbols[0] : spec.default;
+    if (value === undefined || (fallback !== undefined && attributeText(value) === attributeText(fallback))) continue;
+    attributes.push([spec.attribute, attributeText(value)]);
+  }
+  return { attributes, symbols, invalid: read.invalid };
+}
+
+/**
+ * What the fragment of `held` is made from besides the query: the quotes shown, the ids not served
+ * and what the widget reads of the clock (the Tehran day, each quote's staleness). A render is
+ * made again only when this changes; the answer's moment and event id are the snapshot's.
+ */
+export function renderVersion(held: HeldQuotes, now: Date): string {
+  const stale = held.quotes.map((quote) => (isStale(quote, now) ? 1 : 0));
+  return etagOf(JSON.stringify([held.quotes, held.unknown, formatJalaliDate(now), stale]));
+}
+
+/** Nothing of the query's served symbols is held: the render shows the service's trouble. */
+export function showsNothing(query: FragmentQuery, held: HeldQuotes): boolean {
+  return held.quotes.length === 0 && held.unknown.length < query.symbols.length;
+}
+
+/** The markup of `tag` showing `held` (the relay's quotes of the query's symbols), without its snapshot. */
+export function quotesMarkup(tag: string, query: FragmentQuery, held: HeldQuotes): string {
+  const failing = showsNothing(query, held);
+  return renderWidget(tag, query.attributes, {
+    quotes: held.quotes,
+    status: failing ? 'error' : 'live',
+    delaySeconds: 0,
+    unknown: held.unknown,
+    // Nothing held yet: the visitors read the service's trouble, as the client would say it.
+    error: failing ? new PriceBoardError('server', 'no quotes held yet') : undefined,
+  });
+}
+
+/**
+ * `markup` with its snapshot in light DOM: data, never executed (no `<` in it that could end the
+ * script or open a comment), the quotes (`quotes`, JSON) with the stream event id they correspond
+ * to and the answer's moment `at`.
+ */
+export function withSnapshot(tag: string, markup: string, eventId: number, at: string, quotes: string): string {
+  const json = `{"event_id":${JSON.stringify(String(eventId))},"data":{"at":${JSON.stringify(at)},"delay_seconds":0,"quotes":${quotes}}}`;
+  // After the render, not a part of it: a part's marker hashes its content, so the same quotes at
+  // another `at` would change the markup beside the snapshot too.
+  const end = markup.lastIndexOf(`</${tag}>`);
+  return `${markup.slice(0, end)}<script type="application/json">${json.replace(/</g, '\\u003c')}</script>${markup.slice(end)}`;
+}
+
+/** The fragment of a bad query: the element, with its valid attributes, showing the visitor's words. */
+export function badQueryFragment(tag: string, query: FragmentQuery): string {
+  return renderWidget(tag, query.attributes, {
+    quotes: [],
+    status: 'error',
+    delaySeconds: 0,
+    // No rows: nothing the query named is shown, so no id stands where a visitor reads.
+    unknown: query.symbols,
+    error: new PriceBoardError('bad_request', `invalid attributes: ${query.invalid.join(', ')}`),
+  });
+}

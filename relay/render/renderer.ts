@@ -1,0 +1,91 @@
+/**
+ * The server side of the widgets' one renderer: `@lit-labs/ssr` runs each widget's own template
+ * over the relay's quotes and writes it into a declarative shadow root, styles included.
+ */
+import { LitElementRenderer, render } from '@lit-labs/ssr';
+import { collectResultSync } from '@lit-labs/ssr/lib/render-result.js';
+import type { Quote } from '../from-src';
+import { loadWidgets, staticHtml, unsafeStatic, type PriceBoardError } from './from-widgets';
+
+/** What a widget renders from: the quotes the relay holds, or the failure it shows instead. */
+export interface RenderSeed {
+  quotes: readonly Quote[];
+  status: 'live' | 'error';
+  delaySeconds: number;
+  /** Symbols the relay does not serve (left out of the rows, as the client does). */
+  unknown?: readonly string[];
+  error?: PriceBoardError;
+}
+
+/** The element's quotes controller, seeded before its first (and only) server update. */
+interface Seedable {
+  live: { seed(seed: RenderSeed): void };
+}
+
+/** The seed of the render running now: renders are synchronous, so one at a time. */
+let current: RenderSeed | undefined;
+/** The board's extras' styles (status colours, error box, row hover), beside its own. */
+let boardStyles: readonly { cssText: string }[] = [];
+
+class WidgetRenderer extends LitElementRenderer {
+  // The element is made and its attributes set, not yet updated: the one moment to seed it. The
+  // element's own connectedCallback is not run (it would subscribe and fetch from this relay).
+  override connectedCallback(): void {
+    if (current) (this.element as unknown as Seedable).live.seed(current);
+    super.connectedCallback();
+  }
+
+  override renderShadow(info: Parameters<LitElementRenderer['renderShadow']>[0]) {
+    const out = super.renderShadow(info);
+    if (!Array.isArray(out) || this.tagName !== 'price-board') return out;
+    const parts = out as unknown[];
+    parts.splice(parts.indexOf('</style>'), 0, ...boardStyles.map((style) => style.cssText));
+    return parts as typeof out;
+  }
+}
+
+let ready: Promise<void> | undefined;
+
+/** Loads the widgets once (the first fragment waits for it). */
+export function prepareRenderer(): Promise<void> {
+  ready ??= loadWidgets().then((loaded) => {
+    boardStyles = loaded.boardStyles;
+  });
+  return ready;
+}
+
+/** `"`, `&`, `<` and `>` as entities: a value inside a double-quoted attribute. */
+export function escapeAttribute(value: string): string {
+  return value.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** The open tag of `tag` with `attributes` (values escaped). */
+function openTag(tag: string, attributes: ReadonlyArray<readonly [string, string]>): string {
+  return `${tag}${attributes.map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`).join('')}`;
+}
+
+/**
+ * The element alone, no shadow root: what a page shows when a render fails (the element then
+ * fetches and renders in the browser as it would without the relay's render).
+ */
+export function bareElement(tag: string, attributes: ReadonlyArray<readonly [string, string]>): string {
+  return `<${openTag(tag, attributes)}></${tag}>`;
+}
+
+/** `<tag attributes>` with its declarative shadow root rendered from `seed`. Call {@link prepareRenderer} first. */
+export function renderWidget(
+  tag: string,
+  attributes: ReadonlyArray<readonly [string, string]>,
+  seed: RenderSeed,
+): string {
+  current = seed;
+  try {
+    return collectResultSync(
+      render(staticHtml`<${unsafeStatic(openTag(tag, attributes))}></${unsafeStatic(tag)}>`, {
+        elementRenderers: [WidgetRenderer],
+      }),
+    );
+  } finally {
+    current = undefined;
+  }
+}

@@ -1,0 +1,144 @@
+// The client taking over a board the relay rendered (DESIGN.md §13): the fragment comes from the
+// test relay's `/render/price-board` (real HTTP), is put in the page before <price-board> is
+// defined, as a page whose module script arrives after its HTML; then the element upgrades.
+import { afterEach, expect, it } from 'vitest';
+import type { PriceBoard } from '../../src/price-board';
+import { base, collect, nextPaint, relay, sandbox, stopCollecting, useSandbox, watchFetch } from './helpers/board';
+import { FRESH_SNAPSHOT_MS } from '../../src/widget/rendered-snapshot';
+
+useSandbox();
+const hosts: HTMLElement[] = [];
+afterEach(() => hosts.splice(0).forEach((host) => host.remove()));
+
+const LOADING = 'در حال دریافت قیمت‌ها…';
+
+/** A fragment of the relay's, in the page (not yet upgraded unless <price-board> is defined). */
+async function renderedBoard(
+  query: string,
+  edit: (html: string) => string = (html) => html,
+  attributes: Record<string, string> = { 'base-url': relay.url() },
+  appended: (el: PriceBoard) => void = () => {},
+): Promise<PriceBoard> {
+  const res = await fetch(`${relay.url()}/render/price-board?${query}`);
+  expect(res.status).toBe(200);
+  const host = document.createElement('div');
+  host.setHTMLUnsafe(edit(await res.text()));
+  const el = host.querySelector('price-board') as PriceBoard;
+  // The element's address is the relay that served its script (here, the test relay), unless told.
+  for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
+  document.body.append(host);
+  appended(el);
+  hosts.push(host);
+  return el;
+}
+
+/** What the snapshot in the fragment says: its event id and quotes. */
+function snapshotOf(el: Element): { event_id: string; data: { at: string; quotes: { symbol: string }[] } } {
+  return JSON.parse(el.querySelector(':scope > script[type="application/json"]')!.textContent!);
+}
+
+/** Each animation frame's rows, height and status line, until `stop()`. */
+function sampleFrames(el: PriceBoard): { frames: string[]; stop(): void } {
+  const frames: string[] = [];
+  let sampling = true;
+  const sample = () => {
+    const root = el.shadowRoot;
+    const rows = root?.querySelectorAll('[part~="row"]').length ?? -1;
+    const status = root?.querySelector('[part~="status"]')?.textContent?.trim() ?? '';
+    // Whether every row shows a price (a skeleton row has the same height, and no digits).
+    const priced = [...(root?.querySelectorAll('[part~="row"] [part~="price"]') ?? [])].every((c) =>
+      /[۰-۹]/.test(c.textContent ?? ''),
+    );
+    frames.push(`${rows} rows/${el.getBoundingClientRect().height}px/${priced ? 'priced' : 'blank'}/${status}`);
+    if (sampling) requestAnimationFrame(sample);
+  };
+  sample();
+  return { frames, stop: () => (sampling = false) };
+}
+
+const rowPrice = (el: PriceBoard, symbol: string): string =>
+  el.shadowRoot?.querySelector(`[part~="row"][data-symbol="${symbol}"] [part~="price"]`)?.textContent ?? '';
+
+it('takes over a fresh render: the same rows and height in every frame, no /v1/prices, the stream resumes from its event id', async () => {
+  await relay.set([
+    { symbol: 'usd', price: '1023450' },
+    { symbol: 'eur', price: '1150000' },
+  ]);
+  const el = await renderedBoard('symbols=usd,eur&chart=none');
+  const rendered = el.shadowRoot!;
+  expect(rendered.querySelectorAll('[part~="row"]').length).toBe(2);
+  const snapshot = snapshotOf(el);
+  expect(Date.now() - Date.parse(snapshot.data.at)).toBeLessThan(FRESH_SNAPSHOT_MS);
+
+  const streamHeaders: Headers[] = [];
+  const sent = watchFetch((path, headers) => path.startsWith('/v1/stream') && streamHeaders.push(headers));
+  const { frames, stop } = sampleFrames(el);
+  await import('../../src/price-board'); // defines <price-board>: the element upgrades now
+  expect(el.shadowRoot).toBe(rendered);
+  await expect.poll(() => el.status).toBe('live');
+  await expect.poll(() => streamHeaders.length).toBeGreaterThan(0);
+
+  // The next change reaches the row over the resumed stream.
+  await relay.set([{ symbol: 'usd', price: '1034560' }]);
+  await expect.poll(() => rowPrice(el, 'usd')).toMatch(/۱۰۳٬?۴۵۶/);
+  stop();
+  stopCollecting();
+
+  // Every frame from before the upgrade on: both rows, at the rendered board's height, never the loading words.
+  const shapes = new Set(frames.map((f) => f.split('/').slice(0, 3).join('/')));
+  expect([...shapes]).toHaveLength(1);
+  expect([...shapes][0]).toMatch(/^2 rows\/[1-9][\d.]*px\/priced(\/|$)/);
+  expect(frames.filter((f) => f.includes(LOADING))).toEqual([]);
+  expect(sent.filter((path) => path.startsWith('/v1/prices'))).toEqual([]);
+  expect(streamHeaders[0]?.get('Last-Event-ID')).toBe(snapshot.event_id);
+  expect(el.shadowRoot!.querySelectorAll('style').length).toBe(0); // the rendered <style> gave way to the adopted sheets
+});
+
+it('an old snapshot (past the freshness) stays on screen until the prices answer, which it asks for', async () => {
+  await import('../../src/price-board');
+  const key = 'pro-key:takeover-old';
+  // The board's own service answers (prices and stream) later than the skeleton's delay (render-gate.ts).
+  await sandbox.faults([{ kind: 'slow', delayMs: 600, key }]);
+  const old = new Date(Date.now() - FRESH_SNAPSHOT_MS - 1000).toISOString();
+  const sent = watchFetch();
+  let frames: { frames: string[]; stop(): void } | undefined;
+  const el = await renderedBoard(
+    'symbols=usd,eur&chart=none',
+    (html) => html.replace(/"at":"[^"]+"/, `"at":"${old}"`),
+    {
+      'base-url': base(),
+      'api-key': key,
+    },
+    (board) => (frames = sampleFrames(board)),
+  );
+  await expect.poll(() => el.status, { timeout: 8000 }).toBe('live');
+  frames!.stop();
+  expect(sent.filter((path) => path.startsWith('/v1/prices'))).toHaveLength(1);
+  // Until the answer, the rendered rows; then the answer's: two rows at one height in every frame.
+  expect(new Set(frames!.frames.map((f) => f.split('/').slice(0, 3).join('/'))).size).toBe(1);
+  expect(frames!.frames[0]).toMatch(/^2 rows\/[1-9][\d.]*px\/priced(\/|$)/);
+});
+
+it('a board over a fresh render never says it is loading, even while its stream is slow to connect', async () => {
+  await import('../../src/price-board');
+  const key = 'pro-key:takeover-status';
+  // The snapshot's prices are shown; the stream comes 600 ms later (after the first update).
+  await sandbox.faults([{ path: '/v1/stream', kind: 'slow', delayMs: 600, key }]);
+  let frames: { frames: string[]; stop(): void } | undefined;
+  const el = await renderedBoard(
+    'symbols=usd,eur&chart=none',
+    undefined,
+    { 'base-url': base(), 'api-key': key },
+    (board) => (frames = sampleFrames(board)),
+  );
+  const statuses = collect<{ status: string }>(el, 'price-board-status');
+  await expect.poll(() => (el as unknown as { hasUpdated: boolean }).hasUpdated).toBe(true);
+  await nextPaint();
+  const atFirstUpdate = el.status;
+  await expect.poll(() => sandbox.requests(key, '/v1/stream').then((r) => r.length)).toBeGreaterThan(0);
+  frames!.stop();
+  expect(atFirstUpdate).toBe('live');
+  expect(statuses.map((e) => e.detail.status)).not.toContain('loading');
+  expect(frames!.frames.filter((f) => f.includes(LOADING))).toEqual([]);
+  expect(el.shadowRoot!.querySelector('[aria-busy="true"]')).toBeNull();
+});

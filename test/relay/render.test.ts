@@ -1,0 +1,317 @@
+// The relay's rendered first paint over real HTTP (DESIGN.md §13): GET /render/price-board from a
+// relay over the sandbox, as a host page's include gets it; its render cache (one render per
+// normalized query and change, never per visitor, bounded by bytes under a flood of distinct
+// queries), the last good render in upstream trouble and the bare element when a render throws.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RelayApi } from '../../relay/api';
+import { ERROR_MESSAGES, type Quote } from '../../relay/from-src';
+import { PriceTicker } from '../../src/ticker/price-ticker';
+import { control, get, inWaves, startPair, until, type Pair } from './helpers';
+
+let pair: Pair;
+let base: string;
+beforeAll(async () => {
+  // Many requests from this machine (the flood): the limiter is not the subject here.
+  pair = await startPair({ CLIENT_RPM: '1000000' });
+  base = pair.relay.url;
+});
+afterAll(() => pair.close());
+
+/** The JSON snapshot a fragment carries in light DOM. */
+function snapshotOf(body: string): { event_id: string; data: { quotes: Quote[] } } {
+  const m = /<script type="application\/json">([\s\S]*?)<\/script>/.exec(body);
+  expect(m, 'a JSON snapshot').not.toBeNull();
+  return JSON.parse(m![1]!) as { event_id: string; data: { quotes: Quote[] } };
+}
+
+/** The text a visitor reads: the markup's text nodes, without the style block and the snapshot. */
+function visibleText(body: string): string {
+  return body
+    .replace(/<style>[\s\S]*?<\/style>/g, '')
+    .replace(/<script[\s\S]*?<\/script>/g, '')
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/<[^>]*>/g, ' ');
+}
+
+/** A metric's value from the relay's /metrics (0 when it has no sample yet). */
+async function metric(relay: string, name: string, labels = ''): Promise<number> {
+  const text = (await get(relay, '/metrics')).body;
+  const line = text.split('\n').find((l) => l.startsWith(`${name}${labels} `));
+  return line ? Number(line.split(' ')[1]) : 0;
+}
+
+const boardRenders = (relay: string): Promise<number> => metric(relay, 'relay_renders_total', '{widget="price-board"}');
+
+/** The fragment without its snapshot (which carries the answer's moment). */
+const markupOf = (body: string): string => body.replace(/<script type="application\/json">[\s\S]*?<\/script>/, '');
+
+/** An integer's Persian digits grouped as the board shows them. */
+const persian = (n: string): string => BigInt(n).toLocaleString('fa-IR');
+
+describe('GET /render/price-board', () => {
+  it('answers the element with a declarative shadow root holding the relay’s prices in Persian digits', async () => {
+    const answer = await get(base, '/render/price-board?symbols=usd,eur&chart=none');
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(answer.headers['cache-control']).toBe('public, max-age=2, stale-while-revalidate=30');
+    expect(answer.body).toMatch(
+      /<price-board\s+symbols="usd,eur"\s+chart="none"[^>]*><template [^>]*shadowrootmode="open">/,
+    );
+    const prices = JSON.parse((await get(base, '/v1/prices?symbols=usd,eur')).body) as { data: { quotes: Quote[] } };
+    const text = visibleText(answer.body);
+    for (const quote of prices.data.quotes) {
+      expect(text).toContain(quote.title);
+      expect(text).toContain(persian(quote.price_toman));
+    }
+    expect(text).not.toMatch(/[0-9]/);
+  });
+
+  it('carries the quotes as a JSON snapshot that matches /v1/prices, with a stream event id', async () => {
+    const answer = await get(base, '/render/price-board?symbols=usd,eur');
+    const snapshot = snapshotOf(answer.body);
+    const prices = JSON.parse((await get(base, '/v1/prices?symbols=usd,eur')).body) as { data: { quotes: Quote[] } };
+    expect(snapshot.data.quotes).toEqual(prices.data.quotes);
+    expect(snapshot.event_id).toMatch(/^\d+$/);
+    // Light DOM after the shadow root: data, never executed.
+    expect(answer.body.indexOf('<script type="application/json">')).toBeGreaterThan(answer.body.indexOf('</template>'));
+  });
+
+  it('answers 304 to its ETag, and a new ETag for another query', async () => {
+    const path = '/render/price-board?symbols=usd&chart=none';
+    const first = await get(base, path);
+    const etag = first.headers.etag!;
+    expect(etag).toMatch(/^(W\/)?"[^"]+"$/);
+    const again = await get(base, path, { headers: { 'If-None-Match': etag } });
+    expect(again.status).toBe(304);
+    expect(again.body).toBe('');
+    const other = await get(base, '/render/price-board?symbols=eur&chart=none');
+    expect(other.headers.etag).not.toBe(etag);
+  });
+
+  it('renders a bad query as a 200 fragment in Persian visitor words, naming the attribute to the developer only', async () => {
+    const answer = await get(base, '/render/price-board?symbols=usd&poll-interval=1&chart=bogusvalue');
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(answer.headers['x-price-board-invalid']).toBe('poll-interval,chart');
+    expect(answer.body).toContain('shadowrootmode="open"');
+    const text = visibleText(answer.body).replace(/\s+/g, ' ').trim();
+    expect(text).toContain('قیمت‌ها فعلاً در دسترس نیست.');
+    expect(text).not.toMatch(/[A-Za-z]/);
+    // The bad values are not echoed into the host's page.
+    expect(answer.body).not.toContain('bogusvalue');
+    expect(answer.body).not.toContain('<script type="application/json">');
+  });
+
+  it('renders a quote’s title holding markup as text', async () => {
+    await get(base, '/render/price-board?symbols=usd');
+    const prices = JSON.parse((await get(base, '/v1/prices?symbols=usd')).body) as { data: { quotes: Quote[] } };
+    const markup = '<img src=x onerror=alert(1)>دلار';
+    const quote = { ...prices.data.quotes[0]!, title: markup, updated_at: new Date().toISOString() };
+    await control(pair.sandbox.url, 'push', {
+      event: 'quotes',
+      id: '9000',
+      data: JSON.stringify({ at: new Date().toISOString(), quotes: [quote] }),
+    });
+    const body = await until(async () => {
+      const answer = await get(base, '/render/price-board?symbols=usd&chart=none');
+      return answer.body.includes('onerror') ? answer.body : undefined;
+    }, 10_000);
+    expect(body).not.toContain('<img');
+    expect(body).toContain('&lt;img src=x onerror=alert(1)&gt;دلار');
+  });
+
+  it('never carries a key or a service address from the query into the page', async () => {
+    const answer = await get(
+      base,
+      '/render/price-board?symbols=usd&api-key=visitor-secret&base-url=https://evil.example',
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.body).not.toContain('visitor-secret');
+    expect(answer.body).not.toContain('evil.example');
+  });
+
+  it('is a 404 for a widget it does not render', async () => {
+    expect((await get(base, '/render/price-chart?symbols=usd')).status).toBe(404);
+  });
+});
+
+describe('GET /render/price-ticker and /render/price-converter', () => {
+  for (const tag of ['price-ticker', 'price-converter']) {
+    it(`answers <${tag}> with the relay’s usd price in Persian digits and its snapshot`, async () => {
+      const answer = await get(base, `/render/${tag}?symbols=usd,eur`);
+      expect(answer.status).toBe(200);
+      expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(answer.body).toMatch(
+        new RegExp(`<${tag}\\s+symbols="usd,eur"[^>]*><template [^>]*shadowrootmode="open">`),
+      );
+      const prices = JSON.parse((await get(base, '/v1/prices?symbols=usd,eur')).body) as { data: { quotes: Quote[] } };
+      const usd = prices.data.quotes.find((q) => q.symbol === 'usd')!;
+      expect(visibleText(answer.body)).toContain(persian(usd.price_toman));
+      expect(snapshotOf(answer.body).data.quotes).toEqual(prices.data.quotes);
+    });
+  }
+});
+
+describe('GET /render/price-board while upstream data is stale', () => {
+  it('serves the held prices marked by Age and Warning: 110, still a 200 fragment', async () => {
+    let skew = 0;
+    const stalePair = await startPair({}, { now: () => Date.now() + skew });
+    try {
+      await control(stalePair.sandbox.url, 'faults', {
+        rules: ['/v1/stream', '/v1/prices'].map((path) => ({ path, kind: 'status', status: 503 })),
+      });
+      const fresh = await get(stalePair.relay.url, '/render/price-board?symbols=usd&chart=none');
+      expect(fresh.headers.warning).toBeUndefined();
+      const usd = snapshotOf(fresh.body).data.quotes[0]!;
+      const renders = await boardRenders(stalePair.relay.url);
+      expect(renders).toBe(1);
+      // Two minutes on with nothing new from upstream: the held quote is all the relay has.
+      skew = 2 * 60_000;
+      const stale = await get(stalePair.relay.url, '/render/price-board?symbols=usd&chart=none');
+      expect(stale.status).toBe(200);
+      expect(Number(stale.headers.age)).toBeGreaterThanOrEqual(60);
+      expect(stale.headers.warning).toMatch(/^110 /);
+      expect(visibleText(stale.body)).toContain(persian(usd.price_toman));
+      // The same render, from the cache: nothing shown changed, so nothing was rendered again.
+      expect(markupOf(stale.body)).toBe(markupOf(fresh.body));
+      expect(stale.headers.etag).toBe(fresh.headers.etag);
+      expect(await boardRenders(stalePair.relay.url)).toBe(renders);
+    } finally {
+      await stalePair.close();
+    }
+  });
+});
+
+describe('the render cache', () => {
+  it('renders one normalized query once for 50 visitors, and once more per change of its prices', async () => {
+    const before = await boardRenders(base);
+    // The same query written four ways: attribute order, a default spelled out, case and spaces.
+    const spellings = [
+      '/render/price-board?symbols=usd,eur&theme=dark',
+      '/render/price-board?theme=dark&symbols=usd,eur',
+      '/render/price-board?theme=DARK&unit=toman&symbols=usd, EUR',
+      '/render/price-board?symbols=usd,eur,usd&chart=candles&theme=dark',
+    ];
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => get(base, spellings[i % 4]!)));
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(new Set(answers.map((a) => markupOf(a.body))).size).toBe(1);
+    expect(new Set(answers.map((a) => a.headers.etag)).size).toBe(1);
+    expect(await boardRenders(base)).toBe(before + 1);
+
+    // A new usd price, pushed through the sandbox's stream: one more render, whoever asks.
+    const usd = snapshotOf(answers[0]!.body).data.quotes.find((q) => q.symbol === 'usd')!;
+    const price = String(BigInt(usd.price_toman) + 1234n);
+    await control(pair.sandbox.url, 'push', {
+      event: 'quotes',
+      id: '9100',
+      data: JSON.stringify({
+        at: new Date().toISOString(),
+        quotes: [{ ...usd, price: `${price}0`, price_toman: price, updated_at: new Date().toISOString() }],
+      }),
+    });
+    await until(async () => {
+      const answer = await get(base, spellings[1]!);
+      return answer.body.includes(persian(price)) || undefined;
+    }, 10_000);
+    await Promise.all(Array.from({ length: 20 }, (_, i) => get(base, spellings[i % 4]!)));
+    expect(await boardRenders(base)).toBe(before + 2);
+  });
+
+  it('keeps a flood of 2,000 distinct valid queries within its byte bound, and what visitors ask again', async () => {
+    const popular = '/render/price-board?symbols=eur&density=compact';
+    await get(base, popular);
+    await get(base, popular);
+    const before = await boardRenders(base);
+    const flood = await inWaves(2_000, 25, (i) =>
+      get(base, `/render/price-board?symbols=usd&link=${encodeURIComponent(`https://example.com/p/${i}/{symbol}`)}`),
+    );
+    expect(flood.every((a) => a.status === 200 && a.body.includes('shadowrootmode="open"'))).toBe(true);
+    expect(await boardRenders(base)).toBe(before + 2_000);
+    const bytes = await metric(base, 'relay_render_cache_bytes');
+    const bound = await metric(base, 'relay_render_cache_max_bytes');
+    expect(bound).toBeGreaterThan(0);
+    expect(bytes).toBeGreaterThan(bound / 2);
+    expect(bytes).toBeLessThanOrEqual(bound);
+    // 2,000 fragments would not fit: the bound held by evicting, not by the flood being small.
+    const floodBytes = flood.reduce((sum, a) => sum + Buffer.byteLength(a.body), 0);
+    expect(floodBytes).toBeGreaterThan(bound);
+    console.info(`render cache: ${bytes} of ${bound} bytes after a flood of ${floodBytes} bytes of fragments`);
+
+    // A visitor after the flood: answered, and the query hit again before it was not evicted.
+    const after = await get(base, popular);
+    expect(after.status).toBe(200);
+    expect(after.body).toContain('shadowrootmode="open"');
+    expect(await boardRenders(base)).toBe(before + 2_000);
+  }, 60_000);
+});
+
+describe('the last good render', () => {
+  // Once the relay holds a quote it keeps serving it, stale (the test above): no real upstream
+  // failure leaves it with nothing for a query it rendered. Test-only seam for that case (a relay
+  // with no symbol list, or nothing held for the symbols): RelayApi.held answers so.
+  for (const [what, none] of [
+    ['no symbol list', undefined],
+    ['no quote held', { eventId: 0, at: new Date().toISOString(), quotes: [], unknown: [] }],
+  ] as const) {
+    it(`is served when the relay has ${what}, marked by Age and Warning: 110`, async () => {
+      let skew = 0;
+      const troubled = await startPair({}, { now: () => Date.now() + skew });
+      const held = Object.getOwnPropertyDescriptor(RelayApi.prototype, 'held')!;
+      try {
+        const path = '/render/price-board?symbols=usd&chart=none';
+        const good = await get(troubled.relay.url, path);
+        expect(good.headers.warning).toBeUndefined();
+        const usd = snapshotOf(good.body).data.quotes[0]!;
+        skew = 2 * 60_000;
+        Object.defineProperty(RelayApi.prototype, 'held', { ...held, value: () => Promise.resolve(none) });
+        const last = await get(troubled.relay.url, path);
+        expect(last.status).toBe(200);
+        expect(Number(last.headers.age)).toBeGreaterThanOrEqual(110);
+        expect(last.headers.warning).toMatch(/^110 /);
+        expect(markupOf(last.body)).toBe(markupOf(good.body));
+        expect(snapshotOf(last.body).data.quotes).toEqual([usd]);
+        expect(last.headers.etag).toBe(good.headers.etag);
+        // A query never rendered has no last good one: the element says the service is in trouble.
+        const never = await get(troubled.relay.url, '/render/price-board?symbols=eur&chart=none');
+        expect(never.status).toBe(200);
+        expect(visibleText(never.body)).toContain(ERROR_MESSAGES.server);
+        expect(never.headers.warning).toBeUndefined();
+      } finally {
+        Object.defineProperty(RelayApi.prototype, 'held', held);
+        await troubled.close();
+      }
+    });
+  }
+});
+
+describe('a render that throws', () => {
+  it('answers the bare element with a 200 and the error for the developer in a header, and is not cached', async () => {
+    // No query a visitor can send makes a widget's template throw (tried: every attribute's odd
+    // values). Test-only seam: the ticker's own template throws for this render.
+    const render = Object.getOwnPropertyDescriptor(PriceTicker.prototype, 'render')!;
+    const path = '/render/price-ticker?symbols=usd,eur&speed=55';
+    Object.defineProperty(PriceTicker.prototype, 'render', {
+      ...render,
+      value() {
+        throw new TypeError('template failed\r\nX-Injected: 1');
+      },
+    });
+    let answer;
+    try {
+      answer = await get(base, path);
+    } finally {
+      Object.defineProperty(PriceTicker.prototype, 'render', render);
+    }
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(answer.headers['cache-control']).toBe('no-store');
+    expect(answer.body).toBe('<price-ticker symbols="usd,eur" speed="55"></price-ticker>');
+    expect(answer.headers['x-price-board-render-error']).toBe('TypeError: template failed X-Injected: 1');
+    expect(answer.headers['x-injected']).toBeUndefined();
+    expect(await metric(base, 'relay_render_failures_total', '{widget="price-ticker"}')).toBe(1);
+    // The failure was not kept: the next visitor gets the render.
+    const next = await get(base, path);
+    expect(next.body).toContain('shadowrootmode="open"');
+    expect(next.headers['x-price-board-render-error']).toBeUndefined();
+  });
+});
