@@ -38,6 +38,12 @@ export interface RelayConfig {
   maxConnections: number;
   /** Who may read /metrics: addresses, CIDRs or `loopback`; undefined: anyone. */
   metricsAllow?: string[];
+  /**
+   * The relay's address as pages reach it (PUBLIC_URL, no trailing slash): the fragments' module
+   * script comes from there. Undefined: a root-relative `/price-board.js`, right when the page's
+   * own server proxies the relay (nginx SSI), wrong for an include from another origin.
+   */
+  publicUrl?: string;
 }
 
 export class ConfigError extends Error {
@@ -136,6 +142,20 @@ export function readConfig(env: Env = process.env): RelayConfig {
   const host = env.HOST?.trim() || '127.0.0.1';
   if (isIP(host) === 0 && !/^[a-z0-9.-]+$/i.test(host)) fail('HOST', host, 'an address or host name');
 
+  const publicRaw = env.PUBLIC_URL?.trim() || undefined;
+  let publicUrl: string | undefined;
+  if (publicRaw !== undefined) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(publicRaw);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.search || parsed.hash || parsed.username)
+      fail('PUBLIC_URL', publicRaw, 'an http(s) URL like https://prices.example.com');
+    publicUrl = parsed.href.replace(/\/+$/, '');
+  }
+
   return {
     upstreamUrl: upstreamRaw,
     upstreamKey,
@@ -153,5 +173,6 @@ export function readConfig(env: Env = process.env): RelayConfig {
     clientStreams: integer(env, 'CLIENT_STREAMS', 8, 1, 100_000),
     maxConnections: integer(env, 'MAX_CONNECTIONS', 15_000, 1, 1_000_000),
     metricsAllow: metricsAllow?.includes('*') ? undefined : metricsAllow,
+    publicUrl,
   };
 }

@@ -52,6 +52,7 @@ export function routes(deps: RoutesDeps): (req: IncomingMessage, res: ServerResp
     metrics,
     held: (ids: readonly string[]) => endpoints.held(ids),
     now: () => endpoints.now(),
+    scriptBase: config.publicUrl ?? '',
   };
   return async (req, res) => {
     const address = clientAddress(req, config.trustProxy);

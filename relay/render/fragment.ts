@@ -120,6 +120,15 @@ export function withSnapshot(tag: string, markup: string, eventId: number, at: s
   return `${markup.slice(0, end)}<script type="application/json">${json.replace(/</g, '\\u003c')}</script>${markup.slice(end)}`;
 }
 
+/**
+ * The element's module script after its markup (unless the query says `script=0`: the page loads
+ * it itself, or wants the rendered rows alone). From the relay's public address, so the element's
+ * default `base-url` is the relay; `base` empty: root-relative (the page's server proxies the relay).
+ */
+export function moduleScript(tag: string, base: string, params: URLSearchParams): string {
+  return params.get('script') === '0' ? '' : `<script type="module" src="${base}/${tag}.js"></script>`;
+}
+
 /** The fragment of a bad query: the element, with its valid attributes, showing the visitor's words. */
 export function badQueryFragment(tag: string, query: FragmentQuery): string {
   return renderWidget(tag, query.attributes, {

@@ -80,11 +80,14 @@ export function renderWidget(
 ): string {
   current = seed;
   try {
-    return collectResultSync(
+    const markup = collectResultSync(
       render(staticHtml`<${unsafeStatic(openTag(tag, attributes))}></${unsafeStatic(tag)}>`, {
         elementRenderers: [WidgetRenderer],
       }),
     );
+    // The outer template's own markers: the element alone is the fragment (the client renders
+    // over its shadow root and never hydrates this template).
+    return markup.replace(/^<!--lit-part[^>]*-->/, '').replace(/<!--\/lit-part-->$/, '');
   } finally {
     current = undefined;
   }

@@ -13,6 +13,7 @@ import { sendRaw } from '../http';
 import type { Metrics } from '../metrics';
 import {
   badQueryFragment,
+  moduleScript,
   quotesMarkup,
   readQuery,
   RENDERED_WIDGETS,
@@ -34,6 +35,8 @@ export interface FragmentDeps {
   /** The relay's quotes of `ids` (undefined: not even a symbol list). */
   held: (ids: readonly string[]) => Promise<HeldQuotes | undefined>;
   now: () => number;
+  /** Where the fragments' module scripts come from (PUBLIC_URL; empty: root-relative). */
+  scriptBase: string;
 }
 
 /** The widget a `/render/...` path names, or undefined (not a fragment: a 404 as any path). */
@@ -64,6 +67,7 @@ export async function sendFragment(
 ): Promise<void> {
   const { cache, metrics } = deps;
   const query = readQuery(RENDERED_WIDGETS[tag]!, url.searchParams);
+  const script = moduleScript(tag, deps.scriptBase, url.searchParams);
   const key = `${tag}?${new URLSearchParams(query.attributes).toString()}`;
   /** The render of `key` at `version`, counted when made. */
   const renderOf = (
@@ -90,7 +94,7 @@ export async function sendFragment(
         quotes: '[]',
         markup: badQueryFragment(tag, query),
       }));
-      return sendCacheable(req, res, bad.markup, CACHING.render, undefined, bad.etag, {
+      return sendCacheable(req, res, bad.markup + script, CACHING.render, undefined, bad.etag, {
         ...HTML,
         'X-Price-Board-Invalid': invalid,
       });
@@ -102,7 +106,7 @@ export async function sendFragment(
       const last = await cache.last(key);
       if (last?.quotes !== undefined && last.quotes !== '[]') {
         const age = Math.max(0, Math.round((now - last.dataAt) / 1000));
-        const body = withSnapshot(tag, last.markup, last.eventId, new Date(now).toISOString(), last.quotes);
+        const body = withSnapshot(tag, last.markup, last.eventId, new Date(now).toISOString(), last.quotes) + script;
         return sendCacheable(req, res, body, CACHING.render, age, last.etag, HTML);
       }
     }
@@ -114,7 +118,7 @@ export async function sendFragment(
       quotes: JSON.stringify(shown.quotes),
       markup: quotesMarkup(tag, query, shown),
     }));
-    const body = withSnapshot(tag, render.markup, shown.eventId, shown.at, JSON.stringify(shown.quotes));
+    const body = withSnapshot(tag, render.markup, shown.eventId, shown.at, JSON.stringify(shown.quotes)) + script;
     sendCacheable(req, res, body, CACHING.render, shown.ageSeconds, render.etag, HTML);
   } catch (error) {
     // A page including this must still render: the bare element, which then fetches as usual.
@@ -122,7 +126,7 @@ export async function sendFragment(
       widget: tag,
     });
     // Not kept by any cache (`no-store`): the next request renders again.
-    sendRaw(res, 200, bareElement(tag, query.attributes), {
+    sendRaw(res, 200, bareElement(tag, query.attributes) + script, {
       ...HTML,
       'X-Price-Board-Render-Error': errorHeader(error),
     });

@@ -4,6 +4,7 @@
 // queries), the last good render in upstream trouble and the bare element when a render throws.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RelayApi } from '../../relay/api';
+import { readConfig } from '../../relay/config';
 import { ERROR_MESSAGES, type Quote } from '../../relay/from-src';
 import { PriceTicker } from '../../src/ticker/price-ticker';
 import { control, get, inWaves, startPair, until, type Pair } from './helpers';
@@ -128,6 +129,31 @@ describe('GET /render/price-board', () => {
     expect(answer.status).toBe(200);
     expect(answer.body).not.toContain('visitor-secret');
     expect(answer.body).not.toContain('evil.example');
+  });
+
+  it('ends with the element’s module script, root-relative without PUBLIC_URL, none with script=0', async () => {
+    for (const tag of ['price-board', 'price-ticker', 'price-converter']) {
+      const answer = await get(base, `/render/${tag}?symbols=usd`);
+      expect(answer.body.endsWith(`</${tag}><script type="module" src="/${tag}.js"></script>`)).toBe(true);
+      // The script it names is the relay's own: a page that proxies the relay loads it from there.
+      expect((await get(base, `/${tag}.js`)).headers['content-type']).toBe('text/javascript; charset=utf-8');
+      const bare = await get(base, `/render/${tag}?symbols=usd&script=0`);
+      expect(bare.body).not.toContain('<script type="module"');
+      expect(bare.body.endsWith(`</${tag}>`)).toBe(true);
+    }
+    // A bad query's element still gets its script: it shows the visitor's words and its error event.
+    expect((await get(base, '/render/price-board?theme=neon')).body).toContain('src="/price-board.js"');
+    const other = await startPair({ PUBLIC_URL: 'https://prices.example.com/relay/' });
+    try {
+      const answer = await get(other.relay.url, '/render/price-ticker?symbols=usd');
+      expect(answer.body).toContain(
+        '<script type="module" src="https://prices.example.com/relay/price-ticker.js"></script>',
+      );
+    } finally {
+      await other.close();
+    }
+    expect(() => readConfig({ PUBLIC_URL: 'prices.example.com' })).toThrow(/PUBLIC_URL/);
+    expect(() => readConfig({ PUBLIC_URL: 'https://prices.example.com/?x=1' })).toThrow(/PUBLIC_URL/);
   });
 
   it('is a 404 for a widget it does not render', async () => {
@@ -305,7 +331,9 @@ describe('a render that throws', () => {
     expect(answer.status).toBe(200);
     expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(answer.headers['cache-control']).toBe('no-store');
-    expect(answer.body).toBe('<price-ticker symbols="usd,eur" speed="55"></price-ticker>');
+    expect(answer.body).toBe(
+      '<price-ticker symbols="usd,eur" speed="55"></price-ticker><script type="module" src="/price-ticker.js"></script>',
+    );
     expect(answer.headers['x-price-board-render-error']).toBe('TypeError: template failed X-Injected: 1');
     expect(answer.headers['x-injected']).toBeUndefined();
     expect(await metric(base, 'relay_render_failures_total', '{widget="price-ticker"}')).toBe(1);
