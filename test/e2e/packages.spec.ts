@@ -258,6 +258,11 @@ test('npm install -g of price-board-relay, then price-board-relay with no config
     const script = await fetch(`${url}/price-board.js`);
     expect(script.status).toBe(200);
     expect(await script.text()).toContain('price-board');
+    // And its first paint as HTML (DESIGN.md §13): the installed relay renders with its own Lit.
+    const fragment = await (await fetch(`${url}/render/price-board?symbols=usd`)).text();
+    expect(fragment).toContain('<template shadowroot="open" shadowrootmode="open">');
+    expect(fragment).toContain(usd!.title);
+    expect(fragment).toMatch(/part="price"[^>]*>(<[^>]*>)*[۰-۹٬]+</);
   } finally {
     child.kill('SIGTERM');
   }
