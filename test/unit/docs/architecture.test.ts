@@ -99,9 +99,9 @@ describe('docs/ARCHITECTURE.md', () => {
     for (const path of paths) expect(existsSync(`${root}${path}`) || existsSync(`${root}src/${path}`), path).toBe(true);
   });
 
-  it("names the files of a quote's path, client and relay, each tied by an import to one named above it", () => {
+  it("names the files of a quote's path, client, relay and render, each tied by an import to one named above it", () => {
     const paths = documentedPaths();
-    expect(paths.map((p) => p[0]!.split('/')[0])).toEqual(['src', 'relay']);
+    expect(paths.map((p) => p[0]!.split('/')[0])).toEqual(['src', 'relay', 'relay']);
     for (const path of paths) {
       expect(path.length).toBeGreaterThanOrEqual(5);
       path.forEach((file, i) => {
