@@ -3,6 +3,7 @@
  * a bad value stops the relay with a message naming the variable.
  */
 import { isIP } from 'node:net';
+import { RENDER_CACHE_BYTES } from './render/render-cache';
 
 export type PlanName = 'demo' | 'basic' | 'professional' | 'enterprise';
 
@@ -44,6 +45,8 @@ export interface RelayConfig {
    * not count. Empty: none.
    */
   includers: string[];
+  /** RENDER_CACHE_BYTES: the byte bound of the fragments' render cache. */
+  renderCacheBytes: number;
   /**
    * The relay's address as pages reach it (PUBLIC_URL, no trailing slash): the fragments' module
    * script comes from there. Undefined: a root-relative `/price-board.js`, right when the page's
@@ -188,6 +191,7 @@ export function readConfig(env: Env = process.env): RelayConfig {
     maxConnections: integer(env, 'MAX_CONNECTIONS', 15_000, 1, 1_000_000),
     metricsAllow: metricsAllow?.includes('*') ? undefined : metricsAllow,
     includers,
+    renderCacheBytes: integer(env, 'RENDER_CACHE_BYTES', RENDER_CACHE_BYTES, 64 * 1024, 2 ** 31),
     publicUrl,
   };
 }

@@ -48,7 +48,7 @@ export interface RoutesDeps {
 /** The request handler. */
 export function routes(deps: RoutesDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const { config, endpoints, limiter, slots, metrics, malformed } = deps;
-  const renders = new RenderCache();
+  const renders = new RenderCache(config.renderCacheBytes);
   watchRenderCache(metrics, renders);
   const fragmentDeps = {
     cache: renders,

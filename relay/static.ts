@@ -65,7 +65,10 @@ const fileEtag = (file: { size: number; mtimeMs: number }): string =>
   `W/"${file.size.toString(36)}-${Math.floor(file.mtimeMs).toString(36)}"`;
 
 /** The text of `pathname` in `root` with its validator (a page the relay fills in), or undefined. */
-export async function readDistText(pathname: string, root = DIST_DIR): Promise<{ text: string; etag: string } | undefined> {
+export async function readDistText(
+  pathname: string,
+  root = DIST_DIR,
+): Promise<{ text: string; etag: string } | undefined> {
   const file = await findFile(pathname, root);
   return file && { text: await readFile(file.real, 'utf8'), etag: fileEtag(file) };
 }

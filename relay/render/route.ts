@@ -138,7 +138,10 @@ export async function renderElement(url: URL, tag: string, deps: FragmentDeps): 
     metrics.inc('relay_render_failures_total', 'Fragment renders that threw (answered with the bare element).', {
       widget: tag,
     });
-    return { markup: bareElement(tag, query.attributes), headers: { 'X-Price-Board-Render-Error': errorHeader(error) } };
+    return {
+      markup: bareElement(tag, query.attributes),
+      headers: { 'X-Price-Board-Render-Error': errorHeader(error) },
+    };
   }
 }
 

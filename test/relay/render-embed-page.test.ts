@@ -51,8 +51,9 @@ describe('embed.html from the relay', () => {
     // No module script of its own (the page has one), and never the key.
     expect(answer.body).not.toContain('/price-board.js');
     expect(answer.body).not.toContain('anything');
-    const quotes = (JSON.parse((await get(pair.relay.url, '/v1/prices?symbols=usd,eur')).body) as { data: { quotes: Quote[] } })
-      .data.quotes;
+    const quotes = (
+      JSON.parse((await get(pair.relay.url, '/v1/prices?symbols=usd,eur')).body) as { data: { quotes: Quote[] } }
+    ).data.quotes;
     for (const quote of quotes) {
       expect(answer.body).toContain(quote.title);
       expect(answer.body).toContain(persian(quote.price_toman));
@@ -70,7 +71,9 @@ describe('embed.html from the relay', () => {
       ['other', 'price-board'],
     ]) {
       const answer = await get(pair.relay.url, `/embed.html?widget=${widget}&symbols=usd`);
-      expect(answer.body).toMatch(new RegExp(`<body><${tag}\\s[^>]*symbols="usd"[^>]*><template [^>]*shadowrootmode="open">`));
+      expect(answer.body).toMatch(
+        new RegExp(`<body><${tag}\\s[^>]*symbols="usd"[^>]*><template [^>]*shadowrootmode="open">`),
+      );
     }
     // The relay's table and the page's are one.
     expect(EMBED_WIDGET_TAGS).toEqual(WIDGET_TAGS);
@@ -82,17 +85,21 @@ describe('embed.html from the relay', () => {
     const bad = await get(pair.relay.url, '/embed.html?symbols=usd&chart=bogus');
     expect([bad.status, bad.headers['x-price-board-invalid']]).toEqual([200, 'chart']);
     expect(bad.body).toContain('قیمت‌ها فعلاً در دسترس نیست.');
-    const render = PriceTicker.prototype.render;
-    PriceTicker.prototype.render = () => {
-      throw new Error('template broke');
-    };
+    // Test-only seam, as render.test's: the ticker's own template throws for this render.
+    const render = Object.getOwnPropertyDescriptor(PriceTicker.prototype, 'render')!;
+    Object.defineProperty(PriceTicker.prototype, 'render', {
+      ...render,
+      value() {
+        throw new Error('template broke');
+      },
+    });
     try {
       const failed = await get(pair.relay.url, '/embed.html?widget=ticker&symbols=gbp');
       expect([failed.status, failed.headers['cache-control']]).toEqual([200, 'no-store']);
       expect(failed.headers['x-price-board-render-error']).toMatch(/template broke/);
       expect(failed.body).toContain('<body><price-ticker symbols="gbp"></price-ticker></body>');
     } finally {
-      PriceTicker.prototype.render = render;
+      Object.defineProperty(PriceTicker.prototype, 'render', render);
     }
   });
 });
