@@ -7,7 +7,7 @@
  */
 import type { Relay } from '../../relay/server';
 import type { StartedSandbox } from '../../sandbox/server';
-import { expect, htmlPage, persianGrouped, priceCell, rows, test } from './support/fixtures';
+import { expect, htmlPage, persianGrouped, priceCell, rows, test, type Servers } from './support/fixtures';
 import { startRelayOnSandbox, type RelayOnSandbox } from './support/servers';
 
 let started: RelayOnSandbox;
@@ -37,8 +37,14 @@ async function setPrice(symbol: string, price: string): Promise<void> {
   });
 }
 
-/** The relay's iframe page of two symbols. */
-const FRAME = '/embed.html?symbols=usd,eur&chart=none';
+/** A page of the site holding the relay's iframe page of two symbols. */
+function framePage(servers: Servers, path: string): string {
+  const src = `${relay.url}/embed.html?symbols=usd,eur&amp;chart=none`;
+  return servers.site.page(
+    path,
+    htmlPage(`<iframe id="board" src="${src}" title="قیمت" width="600" height="300"></iframe>`),
+  );
+}
 
 test('the relay’s embed.html in a frame of another origin shows prices with JavaScript disabled', async ({
   browser,
@@ -47,12 +53,7 @@ test('the relay’s embed.html in a frame of another origin shows prices with Ja
   const context = await browser.newContext({ javaScriptEnabled: false, locale: 'fa-IR', timezoneId: 'Asia/Tehran' });
   try {
     const page = await context.newPage();
-    const url = servers.site.page(
-      '/frame-nojs.html',
-      htmlPage(
-        `<iframe id="board" src="${relay.url}${FRAME.replace(/&/g, '&amp;')}" title="قیمت" width="600" height="300"></iframe>`,
-      ),
-    );
+    const url = framePage(servers, '/frame-nojs.html');
     await page.goto(url);
     const frame = page.frameLocator('#board');
     await expect(rows(frame)).toHaveCount(2);
@@ -77,18 +78,13 @@ test('with JavaScript the framed board goes live from its render with no /v1/pri
     if (path === '/v1/prices') prices.push(request.url());
     if (path === '/v1/stream') streams.push(request.headers()['last-event-id'] ?? '');
   });
-  const url = servers.site.page(
-    '/frame-js.html',
-    htmlPage(
-      `<iframe id="board" src="${relay.url}${FRAME.replace(/&/g, '&amp;')}" title="قیمت" width="600" height="300"></iframe>
-<script>
-  window.resizes = [];
-  addEventListener('message', (event) => {
-    if (event.source === document.getElementById('board').contentWindow) window.resizes.push({ origin: event.origin, data: event.data });
+  // The frame's messages to this page (the only ones it gets), from before any script runs.
+  await page.addInitScript(() => {
+    const w = window as unknown as { resizes: unknown[] };
+    w.resizes = [];
+    addEventListener('message', (event) => w.resizes.push({ origin: event.origin, data: event.data }));
   });
-</script>`,
-    ),
-  );
+  const url = framePage(servers, '/frame-js.html');
   await page.goto(url);
   const frame = page.frameLocator('#board');
   await expect(frame.locator('price-board [part~="status"]')).toHaveAttribute('data-status', 'live');

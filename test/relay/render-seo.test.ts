@@ -7,11 +7,8 @@ import type { Quote } from '../../relay/from-src';
 import { control, get, startPair, until, type Pair } from './helpers';
 
 let pair: Pair;
-let base: string;
-beforeAll(async () => {
-  pair = await startPair({ CLIENT_RPM: '1000000' });
-  base = pair.relay.url;
-});
+let base = '';
+beforeAll(async () => void (base = (pair = await startPair({ CLIENT_RPM: '1000000' })).relay.url));
 afterAll(() => pair.close());
 
 interface Price {
