@@ -25,6 +25,12 @@ export function embedTag(params: URLSearchParams): string {
   return Object.hasOwn(EMBED_WIDGET_TAGS, value) ? EMBED_WIDGET_TAGS[value]! : 'price-board';
 }
 
+/** `transparent=` turns the page's background off as the page reads it (`isTruthyFlag`): `1`, `true`, `yes`, `on` or empty. */
+export function embedTransparent(params: URLSearchParams): boolean {
+  const value = params.get('transparent');
+  return value !== null && ['', '1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase());
+}
+
 /**
  * Answers `embed.html` with its widget rendered from the query (the element's attribute names, as
  * the page reads them; the key is never needed: the relay holds it). False when there is no page
@@ -42,7 +48,9 @@ export async function sendEmbedPage(
   if (!page || !body) return false;
   const rendered = await renderElement(url, embedTag(url.searchParams), deps);
   const at = body.index + body[0].length;
-  const html = page.text.slice(0, at) + rendered.markup + page.text.slice(at);
+  let html = page.text.slice(0, at) + rendered.markup + page.text.slice(at);
+  // What the page's script would set on its root, set before the first paint (no flash of background).
+  if (embedTransparent(url.searchParams)) html = html.replace(/<html\b/, '<html data-transparent');
   // The page's validator and the render's: a new build or a new render is a new page.
   const etag = rendered.etag && `W/${etagOf(page.etag + rendered.etag)}`;
   sendRendered(req, res, rendered, html, etag);

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../relay/config';
 import type { Quote } from '../../relay/from-src';
-import { EMBED_WIDGET_TAGS, embedTag } from '../../relay/render/embed-page';
-import { readWidget, WIDGET_TAGS } from '../../src/embed/params';
+import { EMBED_WIDGET_TAGS, embedTag, embedTransparent } from '../../relay/render/embed-page';
+import { readEmbedParams, readWidget, WIDGET_TAGS } from '../../src/embed/params';
 import { PriceTicker } from '../../src/ticker/price-ticker';
 import { get, startPair, type Pair } from './helpers';
 
@@ -64,7 +64,7 @@ describe('embed.html from the relay', () => {
     expect(again.status).toBe(304);
   });
 
-  it('renders the widget that widget= names, as the page reads it', async () => {
+  it('renders the widget that widget= names and transparent=1, as the page reads them', async () => {
     for (const [widget, tag] of [
       ['ticker', 'price-ticker'],
       ['CONVERTER', 'price-converter'],
@@ -75,6 +75,15 @@ describe('embed.html from the relay', () => {
         new RegExp(`<body><${tag}\\s[^>]*symbols="usd"[^>]*><template [^>]*shadowrootmode="open">`),
       );
     }
+    // transparent=1 on the page's root before its script runs, as the script sets it.
+    expect((await get(pair.relay.url, '/embed.html?symbols=usd&transparent=1')).body).toContain(
+      '<html data-transparent lang="fa"',
+    );
+    expect((await get(pair.relay.url, '/embed.html?symbols=usd&transparent=0')).body).toContain('<html lang="fa"');
+    for (const value of ['1', 'YES', '', '0', 'no'])
+      expect(embedTransparent(new URLSearchParams({ transparent: value }))).toBe(
+        readEmbedParams(`?transparent=${value}`).transparent,
+      );
     // The relay's table and the page's are one.
     expect(EMBED_WIDGET_TAGS).toEqual(WIDGET_TAGS);
     for (const value of ['ticker', ' Converter ', 'x', ''])
