@@ -75,8 +75,16 @@ describe('seo=1', () => {
     expect(units).toEqual([undefined, undefined, 'گرم', 'عدد', 'مثقال', 'اونس']);
   });
 
-  it('is absent without seo=1, and the ticker and converter carry it too', async () => {
-    expect(jsonLdOf((await get(base, '/render/price-board?symbols=usd')).body)).toEqual([]);
+  it('is absent without seo=1, costs no render of its own, and the ticker and converter carry it too', async () => {
+    const renders = async (): Promise<string | undefined> =>
+      (await get(base, '/metrics')).body
+        .split('\n')
+        .find((l) => l.startsWith('relay_renders_total{widget="price-board"}'));
+    expect(jsonLdOf((await get(base, '/render/price-board?symbols=usd,gbp')).body)).toEqual([]);
+    const before = await renders();
+    expect(jsonLdOf((await get(base, '/render/price-board?symbols=usd,gbp&seo=1')).body)).toHaveLength(1);
+    // The same render, its JSON-LD made per answer from the quotes.
+    expect(await renders()).toBe(before);
     expect(jsonLdOf((await get(base, '/render/price-board?symbols=usd&seo=0')).body)).toEqual([]);
     for (const widget of ['price-ticker', 'price-converter']) {
       const [ld] = jsonLdOf((await get(base, `/render/${widget}?symbols=usd&seo=1`)).body);
