@@ -3,6 +3,7 @@
  * a bad value stops the relay with a message naming the variable.
  */
 import { isIP } from 'node:net';
+import { RENDER_CACHE_BYTES } from './render/render-cache';
 
 export type PlanName = 'demo' | 'basic' | 'professional' | 'enterprise';
 
@@ -38,6 +39,14 @@ export interface RelayConfig {
   maxConnections: number;
   /** Who may read /metrics: addresses, CIDRs or `loopback`; undefined: anyone. */
   metricsAllow?: string[];
+  /**
+   * INCLUDERS: the servers of sites that include fragments for all their visitors (addresses, CIDRs
+   * or `loopback`), whose `/render/` and rendered `embed.html` requests the per-address limit does
+   * not count. Empty: none.
+   */
+  includers: string[];
+  /** RENDER_CACHE_BYTES: the byte bound of the fragments' render cache. */
+  renderCacheBytes: number;
   /**
    * The relay's address as pages reach it (PUBLIC_URL, no trailing slash): the fragments' module
    * script comes from there. Undefined: a root-relative `/price-board.js`, right when the page's
@@ -87,6 +96,24 @@ function origins(env: Env): string[] | undefined {
   return items;
 }
 
+/** A list of addresses, CIDRs and `loopback` (and `*` where `star`), each checked. */
+function addresses(env: Env, name: string, star: boolean): string[] | undefined {
+  const items = list(env, name);
+  for (const item of items ?? []) {
+    const [net = '', prefix, extra] = item.split('/');
+    const family = isIP(net);
+    const max = family === 6 ? 128 : 32;
+    const valid =
+      item === 'loopback' ||
+      (star && item === '*') ||
+      (family !== 0 &&
+        extra === undefined &&
+        (prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= max)));
+    if (!valid) fail(name, item, `an IP address, a CIDR like 10.0.0.0/8, or "loopback"`);
+  }
+  return items;
+}
+
 export function readConfig(env: Env = process.env): RelayConfig {
   const upstreamRaw = env.UPSTREAM_URL?.trim() || undefined;
   if (upstreamRaw !== undefined) {
@@ -123,19 +150,9 @@ export function readConfig(env: Env = process.env): RelayConfig {
   for (const p of trustProxy)
     if (p !== 'loopback' && isIP(p) === 0) fail('TRUST_PROXY', p, 'an IP address or "loopback"');
 
-  const metricsAllow = list(env, 'METRICS_ALLOW');
-  for (const item of metricsAllow ?? []) {
-    const [net = '', prefix, extra] = item.split('/');
-    const family = isIP(net);
-    const max = family === 6 ? 128 : 32;
-    const valid =
-      item === 'loopback' ||
-      item === '*' ||
-      (family !== 0 &&
-        extra === undefined &&
-        (prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= max)));
-    if (!valid) fail('METRICS_ALLOW', item, 'an IP address, a CIDR like 10.0.0.0/8, or "loopback"');
-  }
+  const metricsAllow = addresses(env, 'METRICS_ALLOW', true);
+  // No `*`: it would lift the limit of fragments for every address.
+  const includers = addresses(env, 'INCLUDERS', false) ?? [];
 
   const redisRaw = env.REDIS_URL?.trim() || undefined;
   if (redisRaw !== undefined && !/^rediss?:\/\/\S+$/.test(redisRaw)) fail('REDIS_URL', redisRaw, 'a redis:// URL');
@@ -173,6 +190,8 @@ export function readConfig(env: Env = process.env): RelayConfig {
     clientStreams: integer(env, 'CLIENT_STREAMS', 8, 1, 100_000),
     maxConnections: integer(env, 'MAX_CONNECTIONS', 15_000, 1, 1_000_000),
     metricsAllow: metricsAllow?.includes('*') ? undefined : metricsAllow,
+    includers,
+    renderCacheBytes: integer(env, 'RENDER_CACHE_BYTES', RENDER_CACHE_BYTES, 64 * 1024, 2 ** 31),
     publicUrl,
   };
 }

@@ -11,6 +11,7 @@ import { sendErrorPage, wantsPage } from './error-page';
 import { requestTarget, sendError, sendPreflight } from './http';
 import type { Metrics } from './metrics';
 import {
+  addressMatcher,
   applyCors,
   clientAddress,
   isLoopback,
@@ -19,6 +20,8 @@ import {
   type StreamSlots,
   visitorKey,
 } from './protect';
+import { CSP_PATH, sendCspSources } from './render/csp';
+import { sendEmbedPage } from './render/embed-page';
 import { RenderCache } from './render/render-cache';
 import { renderedWidget, sendFragment, watchRenderCache } from './render/route';
 import { serveStatic } from './static';
@@ -45,7 +48,7 @@ export interface RoutesDeps {
 /** The request handler. */
 export function routes(deps: RoutesDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const { config, endpoints, limiter, slots, metrics, malformed } = deps;
-  const renders = new RenderCache();
+  const renders = new RenderCache(config.renderCacheBytes);
   watchRenderCache(metrics, renders);
   const fragmentDeps = {
     cache: renders,
@@ -54,6 +57,8 @@ export function routes(deps: RoutesDeps): (req: IncomingMessage, res: ServerResp
     now: () => endpoints.now(),
     scriptBase: config.publicUrl ?? '',
   };
+  /** INCLUDERS: a site's server fetching fragments for all its visitors is not one visitor. */
+  const includer = config.includers.length > 0 ? addressMatcher(config.includers) : () => false;
   return async (req, res) => {
     const address = clientAddress(req, config.trustProxy);
     // Every answer, refusals included, carries the CORS headers for its origin: a widget on another
@@ -110,11 +115,17 @@ export function routes(deps: RoutesDeps): (req: IncomingMessage, res: ServerResp
     if (req.method !== 'GET' && req.method !== 'HEAD')
       return fail(405, 'method_not_allowed', 'the relay is read-only (GET, HEAD)', { Allow: 'GET, HEAD, OPTIONS' });
     const widget = !api ? renderedWidget(path) : undefined;
-    if (widget) {
+    if (widget || path === CSP_PATH) {
       // A fragment costs a render (no upstream request): counted like an API request.
-      const wait = await limiter.take(address);
+      const wait = includer(address) ? 0 : await limiter.take(address);
       if (wait > 0) return tooMany(wait, 'rate');
-      return sendFragment(req, res, url, widget, fragmentDeps);
+      return widget ? sendFragment(req, res, url, widget, fragmentDeps) : sendCspSources(req, res);
+    }
+    // The iframe page, rendered like a fragment and counted like one. Files are not visits: past
+    // the address's limit it is still the page, as built (its element then fetches as usual).
+    if (path === '/embed.html') {
+      const wait = includer(address) ? 0 : await limiter.take(address);
+      if (wait === 0 && (await sendEmbedPage(req, res, url, fragmentDeps, deps.distDir))) return;
     }
     if (!api) {
       // Files are not visits: a page with every widget asks 40+ of them, and visitors behind one

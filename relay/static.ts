@@ -35,6 +35,44 @@ export const CONTENT_TYPES: Record<string, string> = {
 /** A file name carrying a content hash (vite's `name-HASH.ext`). */
 const HASHED = /[-.][A-Za-z0-9_-]{8,}\.(js|css|woff2?)$/;
 
+/** A file of `root` (the real path inside it) that `pathname` names, or undefined. */
+async function findFile(
+  pathname: string,
+  root: string,
+): Promise<{ real: string; relative: string; size: number; mtimeMs: number } | undefined> {
+  let relative: string;
+  try {
+    // Browsers ask for /favicon.ico on their own; the built favicon is an SVG.
+    const aliased = pathname === '/' ? '/index.html' : pathname === '/favicon.ico' ? '/favicon.svg' : pathname;
+    relative = normalize(decodeURIComponent(aliased));
+  } catch {
+    return undefined;
+  }
+  const file = join(root, relative);
+  if (!file.startsWith(root + sep)) return undefined;
+  // The file itself, symlinks resolved, must lie inside the (resolved) root: no link leads out.
+  const [real, realRoot] = await Promise.all([
+    realpath(file).catch(() => undefined),
+    realpath(root).catch(() => undefined),
+  ]);
+  if (!real || !realRoot || !real.startsWith(realRoot + sep)) return undefined;
+  const info = await stat(real).catch(() => undefined);
+  return info?.isFile() ? { real, relative, size: info.size, mtimeMs: info.mtimeMs } : undefined;
+}
+
+/** A weak validator from size and modification time: no read of the file to answer a 304. */
+const fileEtag = (file: { size: number; mtimeMs: number }): string =>
+  `W/"${file.size.toString(36)}-${Math.floor(file.mtimeMs).toString(36)}"`;
+
+/** The text of `pathname` in `root` with its validator (a page the relay fills in), or undefined. */
+export async function readDistText(
+  pathname: string,
+  root = DIST_DIR,
+): Promise<{ text: string; etag: string } | undefined> {
+  const file = await findFile(pathname, root);
+  return file && { text: await readFile(file.real, 'utf8'), etag: fileEtag(file) };
+}
+
 /** Serves `pathname` from `root`; false when there is no such file (the caller answers 404). */
 export async function serveStatic(
   req: IncomingMessage,
@@ -42,27 +80,11 @@ export async function serveStatic(
   pathname: string,
   root = DIST_DIR,
 ): Promise<boolean> {
-  let relative: string;
-  try {
-    // Browsers ask for /favicon.ico on their own; the built favicon is an SVG.
-    const aliased = pathname === '/' ? '/index.html' : pathname === '/favicon.ico' ? '/favicon.svg' : pathname;
-    relative = normalize(decodeURIComponent(aliased));
-  } catch {
-    return false;
-  }
-  const file = join(root, relative);
-  if (!file.startsWith(root + sep)) return false;
-  // The file itself, symlinks resolved, must lie inside the (resolved) root: no link leads out.
-  const [real, realRoot] = await Promise.all([
-    realpath(file).catch(() => undefined),
-    realpath(root).catch(() => undefined),
-  ]);
-  if (!real || !realRoot || !real.startsWith(realRoot + sep)) return false;
-  const info = await stat(real).catch(() => undefined);
-  if (!info?.isFile()) return false;
+  const found = await findFile(pathname, root);
+  if (!found) return false;
+  const { real, relative } = found;
   const hashed = relative.includes(`${sep}assets${sep}`) && HASHED.test(relative);
-  // A weak validator from size and modification time: no read of the file to answer a 304.
-  const etag = `W/"${info.size.toString(36)}-${Math.floor(info.mtimeMs).toString(36)}"`;
+  const etag = fileEtag(found);
   const headers = {
     'Content-Type': CONTENT_TYPES[extname(real)] ?? 'application/octet-stream',
     'Cache-Control': hashed

@@ -110,14 +110,21 @@ export function quotesMarkup(tag: string, query: FragmentQuery, held: HeldQuotes
 /**
  * `markup` with its snapshot in light DOM: data, never executed (no `<` in it that could end the
  * script or open a comment), the quotes (`quotes`, JSON) with the stream event id they correspond
- * to and the answer's moment `at`.
+ * to and the answer's moment `at`; then `more` (the `seo=1` JSON-LD).
  */
-export function withSnapshot(tag: string, markup: string, eventId: number, at: string, quotes: string): string {
+export function withSnapshot(
+  tag: string,
+  markup: string,
+  eventId: number,
+  at: string,
+  quotes: string,
+  more = '',
+): string {
   const json = `{"event_id":${JSON.stringify(String(eventId))},"data":{"at":${JSON.stringify(at)},"delay_seconds":0,"quotes":${quotes}}}`;
   // After the render, not a part of it: a part's marker hashes its content, so the same quotes at
   // another `at` would change the markup beside the snapshot too.
   const end = markup.lastIndexOf(`</${tag}>`);
-  return `${markup.slice(0, end)}<script type="application/json">${json.replace(/</g, '\\u003c')}</script>${markup.slice(end)}`;
+  return `${markup.slice(0, end)}<script type="application/json">${json.replace(/</g, '\\u003c')}</script>${more}${markup.slice(end)}`;
 }
 
 /**

@@ -21,7 +21,9 @@ import {
   showsNothing,
   withSnapshot,
 } from './fragment';
+import type { Quote } from '../from-src';
 import type { Render, RenderCache } from './render-cache';
+import { jsonLd } from './seo';
 import { bareElement, prepareRenderer } from './renderer';
 
 const HTML = { 'Content-Type': 'text/html; charset=utf-8' };
@@ -57,17 +59,29 @@ function errorHeader(error: unknown): string {
   return text.replace(/[^\x20-\x7e]+/g, ' ').slice(0, 200);
 }
 
-/** Answers a fragment of `tag`. */
-export async function sendFragment(
-  req: IncomingMessage,
-  res: ServerResponse,
-  url: URL,
-  tag: string,
-  deps: FragmentDeps,
-): Promise<void> {
+/**
+ * A widget's render for a query, before it is sent: the element (rendered, or bare after a failed
+ * render) and how it may be cached.
+ */
+export interface RenderedElement {
+  markup: string;
+  /** The render's validator; undefined: not to be kept by any cache (a failed render). */
+  etag?: string;
+  /** Seconds since its quotes were current, when stale. */
+  age?: number;
+  /** The developer's detail (`X-Price-Board-Invalid`, `X-Price-Board-Render-Error`). */
+  headers: Record<string, string>;
+}
+
+/**
+ * Renders `tag` for the query of `url` from the render cache: a bad query shows the visitor's words,
+ * upstream trouble the last good render marked stale, a render that throws the bare element.
+ * `seo=1` adds the quotes as JSON-LD beside the snapshot.
+ */
+export async function renderElement(url: URL, tag: string, deps: FragmentDeps): Promise<RenderedElement> {
   const { cache, metrics } = deps;
   const query = readQuery(RENDERED_WIDGETS[tag]!, url.searchParams);
-  const script = moduleScript(tag, deps.scriptBase, url.searchParams);
+  const seo = url.searchParams.get('seo') === '1';
   const key = `${tag}?${new URLSearchParams(query.attributes).toString()}`;
   /** The render of `key` at `version`, counted when made. */
   const renderOf = (
@@ -84,6 +98,9 @@ export async function sendFragment(
       // Weak: the snapshot's moment differs per answer of the same render.
       return { ...made, etag: `W/${etagOf(made.markup)}` };
     });
+  /** The render with its snapshot (and JSON-LD) in light DOM. */
+  const complete = (render: Render, at: string, quotes: string): string =>
+    withSnapshot(tag, render.markup, render.eventId, at, quotes, seo ? jsonLd(JSON.parse(quotes) as Quote[]) : '');
   try {
     await prepareRenderer();
     if (query.invalid.length > 0) {
@@ -94,10 +111,7 @@ export async function sendFragment(
         quotes: '[]',
         markup: badQueryFragment(tag, query),
       }));
-      return sendCacheable(req, res, bad.markup + script, CACHING.render, undefined, bad.etag, {
-        ...HTML,
-        'X-Price-Board-Invalid': invalid,
-      });
+      return { markup: bad.markup, etag: bad.etag, headers: { 'X-Price-Board-Invalid': invalid } };
     }
     const held = await deps.held(query.symbols);
     const now = deps.now();
@@ -106,8 +120,7 @@ export async function sendFragment(
       const last = await cache.last(key);
       if (last?.quotes !== undefined && last.quotes !== '[]') {
         const age = Math.max(0, Math.round((now - last.dataAt) / 1000));
-        const body = withSnapshot(tag, last.markup, last.eventId, new Date(now).toISOString(), last.quotes) + script;
-        return sendCacheable(req, res, body, CACHING.render, age, last.etag, HTML);
+        return { markup: complete(last, new Date(now).toISOString(), last.quotes), etag: last.etag, age, headers: {} };
       }
     }
     const shown = held ?? { eventId: 0, at: new Date(now).toISOString(), quotes: [], unknown: [] };
@@ -118,17 +131,42 @@ export async function sendFragment(
       quotes: JSON.stringify(shown.quotes),
       markup: quotesMarkup(tag, query, shown),
     }));
-    const body = withSnapshot(tag, render.markup, shown.eventId, shown.at, JSON.stringify(shown.quotes)) + script;
-    sendCacheable(req, res, body, CACHING.render, shown.ageSeconds, render.etag, HTML);
+    const markup = complete({ ...render, eventId: shown.eventId }, shown.at, JSON.stringify(shown.quotes));
+    return { markup, etag: render.etag, age: shown.ageSeconds, headers: {} };
   } catch (error) {
     // A page including this must still render: the bare element, which then fetches as usual.
     metrics.inc('relay_render_failures_total', 'Fragment renders that threw (answered with the bare element).', {
       widget: tag,
     });
-    // Not kept by any cache (`no-store`): the next request renders again.
-    sendRaw(res, 200, bareElement(tag, query.attributes) + script, {
-      ...HTML,
-      'X-Price-Board-Render-Error': errorHeader(error),
-    });
+    return {
+      markup: bareElement(tag, query.attributes),
+      headers: { 'X-Price-Board-Render-Error': errorHeader(error) },
+    };
   }
+}
+
+/** Sends `body` (a rendered element in its fragment or page) as `text/html`, cached as the render allows. */
+export function sendRendered(
+  req: IncomingMessage,
+  res: ServerResponse,
+  rendered: RenderedElement,
+  body: string,
+  etag = rendered.etag,
+): void {
+  const headers = { ...HTML, ...rendered.headers };
+  // A failed render is not kept by any cache (`no-store`): the next request renders again.
+  if (etag === undefined) return sendRaw(res, 200, body, headers);
+  sendCacheable(req, res, body, CACHING.render, rendered.age, etag, headers);
+}
+
+/** Answers a fragment of `tag`: the element, then its module script unless `script=0`. */
+export async function sendFragment(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  tag: string,
+  deps: FragmentDeps,
+): Promise<void> {
+  const rendered = await renderElement(url, tag, deps);
+  sendRendered(req, res, rendered, rendered.markup + moduleScript(tag, deps.scriptBase, url.searchParams));
 }

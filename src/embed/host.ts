@@ -30,9 +30,14 @@ const MODULES: Record<Exclude<EmbedWidget, 'board'>, () => Promise<unknown>> = {
 const widget = readWidget(location.search);
 const root = document.documentElement;
 
-/** Puts the element, configured from the URL, on the page once its module is there. */
+/**
+ * Puts the element, configured from the URL, on the page once its module is there. The relay's
+ * page already holds it, rendered from the same URL (DESIGN.md §13): that one stays, with the
+ * attributes the relay read, and takes over from its snapshot.
+ */
 function show(): void {
-  const element = document.createElement(WIDGET_TAGS[widget]);
+  const rendered = document.body.querySelector(WIDGET_TAGS[widget]);
+  const element = rendered ?? document.createElement(WIDGET_TAGS[widget]);
   // The element's own attributes (Lit's observedAttributes) decide which parameters apply.
   const observed = (element.constructor as unknown as { observedAttributes: string[] }).observedAttributes;
   const settings = readEmbedParams(location.search, observed);
@@ -40,6 +45,7 @@ function show(): void {
   // Through the CSSOM, which a strict style-src allows (a style attribute it would refuse).
   if (settings.maxHeight) element.style.setProperty('--price-board-max-height', settings.maxHeight);
   else if (settings.maxHeight === undefined) console.warn('price-board embed: max-height is not a length; ignored');
+  if (rendered) return;
   for (const [name, value] of settings.attributes) element.setAttribute(name, value);
   document.body.replaceChildren(element);
 }

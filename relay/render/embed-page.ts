@@ -1,0 +1,58 @@
+/**
+ * `embed.html` from the relay (DESIGN.md §13): the built page with its widget already in its body,
+ * rendered as a fragment is (declarative shadow root, snapshot), so an iframe shows prices at its
+ * first paint, before any script runs. The page keeps its own script: it finds the rendered element
+ * and leaves it in place (src/embed/host.ts), and the element takes over from the snapshot.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { etagOf } from '../etag';
+import { readDistText } from '../static';
+import { renderElement, sendRendered, type FragmentDeps } from './route';
+
+/**
+ * `widget=` of the page, as src/embed/params.ts reads it (`WIDGET_TAGS`, `readWidget`: a test holds
+ * the two alike): the relay takes src/ only through its `from-*` files.
+ */
+export const EMBED_WIDGET_TAGS: Readonly<Record<string, string>> = {
+  board: 'price-board',
+  ticker: 'price-ticker',
+  converter: 'price-converter',
+};
+
+/** The tag the page's `widget=` names: the board for none or an unknown one. */
+export function embedTag(params: URLSearchParams): string {
+  const value = params.get('widget')?.trim().toLowerCase() ?? '';
+  return Object.hasOwn(EMBED_WIDGET_TAGS, value) ? EMBED_WIDGET_TAGS[value]! : 'price-board';
+}
+
+/** `transparent=` turns the page's background off as the page reads it (`isTruthyFlag`): `1`, `true`, `yes`, `on` or empty. */
+export function embedTransparent(params: URLSearchParams): boolean {
+  const value = params.get('transparent');
+  return value !== null && ['', '1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase());
+}
+
+/**
+ * Answers `embed.html` with its widget rendered from the query (the element's attribute names, as
+ * the page reads them; the key is never needed: the relay holds it). False when there is no page
+ * to fill in (no build, or a page without a body): the caller serves the file as it is.
+ */
+export async function sendEmbedPage(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  deps: FragmentDeps,
+  distDir?: string,
+): Promise<boolean> {
+  const page = await readDistText('/embed.html', distDir);
+  const body = page && /<body>/.exec(page.text);
+  if (!page || !body) return false;
+  const rendered = await renderElement(url, embedTag(url.searchParams), deps);
+  const at = body.index + body[0].length;
+  let html = page.text.slice(0, at) + rendered.markup + page.text.slice(at);
+  // What the page's script would set on its root, set before the first paint (no flash of background).
+  if (embedTransparent(url.searchParams)) html = html.replace(/<html\b/, '<html data-transparent');
+  // The page's validator and the render's: a new build or a new render is a new page.
+  const etag = rendered.etag && `W/${etagOf(page.etag + rendered.etag)}`;
+  sendRendered(req, res, rendered, html, etag);
+  return true;
+}

@@ -1,0 +1,150 @@
+/**
+ * The relay's first paint in real Chromium (DESIGN.md §13), on pages of another origin:
+ * - the relay's `embed.html` in an iframe shows prices with JavaScript disabled, and with it the
+ *   board takes over its render and goes live with no `/v1/prices` request, posting its height;
+ * - a fragment inserted server-side into a page with a strict CSP (style-src only the hashes the
+ *   relay publishes at /render/csp) shows its prices with no violation, before and after going live.
+ */
+import type { Relay } from '../../relay/server';
+import type { StartedSandbox } from '../../sandbox/server';
+import { expect, htmlPage, persianGrouped, priceCell, rows, test, type Servers } from './support/fixtures';
+import { startRelayOnSandbox, type RelayOnSandbox } from './support/servers';
+
+let started: RelayOnSandbox;
+let sandbox: StartedSandbox;
+let relay: Relay;
+
+test.beforeAll(async () => {
+  ({ sandbox, relay } = started = await startRelayOnSandbox('basic-key:e2e-relay-render'));
+});
+test.afterAll(async () => {
+  await started.close();
+});
+
+/** The relay's toman prices of `symbols`, as the board groups them. */
+async function tomanPrices(symbols: string): Promise<Map<string, string>> {
+  const answer = (await (await fetch(`${relay.url}/v1/prices?symbols=${symbols}`)).json()) as {
+    data: { quotes: Array<{ symbol: string; price_toman: string }> };
+  };
+  return new Map(answer.data.quotes.map((quote) => [quote.symbol, persianGrouped(quote.price_toman)]));
+}
+
+/** Sets a price on the relay's upstream market (pushed to its stream). */
+async function setPrice(symbol: string, price: string): Promise<void> {
+  await fetch(`${sandbox.url}/__sandbox/market`, {
+    method: 'POST',
+    body: JSON.stringify({ set: [{ symbol, price }] }),
+  });
+}
+
+/** A page of the site holding the relay's iframe page of two symbols. */
+function framePage(servers: Servers, path: string): string {
+  const src = `${relay.url}/embed.html?symbols=usd,eur&amp;chart=none`;
+  return servers.site.page(
+    path,
+    htmlPage(`<iframe id="board" src="${src}" title="قیمت" width="600" height="300"></iframe>`),
+  );
+}
+
+test('the relay’s embed.html in a frame of another origin shows prices with JavaScript disabled', async ({
+  browser,
+  servers,
+}) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, locale: 'fa-IR', timezoneId: 'Asia/Tehran' });
+  try {
+    const page = await context.newPage();
+    const url = framePage(servers, '/frame-nojs.html');
+    await page.goto(url);
+    const frame = page.frameLocator('#board');
+    await expect(rows(frame)).toHaveCount(2);
+    for (const [symbol, price] of await tomanPrices('usd,eur')) {
+      await expect(priceCell(frame, symbol)).toBeVisible();
+      await expect(priceCell(frame, symbol)).toContainText(price);
+    }
+  } finally {
+    await context.close();
+  }
+});
+
+test('with JavaScript the framed board goes live from its render with no /v1/prices request, posting its height', async ({
+  page,
+  servers,
+  problems,
+}) => {
+  const prices: string[] = [];
+  const streams: string[] = [];
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (path === '/v1/prices') prices.push(request.url());
+    if (path === '/v1/stream') streams.push(request.headers()['last-event-id'] ?? '');
+  });
+  // The frame's messages to this page (the only ones it gets), from before any script runs.
+  await page.addInitScript(() => {
+    const w = window as unknown as { resizes: unknown[] };
+    w.resizes = [];
+    addEventListener('message', (event) => w.resizes.push({ origin: event.origin, data: event.data }));
+  });
+  const url = framePage(servers, '/frame-js.html');
+  await page.goto(url);
+  const frame = page.frameLocator('#board');
+  await expect(frame.locator('price-board [part~="status"]')).toHaveAttribute('data-status', 'live');
+  await expect.poll(() => streams.length).toBeGreaterThan(0);
+  // The stream resumes from the render's snapshot.
+  expect(streams[0]).toMatch(/^\d+$/);
+  await setPrice('usd', '12345670');
+  await expect(priceCell(frame, 'usd')).toContainText(persianGrouped('1234567'));
+  await expect
+    .poll(() =>
+      page.evaluate(() =>
+        (
+          window as unknown as { resizes: Array<{ origin: string; data: { type: string; height: number } }> }
+        ).resizes.at(-1),
+      ),
+    )
+    .toMatchObject({ origin: relay.url, data: { type: 'price-board:resize', height: expect.any(Number) } });
+  expect(prices).toEqual([]);
+  expect(problems.all()).toEqual([]);
+});
+
+test('a fragment inserted server-side shows its prices under a strict CSP of the published hashes, also live', async ({
+  page,
+  servers,
+  problems,
+}) => {
+  const sources = (await (await fetch(`${relay.url}/render/csp`)).json()) as { 'style-src': string };
+  const policy = [
+    "default-src 'none'",
+    `script-src ${relay.url}`,
+    `style-src ${sources['style-src']}`,
+    `connect-src ${relay.url}`,
+    `font-src ${relay.url}`,
+    "base-uri 'none'",
+  ].join('; ');
+  // The site's server includes the fragments (script=0: the page loads the modules from the relay).
+  const include = async (path: string): Promise<string> => (await fetch(`${relay.url}${path}&script=0`)).text();
+  const board = await include('/render/price-board?symbols=usd,eur&chart=none&theme=dark');
+  const ticker = await include('/render/price-ticker?symbols=usd,eur');
+  const prices: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/v1/prices') prices.push(request.url());
+  });
+  const url = servers.site.page(
+    '/csp-fragment.html',
+    htmlPage(
+      board + ticker,
+      `<script type="module" src="${relay.url}/price-board.js"></script><script type="module" src="${relay.url}/price-ticker.js"></script>`,
+    ),
+    { 'Content-Security-Policy': policy },
+  );
+  await page.goto(url);
+  const expected = await tomanPrices('usd,eur');
+  for (const [symbol, price] of expected) await expect(priceCell(page, symbol)).toContainText(price);
+  await expect(page.locator('price-board [part~="status"]')).toHaveAttribute('data-status', 'live');
+  await expect(page.locator('price-ticker [part~="item"]').first()).toBeVisible();
+  await setPrice('eur', '23456780');
+  await expect(priceCell(page, 'eur')).toContainText(persianGrouped('2345678'));
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  expect(prices).toEqual([]);
+  expect(problems.cspViolations).toEqual([]);
+  expect(problems.all()).toEqual([]);
+});
