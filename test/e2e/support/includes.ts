@@ -153,14 +153,21 @@ export async function watchFirstFrames(
 }
 
 /**
- * The frames of `watched` in which `widget` was parsed but showed fewer price cells than its
- * fragment, or a cell without a price (the ticker's tape may repeat its items once it runs).
+ * The frames of `watched` in which `widget` showed a price cell without a price, or fewer cells
+ * than it had shown before (its rows emptied); and a line when it never showed all its cells. A fragment still being parsed shows its first rows
+ * before the others, as any HTML arriving in pieces; the ticker's tape may repeat its items.
  */
 export function blankFrames(watched: FirstFrames, widget: IncludedWidget): string[] {
-  return watched.frames.flat().filter((shown) => {
+  let most = 0;
+  const blank = watched.frames.flat().filter((shown) => {
     const [tag, cells, priced] = shown.split(' ');
-    return tag === widget.tag && (Number(cells) < widget.count || priced !== cells);
+    if (tag !== widget.tag) return false;
+    most = Math.max(most, Number(cells));
+    return priced !== cells || Number(cells) < Math.min(most, widget.count);
   });
+  // A bare element (the include failed) shows no cells at all: not what these pages test.
+  if (most < widget.count) blank.push(`${widget.tag}: never ${widget.count} cells`);
+  return blank;
 }
 
 /** Counts the page's `/v1/prices` requests from now on; returns a reader. */
@@ -179,4 +186,19 @@ export async function warmRenderer(relayUrl: string): Promise<void> {
     if (!answer.ok) throw new Error(`${widget.tag} fragment: HTTP ${answer.status}`);
     await answer.text();
   }
+}
+
+/**
+ * Opens `url` (a page including `widget`) with JavaScript, watching it from its first frame, and
+ * waits until the element is on the stream; the frames are still sampled when it returns.
+ */
+export async function openLive(page: Page, url: string, widget: IncludedWidget) {
+  const prices = countPricesRequests(page);
+  const frames = await watchFirstFrames(page, [widget]);
+  const stream = page.waitForRequest((request) => new URL(request.url()).pathname === '/v1/stream');
+  await page.goto(url);
+  await stream;
+  await expect(page.locator(`${widget.tag}:defined`)).toHaveCount(1);
+  await expect(page.locator(widget.tag)).toHaveJSProperty('status', 'live');
+  return { frames, prices };
 }

@@ -28,8 +28,8 @@ export interface RelayDoor {
   close(): Promise<void>;
 }
 
-/** A door on 127.0.0.1 (a port of its own) in front of `relayUrl`. */
-export async function startRelayDoor(relayUrl: string): Promise<RelayDoor> {
+/** A door on 127.0.0.1:`port` (0: a port of its own) in front of `relayUrl`. */
+export async function startRelayDoor(relayUrl: string, port = 0): Promise<RelayDoor> {
   const target = new URL(relayUrl);
   const sockets = new Set<Socket>();
   let holding = false;
@@ -58,10 +58,10 @@ export async function startRelayDoor(relayUrl: string): Promise<RelayDoor> {
         resolve((server.address() as AddressInfo).port);
       });
     });
-  const port = await listen(0);
+  const bound = await listen(port);
   const door: RelayDoor = {
-    url: `http://127.0.0.1:${port}`,
-    port,
+    url: `http://127.0.0.1:${bound}`,
+    port: bound,
     renders: 0,
     held: 0,
     stop: () =>
@@ -69,7 +69,7 @@ export async function startRelayDoor(relayUrl: string): Promise<RelayDoor> {
         server.close(() => resolve());
         for (const socket of sockets) socket.destroy();
       }),
-    start: async () => void (await listen(port)),
+    start: async () => void (await listen(bound)),
     hold: () => void (holding = true),
     release() {
       holding = false;
