@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { expect, persianGrouped } from './fixtures';
+import type { RelayDoor } from './relay-door';
 
 /** A recipe file of docs/examples, as a site owner copies it. */
 export function recipe(name: string): Promise<string> {
@@ -72,7 +73,12 @@ export const queryString = (query: Record<string, string>): string =>
     .join('&');
 
 /** Sets `symbol`'s price (rial) in the relay's upstream and waits until the relay holds it. */
-export async function setRelayPrice(sandboxUrl: string, relayUrl: string, symbol: string, price: string): Promise<void> {
+export async function setRelayPrice(
+  sandboxUrl: string,
+  relayUrl: string,
+  symbol: string,
+  price: string,
+): Promise<void> {
   const answer = await fetch(`${sandboxUrl}/__sandbox/market`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -201,4 +207,15 @@ export async function openLive(page: Page, url: string, widget: IncludedWidget) 
   await expect(page.locator(`${widget.tag}:defined`)).toHaveCount(1);
   await expect(page.locator(widget.tag)).toHaveJSProperty('status', 'live');
   return { frames, prices };
+}
+
+/**
+ * Two visits of `url` in a row, each page holding a rendered widget: the first page, and how many
+ * fragment requests reached the relay (through `door`) for both.
+ */
+export async function visitTwice(url: string, door: RelayDoor): Promise<{ first: string; renders: number }> {
+  const before = door.renders;
+  const pages = [await (await fetch(url)).text(), await (await fetch(url)).text()];
+  for (const page of pages) expect(page).toContain('shadowrootmode="open"');
+  return { first: pages[0]!, renders: door.renders - before };
 }
