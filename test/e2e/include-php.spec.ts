@@ -158,7 +158,7 @@ test('with JavaScript, the included board goes live with no blank frame and no /
   await expect(page.locator('price-board').locator(BOARD.usdCell)).toHaveText(BOARD.usdText(next));
   const watched = await frames(true);
   expect(blankFrames(watched, BOARD)).toEqual([]);
-  expect(watched.shifts).toEqual([]);
+  expect(watched.afterParsing).toEqual([]);
   expect(prices()).toBe(0);
   expect(problems.all()).toEqual([]);
 });

@@ -19,6 +19,7 @@ import {
   substitute,
   visitTwice,
   warmRenderer,
+  watchFirstFrames,
 } from './support/includes';
 import { startRelayDoor, type RelayDoor } from './support/relay-door';
 import { startRelayOnSandbox, type RelayOnSandbox } from './support/servers';
@@ -133,7 +134,7 @@ for (const [i, widget] of INCLUDED_WIDGETS.entries()) {
     expect(watched.frames.some((frame) => frame.length > 0)).toBe(true);
     expect(blankFrames(watched, widget)).toEqual([]);
     // The ticker's shift on takeover is known: its own test below.
-    if (widget.tag !== 'price-ticker') expect(takenOver.shifts).toEqual([]);
+    if (widget.tag !== 'price-ticker') expect(takenOver.afterParsing).toEqual([]);
     expect(prices()).toBe(0);
     // Everything the page needs comes through the site's nginx.
     expect(outside).toEqual([]);
@@ -147,8 +148,35 @@ test('an included ticker takes over with no layout shift', async ({ page }) => {
   test.fail();
   const ticker = INCLUDED_WIDGETS.find((w) => w.tag === 'price-ticker')!;
   const { frames } = await openLive(page, await includePage(ticker.tag, ticker.query), ticker);
-  expect((await frames(true)).shifts).toEqual([]);
+  expect((await frames(true)).afterParsing).toEqual([]);
 });
+
+for (const widget of INCLUDED_WIDGETS) {
+  test(`an included ${widget.tag} arriving in pieces (a slow network) shifts nothing while the page is parsed`, async ({
+    page,
+  }) => {
+    // Known, for each widget (which one shows it varies with where the pieces end): a fragment
+    // painted before its last cells arrive lays out without them, then shifts (the board's header
+    // cells from 505 to 194 px wide, the converter's answer row, a ticker item). Skipped until the
+    // fragment's layout holds while it is parsed.
+    test.fixme();
+    const url = await includePage(widget.tag, widget.query);
+    const frames = await watchFirstFrames(page, [widget]);
+    // About 16 KB a second: the fragment (its styles first) comes in several pieces, each painted.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: 16_000,
+      uploadThroughput: -1,
+    });
+    await page.goto(url, { waitUntil: 'commit' });
+    await expect(page.locator('#after')).toBeAttached({ timeout: 30_000 });
+    const watched = await frames(true);
+    expect(watched.whileParsing).toEqual([]);
+  });
+}
 
 test('nginx serves a fragment from its cache to the next visitors: one request reaches the relay', async () => {
   const url = await includePage('price-board', { symbols: 'usd,eur,gold_18', chart: 'none' });

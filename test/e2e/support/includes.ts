@@ -99,9 +99,13 @@ export async function setRelayPrice(
 export interface FirstFrames {
   /** Per frame, per widget: `tag cells priced`; empty while no widget is parsed yet. */
   frames: string[][];
-  /** The layout shifts so far (none with recent input), each as `value: moved boxes`. */
-  shifts: string[];
-  cls: number;
+  /**
+   * The layout shifts (none with recent input) while the page was still being parsed, each as
+   * `value: moved boxes`: a page arriving in pieces paints what it has.
+   */
+  whileParsing: string[];
+  /** The layout shifts after it was parsed: the widgets' takeover, and live updates. */
+  afterParsing: string[];
 }
 
 /**
@@ -125,18 +129,23 @@ export async function watchFirstFrames(
     };
     // A source's node is null inside a shadow root: its boxes say what moved.
     const box = (r: Box) => `${Math.round(r.x)}+${Math.round(r.width)}x${Math.round(r.height)}`;
-    const watched: FirstFrames = { frames: [], shifts: [], cls: 0 };
+    const frames: string[][] = [];
+    const shifts: Array<{ at: number; text: string }> = [];
+    let parsedAt = Infinity;
+    // 'interactive': the parser is done, before any module script has run.
+    document.addEventListener('readystatechange', () => {
+      if (document.readyState === 'interactive') parsedAt = performance.now();
+    });
     let sampling = true;
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries() as Shift[]) {
         if (entry.hadRecentInput) continue;
-        watched.cls += entry.value;
         const moved = entry.sources.map((s) => `${box(s.previousRect)} → ${box(s.currentRect)}`);
-        watched.shifts.push(`${entry.value.toFixed(4)}: ${moved.join(', ')}`);
+        shifts.push({ at: entry.startTime, text: `${entry.value.toFixed(4)}: ${moved.join(', ')}` });
       }
     }).observe({ type: 'layout-shift', buffered: true });
     const sample = () => {
-      watched.frames.push(
+      frames.push(
         [...document.querySelectorAll(Object.keys(cells).join(','))].map((el) => {
           const shown = [...(el.shadowRoot?.querySelectorAll(cells[el.localName]!) ?? [])];
           const priced = shown.filter((c) => /[۰-۹]/.test(c.textContent ?? '')).length;
@@ -148,7 +157,11 @@ export async function watchFirstFrames(
     requestAnimationFrame(sample);
     (window as unknown as { __firstFrames: (stop: boolean) => FirstFrames }).__firstFrames = (stop) => {
       if (stop) sampling = false;
-      return watched;
+      return {
+        frames,
+        whileParsing: shifts.filter((s) => s.at < parsedAt).map((s) => s.text),
+        afterParsing: shifts.filter((s) => s.at >= parsedAt).map((s) => s.text),
+      };
     };
   }, cells);
   return (stop = false) =>
