@@ -38,7 +38,7 @@ export async function startPhpServer(root: string, timeoutMs = 20_000): Promise<
     });
     child.once('error', (error) => {
       clearTimeout(timer);
-      reject(error);
+      reject(new Error(`php -S: ${error.message} (\`node scripts/ensure-php.mjs\` installs it)`));
     });
   }).catch(async (error: unknown) => {
     await close();
