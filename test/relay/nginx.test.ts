@@ -2,16 +2,12 @@
 // behind nginx", read from the page so the two cannot drift) in front of a relay run with the
 // page's environment. Checks nginx's cache, the stream passing unbuffered, the per-visitor limit
 // through X-Forwarded-For, and HEAD. `npm test` installs nginx-light when missing (scripts/ensure-nginx.mjs).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freePort } from '../helpers/cluster-processes';
+import { nginxFolder, startNginx, type Nginx } from '../helpers/nginx';
 import { control, get, startPair, Stream, until, type Pair } from './helpers';
-
-const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p)) ?? 'nginx';
 
 /** The first fenced block of `lang` in the `## heading` section of docs/relay.md. */
 async function documented(heading: string, lang: string): Promise<string> {
@@ -23,10 +19,8 @@ async function documented(heading: string, lang: string): Promise<string> {
 }
 
 let pair: Pair;
-let dir: string;
-let nginx: ChildProcess;
+let nginx: Nginx;
 let base: string;
-let nginxLog = '';
 
 beforeAll(async () => {
   // The relay as the page runs it, with a low request rate so the test can reach the limit.
@@ -34,50 +28,21 @@ beforeAll(async () => {
     [...(await documented('Deploy behind nginx', 'sh')).matchAll(/\b([A-Z_]+)=(\S+)/g)].map((m) => [m[1]!, m[2]!]),
   );
   pair = await startPair({ ...env, PORT: '0', CLIENT_RPM: '60' });
-  dir = await mkdtemp(join(tmpdir(), 'relay-nginx-'));
-  // Run as root, nginx's workers run as nobody: they must be able to write the cache.
-  await chmod(dir, 0o777);
+  const dir = await nginxFolder();
   const port = await freePort();
   const site = (await documented('Deploy behind nginx', 'nginx'))
     .replace('server 127.0.0.1:8788;', `server 127.0.0.1:${pair.relay.port};`)
     .replace('listen 80;', `listen 127.0.0.1:${port};`)
     .replace('/var/cache/nginx/price-relay', join(dir, 'cache'));
   expect(site).toContain(`127.0.0.1:${pair.relay.port}`);
-  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
-    .map((t) => `    ${t}_temp_path ${join(dir, t)};`)
-    .join('\n');
-  const conf = `daemon off;
-worker_processes 1;
-pid ${join(dir, 'nginx.pid')};
-error_log ${join(dir, 'error.log')} info;
-events { worker_connections 256; }
-http {
-    access_log ${join(dir, 'access.log')};
-${temp}
-${site}
-}
-`;
-  await writeFile(join(dir, 'nginx.conf'), conf);
-  nginx = spawn(NGINX, ['-p', dir, '-e', join(dir, 'error.log'), '-c', join(dir, 'nginx.conf')], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  nginx.stderr!.on('data', (c: Buffer) => (nginxLog += c.toString()));
-  nginx.on('exit', (code) => (nginxLog += `\nnginx exited ${code}`));
+  nginx = await startNginx(dir, site, port);
   base = `http://127.0.0.1:${port}`;
-  await until(async () => {
-    if (nginx.exitCode !== null) throw new Error(`nginx did not start: ${nginxLog}`);
-    return (await get(base, '/healthz').catch(() => undefined))?.status;
-  }, 20_000);
+  await until(async () => (await get(base, '/healthz').catch(() => undefined))?.status, 20_000);
 });
 
 afterAll(async () => {
-  if (nginx && nginx.exitCode === null) {
-    const exited = new Promise((resolve) => nginx.once('exit', resolve));
-    nginx.kill('SIGTERM');
-    await exited;
-  }
+  await nginx?.close();
   await pair?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 it('serves a second REST request from its cache without asking the relay', async () => {

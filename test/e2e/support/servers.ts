@@ -183,10 +183,16 @@ export interface RelayOnSandbox {
   close(): Promise<void>;
 }
 
-/** A relay (basic plan, upstream key `upstreamKey`) in front of a sandbox of its own, whose market does not tick. */
-export async function startRelayOnSandbox(upstreamKey: string): Promise<RelayOnSandbox> {
+/**
+ * A relay (basic plan, upstream key `upstreamKey`, and `env` as its environment's other variables)
+ * in front of a sandbox of its own, whose market does not tick.
+ */
+export async function startRelayOnSandbox(
+  upstreamKey: string,
+  env: Record<string, string> = {},
+): Promise<RelayOnSandbox> {
   const sandbox = await startSandbox({ port: 0, market: 'open', tickMs: 0 });
-  const config = readConfig({ UPSTREAM_URL: sandbox.url, UPSTREAM_KEY: upstreamKey, PLAN: 'basic', PORT: '0' });
+  const config = readConfig({ UPSTREAM_URL: sandbox.url, UPSTREAM_KEY: upstreamKey, PLAN: 'basic', PORT: '0', ...env });
   const relay = await startRelay({ ...config, upstreamUrl: sandbox.url }, { logSink: () => {} });
   return {
     sandbox,
