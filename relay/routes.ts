@@ -23,6 +23,7 @@ import {
 import { CSP_PATH, sendCspSources } from './render/csp';
 import { sendEmbedPage } from './render/embed-page';
 import { RenderCache } from './render/render-cache';
+import { prepareRenderer } from './render/renderer';
 import { renderedWidget, sendFragment, watchRenderCache } from './render/route';
 import { serveStatic } from './static';
 
@@ -50,6 +51,10 @@ export function routes(deps: RoutesDeps): (req: IncomingMessage, res: ServerResp
   const { config, endpoints, limiter, slots, metrics, malformed } = deps;
   const renders = new RenderCache(config.renderCacheBytes);
   watchRenderCache(metrics, renders);
+  // The widgets load now, not at the first fragment: loading them takes about a second, past an
+  // include's 1 s timeout, and that first visitor would get the bare element. A failure here is
+  // the fragment route's to answer (the bare element), not the relay's to die of.
+  prepareRenderer().catch(() => undefined);
   const fragmentDeps = {
     cache: renders,
     metrics,
