@@ -4,7 +4,7 @@
  * served HTML, the widgets go live in Chromium, an author saves a block, the settings page tests
  * the relay's address in Persian, and a post still renders when the relay is down.
  */
-import { expect, persianGrouped, test } from './support/fixtures';
+import { expect, persianGrouped, priceCell, test } from './support/fixtures';
 import { startRelayOnSandbox, type RelayOnSandbox } from './support/servers';
 import { startWordPress, type WordPressPost, type WordPressSite } from './support/wordpress';
 
@@ -16,6 +16,15 @@ const POSTS: Record<string, WordPressPost> = {
     title: 'shortcodes',
     content:
       '[price_board symbols="usd,eur,gold_18" chart="none"]\n\n[price_ticker symbols="usd,coin_emami"]\n\n[price_converter symbols="usd" amount="2"]',
+  },
+  blocks: {
+    type: 'page',
+    title: 'blocks',
+    content: [
+      '<!-- wp:price-board/price-board {"symbols":"usd,eur","chart":"none"} /-->',
+      '<!-- wp:price-board/price-ticker {"symbols":"usd,coin_emami"} /-->',
+      '<!-- wp:price-board/price-converter {"symbols":"usd","amount":"2","reverse":false} /-->',
+    ].join('\n\n'),
   },
   plain: { type: 'page', title: 'plain', content: '<p>no widget here</p>' },
   relayDown: { type: 'post', title: 'relay down', content: '[price_board symbols="gold_24" chart="none"]' },
@@ -32,6 +41,17 @@ async function setPrices(set: Array<{ symbol: string; price: string }>): Promise
     body: JSON.stringify({ set }),
   });
   expect(answer.ok).toBe(true);
+}
+
+/** Waits until the relay holds `price` (rial) for `symbol`: what its next fragment renders. */
+async function relayHolds(symbol: string, price: string): Promise<void> {
+  await expect
+    .poll(async () => {
+      const answer = await fetch(`${started.relay.url}/v1/prices?symbols=${symbol}`);
+      const body = (await answer.json()) as { data: { quotes: Array<{ price: string }> } };
+      return body.data.quotes[0]?.price;
+    })
+    .toBe(price);
 }
 
 /** The served HTML of a page, as a search engine or a link preview reads it (no script run). */
@@ -63,8 +83,8 @@ test.afterAll(async () => {
   await started?.close();
 });
 
-test("a post's shortcodes are in its served HTML with the relay's Persian prices and the element's modules", async () => {
-  const html = await servedHtml(site.postUrl('shortcodes'));
+/** The checks of a page showing the three widgets with `usd` at 1,234,567 toman (the converter: 2 of them). */
+function expectRenderedWidgets(html: string): void {
   for (const tag of WIDGETS) {
     const element = elementIn(html, tag);
     // Rendered by the relay, pointed at it: the element's address is the relay's.
@@ -80,4 +100,87 @@ test("a post's shortcodes are in its served HTML with the relay's Persian prices
   expect(elementIn(html, 'price-board')).toContain(persianGrouped('1234567'));
   expect(elementIn(html, 'price-ticker')).toContain(persianGrouped('1234567'));
   expect(elementIn(html, 'price-converter')).toContain(persianGrouped('2469134'));
+}
+
+test("a post's shortcodes are in its served HTML with the relay's Persian prices and the element's modules", async () => {
+  expectRenderedWidgets(await servedHtml(site.postUrl('shortcodes')));
+});
+
+test("a page's blocks are rendered on the server the same way, and a page without a widget loads none of its files", async () => {
+  expectRenderedWidgets(await servedHtml(site.postUrl('blocks')));
+  expect(await servedHtml(site.postUrl('plain'))).not.toContain('/plugins/price-board/');
+});
+
+test('in Chromium the rendered widgets go live on the next price change', async ({ page, problems }) => {
+  await page.goto(site.postUrl('shortcodes'));
+  const board = page.locator('price-board');
+  await expect(priceCell(board, 'usd')).toContainText(persianGrouped('1234567'));
+  await expect(board.locator('[part~="status"]')).toHaveAttribute('data-status', 'live');
+  await setPrices([{ symbol: 'usd', price: '13579240' }]);
+  await expect(priceCell(board, 'usd')).toContainText(persianGrouped('1357924'));
+  await expect(page.locator('price-ticker')).toContainText(persianGrouped('1357924'));
+  await expect(page.locator('price-converter')).toContainText(persianGrouped('2715848'));
+  // WordPress's test site has no favicon: the browser's own request for one is not the widgets'.
+  expect(problems.all().filter((problem) => !problem.includes('/favicon.ico'))).toEqual([]);
+});
+
+test('an author (no unfiltered_html) saves a post with a block through the REST API, and it renders with prices', async () => {
+  await setPrices([{ symbol: 'usd', price: '24680000' }]);
+  await relayHolds('usd', '24680000');
+  const answer = await fetch(`${site.url}/?rest_route=/wp/v2/posts`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      Authorization: `Basic ${Buffer.from(`author:${site.authorPassword}`).toString('base64')}`,
+    },
+    body: JSON.stringify({
+      title: 'by the author',
+      status: 'publish',
+      content: '<!-- wp:price-board/price-board {"symbols":"eur,usd","chart":"none","columns":"price,change"} /-->',
+    }),
+  });
+  expect(answer.status).toBe(201);
+  const saved = (await answer.json()) as { link: string; content: { raw?: string } };
+  const board = elementIn(await servedHtml(saved.link), 'price-board');
+  expect(board).toMatch(/ symbols="eur,usd"/);
+  expect(board).toMatch(/ columns="price,change"/);
+  expect(board).toContain(persianGrouped('2468000'));
+});
+
+test('the settings page tests the address typed and answers in Persian', async ({ page }) => {
+  await page.goto(`${site.url}/wp-login.php`);
+  await page.locator('#user_login').fill('admin');
+  await page.locator('#user_pass').fill(site.adminPassword);
+  await page.locator('#wp-submit').click();
+  await page.waitForURL(/wp-admin/);
+  await page.goto(`${site.url}/wp-admin/options-general.php?page=price-board`);
+  const address = page.locator('#price-board-relay_url');
+  const result = page.locator('#price-board-test-result');
+  const test = page.locator('#price-board-test');
+  await expect(address).toHaveValue(started.relay.url);
+
+  await test.click();
+  await expect(result).toHaveText(/^رله پاسخ داد: [۰-۹]+ قیمت\.$/);
+
+  // Nothing listens there: a bad address.
+  await address.fill('http://127.0.0.1:9');
+  await test.click();
+  await expect(result).toHaveText(/^نشانی نادرست است/);
+
+  // The site itself answers, but it is not a relay.
+  await address.fill(site.url);
+  await test.click();
+  await expect(result).toHaveText('این نشانی پاسخ داد، اما رلهٔ تابلوی قیمت نیست.');
+});
+
+test('with the relay down a post still renders, with the bare element', async () => {
+  await started.close();
+  const html = await servedHtml(site.postUrl('relayDown'));
+  expect(html).toContain(`<price-board base-url="${started.relay.url}" symbols="gold_24" chart="none"></price-board>`);
+  // Nothing of the plugin's own went wrong on the way (WordPress 6.1 itself is noisy on PHP 8.2).
+  const pluginProblems = site
+    .debugLog()
+    .split('\n')
+    .filter((line) => /PHP (Fatal|Warning|Notice|Deprecated)/.test(line) && line.includes('/plugins/price-board/'));
+  expect(pluginProblems).toEqual([]);
 });
