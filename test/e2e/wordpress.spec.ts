@@ -4,6 +4,7 @@
  * served HTML, the widgets go live in Chromium, an author saves a block, the settings page tests
  * the relay's address in Persian, and a post still renders when the relay is down.
  */
+import type { Page } from '@playwright/test';
 import { expect, persianGrouped, priceCell, test } from './support/fixtures';
 import { startRelayOnSandbox, type RelayOnSandbox } from './support/servers';
 import { startWordPress, type WordPressPost, type WordPressSite } from './support/wordpress';
@@ -147,12 +148,17 @@ test('an author (no unfiltered_html) saves a post with a block through the REST 
   expect(board).toContain(persianGrouped('2468000'));
 });
 
-test('the settings page tests the address typed and answers in Persian', async ({ page }) => {
+/** Logs the administrator in. */
+async function logIn(page: Page): Promise<void> {
   await page.goto(`${site.url}/wp-login.php`);
   await page.locator('#user_login').fill('admin');
   await page.locator('#user_pass').fill(site.adminPassword);
   await page.locator('#wp-submit').click();
   await page.waitForURL(/wp-admin/);
+}
+
+test('the settings page tests the address typed and answers in Persian', async ({ page }) => {
+  await logIn(page);
   await page.goto(`${site.url}/wp-admin/options-general.php?page=price-board`);
   const address = page.locator('#price-board-relay_url');
   const result = page.locator('#price-board-test-result');
@@ -171,6 +177,36 @@ test('the settings page tests the address typed and answers in Persian', async (
   await address.fill(site.url);
   await test.click();
   await expect(result).toHaveText('این نشانی پاسخ داد، اما رلهٔ تابلوی قیمت نیست.');
+});
+
+test("the block editor shows a block's attributes in its sidebar and the element itself as a live preview", async ({
+  page,
+}) => {
+  await logIn(page);
+  await page.goto(`${site.url}/wp-admin/post.php?post=${site.posts.blocks}&action=edit`);
+  const preview = page.locator('.block-editor-block-list__layout price-board');
+  await expect(priceCell(preview, 'usd')).toHaveText(/[۰-۹]{3}/);
+  // The block's attributes are the element's, from the attribute table, without the site's own.
+  const names = await page.evaluate(() =>
+    Object.keys(
+      (
+        window as unknown as { wp: { blocks: { getBlockType(name: string): { attributes: object } } } }
+      ).wp.blocks.getBlockType('price-board/price-board').attributes,
+    ),
+  );
+  expect(names).toEqual(expect.arrayContaining(['symbols', 'columns', 'days', 'density', 'link', 'theme', 'unit']));
+  expect(names).not.toContain('api-key');
+  expect(names).not.toContain('base-url');
+  // The editor's welcome guide, shown on a user's first visit, covers the content.
+  const guide = page.locator('.edit-post-welcome-guide');
+  await guide.waitFor();
+  await page.keyboard.press('Escape');
+  await expect(guide).toBeHidden();
+  await page.locator('.wp-block[data-type="price-board/price-board"]').click();
+  const columns = page.locator('.block-editor-block-inspector').getByLabel('columns');
+  await expect(columns).toHaveValue('');
+  await columns.fill('price,high');
+  await expect(preview).toHaveAttribute('columns', 'price,high');
 });
 
 test('with the relay down a post still renders, with the bare element', async () => {
