@@ -14,6 +14,24 @@ export interface ZipEntry {
 const DOS_TIME = 0;
 const DOS_DATE = ((2026 - 1980) << 9) | (1 << 5) | 1;
 
+/**
+ * What the local header and the central directory entry both say of a file, in the order both
+ * write it: version needed, flags (UTF-8 names), method (deflate), time, date, CRC, sizes, name length.
+ */
+function fileFields(crc: number, packed: number, size: number, nameLength: number): Buffer {
+  const fields = Buffer.alloc(24);
+  fields.writeUInt16LE(20, 0);
+  fields.writeUInt16LE(0x0800, 2);
+  fields.writeUInt16LE(8, 4);
+  fields.writeUInt16LE(DOS_TIME, 6);
+  fields.writeUInt16LE(DOS_DATE, 8);
+  fields.writeUInt32LE(crc, 10);
+  fields.writeUInt32LE(packed, 14);
+  fields.writeUInt32LE(size, 18);
+  fields.writeUInt16LE(nameLength, 22);
+  return fields;
+}
+
 /** The archive of `entries`, in their order. */
 export function zipArchive(entries: readonly ZipEntry[]): Buffer {
   const locals: Buffer[] = [];
@@ -22,31 +40,16 @@ export function zipArchive(entries: readonly ZipEntry[]): Buffer {
   for (const entry of entries) {
     const name = Buffer.from(entry.name, 'utf8');
     const packed = deflateRawSync(entry.data, { level: 9 });
-    const crc = crc32(entry.data);
+    const fields = fileFields(crc32(entry.data), packed.length, entry.data.length, name.length);
+    // Signature, the fields, no extra field.
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4); // version needed
-    local.writeUInt16LE(0x0800, 6); // names are UTF-8
-    local.writeUInt16LE(8, 8); // deflate
-    local.writeUInt16LE(DOS_TIME, 10);
-    local.writeUInt16LE(DOS_DATE, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(entry.data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    local.writeUInt16LE(0, 28);
+    fields.copy(local, 4);
+    // Signature, made by (Unix), the fields, no extra field or comment, disk 0, attributes, offset.
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE((3 << 8) | 20, 4); // made by Unix
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x0800, 8);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt16LE(DOS_TIME, 12);
-    central.writeUInt16LE(DOS_DATE, 14);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(packed.length, 20);
-    central.writeUInt32LE(entry.data.length, 24);
-    central.writeUInt16LE(name.length, 28);
+    central.writeUInt16LE((3 << 8) | 20, 4);
+    fields.copy(central, 6);
     central.writeUInt32LE((0o100644 << 16) >>> 0, 38); // a regular file, rw-r--r--
     central.writeUInt32LE(offset, 42);
     locals.push(local, name, packed);

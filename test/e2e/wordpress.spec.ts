@@ -4,7 +4,9 @@
  * served HTML, the widgets go live in Chromium, an author saves a block, the settings page tests
  * the relay's address in Persian, and a post still renders when the relay is down.
  */
+import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
+import { WIDGET_ATTRIBUTES } from '../../src/shared/attribute-table';
 import { expect, persianGrouped, priceCell, test } from './support/fixtures';
 import { startRelayOnSandbox, type RelayOnSandbox } from './support/servers';
 import { startWordPress, type WordPressPost, type WordPressSite } from './support/wordpress';
@@ -209,6 +211,34 @@ test("the block editor shows a block's attributes in its sidebar and the element
   await expect(preview).toHaveAttribute('columns', 'price,high');
 });
 
+test('key mode, saved on the settings page: the service answers the test, and posts get the bare element with its address and key', async ({
+  page,
+}) => {
+  const key = 'pro-key:e2e-wordpress';
+  await logIn(page);
+  await page.goto(`${site.url}/wp-admin/options-general.php?page=price-board`);
+  await page.locator('input[name="price_board_settings[mode]"][value="key"]').check();
+  await page.locator('#price-board-service_url').fill(started.sandbox.url);
+  await page.locator('#price-board-api_key').fill(key);
+  await page.locator('#price-board-test').click();
+  await expect(page.locator('#price-board-test-result')).toHaveText(/^سرویس پاسخ داد: [۰-۹]+ نماد\.$/);
+  await page.locator('#price-board-unit').selectOption('rial');
+  await page.locator('#submit').click();
+  await expect(page.locator('#price-board-service_url')).toHaveValue(started.sandbox.url);
+
+  // No relay: no fragment, and the element gets the service's address, the (public) key and the site's unit.
+  const html = await servedHtml(site.postUrl('shortcodes'));
+  expect(elementIn(html, 'price-board')).toBe(
+    `<price-board base-url="${started.sandbox.url}" api-key="${key}" symbols="usd,eur,gold_18" unit="rial" chart="none"></price-board>`,
+  );
+
+  // Back to the relay, for what follows.
+  await page.locator('input[name="price_board_settings[mode]"][value="relay"]').check();
+  await page.locator('#price-board-unit').selectOption('');
+  await page.locator('#submit').click();
+  await expect(page.locator('input[name="price_board_settings[mode]"][value="relay"]')).toBeChecked();
+});
+
 test('with the relay down a post still renders, with the bare element', async () => {
   await started.close();
   const html = await servedHtml(site.postUrl('relayDown'));
@@ -219,4 +249,22 @@ test('with the relay down a post still renders, with the bare element', async ()
     .split('\n')
     .filter((line) => /PHP (Fatal|Warning|Notice|Deprecated)/.test(line) && line.includes('/plugins/price-board/'));
   expect(pluginProblems).toEqual([]);
+});
+
+test("docs/wordpress.md lists each shortcode's attributes: the element's table without the site's own", () => {
+  const docs = readFileSync(new URL('../../docs/wordpress.md', import.meta.url), 'utf8');
+  const shortcodes = { board: 'price_board', ticker: 'price_ticker', converter: 'price_converter' } as const;
+  for (const [widget, shortcode] of Object.entries(shortcodes)) {
+    const row = docs.split('\n').find((line) => line.startsWith(`| \`[${shortcode}]\``));
+    const listed = [...(row ?? '').split('|')[2]!.matchAll(/`([a-z-]+)`/g)].map((m) => m[1]);
+    const table = Object.values(WIDGET_ATTRIBUTES[widget as keyof typeof shortcodes]) as Array<{
+      attribute: string;
+      kind: string;
+    }>;
+    // The plugin leaves the key, the service's address and the stream's to the settings page.
+    const authors = table
+      .filter((spec) => !['key', 'base-url', 'url'].includes(spec.kind))
+      .map((spec) => spec.attribute);
+    expect(listed, shortcode).toEqual(authors);
+  }
 });
