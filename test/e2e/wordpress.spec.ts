@@ -5,6 +5,8 @@
  * the relay's address in Persian, and a post still renders when the relay is down.
  */
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
 import { WIDGET_ATTRIBUTES } from '../../src/shared/attribute-table';
 import { expect, persianGrouped, priceCell, test } from './support/fixtures';
@@ -179,6 +181,18 @@ test('the settings page tests the address typed and answers in Persian', async (
   await address.fill(site.url);
   await test.click();
   await expect(result).toHaveText('این نشانی پاسخ داد، اما رلهٔ تابلوی قیمت نیست.');
+
+  // A server that takes the connection and never answers: the test's own 5 s bound.
+  const silent = createServer(() => {});
+  await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+  try {
+    await address.fill(`http://127.0.0.1:${(silent.address() as AddressInfo).port}`);
+    await test.click();
+    await expect(result).toHaveText('این نشانی در ۵ ثانیه پاسخی نداد (زمان انتظار گذشت).', { timeout: 20_000 });
+  } finally {
+    silent.closeAllConnections();
+    await new Promise((done) => silent.close(done));
+  }
 });
 
 test("the block editor shows a block's attributes in its sidebar and the element itself as a live preview", async ({
