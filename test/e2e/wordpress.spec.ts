@@ -225,6 +225,35 @@ test("the block editor shows a block's attributes in its sidebar and the element
   await expect(preview).toHaveAttribute('columns', 'price,high');
 });
 
+test("the cache plugins' exclusion filters leave out the widgets' folder or script handles", () => {
+  const widgets = '/wp-content/plugins/price-board/widgets/';
+  const handles = WIDGETS.map((tag) => `price-board-${tag}`);
+  const filtered = JSON.parse(
+    site.php(`
+      $paths = array();
+      foreach ( array( 'rocket_delay_js_exclusions', 'rocket_exclude_defer_js', 'rocket_exclude_js', 'litespeed_optimize_js_excludes', 'litespeed_optm_js_defer_exc', 'litespeed_optm_gm_js_exc' ) as $name ) {
+        $paths[ $name ] = apply_filters( $name, array( '/other.js' ) );
+      }
+      $handles = array();
+      foreach ( array( 'sgo_js_minify_exclude', 'sgo_javascript_combine_exclude', 'sgo_js_async_exclude' ) as $name ) {
+        $handles[ $name ] = apply_filters( $name, array( 'other' ) );
+      }
+      echo wp_json_encode( array(
+        'paths' => $paths,
+        'handles' => $handles,
+        'autoptimize' => apply_filters( 'autoptimize_filter_js_exclude', 'other.js' ),
+        'w3tc' => apply_filters( 'w3tc_minify_js_do_tag_minification', true, '<script src="${site.url}${widgets}price-board.js"></script>', '' ),
+        'w3tcOther' => apply_filters( 'w3tc_minify_js_do_tag_minification', true, '<script src="/other.js"></script>', '' ),
+      ) );
+    `),
+  ) as { paths: object; handles: object; autoptimize: string; w3tc: boolean; w3tcOther: boolean };
+  for (const list of Object.values(filtered.paths)) expect(list).toEqual(['/other.js', widgets]);
+  for (const list of Object.values(filtered.handles)) expect(list).toEqual(['other', ...handles]);
+  expect(filtered.autoptimize).toBe(`other.js, ${widgets}`);
+  expect(filtered.w3tc).toBe(false);
+  expect(filtered.w3tcOther).toBe(true);
+});
+
 test('key mode, saved on the settings page: the service answers the test, and posts get the bare element with its address and key', async ({
   page,
 }) => {

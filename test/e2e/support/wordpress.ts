@@ -41,6 +41,8 @@ export interface WordPressSite {
   posts: Record<string, number>;
   /** The address of a post or page written at the start, by its name. */
   postUrl(name: string): string;
+  /** The output of PHP code run in the loaded site (a front-end request's WordPress, from the command line). */
+  php(code: string): string;
   /** PHP's notices and warnings so far (WP_DEBUG_LOG). */
   debugLog(): string;
   close(): Promise<void>;
@@ -218,6 +220,11 @@ export async function startWordPress(options: WordPressOptions): Promise<WordPre
       authorPassword: made.authorPassword,
       posts: made.posts,
       postUrl: (name) => `${url}/?${options.posts[name]?.type === 'page' ? 'page_id' : 'p'}=${made.posts[name]}`,
+      php: (code) =>
+        run('php', [
+          '-r',
+          `$_SERVER['HTTP_HOST'] = ${JSON.stringify(new URL(url).host)}; require ${JSON.stringify(join(site, 'wp-load.php'))}; ${code}`,
+        ]),
       debugLog: () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : ''),
       close,
     };
