@@ -54,7 +54,26 @@ export function pluginAttributeTable(): Record<
   );
 }
 
+/**
+ * The plugin's version, as its header, its constant and its readme's stable tag say it: each must
+ * be the package's (the widgets it ships are that version).
+ */
+function checkVersions(): void {
+  const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+  const plugin = readFileSync(join(PLUGIN_DIR, 'price-board.php'), 'utf8');
+  const readme = readFileSync(join(PLUGIN_DIR, 'readme.txt'), 'utf8');
+  const said = {
+    'price-board.php Version': /^ \* Version:\s*(\S+)$/m.exec(plugin)?.[1],
+    PRICE_BOARD_VERSION: /define\( 'PRICE_BOARD_VERSION', '([^']+)' \)/.exec(plugin)?.[1],
+    'readme.txt Stable tag': /^Stable tag:\s*(\S+)$/m.exec(readme)?.[1],
+  };
+  for (const [where, value] of Object.entries(said)) {
+    if (value !== version) throw new Error(`wordpress/ ${where} is ${value}, the package is ${version}`);
+  }
+}
+
 function main(): void {
+  checkVersions();
   for (const name of WIDGET_FILES) {
     if (!existsSync(join(DIST_DIR, name))) throw new Error(`dist/${name} is missing: run \`npm run build\` first`);
   }

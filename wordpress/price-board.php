@@ -1,7 +1,6 @@
 <?php
 /**
  * Plugin Name:       Price Board
- * Plugin URI:        https://github.com/price-board/price-board
  * Description:       قیمت‌های زندهٔ بازار ایران (ارز، طلا، سکه) در نوشته‌ها و برگه‌ها: تابلوی قیمت، نوار قیمت و مبدل، با قیمت‌ها در HTML خود برگه.
  * Version:           0.1.0
  * Requires at least: 6.1

@@ -1,8 +1,10 @@
 /**
  * The WordPress plugin in a real WordPress (Debian's 6.1, MariaDB, `php -S`), installed from the
  * built zip and set to a relay over the sandbox: the shortcodes' and blocks' prices are in the
- * served HTML, the widgets go live in Chromium, an author saves a block, the settings page tests
- * the relay's address in Persian, and a post still renders when the relay is down.
+ * served HTML, the widgets go live in Chromium, an author saves a block, the editor previews a
+ * block with its settings, the settings page tests addresses in Persian and saves key mode, the
+ * cache plugins' exclusion filters hold, and a post still renders when the relay is down. Also:
+ * docs/wordpress.md lists the shortcodes' attributes as the attribute table has them.
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
