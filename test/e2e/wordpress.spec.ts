@@ -284,6 +284,28 @@ test('key mode, saved on the settings page: the service answers the test, and po
   await expect(page.locator('input[name="price_board_settings[mode]"][value="relay"]')).toBeChecked();
 });
 
+test("a relay that takes the connection and never answers holds a page about a second per widget (the plugin's bound), then the bare elements", async () => {
+  const silent = createServer(() => {});
+  await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+  const hanging = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+  try {
+    site.php(`update_option( 'price_board_settings', array( 'mode' => 'relay', 'relay_url' => '${hanging}' ) );`);
+    const began = Date.now();
+    const html = await servedHtml(site.postUrl('shortcodes'));
+    // Three widgets at 1 s each; WordPress's own default (5 s each) would be 15 s.
+    expect(Date.now() - began).toBeLessThan(10_000);
+    expect(elementIn(html, 'price-board')).toBe(
+      `<price-board base-url="${hanging}" symbols="usd,eur,gold_18" chart="none"></price-board>`,
+    );
+  } finally {
+    site.php(
+      `update_option( 'price_board_settings', array( 'mode' => 'relay', 'relay_url' => '${started.relay.url}' ) );`,
+    );
+    silent.closeAllConnections();
+    await new Promise((done) => silent.close(done));
+  }
+});
+
 test('with the relay down a post still renders, with the bare element', async () => {
   await started.close();
   const html = await servedHtml(site.postUrl('relayDown'));
