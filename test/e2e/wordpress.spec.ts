@@ -34,7 +34,11 @@ const POSTS: Record<string, WordPressPost> = {
     ].join('\n\n'),
   },
   plain: { type: 'page', title: 'plain', content: '<p>no widget here</p>' },
-  relayDown: { type: 'post', title: 'relay down', content: '[price_board symbols="gold_24" chart="none"]' },
+  relayDown: {
+    type: 'post',
+    title: 'relay down',
+    content: '[price_board symbols="gold_24" chart="none"]\n\n[price_converter symbols="eur" reverse]',
+  },
 };
 
 let started: RelayOnSandbox;
@@ -310,6 +314,8 @@ test('with the relay down a post still renders, with the bare element', async ()
   await started.close();
   const html = await servedHtml(site.postUrl('relayDown'));
   expect(html).toContain(`<price-board base-url="${started.relay.url}" symbols="gold_24" chart="none"></price-board>`);
+  // A shortcode's bare word is a flag.
+  expect(html).toContain(`<price-converter base-url="${started.relay.url}" symbols="eur" reverse></price-converter>`);
   // Nothing of the plugin's own went wrong on the way (WordPress 6.1 itself is noisy on PHP 8.2).
   const pluginProblems = site
     .debugLog()
