@@ -68,12 +68,15 @@ function waitForLine(child: ChildProcess, ready: RegExp, what: string): Promise<
   });
 }
 
-/** Ends `child` (SIGTERM) and waits for it to be gone. */
+/**
+ * Ends `child` and its own children (SIGTERM to its process group: it is started detached, and
+ * `php -S` leaves its workers running when only it is ended), and waits for it to be gone.
+ */
 function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((done) => {
     child.once('exit', () => done());
-    child.kill('SIGTERM');
+    process.kill(-child.pid!, 'SIGTERM');
   });
 }
 
@@ -122,7 +125,7 @@ async function startMariaDb(dir: string): Promise<{ socket: string; process: Chi
       '--skip-name-resolve',
       '--innodb-buffer-pool-size=32M',
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
   );
   await waitForLine(child, /ready for connections/, 'mariadbd');
   return { socket, process: child };
@@ -208,6 +211,7 @@ export async function startWordPress(options: WordPressOptions): Promise<WordPre
     const php = spawn('php', ['-S', `127.0.0.1:${port}`, '-t', site], {
       stdio: ['ignore', 'ignore', 'pipe'],
       env: { ...process.env, PHP_CLI_SERVER_WORKERS: '4' },
+      detached: true,
     });
     children.push(php);
     await waitForLine(php, /Development Server .* started/, 'php -S');
