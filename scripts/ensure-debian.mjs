@@ -5,8 +5,8 @@ import { existsSync } from 'node:fs';
 
 /**
  * @param {{ check: string, pkg: string, service: string, name: string, purpose: string }} what
- *   `check`: a command that succeeds when it is there; `service`: the system instance the package
- *   starts where an init system runs (stopped: the tests start their own).
+ *   `check`: a command that succeeds when it is there; `service`: the system instances the package
+ *   starts where an init system runs, separated by spaces (stopped: the tests start their own).
  */
 export function ensureDebianPackage({ check, pkg, service, name, purpose }) {
   const found = () => {
@@ -28,7 +28,7 @@ export function ensureDebianPackage({ check, pkg, service, name, purpose }) {
     } catch {
       /* reported below */
     }
-    execSync(`(service ${service} stop || true) >/dev/null 2>&1`);
+    for (const name of service.split(' ')) execSync(`(service ${name} stop || true) >/dev/null 2>&1`);
     if (found()) return;
   }
   console.error(`No ${name} found. Install it (Debian: sudo apt-get install ${pkg}); ${purpose}.`);

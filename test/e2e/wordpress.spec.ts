@@ -1,0 +1,343 @@
+/**
+ * The WordPress plugin in a real WordPress (Debian's 6.1, MariaDB, `php -S`), installed from the
+ * built zip and set to a relay over the sandbox: the shortcodes' and blocks' prices are in the
+ * served HTML, the widgets go live in Chromium, an author saves a block, the editor previews a
+ * block with its settings, the settings page tests addresses in Persian and saves key mode, the
+ * cache plugins' exclusion filters hold, and a post still renders when the relay is down. Also:
+ * docs/wordpress.md lists the shortcodes' attributes as the attribute table has them.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Page } from '@playwright/test';
+import { WIDGET_ATTRIBUTES } from '../../src/shared/attribute-table';
+import { expect, persianGrouped, priceCell, test } from './support/fixtures';
+import { startRelayOnSandbox, type RelayOnSandbox } from './support/servers';
+import { startWordPress, type WordPressPost, type WordPressSite } from './support/wordpress';
+
+const WIDGETS = ['price-board', 'price-ticker', 'price-converter'] as const;
+
+const POSTS: Record<string, WordPressPost> = {
+  shortcodes: {
+    type: 'post',
+    title: 'shortcodes',
+    content:
+      '[price_board symbols="usd,eur,gold_18" chart="none"]\n\n[price_ticker symbols="usd,coin_emami"]\n\n[price_converter symbols="usd" amount="2"]',
+  },
+  blocks: {
+    type: 'page',
+    title: 'blocks',
+    content: [
+      '<!-- wp:price-board/price-board {"symbols":"usd,eur","chart":"none"} /-->',
+      '<!-- wp:price-board/price-ticker {"symbols":"usd,coin_emami"} /-->',
+      '<!-- wp:price-board/price-converter {"symbols":"usd","amount":"2","reverse":false} /-->',
+    ].join('\n\n'),
+  },
+  plain: { type: 'page', title: 'plain', content: '<p>no widget here</p>' },
+  relayDown: {
+    type: 'post',
+    title: 'relay down',
+    content: '[price_board symbols="gold_24" chart="none"]\n\n[price_converter symbols="eur" reverse]',
+  },
+};
+
+let started: RelayOnSandbox;
+let site: WordPressSite;
+
+/** Sets exact prices (rial) on the relay's sandbox; each is pushed to the relay's stream. */
+async function setPrices(set: Array<{ symbol: string; price: string }>): Promise<void> {
+  const answer = await fetch(`${started.sandbox.url}/__sandbox/market`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ set }),
+  });
+  expect(answer.ok).toBe(true);
+}
+
+/** Waits until the relay holds `price` (rial) for `symbol`: what its next fragment renders. */
+async function relayHolds(symbol: string, price: string): Promise<void> {
+  await expect
+    .poll(async () => {
+      const answer = await fetch(`${started.relay.url}/v1/prices?symbols=${symbol}`);
+      const body = (await answer.json()) as { data: { quotes: Array<{ price: string }> } };
+      return body.data.quotes[0]?.price;
+    })
+    .toBe(price);
+}
+
+/** The served HTML of a page, as a search engine or a link preview reads it (no script run). */
+async function servedHtml(url: string): Promise<string> {
+  const answer = await fetch(url);
+  expect(answer.status).toBe(200);
+  return answer.text();
+}
+
+/** The markup of the first `<tag>` in `html`, from its opening tag to its end. */
+function elementIn(html: string, tag: string): string {
+  const start = html.indexOf(`<${tag} `);
+  expect(start, `<${tag}> in the page`).toBeGreaterThanOrEqual(0);
+  return html.slice(start, html.indexOf(`</${tag}>`, start) + tag.length + 3);
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  started = await startRelayOnSandbox('basic-key:e2e-wordpress');
+  await setPrices([{ symbol: 'usd', price: '12345670' }]);
+  // The relay in this process loads its renderer (the widgets' TypeScript, compiled on import) on
+  // its first fragment: seconds here, beyond the plugin's 1 s wait. A deployed relay is built.
+  for (const tag of WIDGETS) expect((await fetch(`${started.relay.url}/render/${tag}?script=0`)).status).toBe(200);
+  site = await startWordPress({ settings: { mode: 'relay', relay_url: started.relay.url }, posts: POSTS });
+});
+
+test.afterAll(async () => {
+  await site?.close();
+  await started?.close();
+});
+
+/** The checks of a page showing the three widgets with `usd` at 1,234,567 toman (the converter: 2 of them). */
+function expectRenderedWidgets(html: string): void {
+  for (const tag of WIDGETS) {
+    const element = elementIn(html, tag);
+    // Rendered by the relay, pointed at it: the element's address is the relay's.
+    expect(element).toMatch(new RegExp(`^<${tag} base-url="${started.relay.url}"`));
+    expect(element).toContain('<template shadowroot="open" shadowrootmode="open">');
+    // Modules from the plugin's own folder, kept away from delay-JS and combine optimizers.
+    expect(html).toMatch(
+      new RegExp(
+        `<script type="module" data-cfasync="false"[^>]* nowprocket src=['"]${site.url}/wp-content/plugins/price-board/widgets/${tag}\\.js['"]`,
+      ),
+    );
+  }
+  expect(elementIn(html, 'price-board')).toContain(persianGrouped('1234567'));
+  expect(elementIn(html, 'price-ticker')).toContain(persianGrouped('1234567'));
+  expect(elementIn(html, 'price-converter')).toContain(persianGrouped('2469134'));
+}
+
+test("a post's shortcodes are in its served HTML with the relay's Persian prices and the element's modules", async () => {
+  expectRenderedWidgets(await servedHtml(site.postUrl('shortcodes')));
+});
+
+test("a page's blocks are rendered on the server the same way, and a page without a widget loads none of its files", async () => {
+  expectRenderedWidgets(await servedHtml(site.postUrl('blocks')));
+  expect(await servedHtml(site.postUrl('plain'))).not.toContain('/plugins/price-board/');
+});
+
+test('in Chromium the rendered widgets go live on the next price change', async ({ page, problems }) => {
+  await page.goto(site.postUrl('shortcodes'));
+  const board = page.locator('price-board');
+  await expect(priceCell(board, 'usd')).toContainText(persianGrouped('1234567'));
+  await expect(board.locator('[part~="status"]')).toHaveAttribute('data-status', 'live');
+  await setPrices([{ symbol: 'usd', price: '13579240' }]);
+  await expect(priceCell(board, 'usd')).toContainText(persianGrouped('1357924'));
+  await expect(page.locator('price-ticker')).toContainText(persianGrouped('1357924'));
+  await expect(page.locator('price-converter')).toContainText(persianGrouped('2715848'));
+  // WordPress's test site has no favicon: the browser's own request for one is not the widgets'.
+  expect(problems.all().filter((problem) => !problem.includes('/favicon.ico'))).toEqual([]);
+});
+
+test('an author (no unfiltered_html) saves a post with a block through the REST API, and it renders with prices', async () => {
+  await setPrices([{ symbol: 'usd', price: '24680000' }]);
+  await relayHolds('usd', '24680000');
+  const answer = await fetch(`${site.url}/?rest_route=/wp/v2/posts`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      Authorization: `Basic ${Buffer.from(`author:${site.authorPassword}`).toString('base64')}`,
+    },
+    body: JSON.stringify({
+      title: 'by the author',
+      status: 'publish',
+      content: '<!-- wp:price-board/price-board {"symbols":"eur,usd","chart":"none","columns":"price,change"} /-->',
+    }),
+  });
+  expect(answer.status).toBe(201);
+  const saved = (await answer.json()) as { link: string; content: { raw?: string } };
+  const board = elementIn(await servedHtml(saved.link), 'price-board');
+  expect(board).toMatch(/ symbols="eur,usd"/);
+  expect(board).toMatch(/ columns="price,change"/);
+  expect(board).toContain(persianGrouped('2468000'));
+});
+
+/** Logs the administrator in. */
+async function logIn(page: Page): Promise<void> {
+  await page.goto(`${site.url}/wp-login.php`);
+  await page.locator('#user_login').fill('admin');
+  await page.locator('#user_pass').fill(site.adminPassword);
+  await page.locator('#wp-submit').click();
+  await page.waitForURL(/wp-admin/);
+}
+
+test('the settings page tests the address typed and answers in Persian', async ({ page }) => {
+  await logIn(page);
+  await page.goto(`${site.url}/wp-admin/options-general.php?page=price-board`);
+  const address = page.locator('#price-board-relay_url');
+  const result = page.locator('#price-board-test-result');
+  const test = page.locator('#price-board-test');
+  await expect(address).toHaveValue(started.relay.url);
+
+  await test.click();
+  await expect(result).toHaveText(/^رله پاسخ داد: [۰-۹]+ قیمت\.$/);
+
+  // Nothing listens there: a bad address.
+  await address.fill('http://127.0.0.1:9');
+  await test.click();
+  await expect(result).toHaveText(/^نشانی نادرست است/);
+
+  // The site itself answers, but it is not a relay.
+  await address.fill(site.url);
+  await test.click();
+  await expect(result).toHaveText('این نشانی پاسخ داد، اما رلهٔ تابلوی قیمت نیست.');
+
+  // A server that takes the connection and never answers: the test's own 5 s bound.
+  const silent = createServer(() => {});
+  await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+  try {
+    await address.fill(`http://127.0.0.1:${(silent.address() as AddressInfo).port}`);
+    await test.click();
+    await expect(result).toHaveText('این نشانی در ۵ ثانیه پاسخی نداد (زمان انتظار گذشت).', { timeout: 20_000 });
+  } finally {
+    silent.closeAllConnections();
+    await new Promise((done) => silent.close(done));
+  }
+});
+
+test("the block editor shows a block's attributes in its sidebar and the element itself as a live preview", async ({
+  page,
+}) => {
+  await logIn(page);
+  await page.goto(`${site.url}/wp-admin/post.php?post=${site.posts.blocks}&action=edit`);
+  const preview = page.locator('.block-editor-block-list__layout price-board');
+  await expect(priceCell(preview, 'usd')).toHaveText(/[۰-۹]{3}/);
+  // The block's attributes are the element's, from the attribute table, without the site's own.
+  const names = await page.evaluate(() =>
+    Object.keys(
+      (
+        window as unknown as { wp: { blocks: { getBlockType(name: string): { attributes: object } } } }
+      ).wp.blocks.getBlockType('price-board/price-board').attributes,
+    ),
+  );
+  expect(names).toEqual(expect.arrayContaining(['symbols', 'columns', 'days', 'density', 'link', 'theme', 'unit']));
+  expect(names).not.toContain('api-key');
+  expect(names).not.toContain('base-url');
+  // The editor's welcome guide, shown on a user's first visit, covers the content.
+  const guide = page.locator('.edit-post-welcome-guide');
+  await guide.waitFor();
+  await page.keyboard.press('Escape');
+  await expect(guide).toBeHidden();
+  await page.locator('.wp-block[data-type="price-board/price-board"]').click();
+  const columns = page.locator('.block-editor-block-inspector').getByLabel('columns');
+  await expect(columns).toHaveValue('');
+  await columns.fill('price,high');
+  await expect(preview).toHaveAttribute('columns', 'price,high');
+});
+
+test("the cache plugins' exclusion filters leave out the widgets' folder or script handles", () => {
+  const widgets = '/wp-content/plugins/price-board/widgets/';
+  const handles = WIDGETS.map((tag) => `price-board-${tag}`);
+  const filtered = JSON.parse(
+    site.php(`
+      $paths = array();
+      foreach ( array( 'rocket_delay_js_exclusions', 'rocket_exclude_defer_js', 'rocket_exclude_js', 'litespeed_optimize_js_excludes', 'litespeed_optm_js_defer_exc', 'litespeed_optm_gm_js_exc' ) as $name ) {
+        $paths[ $name ] = apply_filters( $name, array( '/other.js' ) );
+      }
+      $handles = array();
+      foreach ( array( 'sgo_js_minify_exclude', 'sgo_javascript_combine_exclude', 'sgo_js_async_exclude' ) as $name ) {
+        $handles[ $name ] = apply_filters( $name, array( 'other' ) );
+      }
+      echo wp_json_encode( array(
+        'paths' => $paths,
+        'handles' => $handles,
+        'autoptimize' => apply_filters( 'autoptimize_filter_js_exclude', 'other.js' ),
+        'w3tc' => apply_filters( 'w3tc_minify_js_do_tag_minification', true, '<script src="${site.url}${widgets}price-board.js"></script>', '' ),
+        'w3tcOther' => apply_filters( 'w3tc_minify_js_do_tag_minification', true, '<script src="/other.js"></script>', '' ),
+      ) );
+    `),
+  ) as { paths: object; handles: object; autoptimize: string; w3tc: boolean; w3tcOther: boolean };
+  for (const list of Object.values(filtered.paths)) expect(list).toEqual(['/other.js', widgets]);
+  for (const list of Object.values(filtered.handles)) expect(list).toEqual(['other', ...handles]);
+  expect(filtered.autoptimize).toBe(`other.js, ${widgets}`);
+  expect(filtered.w3tc).toBe(false);
+  expect(filtered.w3tcOther).toBe(true);
+});
+
+test('key mode, saved on the settings page: the service answers the test, and posts get the bare element with its address and key', async ({
+  page,
+}) => {
+  const key = 'pro-key:e2e-wordpress';
+  await logIn(page);
+  await page.goto(`${site.url}/wp-admin/options-general.php?page=price-board`);
+  await page.locator('input[name="price_board_settings[mode]"][value="key"]').check();
+  await page.locator('#price-board-service_url').fill(started.sandbox.url);
+  await page.locator('#price-board-api_key').fill(key);
+  await page.locator('#price-board-test').click();
+  await expect(page.locator('#price-board-test-result')).toHaveText(/^سرویس پاسخ داد: [۰-۹]+ نماد\.$/);
+  await page.locator('#price-board-unit').selectOption('rial');
+  await page.locator('#submit').click();
+  await expect(page.locator('#price-board-service_url')).toHaveValue(started.sandbox.url);
+
+  // No relay: no fragment, and the element gets the service's address, the (public) key and the site's unit.
+  const html = await servedHtml(site.postUrl('shortcodes'));
+  expect(elementIn(html, 'price-board')).toBe(
+    `<price-board base-url="${started.sandbox.url}" api-key="${key}" symbols="usd,eur,gold_18" unit="rial" chart="none"></price-board>`,
+  );
+
+  // Back to the relay, for what follows.
+  await page.locator('input[name="price_board_settings[mode]"][value="relay"]').check();
+  await page.locator('#price-board-unit').selectOption('');
+  await page.locator('#submit').click();
+  await expect(page.locator('input[name="price_board_settings[mode]"][value="relay"]')).toBeChecked();
+});
+
+test("a relay that takes the connection and never answers holds a page about a second per widget (the plugin's bound), then the bare elements", async () => {
+  const silent = createServer(() => {});
+  await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+  const hanging = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+  try {
+    site.php(`update_option( 'price_board_settings', array( 'mode' => 'relay', 'relay_url' => '${hanging}' ) );`);
+    const began = Date.now();
+    const html = await servedHtml(site.postUrl('shortcodes'));
+    // Three widgets at 1 s each; WordPress's own default (5 s each) would be 15 s.
+    expect(Date.now() - began).toBeLessThan(10_000);
+    expect(elementIn(html, 'price-board')).toBe(
+      `<price-board base-url="${hanging}" symbols="usd,eur,gold_18" chart="none"></price-board>`,
+    );
+  } finally {
+    site.php(
+      `update_option( 'price_board_settings', array( 'mode' => 'relay', 'relay_url' => '${started.relay.url}' ) );`,
+    );
+    silent.closeAllConnections();
+    await new Promise((done) => silent.close(done));
+  }
+});
+
+test('with the relay down a post still renders, with the bare element', async () => {
+  await started.close();
+  const html = await servedHtml(site.postUrl('relayDown'));
+  expect(html).toContain(`<price-board base-url="${started.relay.url}" symbols="gold_24" chart="none"></price-board>`);
+  // A shortcode's bare word is a flag.
+  expect(html).toContain(`<price-converter base-url="${started.relay.url}" symbols="eur" reverse></price-converter>`);
+  // Nothing of the plugin's own went wrong on the way (WordPress 6.1 itself is noisy on PHP 8.2).
+  const pluginProblems = site
+    .debugLog()
+    .split('\n')
+    .filter((line) => /PHP (Fatal|Warning|Notice|Deprecated)/.test(line) && line.includes('/plugins/price-board/'));
+  expect(pluginProblems).toEqual([]);
+});
+
+test("docs/wordpress.md lists each shortcode's attributes: the element's table without the site's own", () => {
+  const docs = readFileSync(new URL('../../docs/wordpress.md', import.meta.url), 'utf8');
+  const shortcodes = { board: 'price_board', ticker: 'price_ticker', converter: 'price_converter' } as const;
+  for (const [widget, shortcode] of Object.entries(shortcodes)) {
+    const row = docs.split('\n').find((line) => line.startsWith(`| \`[${shortcode}]\``));
+    const listed = [...(row ?? '').split('|')[2]!.matchAll(/`([a-z-]+)`/g)].map((m) => m[1]);
+    const table = Object.values(WIDGET_ATTRIBUTES[widget as keyof typeof shortcodes]) as Array<{
+      attribute: string;
+      kind: string;
+    }>;
+    // The plugin leaves the key, the service's address and the stream's to the settings page.
+    const authors = table
+      .filter((spec) => !['key', 'base-url', 'url'].includes(spec.kind))
+      .map((spec) => spec.attribute);
+    expect(listed, shortcode).toEqual(authors);
+  }
+});
