@@ -1,6 +1,6 @@
 // In-page instrumentation of the bench, injected with page.addInitScript before any page script.
 // Plain JS on purpose (evaluated in the browser as is). Exposes `window.__bench`.
-// `window.__BENCH_CFG` (set just before this script): { watch: boolean, rows: number, chartWatch: boolean, snapshot: boolean }
+// `window.__BENCH_CFG` (set just before this script): { watch: boolean, rows: number, chartWatch: boolean, snapshot: boolean, takeover: boolean }
 (function () {
   'use strict';
   var cfg = window.__BENCH_CFG || {};
@@ -175,7 +175,9 @@
     var t = { attachAt: now() };
     times.set(host, t);
     var want = cfg.rows || 1;
-    var mo = new MutationObserver(function () {
+    if (cfg.takeover) followTakeover(host, root, t, want);
+    var mo = new MutationObserver(check);
+    function check() {
       if (t.rowsAt !== undefined) return;
       if (readyRows(root) >= want) {
         t.rowsAt = now();
@@ -190,9 +192,128 @@
           });
         });
       }
-    });
+    }
     mo.observe(root, { childList: true, subtree: true, characterData: true, attributes: true });
+    // A declarative root may hold its rows already when first seen.
+    check();
   }
+
+  /**
+   * A relay's rendered board (`cfg.takeover`, DESIGN.md §13): its root is declarative, attached by
+   * the parser (no attachShadow call), so a document observer watches each board as it is parsed.
+   * From its rows painted until it is live, the probe counts the frames (rAF) and the mutation
+   * batches in which fewer than `want` rows show a price, and the layout shifts; `whenLive`.
+   */
+  var live = { shifts: [], streamAt: undefined, waiters: [] };
+  if (cfg.takeover) {
+    new MutationObserver(function () {
+      var els = document.querySelectorAll('price-board');
+      for (var i = 0; i < els.length; i++)
+        if (!times.has(els[i]) && els[i].shadowRoot) {
+          rootOf.set(els[i], els[i].shadowRoot);
+          watch(els[i], els[i].shadowRoot);
+        }
+    }).observe(document, { childList: true, subtree: true });
+    try {
+      new PerformanceObserver(function (list) {
+        list.getEntries().forEach(function (e) {
+          if (!e.hadRecentInput) live.shifts.push({ at: e.startTime, value: e.value });
+        });
+      }).observe({ type: 'layout-shift', buffered: true });
+    } catch {
+      live.shifts = null;
+    }
+    // The stream is a fetch (src/live/sse.ts): live once its response has come.
+    var realFetch = window.fetch;
+    window.fetch = function (input) {
+      var p = realFetch.apply(this, arguments);
+      var url = typeof input === 'string' ? input : input && input.url;
+      if (url && String(url).indexOf('/v1/stream') >= 0)
+        p.then(
+          function () {
+            if (live.streamAt === undefined) live.streamAt = now();
+            settleLive();
+          },
+          function () {},
+        );
+      return p;
+    };
+  }
+  function followTakeover(host, root, t, want) {
+    live.t = t;
+    live.blankFrames = 0;
+    live.blankBatches = 0;
+    live.frames = 0;
+    live.statuses = [];
+    host.addEventListener('price-board-status', function (e) {
+      live.statuses.push(e.detail && e.detail.status);
+    });
+    // The element's first render over the server's nodes empties the root (replaceChildren).
+    new MutationObserver(function (records) {
+      if (t.rowsAt !== undefined && readyRows(root) < want) live.blankBatches++;
+      for (var i = 0; i < records.length; i++)
+        if (records[i].target === root && records[i].removedNodes.length > 0 && live.tookOverAt === undefined) {
+          live.tookOverAt = now();
+          settleLive();
+        }
+    }).observe(root, { childList: true, subtree: true, characterData: true, attributes: true });
+    (function frame() {
+      raf(function () {
+        if (live.done) return;
+        if (t.rowsAt !== undefined) {
+          live.frames++;
+          if (readyRows(root) < want) live.blankFrames++;
+        }
+        frame();
+      });
+    })();
+  }
+  function settleLive() {
+    if (live.liveAt !== undefined || live.tookOverAt === undefined || live.streamAt === undefined) return;
+    live.liveAt = Math.max(live.tookOverAt, live.streamAt);
+    // Two more frames: the live render's own frame and its layout shifts are counted.
+    raf(function () {
+      raf(function () {
+        finishLive();
+      });
+    });
+  }
+  function finishLive() {
+    if (live.done) return;
+    live.done = true;
+    var from = live.t ? live.t.rowsAt : 0;
+    var cls = null;
+    if (live.shifts)
+      cls = live.shifts
+        .filter(function (s) {
+          return s.at >= from;
+        })
+        .reduce(function (sum, s) {
+          return sum + s.value;
+        }, 0);
+    var out = {
+      liveAt: live.liveAt,
+      tookOverAt: live.tookOverAt,
+      streamAt: live.streamAt,
+      cls: cls,
+      blankFrames: live.blankFrames,
+      blankBatches: live.blankBatches,
+      frames: live.frames,
+      statuses: live.statuses,
+    };
+    live.waiters.splice(0).forEach(function (fn) {
+      fn(out);
+    });
+    live.result = out;
+  }
+  /** Resolves with the takeover's marks once the board is live (or after `timeoutMs`, without `liveAt`). */
+  B.whenLive = function (timeoutMs) {
+    return new Promise(function (resolve) {
+      if (live.result) return resolve(live.result);
+      live.waiters.push(resolve);
+      setTimeout(finishLive, timeoutMs);
+    });
+  };
 
   var attach = Element.prototype.attachShadow;
   Element.prototype.attachShadow = function (init) {
