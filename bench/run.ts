@@ -20,6 +20,7 @@ import { runRelayCatalog } from './relay/catalog';
 import { runRelayCluster } from './relay/cluster';
 import { runRelayFanout } from './relay/fanout';
 import { runRelayPages } from './relay/pages';
+import { runRenderCost } from './relay/render-cost';
 import { buildRows, consoleTable, markdown, type Sections } from './report';
 import { startBenchServer, type BenchServer } from './server';
 import { runSharing } from './sharing';
@@ -211,6 +212,9 @@ async function main(): Promise<number> {
       catalog: await part('catalog', () => runRelayCatalog(log)),
     };
   });
+
+  // The render endpoint's cost, its relay alone in a process (after the fan-out's clients are gone).
+  sections.renderCost = await step('render', () => runRenderCost(log));
 
   let commit = 'unknown';
   try {
