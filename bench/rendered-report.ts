@@ -43,6 +43,17 @@ export function renderedRows(visitor: VisitorResult[] | undefined, failure: stri
     const live = all.filter((t) => t.liveAt !== undefined);
     const prices = measured.flatMap((v) => v.rendered!.prices);
     const cls = all.map((t) => t.cls);
+    const clsRowsFrame = all.map((t) => t.clsRowsFrame ?? 0);
+    const partial = all.filter((t) => t.partialFrames > 0).length;
+    // The largest shift of each kind, with what moved: the lead's first clue.
+    const largest = (before: boolean) =>
+      all
+        .flatMap((t) => t.shifts.filter((x) => x.at < (t.paintAt ?? 0) === before).map((x) => ({ ...x, t })))
+        .sort((a, b) => b.value - a.value)[0];
+    const shiftText = (x: ReturnType<typeof largest>) =>
+      x
+        ? `largest ${round(x.value, 4)} at ${ms(x.at)} (rows painted ${ms(x.t.paintAt ?? NaN)}, element defined ${ms(x.t.definedAt ?? NaN)}, its own render ${ms(x.t.tookOverAt ?? NaN)}, stream open ${ms(x.t.streamAt ?? NaN)}): ${x.sources.join('; ')}`
+        : 'none';
     const blankFrames = all.reduce((n, t) => n + t.blankFrames, 0);
     const blankBatches = all.reduce((n, t) => n + t.blankBatches, 0);
     const frames = all.reduce((n, t) => n + t.frames, 0);
@@ -59,7 +70,9 @@ export function renderedRows(visitor: VisitorResult[] | undefined, failure: stri
       section: 'paint',
       metric: `rendered board from its first paint to live (its own render over the server's nodes and its stream open), ${all.length} loads over the conditions above`,
       measured:
-        `CLS > 0 in ${shifted} of ${all.length} loads (max ${round(Math.max(0, ...cls.map((c) => c ?? NaN)), 4)}); ` +
+        `CLS after the rows' frame > 0 in ${shifted} of ${all.length} loads (max ${round(Math.max(0, ...cls.map((c) => c ?? NaN)), 4)}; ${shiftText(largest(false))}); ` +
+        `in the rows' own frame > 0 in ${clsRowsFrame.filter((c) => c > 0).length} loads (max ${round(Math.max(0, ...clsRowsFrame), 4)}; ${shiftText(largest(true))}), ` +
+        `${partial} of ${all.length} loads painted frames of part of the rows before them; ` +
         `frames with fewer than 10 priced rows ${blankFrames} of ${frames}, mutation batches ${blankBatches}; ` +
         `/v1/prices at the relay: ${requested} of ${prices.length} loads made one (${prices.reduce((a, b) => a + b, 0)} in all); ` +
         `live in ${live.length} of ${all.length} loads; price-board-status events: ${statuses.join(', ') || 'none'}. ${per}`,

@@ -67,8 +67,18 @@ export interface TakeoverMarks {
   liveAt?: number;
   tookOverAt?: number;
   streamAt?: number;
-  /** Layout shifts from the rows in the DOM to live (null: not observable). */
+  /** Layout shifts after the frame that paints the rows, to live (null: not observable). */
   cls: number | null;
+  /** Layout shifts in the frame that paints the rows (against frames before it that showed part of them). */
+  clsRowsFrame: number | null;
+  /** The first shifts from the rows in the DOM: when, how much, and what moved (node, rect before → after). */
+  shifts: { at: number; value: number; sources: string[] }[];
+  /** Frames before the rows' that showed some rows, not yet the 10 with prices (the fragment partly parsed). */
+  partialFrames: number;
+  /** When the element was defined (its module run), the rows in the DOM, and painted. */
+  definedAt?: number;
+  rowsAt?: number;
+  paintAt?: number;
   /** Frames (rAF) and mutation batches in which fewer than the 10 rows showed a price. */
   blankFrames: number;
   blankBatches: number;

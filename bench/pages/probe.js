@@ -217,7 +217,7 @@
     try {
       new PerformanceObserver(function (list) {
         list.getEntries().forEach(function (e) {
-          if (!e.hadRecentInput) live.shifts.push({ at: e.startTime, value: e.value });
+          if (!e.hadRecentInput) live.shifts.push({ at: e.startTime, value: e.value, sources: shiftSources(e) });
         });
       }).observe({ type: 'layout-shift', buffered: true });
     } catch {
@@ -239,12 +239,51 @@
       return p;
     };
   }
+  /** An element as the report names it: its tag and class, and the nearest part around it. */
+  function describeElement(el) {
+    var name =
+      el.localName + (typeof el.className === 'string' && el.className ? '.' + el.className.split(' ')[0] : '');
+    for (var e = el; e && e.getAttribute; e = e.parentNode) {
+      var parts = partsOf(e);
+      if (parts) return name + (e === el ? '' : ' in ') + '[part=' + parts.join(' ') + ']';
+    }
+    return name;
+  }
+  /**
+   * What moved in a layout shift, for the report: each source's element and its rects. A node in a
+   * shadow root is not given (null): it is looked up in the board's root at its current rect.
+   */
+  function shiftSources(e) {
+    var board = document.querySelector('price-board');
+    var root = board && B.rootOf(board);
+    return (e.sources || []).slice(0, 4).map(function (src) {
+      var n = src.node;
+      var c = src.currentRect;
+      if (!n && root && root.elementsFromPoint && c.width > 0 && c.height > 0) {
+        var hits = root.elementsFromPoint(c.x + c.width / 2, c.y + c.height / 2);
+        n =
+          hits.filter(function (h) {
+            var b = h.getBoundingClientRect();
+            return Math.abs(b.x - c.x) < 2 && Math.abs(b.y - c.y) < 2 && Math.abs(b.height - c.height) < 2;
+          })[0] || null;
+      }
+      var name = n ? (n.nodeType === 1 ? describeElement(n) : '#text') : '?';
+      var r = function (x) {
+        return Math.round(x.x) + ',' + Math.round(x.y) + ' ' + Math.round(x.width) + '×' + Math.round(x.height);
+      };
+      return name + ' ' + r(src.previousRect) + ' → ' + r(c);
+    });
+  }
   function followTakeover(host, root, t, want) {
     live.t = t;
     live.blankFrames = 0;
     live.blankBatches = 0;
     live.frames = 0;
+    live.partialFrames = 0;
     live.statuses = [];
+    customElements.whenDefined('price-board').then(function () {
+      live.definedAt = now();
+    });
     host.addEventListener('price-board-status', function (e) {
       live.statuses.push(e.detail && e.detail.status);
     });
@@ -260,10 +299,11 @@
     (function frame() {
       raf(function () {
         if (live.done) return;
+        var ready = readyRows(root);
         if (t.rowsAt !== undefined) {
           live.frames++;
-          if (readyRows(root) < want) live.blankFrames++;
-        }
+          if (ready < want) live.blankFrames++;
+        } else if (ready > 0) live.partialFrames++;
         frame();
       });
     })();
@@ -281,21 +321,36 @@
   function finishLive() {
     if (live.done) return;
     live.done = true;
-    var from = live.t ? live.t.rowsAt : 0;
-    var cls = null;
-    if (live.shifts)
-      cls = live.shifts
-        .filter(function (s) {
-          return s.at >= from;
+    // From the rows in the DOM: shifts in the frame that paints them (against a frame before it,
+    // which showed part of the parsed rows), then those after it.
+    var t = live.t || {};
+    var sum = function (from, to) {
+      return live.shifts
+        ? live.shifts
+            .filter(function (s) {
+              return s.at >= from && s.at < to;
+            })
+            .reduce(function (total, s) {
+              return total + s.value;
+            }, 0)
+        : null;
+    };
+    var shifts = live.shifts
+      ? live.shifts.filter(function (s) {
+          return s.at >= t.rowsAt;
         })
-        .reduce(function (sum, s) {
-          return sum + s.value;
-        }, 0);
+      : [];
     var out = {
       liveAt: live.liveAt,
       tookOverAt: live.tookOverAt,
       streamAt: live.streamAt,
-      cls: cls,
+      cls: sum(t.paintAt, Infinity),
+      clsRowsFrame: sum(t.rowsAt, t.paintAt),
+      shifts: shifts.slice(0, 5),
+      partialFrames: live.partialFrames,
+      definedAt: live.definedAt,
+      rowsAt: t.rowsAt,
+      paintAt: t.paintAt,
       blankFrames: live.blankFrames,
       blankBatches: live.blankBatches,
       frames: live.frames,
