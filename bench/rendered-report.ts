@@ -174,10 +174,13 @@ export function renderedMethod(visitor: VisitorResult[] | undefined): string[] {
       'root as for a board: 10 `[part=row]` with digits in `[part=price]`, the next frame, a `user-blocking` task. From the ' +
       "element parsed means from the probe's first sight of that root. Then, per load, until the board is **live** (its own first " +
       "render over the server's nodes, seen as the root emptied by `replaceChildren`, and its stream's response: the page's " +
-      '`fetch` of `/v1/stream` resolved), and two frames more: the layout shifts (`layout-shift` entries without recent input, ' +
-      'from the rows in the DOM; CLS is their sum), the frames (a `requestAnimationFrame` loop) and the mutation batches of the ' +
-      "root in which fewer than 10 rows show a price, and the `price-board-status` events; the relay's `/v1/prices` GETs are " +
-      'counted in its process (the `http.server.request.start` diagnostics channel, its port) from the navigation to the closed context.',
+      '`fetch` of `/v1/stream` resolved), and two frames more: the layout shifts (`layout-shift` entries without recent input; ' +
+      "CLS is their sum after the frame that paints the rows, the verdict's figure; those in that frame itself, against frames " +
+      "before it that showed part of the parsed rows, are shown beside it; what moved is named from each source's rects, looked " +
+      "up in the board's root, since a node in a shadow root is not given), the frames (a `requestAnimationFrame` loop) and the " +
+      'mutation batches of the root in which fewer than 10 rows show a price, and the `price-board-status` events; the ' +
+      "relay's `/v1/prices` GETs are counted in its process (the `http.server.request.start` diagnostics channel, its port) " +
+      'from the navigation to the closed context.',
   ];
   const list = (xs: number[]) => xs.map((x) => round(x, 0)).join(', ');
   for (const v of visitor ?? [])
