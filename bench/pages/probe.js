@@ -177,9 +177,19 @@
     var want = cfg.rows || 1;
     if (cfg.takeover) followTakeover(host, root, t, want);
     var mo = new MutationObserver(check);
+    // A declarative root's rows are whole once the parser has left the element (the last row's
+    // later cells may come after its price): then the rows shown are those of a board's render.
+    var whole = cfg.takeover
+      ? function () {
+          return host.nextSibling !== null || document.readyState !== 'loading';
+        }
+      : function () {
+          return true;
+        };
+    checks.set(host, check);
     function check() {
       if (t.rowsAt !== undefined) return;
-      if (readyRows(root) >= want) {
+      if (readyRows(root) >= want && whole()) {
         t.rowsAt = now();
         mo.disconnect();
         if (cfg.snapshot && !B.markup) B.markup = snapshot(root);
@@ -205,15 +215,19 @@
    * batches in which fewer than `want` rows show a price, and the layout shifts; `whenLive`.
    */
   var live = { shifts: [], streamAt: undefined, waiters: [] };
+  var checks = new WeakMap(); // host → its rows' check (run again as the parser moves on)
   if (cfg.takeover) {
-    new MutationObserver(function () {
+    var parsed = function () {
       var els = document.querySelectorAll('price-board');
-      for (var i = 0; i < els.length; i++)
+      for (var i = 0; i < els.length; i++) {
         if (!times.has(els[i]) && els[i].shadowRoot) {
           rootOf.set(els[i], els[i].shadowRoot);
           watch(els[i], els[i].shadowRoot);
-        }
-    }).observe(document, { childList: true, subtree: true });
+        } else if (checks.has(els[i])) checks.get(els[i])();
+      }
+    };
+    new MutationObserver(parsed).observe(document, { childList: true, subtree: true });
+    document.addEventListener('readystatechange', parsed);
     try {
       new PerformanceObserver(function (list) {
         list.getEntries().forEach(function (e) {
