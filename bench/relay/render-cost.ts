@@ -54,6 +54,9 @@ export interface FloodCost {
   rssBefore: number;
   rssAfter: number;
   rssPeak: number;
+  /** Its JS heap in use after a full GC, before and after the flood (what it retains). */
+  heapBefore: number;
+  heapAfter: number;
   /** Upstream requests (at the sandbox: method and target) during the flood and the second after it. */
   upstream: string[];
   /** Upstream requests in an idle spell as long, right after: what the relay asks of itself. */
@@ -140,7 +143,7 @@ async function flood(
   paths: string[],
   concurrency: number,
 ): Promise<FloodCost> {
-  const memBefore = await child.ask<{ rss: number }>({ type: 'mem' });
+  const memBefore = await child.ask<{ rss: number; heapUsed: number }>({ type: 'mem' });
   const before = await metrics(relay);
   const cpu0 = await cpuOf(child);
   await child.ask({ type: 'peak' });
@@ -169,7 +172,7 @@ async function flood(
   const idle0 = upstream.length;
   await sleep(wallMs + 1000);
   const upstreamIdle = upstream.slice(idle0);
-  const memAfter = await child.ask<{ rss: number }>({ type: 'mem' });
+  const memAfter = await child.ask<{ rss: number; heapUsed: number }>({ type: 'mem' });
   const renders = after.renders - before.renders;
   return {
     kind,
@@ -187,6 +190,8 @@ async function flood(
     rssBefore: memBefore.rss,
     rssAfter: memAfter.rss,
     rssPeak: Math.max(peak, memAfter.rss),
+    heapBefore: memBefore.heapUsed,
+    heapAfter: memAfter.heapUsed,
     upstream: upstreamDuring,
     upstreamIdle,
     load,
