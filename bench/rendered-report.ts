@@ -34,7 +34,7 @@ export function renderedRows(visitor: VisitorResult[] | undefined, failure: stri
       baseline:
         `floor page ${iqr(v.floor)} · client-only board ${iqr(v.board)}, ${round(v.ratio, 2)} × floor` +
         (v.markup ? ` · markup floor ${iqr(v.markup.spread)}, ${round(v.markup.ratio, 2)} × floor` : ''),
-      target: `≤ ${target} × floor = ${ms(target * v.floorMs)}`,
+      target: `≤ ${target.toFixed(1)} × floor = ${ms(target * v.floorMs)}`,
       verdict: verdict(r.ratio <= target),
     });
   }
@@ -138,7 +138,7 @@ export function renderCostRows(r: RenderCostResults | undefined, failure: string
       measured:
         `${f.renders} renders in ${round(f.seconds, 1)} s: ${round(f.rendersPerSecond, 0)} renders/s (${round(f.cpuPerRender, 2)} ms relay CPU each); ` +
         `p50 ${ms(f.p50)}, p99 ${ms(f.p99)}, ${f.failed} failed; load average ${round(f.load, 1)}; ` +
-        `render cache ${f.cacheBytes} of ${f.cacheMaxBytes} B; RSS after GC ${mb(f.rssBefore)} → ${mb(f.rssAfter)} (${growth >= 0 ? '+' : ''}${mb(growth)}), peak ${mb(f.rssPeak)}`,
+        `render cache ${f.cacheBytes} of ${f.cacheMaxBytes} B; RSS after GC ${mb(f.rssBefore)} → ${mb(f.rssAfter)} (${growth >= 0 ? '+' : ''}${mb(growth)}), peak ${mb(f.rssPeak)}; JS heap after GC ${mb(f.heapBefore)} → ${mb(f.heapAfter)}`,
       baseline: `one at a time: a miss ${round(r.miss.cpuMs, 2)} ms CPU (${round(1000 / r.miss.cpuMs, 0)}/s), /v1/prices ${round(r.prices.cpuMs, 2)} ms`,
       target: 'render cache ≤ its byte bound; none failed',
       verdict: verdict(f.cacheBytes <= f.cacheMaxBytes && f.failed === 0),
@@ -207,6 +207,6 @@ export const RENDER_COST_METHOD =
   'from its `/metrics`. Then two floods of 5,000 distinct valid queries, 50 at a time: distinct `link` templates on the 10 ' +
   'symbols, and distinct symbol lists (2 to 10 of the same symbols, in some order, fixed seed): renders a second (renders ' +
   "counted ÷ wall time), the relay's CPU per render, latency of every request, `relay_render_cache_bytes` against " +
-  "`relay_render_cache_max_bytes` at the end, the relay process's RSS after a full GC before and after (and its peak, " +
-  "sampled every 20 ms), and the upstream requests from the flood's start to a second after its end, beside those of an " +
+  "`relay_render_cache_max_bytes` at the end, the relay process's RSS and JS heap in use after a full GC before and " +
+  "after (and its peak RSS, sampled every 20 ms), and the upstream requests from the flood's start to a second after its end, beside those of an " +
   'idle spell as long right after it (what the relay asks of itself).';
