@@ -8,11 +8,9 @@
  * requests the relay received per board load: 1 when the board uses the preloaded response.
  */
 import type { Browser } from 'playwright';
-import { readConfig } from '../relay/config';
-import { startRelay } from '../relay/server';
+import { startPageRelay } from './page-relay';
 import { PAINT_SYMBOLS } from './paint';
 import type { BenchServer } from './server';
-import { countRequests, isPricesGet } from './util';
 import { CONDITIONS, runVisitor, type Condition, type VisitorResult } from './visitor';
 
 export interface KeylessResults {
@@ -26,17 +24,8 @@ export async function runKeyless(
   server: BenchServer,
   opts: { runs: number; keyPrefix: string; dist: string; conditions?: Condition[] },
 ): Promise<KeylessResults> {
-  const config = readConfig({
-    UPSTREAM_URL: server.url,
-    UPSTREAM_KEY: `${opts.keyPrefix}-upstream`,
-    PLAN: 'enterprise',
-    PORT: '0',
-    // Every page load comes from 127.0.0.1: no per-visitor limit in the way of the bench.
-    CLIENT_RPM: '1000000',
-    CLIENT_STREAMS: '100000',
-  });
-  const relay = await startRelay({ ...config, upstreamUrl: server.url }, { logSink: () => {}, distDir: opts.dist });
-  const prices = countRequests(relay.port, isPricesGet);
+  const pageRelay = await startPageRelay(server, { upstreamKey: `${opts.keyPrefix}-upstream`, dist: opts.dist });
+  const { relay } = pageRelay;
   const symbols = PAINT_SYMBOLS.join(',');
   try {
     // The site's page is on the bench server's origin; the relay is another origin (its own port).
@@ -48,13 +37,12 @@ export async function runKeyless(
           `${server.url}/bench/keyless.html?${new URLSearchParams({ relay: relay.url, symbols, run: key })}`,
         floor: (key) =>
           `${server.url}/bench/floor.html?${new URLSearchParams({ symbols, key: '', base: relay.url, run: key })}`,
-        pricesCount: prices.count,
+        pricesCount: pageRelay.prices,
       },
       { runs: opts.runs, keyPrefix: opts.keyPrefix, conditions: opts.conditions ?? CONDITIONS },
     );
     return { preloadUrl: `${relay.url}/v1/prices?symbols=${symbols}`, conditions };
   } finally {
-    prices.stop();
-    await relay.close();
+    await pageRelay.close();
   }
 }

@@ -8,26 +8,10 @@
  * element's service is the relay that served it. The relay's `/v1/prices` requests are counted:
  * none while the snapshot is fresh.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { readConfig } from '../relay/config';
-import { startRelay } from '../relay/server';
+import { startPageRelay } from './page-relay';
 import { PAINT_SYMBOLS } from './paint';
 import type { BenchServer } from './server';
-import { countRequests, isPricesGet } from './util';
 import type { PagePair } from './visitor';
-
-/** A port free now (the relay's PUBLIC_URL must name its port before it listens). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 export interface RenderedPages {
   pages: PagePair;
@@ -41,30 +25,17 @@ export async function withRendered(
   pages: PagePair,
   opts: { dist: string; upstreamKey: string },
 ): Promise<RenderedPages> {
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const config = readConfig({
-    UPSTREAM_URL: server.url,
-    UPSTREAM_KEY: opts.upstreamKey,
-    PLAN: 'enterprise',
-    PORT: String(port),
-    PUBLIC_URL: origin,
-    // Every page load and include comes from 127.0.0.1: no per-visitor limit in the way of the bench.
-    CLIENT_RPM: '1000000',
-    CLIENT_STREAMS: '100000',
-  });
-  const relay = await startRelay({ ...config, upstreamUrl: server.url }, { logSink: () => {}, distDir: opts.dist });
-  const prices = countRequests(relay.port, isPricesGet);
+  const pageRelay = await startPageRelay(server, { ...opts, publicUrl: true });
+  const { relay } = pageRelay;
   const symbols = PAINT_SYMBOLS.join(',');
   try {
     // The first render loads the renderer and the relay's first quotes: not a visitor's wait.
     const warm = await fetch(`${relay.url}/render/price-board?symbols=${symbols}`);
     const body = await warm.text();
-    if (!body.includes('shadowrootmode') || !body.includes(`${origin}/price-board.js`))
+    if (!body.includes('shadowrootmode') || !body.includes(`${relay.url}/price-board.js`))
       throw new Error(`the relay's fragment has no rendered board or no module script: ${body.slice(0, 200)}`);
   } catch (error) {
-    prices.stop();
-    await relay.close();
+    await pageRelay.close();
     throw error;
   }
   server.includeFrom(relay.url);
@@ -73,13 +44,12 @@ export async function withRendered(
       ...pages,
       // The key only names the run (nothing cached by key); the page sends none.
       rendered: (key) => `${server.url}/bench/rendered.html?${new URLSearchParams({ symbols, run: key })}`,
-      relayPricesCount: prices.count,
+      relayPricesCount: pageRelay.prices,
     },
     relayUrl: relay.url,
     close: async () => {
       server.includeFrom(undefined);
-      prices.stop();
-      await relay.close();
+      await pageRelay.close();
     },
   };
 }
