@@ -41,6 +41,11 @@ export interface ProbeConfig {
   timers?: boolean;
   /** Keep the first board's DOM and style sheets as its rows first show (`__bench.markup`). */
   snapshot?: boolean;
+  /**
+   * A relay's rendered board (declarative shadow root): watch it as parsed, and from its rows
+   * painted to live count blank frames and layout shifts (`__bench.whenLive()`).
+   */
+  takeover?: boolean;
 }
 
 /** A fresh context (empty cache) with the board's locale and time zone, and the probe installed. */

@@ -7,12 +7,8 @@
  * key, one `innerHTML`). First paint from navigation start as in ./visitor, and the `/v1/prices`
  * requests the relay received per board load: 1 when the board uses the preloaded response.
  */
-import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import type { IncomingMessage } from 'node:http';
-import type { Socket } from 'node:net';
 import type { Browser } from 'playwright';
-import { readConfig } from '../relay/config';
-import { startRelay } from '../relay/server';
+import { startPageRelay } from './page-relay';
 import { PAINT_SYMBOLS } from './paint';
 import type { BenchServer } from './server';
 import { CONDITIONS, runVisitor, type Condition, type VisitorResult } from './visitor';
@@ -23,31 +19,13 @@ export interface KeylessResults {
   conditions: VisitorResult[];
 }
 
-/** Every HTTP request a `node:http` server of this process starts (to count those of one port). */
-const REQUEST_START = 'http.server.request.start';
-
 export async function runKeyless(
   browser: Browser,
   server: BenchServer,
   opts: { runs: number; keyPrefix: string; dist: string; conditions?: Condition[] },
 ): Promise<KeylessResults> {
-  const config = readConfig({
-    UPSTREAM_URL: server.url,
-    UPSTREAM_KEY: `${opts.keyPrefix}-upstream`,
-    PLAN: 'enterprise',
-    PORT: '0',
-    // Every page load comes from 127.0.0.1: no per-visitor limit in the way of the bench.
-    CLIENT_RPM: '1000000',
-    CLIENT_STREAMS: '100000',
-  });
-  const relay = await startRelay({ ...config, upstreamUrl: server.url }, { logSink: () => {}, distDir: opts.dist });
-  let prices = 0;
-  const onRequest = (message: unknown) => {
-    const { request, socket } = message as { request: IncomingMessage; socket: Socket };
-    if (socket.localPort === relay.port && request.method === 'GET' && request.url?.startsWith('/v1/prices'))
-      prices += 1;
-  };
-  subscribe(REQUEST_START, onRequest);
+  const pageRelay = await startPageRelay(server, { upstreamKey: `${opts.keyPrefix}-upstream`, dist: opts.dist });
+  const { relay } = pageRelay;
   const symbols = PAINT_SYMBOLS.join(',');
   try {
     // The site's page is on the bench server's origin; the relay is another origin (its own port).
@@ -59,13 +37,12 @@ export async function runKeyless(
           `${server.url}/bench/keyless.html?${new URLSearchParams({ relay: relay.url, symbols, run: key })}`,
         floor: (key) =>
           `${server.url}/bench/floor.html?${new URLSearchParams({ symbols, key: '', base: relay.url, run: key })}`,
-        pricesCount: () => prices,
+        pricesCount: pageRelay.prices,
       },
       { runs: opts.runs, keyPrefix: opts.keyPrefix, conditions: opts.conditions ?? CONDITIONS },
     );
     return { preloadUrl: `${relay.url}/v1/prices?symbols=${symbols}`, conditions };
   } finally {
-    unsubscribe(REQUEST_START, onRequest);
-    await relay.close();
+    await pageRelay.close();
   }
 }

@@ -5,6 +5,8 @@ import type { LoadedJs } from './loaded';
 import type { MemoryResults } from './memory';
 import type { PaintResults } from './paint';
 import { RELAY_METHOD, relayRows, type RelayResults } from './relay/report';
+import type { RenderCostResults } from './relay/render-cost';
+import { RENDER_COST_METHOD, renderCostRows, renderedMethod, renderedRows } from './rendered-report';
 import type { SharingResults } from './sharing';
 import type { SizeResults } from './size';
 import type { TabsResults } from './tabs';
@@ -29,6 +31,8 @@ export interface Sections {
   widgetSizes?: WidgetSizes;
   tickerLive?: TickerLiveResults;
   relay?: RelayResults;
+  /** The relay's render endpoint (DESIGN.md §13). */
+  renderCost?: RenderCostResults;
 }
 
 const kb = (bytes: number) => `${round(bytes / 1024, 1)} KB`;
@@ -218,6 +222,7 @@ export function buildRows(s: Sections, failures: Record<string, string>): Row[] 
       '(may beat the floor: reported)',
       'keyless',
     );
+  rows.push(...renderedRows(s.visitor, failures.rendered ?? failures.visitor));
 
   // ---- live load
   if (s.live) {
@@ -416,6 +421,7 @@ export function buildRows(s: Sections, failures: Record<string, string>): Row[] 
     failed('memory', 'retained heap growth / open connections', '< 1 MB, 0 open');
   }
   if (want(s, failures, 'relay')) rows.push(...relayRows(s.relay, failed));
+  rows.push(...renderCostRows(s.renderCost, failures.render));
   return rows;
 }
 
@@ -546,7 +552,7 @@ export function markdown(rows: Row[], env: Record<string, string>, s: Sections):
       "`innerHTML`): what the board's markup and styles cost with none of its JavaScript; the board's time beyond it is the " +
       "element's (module, Lit, data path). These times are noisy on a small shared machine, so the loads " +
       `are interleaved: ${runs} rounds after a warm-up round, each loading, for every condition in turn, the board page, ` +
-      'the floor page and the markup floor (which goes first rotates), so that whatever else the machine does falls on all alike. The ' +
+      "the floor page, the markup floor and the page with the relay's rendered board (below; which goes first rotates), so that whatever else the machine does falls on all alike. The " +
       'verdict is the ratio of the medians (target ≤ 1.2); each median is shown with its interquartile range (IQR), and ' +
       'the ratio with the IQR of the per-round ratios (a board load over the floor load next to it). The bench waits on a ' +
       "promise of the page's probe (one DevTools call, no polling of the page while it loads). " +
@@ -572,6 +578,7 @@ export function markdown(rows: Row[], env: Record<string, string>, s: Sections):
       `  Keyless relay snippet, ${v.condition.name}: board ${list(v.boardRuns)} ms; floor ${list(v.floorRuns)} ms; ` +
         `/v1/prices requests per board load ${(v.pricesPerBoardLoad ?? []).join(', ')}.`,
     );
+  out.push(...renderedMethod(s.visitor));
   out.push(
     `- **Live load**: one board with the first 170 ids of \`/v1/symbols\` (the sandbox lists ${s.live?.symbols ?? '?'}); the bench posts 10 new prices every 50 ms for ` +
       '10 s to `/__sandbox/market` (each becomes a `quote` stream event). In the page: `longtask` and `long-animation-frame` ' +
@@ -609,6 +616,7 @@ export function markdown(rows: Row[], env: Record<string, string>, s: Sections):
       'patched `setTimeout`/`setInterval`. Noise: the same GC procedure one idle second apart.',
   );
   out.push(RELAY_METHOD);
+  out.push(RENDER_COST_METHOD);
   out.push('');
   return out.join('\n');
 }

@@ -14,11 +14,13 @@ import { runLive } from './live';
 import { runLoaded } from './loaded';
 import { runMemory } from './memory';
 import { runPaint } from './paint';
+import { withRendered } from './rendered';
 import { runRelayBotnet } from './relay/botnet';
 import { runRelayCatalog } from './relay/catalog';
 import { runRelayCluster } from './relay/cluster';
 import { runRelayFanout } from './relay/fanout';
 import { runRelayPages } from './relay/pages';
+import { runRenderCost } from './relay/render-cost';
 import { buildRows, consoleTable, markdown, type Sections } from './report';
 import { startBenchServer, type BenchServer } from './server';
 import { runSharing } from './sharing';
@@ -33,11 +35,30 @@ const TMP = resolve(ROOT, 'bench/tmp');
 // BENCH_DIST: measure another build output (a debugging aid); the default is the project's dist/.
 const DIST = resolve(ROOT, process.env.BENCH_DIST ?? 'dist');
 // e.g. BENCH_ONLY=size,paint, or `npm run bench -- relay` (sections as arguments). Some rows also
-// run alone by their own name, which their section's name includes: visitor and keyless (paint),
-// tabs (sharing), columns (live).
+// run alone by their own name, which their section's name includes: visitor, rendered and keyless
+// (paint), tabs (sharing), columns (live), render (relay). `rendered` runs the visitor rounds with
+// the page that includes the relay's rendered board (its rows and the client-only board's).
 const ONLY = new Set([...(process.env.BENCH_ONLY ?? '').split(','), ...process.argv.slice(2)].filter(Boolean));
-const PARTS: Record<string, string> = { visitor: 'paint', keyless: 'paint', tabs: 'sharing', columns: 'live' };
-const BROWSER_SECTIONS = ['size', 'paint', 'live', 'sharing', 'memory', ...Object.keys(PARTS)];
+const PARTS: Record<string, string> = {
+  visitor: 'paint',
+  rendered: 'paint',
+  keyless: 'paint',
+  tabs: 'sharing',
+  columns: 'live',
+  render: 'relay',
+};
+const BROWSER_SECTIONS = [
+  'size',
+  'paint',
+  'live',
+  'sharing',
+  'memory',
+  'visitor',
+  'rendered',
+  'keyless',
+  'tabs',
+  'columns',
+];
 // What a visitor sees (THE first-paint target): measured rounds per condition, board and floor each.
 const VISITOR_RUNS = 9;
 const KEYLESS_RUNS = 7;
@@ -63,8 +84,8 @@ async function main(): Promise<number> {
   const failures: Record<string, string> = {};
   const started = Date.now();
   const loadAtStart = loadavg()[0]!;
-  const step = async <T>(name: string, fn: () => Promise<T>): Promise<T | undefined> => {
-    if (!want(name)) return undefined;
+  const step = async <T>(name: string, fn: () => Promise<T>, wanted = want(name)): Promise<T | undefined> => {
+    if (!wanted) return undefined;
     const t0 = Date.now();
     log(`▸ ${name}`);
     try {
@@ -106,10 +127,29 @@ async function main(): Promise<number> {
       sections.paintCors = await step('paint', () =>
         runPaint(br, srv, { variant: 'cross-origin', runs: 7, key: 'enterprise-key:bench-paint-cors', initialFiles }),
       );
-      sections.visitor = await step('visitor', () =>
-        withMarkupFloor(br, srv, keyedPages(srv)).then((pages) =>
-          runVisitor(br, pages, { runs: VISITOR_RUNS, keyPrefix: 'enterprise-key:bench-visitor' }),
-        ),
+      sections.visitor = await step(
+        'visitor',
+        async () => {
+          const pages = await withMarkupFloor(br, srv, keyedPages(srv));
+          // The page with the relay's rendered board in the same rounds; without it if its relay cannot start.
+          const rendered = await withRendered(srv, pages, {
+            dist: DIST,
+            upstreamKey: 'enterprise-key:bench-rendered',
+          }).catch((error: unknown) => {
+            failures.rendered = String((error as Error)?.message ?? error).slice(0, 300);
+            console.error(`  rendered board: ${(error as Error)?.stack ?? error}`);
+            return undefined;
+          });
+          try {
+            return await runVisitor(br, rendered?.pages ?? pages, {
+              runs: VISITOR_RUNS,
+              keyPrefix: 'enterprise-key:bench-visitor',
+            });
+          } finally {
+            await rendered?.close();
+          }
+        },
+        want('visitor') || want('rendered'),
       );
       sections.keyless = await step('keyless', () =>
         runKeyless(br, srv, { runs: KEYLESS_RUNS, keyPrefix: 'enterprise-key:bench-keyless', dist: DIST }),
@@ -172,6 +212,9 @@ async function main(): Promise<number> {
       catalog: await part('catalog', () => runRelayCatalog(log)),
     };
   });
+
+  // The render endpoint's cost, its relay alone in a process (after the fan-out's clients are gone).
+  sections.renderCost = await step('render', () => runRenderCost(log));
 
   let commit = 'unknown';
   try {

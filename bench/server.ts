@@ -30,6 +30,11 @@ export interface BenchServer {
   otherUrl: string;
   /** Serves `body` at `/bench/<name>` from now on, as a file of bench/pages (a page or script made during the run). */
   serve(name: string, body: string): void;
+  /**
+   * Where the pages' server-side includes (`<!--# include virtual="/path" -->`, as nginx SSI writes
+   * them) are fetched from from now on, once per page load (undefined: left as they are).
+   */
+  includeFrom(origin: string | undefined): void;
   /** Calls a sandbox control (`/__sandbox/...`) or service path on `url`. */
   call<T = unknown>(path: string, init?: { method?: string; body?: unknown; key?: string }): Promise<T>;
   close(): Promise<void>;
@@ -53,6 +58,32 @@ export async function requestsOf(server: BenchServer, key: string): Promise<KeyR
   };
 }
 
+/** nginx's SSI directive for a sub-request: `<!--# include virtual="/path?query" -->`. */
+const INCLUDE = /<!--#\s*include\s+virtual="([^"]*)"\s*-->/g;
+/** How long an include may take, as the docs' PHP recipe (then the page goes out without it). */
+const INCLUDE_TIMEOUT_MS = 1000;
+
+/**
+ * `html` with each include directive replaced by `origin` + its path's answer, fetched now (per
+ * page load, as an include with no cache); a failed include leaves a comment saying why.
+ */
+async function withIncludes(html: string, origin: string): Promise<string> {
+  const paths = [...html.matchAll(INCLUDE)].map((m) => m[1]!.replace(/&amp;/g, '&'));
+  const bodies = await Promise.all(
+    paths.map(async (path) => {
+      try {
+        const res = await fetch(origin + path, { signal: AbortSignal.timeout(INCLUDE_TIMEOUT_MS) });
+        const text = await res.text();
+        return res.ok ? text : `<!-- include ${res.status} -->`;
+      } catch (error) {
+        return `<!-- include failed: ${String(error).replace(/--/g, '- -')} -->`;
+      }
+    }),
+  );
+  let i = 0;
+  return html.replace(INCLUDE, () => bodies[i++]!);
+}
+
 function escapeAttr(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
@@ -66,6 +97,7 @@ export async function startBenchServer(projectRoot: string, dist: string): Promi
   // (a thread-pool round trip whose delay, on a busy machine, would add noise to first paint).
   const files = new Map<string, Promise<Buffer>>();
   const made = new Map<string, Buffer>();
+  let includeOrigin: string | undefined;
   const read = (file: string) => {
     let body = files.get(file);
     if (!body) {
@@ -88,6 +120,7 @@ export async function startBenchServer(projectRoot: string, dist: string): Promi
         body = body
           .toString('utf8')
           .replace(/\{\{(\w+)\}\}/g, (_, name: string) => escapeAttr(template.get(name) ?? ''));
+        if (includeOrigin) body = await withIncludes(body, includeOrigin);
       }
       res.writeHead(200, {
         'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
@@ -155,6 +188,7 @@ export async function startBenchServer(projectRoot: string, dist: string): Promi
     url,
     otherUrl,
     serve: (name, body) => void made.set(name, Buffer.from(body)),
+    includeFrom: (origin) => void (includeOrigin = origin),
     call,
     close: async () => {
       sandbox.close();

@@ -1,4 +1,8 @@
 /** Small helpers shared by the bench sections. */
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+
 export function median(xs: number[]): number {
   if (!xs.length) return NaN;
   const s = [...xs].sort((a, b) => a - b);
@@ -132,3 +136,26 @@ export async function oneAndMany<T>(
   const many = await measure(`${keyPrefix}-${n}`, n, errors);
   return { single, many, errors };
 }
+
+/** Every HTTP request a `node:http` server of this process starts (diagnostics channel). */
+const REQUEST_START = 'http.server.request.start';
+
+/**
+ * Counts the requests that a `node:http` server of this process listening on `port` starts
+ * (`match`: which count, by method and target), until `stop()`.
+ */
+export function countRequests(
+  port: number,
+  match: (method: string, url: string) => boolean = () => true,
+): { count(): number; stop(): void } {
+  let n = 0;
+  const onRequest = (message: unknown) => {
+    const { request, socket } = message as { request: IncomingMessage; socket: Socket };
+    if (socket.localPort === port && match(request.method ?? '', request.url ?? '')) n += 1;
+  };
+  subscribe(REQUEST_START, onRequest);
+  return { count: () => n, stop: () => unsubscribe(REQUEST_START, onRequest) };
+}
+
+/** A relay's (or service's) `/v1/prices` GETs. */
+export const isPricesGet = (method: string, url: string): boolean => method === 'GET' && url.startsWith('/v1/prices');

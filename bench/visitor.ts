@@ -56,7 +56,48 @@ export interface VisitorResult {
   pricesPerBoardLoad?: number[];
   /** The markup floor (`withMarkupFloor`), where measured: its loads, and its median over the floor's. */
   markup?: { runs: number[]; spread: Spread; ratio: number };
+  /** The page that includes the relay's rendered board (bench/rendered.ts), where measured. */
+  rendered?: RenderedResult;
   errors: string[];
+}
+
+/** What the probe saw of a rendered board from its rows painted to live (`__bench.whenLive()`). */
+export interface TakeoverMarks {
+  /** Both done: the element's first render over the server's nodes, and its stream's response. */
+  liveAt?: number;
+  tookOverAt?: number;
+  streamAt?: number;
+  /** Layout shifts after the frame that paints the rows, to live (null: not observable). */
+  cls: number | null;
+  /** Layout shifts in the frame that paints the rows (against frames before it that showed part of them). */
+  clsRowsFrame: number | null;
+  /** The first shifts from the rows in the DOM: when, how much, and what moved (node, rect before → after). */
+  shifts: { at: number; value: number; sources: string[] }[];
+  /** Frames before the rows' that showed some rows, not yet the 10 with prices (the fragment partly parsed). */
+  partialFrames: number;
+  /** When the element was defined (its module run), the rows in the DOM, and painted. */
+  definedAt?: number;
+  rowsAt?: number;
+  paintAt?: number;
+  /** Frames (rAF) and mutation batches in which fewer than the 10 rows showed a price. */
+  blankFrames: number;
+  blankBatches: number;
+  frames: number;
+  /** `price-board-status` events seen. */
+  statuses: string[];
+}
+
+export interface RenderedResult {
+  runs: number[];
+  spread: Spread;
+  /** Its median over the floor's: the verdict's figure. */
+  ratio: number;
+  pairRatio: Spread;
+  /** Median ms from the element parsed (its declarative root first seen) to the rows painted. */
+  fromParsedMs: number;
+  /** `/v1/prices` requests at the relay per load (navigation to the closed context). */
+  prices: number[];
+  takeover: TakeoverMarks[];
 }
 
 /** The pages of a comparison, for one run's key (a fresh key per run: nothing cached by key). */
@@ -65,8 +106,12 @@ export interface PagePair {
   floor(key: string): string;
   /** The markup floor page (`withMarkupFloor`), loaded in each round beside the other two. */
   markup?(key: string): string;
+  /** The page including the relay's rendered board (`withRendered`), loaded in each round beside the others. */
+  rendered?(key: string): string;
   /** `/v1/prices` requests received so far by the service the pages use (when it can be counted). */
   pricesCount?: () => number;
+  /** `/v1/prices` requests received so far by the relay that renders the board. */
+  relayPricesCount?: () => number;
 }
 
 /** The board page (bench/pages/board.html) and the floor page on the bench server, keyed, same origin. */
@@ -121,9 +166,12 @@ interface Load {
   paintAt: number;
   fromStart: number;
   prices?: number;
+  takeover?: TakeoverMarks;
 }
 
-type Kind = 'board' | 'floor' | 'markup';
+type Kind = 'board' | 'floor' | 'markup' | 'rendered';
+/** How long a rendered board may take from its rows painted to live. */
+const LIVE_TIMEOUT_MS = 15_000;
 
 /**
  * One page load in a fresh context (empty cache); ms from navigation start to the task after the
@@ -138,13 +186,21 @@ async function load(
   key: string,
   errors: string[],
 ): Promise<Load> {
-  const board = kind === 'board';
-  const { context, page, cdp } = await newPage(browser, { watch: board, rows: PAINT_SYMBOLS.length });
-  const before = pages.pricesCount?.();
+  const board = kind === 'board' || kind === 'rendered';
+  const rendered = kind === 'rendered';
+  const { context, page, cdp } = await newPage(browser, {
+    watch: board,
+    rows: PAINT_SYMBOLS.length,
+    takeover: rendered,
+  });
+  const count = rendered ? pages.relayPricesCount : pages.pricesCount;
+  const before = count?.();
   let t: PaintMarks;
+  let takeover: TakeoverMarks | undefined;
   try {
     await emulate(cdp, c);
     t = await gotoPainted(page, pages[kind]!(key), 30_000);
+    if (rendered) takeover = await js<TakeoverMarks>(page, `__bench.whenLive(${LIVE_TIMEOUT_MS})`);
     errors.push(...pageErrors(page).map((e) => `${kind}: ${e}`));
   } finally {
     await context.close();
@@ -153,7 +209,8 @@ async function load(
   return {
     paintAt: t.paintAt,
     fromStart: t.paintAt - (start ?? NaN),
-    prices: before === undefined ? undefined : pages.pricesCount!() - before,
+    prices: before === undefined ? undefined : count!() - before,
+    ...(takeover ? { takeover } : {}),
   };
 }
 
@@ -168,11 +225,14 @@ export async function runVisitor(
   opts: { runs: number; keyPrefix: string; conditions?: Condition[] },
 ): Promise<VisitorResult[]> {
   const conditions = opts.conditions ?? CONDITIONS;
-  const kinds: Kind[] = pages.markup ? ['board', 'floor', 'markup'] : ['board', 'floor'];
+  const kinds: Kind[] = ['board', 'floor'];
+  if (pages.markup) kinds.push('markup');
+  if (pages.rendered) kinds.push('rendered');
   const acc = conditions.map(() => ({
     board: [] as Load[],
     floor: [] as Load[],
     markup: [] as Load[],
+    rendered: [] as Load[],
     errors: [] as string[],
   }));
   for (let round = 0; round <= opts.runs; round++) {
@@ -188,7 +248,7 @@ export async function runVisitor(
     }
   }
   return conditions.map((condition, i) => {
-    const { board, floor, markup, errors } = acc[i]!;
+    const { board, floor, markup, rendered, errors } = acc[i]!;
     const boardRuns = board.map((l) => l.paintAt);
     const floorRuns = floor.map((l) => l.paintAt);
     const b = spread(boardRuns);
@@ -214,7 +274,22 @@ export async function runVisitor(
             markup: { runs: markupRuns, spread: m, ratio: m.median / f.median },
           }
         : {}),
+      ...(rendered.length ? { rendered: renderedResult(rendered, floorRuns) } : {}),
       errors: [...new Set(errors)].slice(0, 10),
     };
   });
+}
+
+function renderedResult(loads: Load[], floorRuns: number[]): RenderedResult {
+  const runs = loads.map((l) => l.paintAt);
+  const r = spread(runs);
+  return {
+    runs,
+    spread: r,
+    ratio: r.median / spread(floorRuns).median,
+    pairRatio: spread(runs.map((x, k) => x / floorRuns[k]!)),
+    fromParsedMs: spread(loads.map((l) => l.fromStart)).median,
+    prices: loads.map((l) => l.prices ?? NaN),
+    takeover: loads.map((l) => l.takeover!),
+  };
 }

@@ -1,6 +1,6 @@
 // In-page instrumentation of the bench, injected with page.addInitScript before any page script.
 // Plain JS on purpose (evaluated in the browser as is). Exposes `window.__bench`.
-// `window.__BENCH_CFG` (set just before this script): { watch: boolean, rows: number, chartWatch: boolean, snapshot: boolean }
+// `window.__BENCH_CFG` (set just before this script): { watch: boolean, rows: number, chartWatch: boolean, snapshot: boolean, takeover: boolean }
 (function () {
   'use strict';
   var cfg = window.__BENCH_CFG || {};
@@ -175,9 +175,21 @@
     var t = { attachAt: now() };
     times.set(host, t);
     var want = cfg.rows || 1;
-    var mo = new MutationObserver(function () {
+    if (cfg.takeover) followTakeover(host, root, t, want);
+    var mo = new MutationObserver(check);
+    // A declarative root's rows are whole once the parser has left the element (the last row's
+    // later cells may come after its price): then the rows shown are those of a board's render.
+    var whole = cfg.takeover
+      ? function () {
+          return host.nextSibling !== null || document.readyState !== 'loading';
+        }
+      : function () {
+          return true;
+        };
+    checks.set(host, check);
+    function check() {
       if (t.rowsAt !== undefined) return;
-      if (readyRows(root) >= want) {
+      if (readyRows(root) >= want && whole()) {
         t.rowsAt = now();
         mo.disconnect();
         if (cfg.snapshot && !B.markup) B.markup = snapshot(root);
@@ -190,9 +202,187 @@
           });
         });
       }
-    });
+    }
     mo.observe(root, { childList: true, subtree: true, characterData: true, attributes: true });
+    // A declarative root may hold its rows already when first seen.
+    check();
   }
+
+  /**
+   * A relay's rendered board (`cfg.takeover`, DESIGN.md §13): its root is declarative, attached by
+   * the parser (no attachShadow call), so a document observer watches each board as it is parsed.
+   * From its rows painted until it is live, the probe counts the frames (rAF) and the mutation
+   * batches in which fewer than `want` rows show a price, and the layout shifts; `whenLive`.
+   */
+  var live = { shifts: [], streamAt: undefined, waiters: [] };
+  var checks = new WeakMap(); // host → its rows' check (run again as the parser moves on)
+  if (cfg.takeover) {
+    var parsed = function () {
+      var els = document.querySelectorAll('price-board');
+      for (var i = 0; i < els.length; i++) {
+        if (!times.has(els[i]) && els[i].shadowRoot) {
+          rootOf.set(els[i], els[i].shadowRoot);
+          watch(els[i], els[i].shadowRoot);
+        } else if (checks.has(els[i])) checks.get(els[i])();
+      }
+    };
+    new MutationObserver(parsed).observe(document, { childList: true, subtree: true });
+    document.addEventListener('readystatechange', parsed);
+    try {
+      new PerformanceObserver(function (list) {
+        list.getEntries().forEach(function (e) {
+          if (!e.hadRecentInput) live.shifts.push({ at: e.startTime, value: e.value, sources: shiftSources(e) });
+        });
+      }).observe({ type: 'layout-shift', buffered: true });
+    } catch {
+      live.shifts = null;
+    }
+    // The stream is a fetch (src/live/sse.ts): live once its response has come.
+    var realFetch = window.fetch;
+    window.fetch = function (input) {
+      var p = realFetch.apply(this, arguments);
+      var url = typeof input === 'string' ? input : input && input.url;
+      if (url && String(url).indexOf('/v1/stream') >= 0)
+        p.then(
+          function () {
+            if (live.streamAt === undefined) live.streamAt = now();
+            settleLive();
+          },
+          function () {},
+        );
+      return p;
+    };
+  }
+  /** An element as the report names it: its tag and class, and the nearest part around it. */
+  function describeElement(el) {
+    var name =
+      el.localName + (typeof el.className === 'string' && el.className ? '.' + el.className.split(' ')[0] : '');
+    for (var e = el; e && e.getAttribute; e = e.parentNode) {
+      var parts = partsOf(e);
+      if (parts) return name + (e === el ? '' : ' in ') + '[part=' + parts.join(' ') + ']';
+    }
+    return name;
+  }
+  /**
+   * What moved in a layout shift, for the report: each source's element and its rects. A node in a
+   * shadow root is not given (null): it is looked up in the board's root at its current rect.
+   */
+  function shiftSources(e) {
+    var board = document.querySelector('price-board');
+    var root = board && B.rootOf(board);
+    return (e.sources || []).slice(0, 4).map(function (src) {
+      var n = src.node;
+      var c = src.currentRect;
+      if (!n && root && root.elementsFromPoint && c.width > 0 && c.height > 0) {
+        var hits = root.elementsFromPoint(c.x + c.width / 2, c.y + c.height / 2);
+        n =
+          hits.filter(function (h) {
+            var b = h.getBoundingClientRect();
+            return Math.abs(b.x - c.x) < 2 && Math.abs(b.y - c.y) < 2 && Math.abs(b.height - c.height) < 2;
+          })[0] || null;
+      }
+      var name = n ? (n.nodeType === 1 ? describeElement(n) : '#text') : '?';
+      var r = function (x) {
+        return Math.round(x.x) + ',' + Math.round(x.y) + ' ' + Math.round(x.width) + '×' + Math.round(x.height);
+      };
+      return name + ' ' + r(src.previousRect) + ' → ' + r(c);
+    });
+  }
+  function followTakeover(host, root, t, want) {
+    live.t = t;
+    live.blankFrames = 0;
+    live.blankBatches = 0;
+    live.frames = 0;
+    live.partialFrames = 0;
+    live.statuses = [];
+    customElements.whenDefined('price-board').then(function () {
+      live.definedAt = now();
+    });
+    host.addEventListener('price-board-status', function (e) {
+      live.statuses.push(e.detail && e.detail.status);
+    });
+    // The element's first render over the server's nodes empties the root (replaceChildren).
+    new MutationObserver(function (records) {
+      if (t.rowsAt !== undefined && readyRows(root) < want) live.blankBatches++;
+      for (var i = 0; i < records.length; i++)
+        if (records[i].target === root && records[i].removedNodes.length > 0 && live.tookOverAt === undefined) {
+          live.tookOverAt = now();
+          settleLive();
+        }
+    }).observe(root, { childList: true, subtree: true, characterData: true, attributes: true });
+    (function frame() {
+      raf(function () {
+        if (live.done) return;
+        var ready = readyRows(root);
+        if (t.rowsAt !== undefined) {
+          live.frames++;
+          if (ready < want) live.blankFrames++;
+        } else if (ready > 0) live.partialFrames++;
+        frame();
+      });
+    })();
+  }
+  function settleLive() {
+    if (live.liveAt !== undefined || live.tookOverAt === undefined || live.streamAt === undefined) return;
+    live.liveAt = Math.max(live.tookOverAt, live.streamAt);
+    // Two more frames: the live render's own frame and its layout shifts are counted.
+    raf(function () {
+      raf(function () {
+        finishLive();
+      });
+    });
+  }
+  function finishLive() {
+    if (live.done) return;
+    live.done = true;
+    // From the rows in the DOM: shifts in the frame that paints them (against a frame before it,
+    // which showed part of the parsed rows), then those after it.
+    var t = live.t || {};
+    var sum = function (from, to) {
+      return live.shifts
+        ? live.shifts
+            .filter(function (s) {
+              return s.at >= from && s.at < to;
+            })
+            .reduce(function (total, s) {
+              return total + s.value;
+            }, 0)
+        : null;
+    };
+    var shifts = live.shifts
+      ? live.shifts.filter(function (s) {
+          return s.at >= t.rowsAt;
+        })
+      : [];
+    var out = {
+      liveAt: live.liveAt,
+      tookOverAt: live.tookOverAt,
+      streamAt: live.streamAt,
+      cls: sum(t.paintAt, Infinity),
+      clsRowsFrame: sum(t.rowsAt, t.paintAt),
+      shifts: shifts.slice(0, 5),
+      partialFrames: live.partialFrames,
+      definedAt: live.definedAt,
+      rowsAt: t.rowsAt,
+      paintAt: t.paintAt,
+      blankFrames: live.blankFrames,
+      blankBatches: live.blankBatches,
+      frames: live.frames,
+      statuses: live.statuses,
+    };
+    live.waiters.splice(0).forEach(function (fn) {
+      fn(out);
+    });
+    live.result = out;
+  }
+  /** Resolves with the takeover's marks once the board is live (or after `timeoutMs`, without `liveAt`). */
+  B.whenLive = function (timeoutMs) {
+    return new Promise(function (resolve) {
+      if (live.result) return resolve(live.result);
+      live.waiters.push(resolve);
+      setTimeout(finishLive, timeoutMs);
+    });
+  };
 
   var attach = Element.prototype.attachShadow;
   Element.prototype.attachShadow = function (init) {

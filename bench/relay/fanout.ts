@@ -78,14 +78,21 @@ export interface FanoutResults {
   gc: boolean;
 }
 
-/** A forked child speaking request/answer over IPC. */
-class Child {
-  readonly #waiting: Array<(m: { type: string } & Record<string, unknown>) => void> = [];
+/** A forked child (a file of bench/relay/) speaking request/answer over IPC. */
+export class Child {
+  readonly #waiting: Array<{
+    resolve: (m: { type: string } & Record<string, unknown>) => void;
+    reject: (e: Error) => void;
+  }> = [];
 
   constructor(readonly proc: ChildProcess) {
     proc.on('message', (m: { type: string }) =>
-      this.#waiting.shift()?.(m as { type: string } & Record<string, unknown>),
+      this.#waiting.shift()?.resolve(m as { type: string } & Record<string, unknown>),
     );
+    // A child that dies (a bad configuration, a crash) fails its questions instead of leaving them open.
+    proc.on('exit', (code, signal) => {
+      for (const w of this.#waiting.splice(0)) w.reject(new Error(`bench child exited (${signal ?? code})`));
+    });
   }
   static async start(
     file: string,
@@ -102,7 +109,7 @@ class Child {
     return [child, await child.next()];
   }
   next(): Promise<{ type: string } & Record<string, unknown>> {
-    return new Promise((r) => this.#waiting.push(r));
+    return new Promise((resolve, reject) => this.#waiting.push({ resolve, reject }));
   }
   ask<T>(message: object): Promise<T> {
     const answer = this.next();
