@@ -33,7 +33,10 @@ async function renderedBoard(
 }
 
 /** What the snapshot in the fragment says: its event id and quotes. */
-function snapshotOf(el: Element): { event_id: string; data: { at: string; quotes: { symbol: string }[] } } {
+function snapshotOf(el: Element): {
+  event_id: string;
+  data: { at: string; quotes: { symbol: string; updated_at: string }[] };
+} {
   return JSON.parse(el.querySelector(':scope > script[type="application/json"]')!.textContent!);
 }
 
@@ -141,4 +144,50 @@ it('a board over a fresh render never says it is loading, even while its stream 
   expect(statuses.map((e) => e.detail.status)).not.toContain('loading');
   expect(frames!.frames.filter((f) => f.includes(LOADING))).toEqual([]);
   expect(el.shadowRoot!.querySelector('[aria-busy="true"]')).toBeNull();
+});
+
+it('says when the rendered prices were read, as the render does, in every frame until its stream is live; then live', async () => {
+  await import('../../src/price-board');
+  const key = 'pro-key:takeover-read-at';
+  // Prices of now (the relay's market is frozen: its old quotes would say the market is closed).
+  await relay.set([
+    { symbol: 'usd', price: '1023450' },
+    { symbol: 'eur', price: '1150000' },
+  ]);
+  // The stream comes 600 ms after the board's first update: until then the snapshot's prices are all it has.
+  await sandbox.faults([{ path: '/v1/stream', kind: 'slow', delayMs: 600, key }]);
+  let frames: { frames: string[]; stop(): void } | undefined;
+  const el = await renderedBoard(
+    'symbols=usd,eur&chart=none',
+    undefined,
+    { 'base-url': base(), 'api-key': key },
+    (board) => (frames = sampleFrames(board)),
+  );
+  const statusText = () => el.shadowRoot?.querySelector('[part~="status"]')?.textContent?.trim();
+  const rendered = statusText();
+  const { data } = snapshotOf(el);
+  // The relay's words: the latest change of the prices shown, in Tehran, in Persian digits.
+  const time = new Intl.DateTimeFormat('fa-IR', {
+    timeZone: 'Asia/Tehran',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(Math.max(...data.quotes.map((q) => Date.parse(q.updated_at))));
+  expect(rendered).toBe(`قیمت‌های ${time} به وقت تهران`);
+
+  // The client's own first render says the same (the stream is not live yet).
+  await expect.poll(() => (el as unknown as { hasUpdated: boolean }).hasUpdated).toBe(true);
+  expect(el.shadowRoot!.querySelectorAll('style').length).toBe(0); // its own render, not the relay's
+  expect(statusText()).toBe(rendered);
+  await expect.poll(() => statusText(), { timeout: 8000 }).toBe('زنده');
+  await nextPaint();
+  frames!.stop();
+
+  // Frame by frame: the read time, then «زنده» once the stream is live; nothing else, never back.
+  const texts = frames!.frames.map((f) => f.split('/').slice(3).join('/'));
+  const live = texts.indexOf('زنده');
+  expect(live).toBeGreaterThan(0);
+  expect(new Set(texts.slice(0, live))).toEqual(new Set([rendered]));
+  expect(new Set(texts.slice(live))).toEqual(new Set(['زنده']));
+  expect(el.status).toBe('live');
 });
