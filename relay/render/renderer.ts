@@ -21,7 +21,7 @@ export interface RenderSeed {
 interface Seedable {
   live: {
     startFrom(snapshot: { quotes: readonly Quote[]; meta: object; eventId: string }): void;
-    status: RenderSeed['status'];
+    status: RenderSeed['status'] | 'polling';
     held: boolean;
     delaySeconds: number;
     error: PriceBoardError | undefined;
@@ -42,7 +42,9 @@ class WidgetRenderer extends LitElementRenderer {
     if (seed) {
       const live = (this.element as unknown as Seedable).live;
       live.startFrom({ quotes: seed.quotes, meta: {}, eventId: '' });
-      live.status = seed.status;
+      // As the hub says of held quotes from its first answer on: polled or never followed, `polling`.
+      const { stream } = this.element as unknown as { stream: string };
+      live.status = seed.status === 'live' && (stream === 'poll' || stream === 'off') ? 'polling' : seed.status;
       live.held = true;
       live.delaySeconds = seed.delaySeconds;
       live.error = seed.error;
