@@ -163,7 +163,7 @@ export class QuotesController implements ReactiveController {
         if (typeof event.meta?.delaySeconds === 'number') this.delaySeconds = event.meta.delaySeconds;
         return this.#receive(event.quotes);
       case 'status':
-        this.held = !!event.held;
+        this.held = event.held;
         this.#host.requestUpdate();
         return this.#setStatus(event.status);
       case 'error':

@@ -122,10 +122,12 @@ it('an old snapshot (past the freshness) stays on screen until the prices answer
   expect(frames!.frames[0]).toMatch(/^2 rows\/[1-9][\d.]*px\/priced(\/|$)/);
 });
 
-it('a board over a fresh render never says it is loading, even while its stream is slow to connect', async () => {
+/**
+ * A fresh render of usd and eur taken over by a board on the sandbox (key `key`) whose stream
+ * connects 600 ms late (after the board's first update); its frames sampled from the upgrade.
+ */
+async function overSlowStream(key: string): Promise<{ el: PriceBoard; frames: { frames: string[]; stop(): void } }> {
   await import('../../src/price-board');
-  const key = 'pro-key:takeover-status';
-  // The snapshot's prices are shown; the stream comes 600 ms later (after the first update).
   await sandbox.faults([{ path: '/v1/stream', kind: 'slow', delayMs: 600, key }]);
   let frames: { frames: string[]; stop(): void } | undefined;
   const el = await renderedBoard(
@@ -134,35 +136,32 @@ it('a board over a fresh render never says it is loading, even while its stream 
     { 'base-url': base(), 'api-key': key },
     (board) => (frames = sampleFrames(board)),
   );
+  return { el, frames: frames! };
+}
+
+it('a board over a fresh render never says it is loading, even while its stream is slow to connect', async () => {
+  const key = 'pro-key:takeover-status';
+  const { el, frames } = await overSlowStream(key);
   const statuses = collect<{ status: string }>(el, 'price-board-status');
   await expect.poll(() => (el as unknown as { hasUpdated: boolean }).hasUpdated).toBe(true);
   await nextPaint();
   const atFirstUpdate = el.status;
   await expect.poll(() => sandbox.requests(key, '/v1/stream').then((r) => r.length)).toBeGreaterThan(0);
-  frames!.stop();
+  frames.stop();
   expect(atFirstUpdate).toBe('live');
   expect(statuses.map((e) => e.detail.status)).not.toContain('loading');
-  expect(frames!.frames.filter((f) => f.includes(LOADING))).toEqual([]);
+  expect(frames.frames.filter((f) => f.includes(LOADING))).toEqual([]);
   expect(el.shadowRoot!.querySelector('[aria-busy="true"]')).toBeNull();
 });
 
 it('says when the rendered prices were read, as the render does, in every frame until its stream is live; then live', async () => {
-  await import('../../src/price-board');
-  const key = 'pro-key:takeover-read-at';
   // Prices of now (the relay's market is frozen: its old quotes would say the market is closed).
   await relay.set([
     { symbol: 'usd', price: '1023450' },
     { symbol: 'eur', price: '1150000' },
   ]);
-  // The stream comes 600 ms after the board's first update: until then the snapshot's prices are all it has.
-  await sandbox.faults([{ path: '/v1/stream', kind: 'slow', delayMs: 600, key }]);
-  let frames: { frames: string[]; stop(): void } | undefined;
-  const el = await renderedBoard(
-    'symbols=usd,eur&chart=none',
-    undefined,
-    { 'base-url': base(), 'api-key': key },
-    (board) => (frames = sampleFrames(board)),
-  );
+  // Until the stream comes, the snapshot's prices are all the board has.
+  const { el, frames } = await overSlowStream('pro-key:takeover-read-at');
   const statusText = () => el.shadowRoot?.querySelector('[part~="status"]')?.textContent?.trim();
   const rendered = statusText();
   const { data } = snapshotOf(el);
@@ -181,10 +180,10 @@ it('says when the rendered prices were read, as the render does, in every frame 
   expect(statusText()).toBe(rendered);
   await expect.poll(() => statusText(), { timeout: 8000 }).toBe('زنده');
   await nextPaint();
-  frames!.stop();
+  frames.stop();
 
   // Frame by frame: the read time, then «زنده» once the stream is live; nothing else, never back.
-  const texts = frames!.frames.map((f) => f.split('/').slice(3).join('/'));
+  const texts = frames.frames.map((f) => f.split('/').slice(3).join('/'));
   const live = texts.indexOf('زنده');
   expect(live).toBeGreaterThan(0);
   expect(new Set(texts.slice(0, live))).toEqual(new Set([rendered]));
