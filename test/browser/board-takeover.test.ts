@@ -5,6 +5,7 @@ import { afterEach, expect, it } from 'vitest';
 import type { PriceBoard } from '../../src/price-board';
 import { base, collect, nextPaint, relay, sandbox, stopCollecting, useSandbox, watchFetch } from './helpers/board';
 import { FRESH_SNAPSHOT_MS } from '../../src/widget/rendered-snapshot';
+import { tehranTime } from '../helpers/tehran-time';
 
 useSandbox();
 const hosts: HTMLElement[] = [];
@@ -166,12 +167,7 @@ it('says when the rendered prices were read, as the render does, in every frame 
   const rendered = statusText();
   const { data } = snapshotOf(el);
   // The relay's words: the latest change of the prices shown, in Tehran, in Persian digits.
-  const time = new Intl.DateTimeFormat('fa-IR', {
-    timeZone: 'Asia/Tehran',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(Math.max(...data.quotes.map((q) => Date.parse(q.updated_at))));
+  const time = tehranTime(Math.max(...data.quotes.map((q) => Date.parse(q.updated_at))));
   expect(rendered).toBe(`قیمت‌های ${time} به وقت تهران`);
 
   // The client's own first render says the same (the stream is not live yet).

@@ -8,6 +8,7 @@ import { readConfig } from '../../relay/config';
 import { ERROR_MESSAGES, type Quote } from '../../relay/from-src';
 import { PriceTicker } from '../../src/ticker/price-ticker';
 import { control, get, inWaves, startPair, until, type Pair } from './helpers';
+import { tehranTime } from '../helpers/tehran-time';
 
 let pair: Pair;
 let base: string;
@@ -76,12 +77,7 @@ describe('GET /render/price-board', () => {
     const { data } = snapshotOf(answer.body);
     // When the prices were read: the latest change of those shown, in Tehran, in Persian digits.
     const latest = Math.max(...data.quotes.map((q) => Date.parse(q.updated_at)));
-    const time = new Intl.DateTimeFormat('fa-IR', {
-      timeZone: 'Asia/Tehran',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    }).format(latest);
+    const time = tehranTime(latest);
     const status = /<div part="status"[^>]*>([\s\S]*?)<\/div>/.exec(answer.body)?.[1] ?? '';
     expect(visibleText(status).trim()).toBe(`قیمت‌های ${time} به وقت تهران`);
     expect(status).not.toMatch(/[0-9]/);
