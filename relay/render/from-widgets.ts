@@ -18,15 +18,22 @@ export { PriceBoardError } from '../../src/shared/errors';
 export { formatJalaliDate } from '../../src/format/date';
 export { isStale } from '../../src/model/quote';
 
-/** The widgets registered with the DOM shim, the board's extras handed to it, the dates ready. */
-export async function loadWidgets(): Promise<{ boardStyles: readonly { cssText: string }[] }> {
-  const [{ PriceBoard }, extras] = await Promise.all([
+export { addedStyles } from '../../src/widget/add-styles';
+
+/**
+ * The widgets registered with the DOM shim; the board's lazy parts loaded through the board's own
+ * loaders (a board then takes them in its first update: status text, times, the extra columns) and
+ * the date formatters ready. The chart area and the spark's line are not loaded: a render keeps the
+ * chart's room, and a spark cell stays empty (its 7 days of history are the client's to fetch).
+ */
+export async function loadWidgets(): Promise<void> {
+  const [{ loadExtras }, { loadExtraColumns }, { prepareDates }] = await Promise.all([
+    import('../../src/board/price-board'),
+    import('../../src/board/columns'),
+    import('../../src/board/dates'),
     import('../../src/price-board'),
-    import('../../src/board/board-controllers'),
     import('../../src/price-ticker'),
     import('../../src/price-converter'),
   ]);
-  await extras.prepareDates();
-  PriceBoard.renderWithExtras(extras);
-  return { boardStyles: extras.EXTRA_STYLES };
+  await Promise.all([loadExtras(), loadExtraColumns(), prepareDates()]);
 }

@@ -5,7 +5,7 @@
 import { LitElementRenderer, render } from '@lit-labs/ssr';
 import { collectResultSync } from '@lit-labs/ssr/lib/render-result.js';
 import type { Quote } from '../from-src';
-import { loadWidgets, staticHtml, unsafeStatic, type PriceBoardError } from './from-widgets';
+import { addedStyles, loadWidgets, staticHtml, unsafeStatic, type PriceBoardError } from './from-widgets';
 
 /** What a widget renders from: the quotes the relay holds, or the failure it shows instead. */
 export interface RenderSeed {
@@ -17,29 +17,50 @@ export interface RenderSeed {
   error?: PriceBoardError;
 }
 
-/** The element's quotes controller, seeded before its first (and only) server update. */
+/** What the renderer sets of the element's quotes controller (`widget/quotes-controller.ts`). */
 interface Seedable {
-  live: { seed(seed: RenderSeed): void };
+  live: {
+    startFrom(snapshot: { quotes: readonly Quote[]; meta: object; eventId: string }): void;
+    status: RenderSeed['status'] | 'polling';
+    held: boolean;
+    delaySeconds: number;
+    error: PriceBoardError | undefined;
+    readonly unknown: Set<string>;
+  };
 }
 
 /** The seed of the render running now: renders are synchronous, so one at a time. */
 let current: RenderSeed | undefined;
-/** The board's extras' styles (status colours, error box, row hover), beside its own. */
-let boardStyles: readonly { cssText: string }[] = [];
 
 class WidgetRenderer extends LitElementRenderer {
   // The element is made and its attributes set, not yet updated: the one moment to seed it. The
-  // element's own connectedCallback is not run (it would subscribe and fetch from this relay).
+  // element's own connectedCallback is not run (it would subscribe and fetch from this relay). Its
+  // quotes are the snapshot a client taking the render over starts from, still held (the status
+  // line says when they were read), as that client says until its stream is live.
   override connectedCallback(): void {
-    if (current) (this.element as unknown as Seedable).live.seed(current);
+    const seed = current;
+    if (seed) {
+      const live = (this.element as unknown as Seedable).live;
+      live.startFrom({ quotes: seed.quotes, meta: {}, eventId: '' });
+      // As the hub says of held quotes from its first answer on: polled or never followed, `polling`.
+      const { stream } = this.element as unknown as { stream: string };
+      live.status = seed.status === 'live' && (stream === 'poll' || stream === 'off') ? 'polling' : seed.status;
+      live.held = true;
+      live.delaySeconds = seed.delaySeconds;
+      live.error = seed.error;
+      for (const symbol of seed.unknown ?? []) live.unknown.add(symbol);
+    }
     super.connectedCallback();
   }
 
+  // The widget's own styles, then those its chunks added in its update (the board's extras and
+  // columns: `widget/add-styles.ts`), as the element has them once those chunks are there.
   override renderShadow(info: Parameters<LitElementRenderer['renderShadow']>[0]) {
     const out = super.renderShadow(info);
-    if (!Array.isArray(out) || this.tagName !== 'price-board') return out;
+    const added = addedStyles(this.element);
+    if (!Array.isArray(out) || added.length === 0) return out;
     const parts = out as unknown[];
-    parts.splice(parts.indexOf('</style>'), 0, ...boardStyles.map((style) => style.cssText));
+    parts.splice(parts.indexOf('</style>'), 0, ...added.map((style) => style.cssText));
     return parts as typeof out;
   }
 }
@@ -48,9 +69,7 @@ let ready: Promise<void> | undefined;
 
 /** Loads the widgets once (the first fragment waits for it). */
 export function prepareRenderer(): Promise<void> {
-  ready ??= loadWidgets().then((loaded) => {
-    boardStyles = loaded.boardStyles;
-  });
+  ready ??= loadWidgets();
   return ready;
 }
 

@@ -24,12 +24,6 @@ import { RowSelection, type SelectionHost } from './row-selection';
 import { statusLine } from './status-text';
 import { addStyles } from '../widget/add-styles';
 
-/** A board over the relay's render waits for its date formatters before its first update (and the relay, before rendering). */
-export { prepareDates } from './dates';
-
-/** The extras' styles, beside the board's: a server's renderer writes them into the declarative shadow root. */
-export const EXTRA_STYLES = [controllerStyles, flashStyles];
-
 /** What the extras need of the board. */
 export type ControllersHost = ChartHost & SelectionHost;
 
@@ -39,6 +33,8 @@ export interface QuotesSource {
   changedAt(symbol: string): number | undefined;
   readonly status: ConnectionStatus;
   readonly delaySeconds: number;
+  /** The quotes are still the relay's render's (the status line says when they were read). */
+  readonly held: boolean;
 }
 
 /** The board's extras, once their chunk has loaded: each part, and their styles beside the board's. */
@@ -59,7 +55,7 @@ export class BoardControllers {
     this.clock = new Clock(board);
     this.flash = new PriceFlash(board, quotes);
     // Beside the board's (and the columns' and chart area's chunks', whichever came first).
-    addStyles(board, [...EXTRA_STYLES]);
+    addStyles(board, [controllerStyles, flashStyles]);
   }
 
   /** The status line's text (see `statusLine`); `failing`: a failure is shown beside it. */

@@ -28,6 +28,11 @@ export class Clock implements ReactiveController {
     return datesReady();
   }
 
+  /** Prepares the date formatters now: a board over the relay's render shows its times at its first update. */
+  ready(): Promise<void> {
+    return prepareDates();
+  }
+
   /** The rows are on screen (with data, or an error in their place): their times may follow. */
   rowsShown(): void {
     if (!datesReady()) void prepareDates().then(() => this.#host.requestUpdate());

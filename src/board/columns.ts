@@ -9,7 +9,8 @@ import type { Column } from '../shared/attribute-table';
 import type { ColumnSettings, ColumnsSource, ExtraColumns } from './extra-columns';
 import { importOnce } from '../widget/lazy-import';
 
-const loadExtra = importOnce(() => import('./extra-columns'));
+/** The columns' chunk, once per page (the relay's renderer imports it through this before its first render). */
+export const loadExtraColumns = importOnce(() => import('./extra-columns'));
 
 /** The columns the initial module draws itself (today's board). */
 const OWN: readonly Column[] = ['price', 'change', 'high', 'low', 'time'];
@@ -32,20 +33,25 @@ export class Columns {
     this.#source = source;
   }
 
-  /** Before each render: asks for the chunk when the settings need it (again after a failure). */
+  /**
+   * Before each render: asks for the chunk when the settings need it (again after a failure), and
+   * uses it at once once it is loaded (a board added later, or the relay's render, whose renderer
+   * imports it first).
+   */
   update(s: ColumnSettings): void {
-    if (!this.extra && !this.#loading && (s.link || s.columns.some((c) => !OWN.includes(c)))) {
-      // One import at a time (each update until it lands would add its own callback); a failed one is asked again.
-      this.#loading = true;
-      loadExtra()
-        .then(
-          ({ ExtraColumns }) => {
-            this.extra ??= new ExtraColumns(this.#host, this.#source);
-            this.#host.requestUpdate();
-          },
-          () => {},
-        )
-        .finally(() => (this.#loading = false));
+    if (!this.extra && (s.link || s.columns.some((c) => !OWN.includes(c)))) {
+      const loaded = loadExtraColumns.loaded;
+      if (loaded) this.extra = new loaded.ExtraColumns(this.#host, this.#source);
+      else if (!this.#loading) {
+        // One import at a time (each update until it lands would add its own callback); a failed one is asked again.
+        this.#loading = true;
+        loadExtraColumns()
+          .then(
+            () => this.#host.requestUpdate(),
+            () => {},
+          )
+          .finally(() => (this.#loading = false));
+      }
     }
     this.extra?.update(s);
   }

@@ -205,7 +205,8 @@ export class ExtraColumns implements ExtraCells {
     if (!this.#hrefs.has(v.symbol)) this.#hrefs.set(v.symbol, linkFor(link, v.symbol));
     const href = this.#hrefs.get(v.symbol);
     // In a frame (the embed page), a link leaves the frame: the site's page opens in its window.
-    const target = window.top === window.self ? nothing : '_top';
+    // (A server has no window: a fragment is rendered as the page's own, unframed.)
+    const target = globalThis.top === globalThis.self ? nothing : '_top';
     return href
       ? html`<a href=${href} rel="noopener" target=${target} tabindex=${tabStop ? '0' : '-1'}>${v.title}</a>`
       : undefined;

@@ -23,15 +23,18 @@ type Extras = typeof import('./board-controllers');
 
 /** Retries of a failed extras import: 0.5–1 s, 1–2 s, … at most 15–30 s (equal jitter: many boards spread out). */
 const EXTRAS_RETRY = { baseMs: 1_000, maxMs: 30_000 };
-/** The board's extras (`board-controllers.ts`): imported once per page, again after a failure. */
-const loadExtras: () => Promise<Extras> = importOnce(() => import('./board-controllers'));
+/**
+ * The board's extras (`board-controllers.ts`): imported once per page, again after a failure. Once
+ * loaded, a board takes them at its next update (`loaded`): a board added later, or rendered by the
+ * relay (whose renderer imports them through this before its first render), shows its status text
+ * and times at once.
+ */
+export const loadExtras = importOnce<Extras>(() => import('./board-controllers'));
 /**
  * Connected boards whose extras import failed and that wait for their retry: whichever board of
  * the page loads the chunk first hands it to all of them at once.
  */
 const waitingForExtras = new Set<PriceBoard>();
-/** The extras' module, handed over by the relay's renderer (which has no paint to wait for). */
-let extrasNow: Extras | undefined;
 
 /**
  * A live price board for the Iranian market: Persian, right to left, with a candlestick chart.
@@ -92,14 +95,6 @@ export class PriceBoard extends PriceWidget {
 
   /** @internal */
   static override tag = 'price-board';
-
-  /**
-   * The relay renders every board with its extras (status text, dates) at once.
-   * @internal
-   */
-  static renderWithExtras(extras: Extras): void {
-    extrasNow = extras;
-  }
 
   /** The connection settings and the board's own. */
   declare protected settings: BoardSettings;
@@ -236,12 +231,10 @@ export class PriceBoard extends PriceWidget {
     if (!this.hasUpdated) await this.#renderGate.wait(!this.overServerRender);
     // Over the relay's render, the first update shows what it shows (status text, times): the
     // extras and the date formatters first, while the rendered rows stay on screen.
-    if (!this.hasUpdated && this.overServerRender && !this.#extras) {
+    if (!this.hasUpdated && this.overServerRender) {
       const module = await loadExtras().catch(() => undefined);
-      if (module) {
-        this.#extrasLoaded(module);
-        await module.prepareDates();
-      }
+      if (module) this.#extrasLoaded(module);
+      await this.#extras?.clock.ready();
     }
     super.scheduleUpdate();
   }
@@ -249,7 +242,7 @@ export class PriceBoard extends PriceWidget {
   protected override willUpdate(changed: PropertyValues): void {
     const before = this.settings;
     super.willUpdate(changed);
-    if (extrasNow && !this.#extras) this.#extrasLoaded(extrasNow);
+    if (loadExtras.loaded) this.#extrasLoaded(loadExtras.loaded);
     // The settings were read anew, or the chart's symbol changed (the first symbol turned out unknown).
     if (this.settings !== before || this.#chartShown !== this.#chartSymbol()) this.#configureChart();
     this.#columns.update(this.settings);

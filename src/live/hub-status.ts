@@ -17,6 +17,8 @@ export class HubStatus {
    * so while the stream connects (never `loading` over shown prices).
    */
   seeded = false;
+  /** Its quotes are still only the render's: neither the stream said it is live nor did the service answer. */
+  held = false;
   /** A final error: `error` for good. */
   finalError: PriceBoardError | undefined;
   readonly #online: OnlineSource;

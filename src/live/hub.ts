@@ -144,7 +144,7 @@ export class Hub {
     if (snapshot.quotes.length === 0) return;
     this.#meta = { ...this.#meta, ...snapshot.meta };
     this.#store.apply([...snapshot.quotes]);
-    this.#state.hasData = this.#state.seeded = true;
+    this.#state.hasData = this.#state.seeded = this.#state.held = true;
     // Resuming covers only the snapshot's symbols: a stream for more sends its own snapshot.
     this.#driver.resumeFrom({ id: snapshot.eventId, symbols: snapshot.quotes.map((q) => q.symbol) });
     this.#updateStatus();
@@ -221,7 +221,7 @@ export class Hub {
     for (const sub of this.#subscribers) {
       const pending = sub.takePending();
       if (!pending) continue;
-      sub.status(this.#status);
+      sub.status(this.#status, this.#state.held);
       if (pending.first && this.#state.finalError) sub.error(this.#state.finalError);
       sub.quotes(
         pending.symbols.map((s) => this.#store.get(s)).filter((q): q is Quote => q !== undefined),
@@ -342,6 +342,7 @@ export class Hub {
 
   #succeeded(): void {
     this.#state.reachable();
+    this.#state.held = false; // the stream is live, or the service answered: said at the next status update
     if (this.#lastReported === undefined) return;
     // A transient error was reported: it is over, even if no quote changed (market closed).
     this.#lastReported = undefined;
@@ -381,10 +382,9 @@ export class Hub {
     this.#updateStatus();
   }
 
+  /** Tells every subscriber the status (and whether the quotes are still only held) when it changed. */
   #updateStatus(): void {
-    const next = this.#state.value;
-    if (next === this.#status) return;
-    this.#status = next;
-    for (const sub of this.#subscribers) sub.status(next);
+    this.#status = this.#state.value;
+    for (const sub of this.#subscribers) sub.status(this.#status, this.#state.held);
   }
 }

@@ -14,8 +14,12 @@ export interface QuotesMeta {
 export type HubEvent =
   /** Applied quotes (newer than the one held, or its correction) of my symbols; known ones arrive right after subscribing. */
   | { kind: 'quotes'; quotes: Quote[]; meta: QuotesMeta }
-  /** The connection state, at once after subscribing and on every change. */
-  | { kind: 'status'; status: ConnectionStatus }
+  /**
+   * The connection state, at once after subscribing and on every change; `held`: the quotes are
+   * still those of the relay's render (`hub.ts` `startFrom`), until the stream is live or the
+   * service answers.
+   */
+  | { kind: 'status'; status: ConnectionStatus; held: boolean }
   /**
    * A failure, `messageFa` for people. A final one (401, 403...) stops the hub: status `error`.
    * `unknown_symbol` (with `data.symbols`, mine only) is per symbol and does not stop anything.
@@ -47,7 +51,7 @@ export class Subscriber {
   /** Symbols whose known quotes are still to be delivered (just subscribed or added). */
   #pending = new Set<string>();
   #greeted = false;
-  #lastStatus: ConnectionStatus | undefined;
+  #lastStatus: string | undefined;
   #lastMissing = '';
 
   constructor(symbols: string[], listener: HubListener, pollSeconds: number) {
@@ -91,10 +95,10 @@ export class Subscriber {
   }
 
   /** Delivers a status unless it is the one delivered last. */
-  status(status: ConnectionStatus): void {
-    if (this.closed || status === this.#lastStatus) return;
-    this.#lastStatus = status;
-    this.#tell({ kind: 'status', status });
+  status(status: ConnectionStatus, held: boolean): void {
+    if (this.closed || status + held === this.#lastStatus) return;
+    this.#lastStatus = status + held;
+    this.#tell({ kind: 'status', status, held });
   }
 
   /** Delivers an error. */

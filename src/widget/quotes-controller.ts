@@ -44,6 +44,11 @@ export class QuotesController implements ReactiveController {
   readonly missing = new Set<string>();
   /** Requested symbols the service does not know (`unknown_symbol`): the widget goes on without them. */
   readonly unknown = new Set<string>();
+  /**
+   * The quotes shown are the relay's render's, not yet followed live (`hub.ts` `startFrom`): the
+   * board's status line says when they were read until the stream is open or the service answers.
+   */
+  held = false;
 
   /** Per symbol: the price last received, and when it last changed while shown (`performance.now()`). */
   readonly #prices = new Map<string, { price: string; changedAt?: number }>();
@@ -57,11 +62,6 @@ export class QuotesController implements ReactiveController {
   /** Bumped per subscription, so that a closed one's late callbacks are ignored. */
   #generation = 0;
   #connected = false;
-  /**
-   * Quotes shown while no subscription is open: a server's render (the element is never connected
-   * there). A client taking over that render starts its hub from the snapshot instead.
-   */
-  #seeded: ReadonlyMap<string, Quote> | undefined;
 
   readonly #host: ReactiveControllerHost;
   readonly #listener: (event: QuotesEvent) => void;
@@ -85,36 +85,22 @@ export class QuotesController implements ReactiveController {
     }
   }
 
-  /** The latest quote of `symbol`, if any arrived. */
+  /** The latest quote of `symbol`, if any arrived; until a subscription opens, the snapshot's (the relay renders from it). */
   get(symbol: string): Quote | undefined {
-    return this.#subscription ? this.#subscription.get(symbol) : this.#seeded?.get(symbol);
+    return this.#subscription
+      ? this.#subscription.get(symbol)
+      : this.#startFrom?.quotes.find((quote) => quote.symbol === symbol);
   }
 
   /** The relay's snapshot, handed to the hub at the next subscription. */
   #startFrom: HeldSnapshot | undefined;
 
-  /** The page shows the relay's render of these quotes: the hub starts from them (`hub.ts` `startFrom`). */
+  /**
+   * The page shows the relay's render of these quotes: the hub starts from them (`hub.ts`
+   * `startFrom`). The relay's renderer gives the element its quotes so too (it is never connected).
+   */
   startFrom(snapshot: HeldSnapshot): void {
     this.#startFrom = snapshot;
-  }
-
-  /** What to render from without a hub: the relay's renderer (a server never connects the element). */
-  seed(snapshot: {
-    quotes: readonly Quote[];
-    status: ConnectionStatus;
-    delaySeconds: number;
-    missing?: readonly string[];
-    /** Symbols the relay does not serve: left out as the service's `unknown_symbol` would. */
-    unknown?: readonly string[];
-    /** A failure to show in `part="error"` (the relay's render of a bad query). */
-    error?: PriceBoardError;
-  }): void {
-    this.#seeded = new Map(snapshot.quotes.map((q) => [q.symbol, q]));
-    this.status = snapshot.status;
-    this.delaySeconds = snapshot.delaySeconds;
-    this.error = snapshot.error;
-    for (const s of snapshot.missing ?? []) this.missing.add(s);
-    for (const s of snapshot.unknown ?? []) this.unknown.add(s);
   }
 
   /** When the price of `symbol` last changed while shown (`performance.now()`): the flash and the announcer follow it. */
@@ -161,6 +147,7 @@ export class QuotesController implements ReactiveController {
     this.unknown.clear();
     const held = this.#startFrom;
     this.#startFrom = undefined;
+    this.held = !!held;
     // Over the relay's render the prices are shown: never `loading` (the hub says `live` too).
     this.#setStatus(held ? 'live' : 'loading');
     if (held) startFrom(options, held);
@@ -176,6 +163,8 @@ export class QuotesController implements ReactiveController {
         if (typeof event.meta?.delaySeconds === 'number') this.delaySeconds = event.meta.delaySeconds;
         return this.#receive(event.quotes);
       case 'status':
+        this.held = event.held;
+        this.#host.requestUpdate();
         return this.#setStatus(event.status);
       case 'error':
         // A configuration mistake is the developer's (the event), never a visitor's message.

@@ -5,6 +5,7 @@ import { afterEach, expect, it } from 'vitest';
 import type { PriceBoard } from '../../src/price-board';
 import { base, collect, nextPaint, relay, sandbox, stopCollecting, useSandbox, watchFetch } from './helpers/board';
 import { FRESH_SNAPSHOT_MS } from '../../src/widget/rendered-snapshot';
+import { tehranTime } from '../helpers/tehran-time';
 
 useSandbox();
 const hosts: HTMLElement[] = [];
@@ -33,7 +34,10 @@ async function renderedBoard(
 }
 
 /** What the snapshot in the fragment says: its event id and quotes. */
-function snapshotOf(el: Element): { event_id: string; data: { at: string; quotes: { symbol: string }[] } } {
+function snapshotOf(el: Element): {
+  event_id: string;
+  data: { at: string; quotes: { symbol: string; updated_at: string }[] };
+} {
   return JSON.parse(el.querySelector(':scope > script[type="application/json"]')!.textContent!);
 }
 
@@ -119,10 +123,12 @@ it('an old snapshot (past the freshness) stays on screen until the prices answer
   expect(frames!.frames[0]).toMatch(/^2 rows\/[1-9][\d.]*px\/priced(\/|$)/);
 });
 
-it('a board over a fresh render never says it is loading, even while its stream is slow to connect', async () => {
+/**
+ * A fresh render of usd and eur taken over by a board on the sandbox (key `key`) whose stream
+ * connects 600 ms late (after the board's first update); its frames sampled from the upgrade.
+ */
+async function overSlowStream(key: string): Promise<{ el: PriceBoard; frames: { frames: string[]; stop(): void } }> {
   await import('../../src/price-board');
-  const key = 'pro-key:takeover-status';
-  // The snapshot's prices are shown; the stream comes 600 ms later (after the first update).
   await sandbox.faults([{ path: '/v1/stream', kind: 'slow', delayMs: 600, key }]);
   let frames: { frames: string[]; stop(): void } | undefined;
   const el = await renderedBoard(
@@ -131,14 +137,52 @@ it('a board over a fresh render never says it is loading, even while its stream 
     { 'base-url': base(), 'api-key': key },
     (board) => (frames = sampleFrames(board)),
   );
+  return { el, frames: frames! };
+}
+
+it('a board over a fresh render never says it is loading, even while its stream is slow to connect', async () => {
+  const key = 'pro-key:takeover-status';
+  const { el, frames } = await overSlowStream(key);
   const statuses = collect<{ status: string }>(el, 'price-board-status');
   await expect.poll(() => (el as unknown as { hasUpdated: boolean }).hasUpdated).toBe(true);
   await nextPaint();
   const atFirstUpdate = el.status;
   await expect.poll(() => sandbox.requests(key, '/v1/stream').then((r) => r.length)).toBeGreaterThan(0);
-  frames!.stop();
+  frames.stop();
   expect(atFirstUpdate).toBe('live');
   expect(statuses.map((e) => e.detail.status)).not.toContain('loading');
-  expect(frames!.frames.filter((f) => f.includes(LOADING))).toEqual([]);
+  expect(frames.frames.filter((f) => f.includes(LOADING))).toEqual([]);
   expect(el.shadowRoot!.querySelector('[aria-busy="true"]')).toBeNull();
+});
+
+it('says when the rendered prices were read, as the render does, in every frame until its stream is live; then live', async () => {
+  // Prices of now (the relay's market is frozen: its old quotes would say the market is closed).
+  await relay.set([
+    { symbol: 'usd', price: '1023450' },
+    { symbol: 'eur', price: '1150000' },
+  ]);
+  // Until the stream comes, the snapshot's prices are all the board has.
+  const { el, frames } = await overSlowStream('pro-key:takeover-read-at');
+  const statusText = () => el.shadowRoot?.querySelector('[part~="status"]')?.textContent?.trim();
+  const rendered = statusText();
+  const { data } = snapshotOf(el);
+  // The relay's words: the latest change of the prices shown, in Tehran, in Persian digits.
+  const time = tehranTime(Math.max(...data.quotes.map((q) => Date.parse(q.updated_at))));
+  expect(rendered).toBe(`قیمت‌های ${time} به وقت تهران`);
+
+  // The client's own first render says the same (the stream is not live yet).
+  await expect.poll(() => (el as unknown as { hasUpdated: boolean }).hasUpdated).toBe(true);
+  expect(el.shadowRoot!.querySelectorAll('style').length).toBe(0); // its own render, not the relay's
+  expect(statusText()).toBe(rendered);
+  await expect.poll(() => statusText(), { timeout: 8000 }).toBe('زنده');
+  await nextPaint();
+  frames.stop();
+
+  // Frame by frame: the read time, then «زنده» once the stream is live; nothing else, never back.
+  const texts = frames.frames.map((f) => f.split('/').slice(3).join('/'));
+  const live = texts.indexOf('زنده');
+  expect(live).toBeGreaterThan(0);
+  expect(new Set(texts.slice(0, live))).toEqual(new Set([rendered]));
+  expect(new Set(texts.slice(live))).toEqual(new Set(['زنده']));
+  expect(el.status).toBe('live');
 });

@@ -8,6 +8,7 @@ import { readConfig } from '../../relay/config';
 import { ERROR_MESSAGES, type Quote } from '../../relay/from-src';
 import { PriceTicker } from '../../src/ticker/price-ticker';
 import { control, get, inWaves, startPair, until, type Pair } from './helpers';
+import { tehranTime } from '../helpers/tehran-time';
 
 let pair: Pair;
 let base: string;
@@ -65,6 +66,29 @@ describe('GET /render/price-board', () => {
       expect(text).toContain(persian(quote.price_toman));
     }
     expect(text).not.toMatch(/[0-9]/);
+  });
+
+  it('says in its status line the Tehran time of the prices shown, and renders the extra columns with their styles', async () => {
+    const answer = await get(
+      base,
+      // The bubble's inputs (`ons`, `usd`) among the symbols: the relay holds the symbols asked.
+      '/render/price-board?symbols=usd,coin_emami,ons&columns=price,change-amount,bubble,time&chart=none',
+    );
+    const { data } = snapshotOf(answer.body);
+    // When the prices were read: the latest change of those shown, in Tehran, in Persian digits.
+    const latest = Math.max(...data.quotes.map((q) => Date.parse(q.updated_at)));
+    const time = tehranTime(latest);
+    const status = /<div part="status"[^>]*>([\s\S]*?)<\/div>/.exec(answer.body)?.[1] ?? '';
+    expect(visibleText(status).trim()).toBe(`قیمت‌های ${time} به وقت تهران`);
+    expect(status).not.toMatch(/[0-9]/);
+    // The extra columns: a signed amount per row, the coin's bubble; their chunk's styles in the style block.
+    const amounts = [...answer.body.matchAll(/part="change-amount"[^>]*data-sign="(up|down|flat)"/g)];
+    expect(amounts).toHaveLength(3);
+    const coinRow = answer.body.slice(answer.body.indexOf('data-symbol="coin_emami"'));
+    expect(visibleText(/<div part="bubble"[^>]*>[\s\S]*?<\/div>/.exec(coinRow)![0])).toMatch(/[۰-۹]/);
+    const style = /<style>([\s\S]*?)<\/style>/.exec(answer.body)![1]!;
+    expect(style).toContain('[data-sign=up][part~=change-amount]'); // the columns' chunk
+    expect(style).toContain('[data-status'); // the board's extras (the statuses' colours)
   });
 
   it('carries the quotes as a JSON snapshot that matches /v1/prices, with a stream event id', async () => {

@@ -1,6 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { pendingWork } from '../../helpers/pending-work';
-import { flushSubscriptions, hubCount, subscribe, type HubOptions, type Subscription } from '../../../src/live/hub';
+import {
+  flushSubscriptions,
+  hubCount,
+  startFrom,
+  subscribe,
+  type HubOptions,
+  type Subscription,
+} from '../../../src/live/hub';
+import type { Quote } from '../../../src/shared/types';
 import { firstPricesUrl } from '../../../src/live/connection';
 import { ManualOnline, ManualVisibility } from '../../helpers/manual-sources';
 import type { TestSandbox } from '../api/sandbox-control';
@@ -478,6 +486,41 @@ describe('hub errors and missing symbols', () => {
     sub(['usd'], a, { baseUrl: 'http://127.0.0.1:9', retry: { retries: 0, baseMs: 1, maxMs: 1 } });
     await expect.poll(() => a.last, { timeout: 5_000 }).toBe('offline');
     expect(a.errors.map((e) => e.code)).toEqual(['network']);
+  });
+});
+
+describe("hub started from a snapshot (the relay's render)", () => {
+  /** The sandbox's quotes of `symbols` now, as a render's snapshot would hold them. */
+  async function snapshot(symbols: string[]): Promise<{ quotes: Quote[]; meta: object; eventId: string }> {
+    const res = await fetch(`${sb.url}/v1/prices?symbols=${symbols.join(',')}`, { headers: { 'X-API-Key': key } });
+    const body = (await res.json()) as { data: { quotes: Quote[] } };
+    return { quotes: body.data.quotes, meta: {}, eventId: '1' };
+  }
+
+  it('says its quotes are held (status live) until the stream is live, without asking for prices', async () => {
+    const stream = holding('/v1/stream');
+    const a = new Recorder();
+    startFrom(options({ fetch: stream.fetch }), await snapshot(['usd']));
+    const asked = (await prices()).length; // the snapshot's own request
+    sub(['usd'], a, { fetch: stream.fetch });
+    await expect.poll(() => a.statuses).toEqual(['live']);
+    expect(a.held).toEqual([true]);
+    stream.release();
+    await expect.poll(() => a.held).toEqual([true, false]);
+    expect(a.statuses).toEqual(['live', 'live']);
+    expect(await prices()).toHaveLength(asked);
+  });
+
+  it("'off': held (status polling) until an answer comes, which only refresh asks for", async () => {
+    const a = new Recorder();
+    startFrom(options({ stream: 'off' }), await snapshot(['usd']));
+    const s = sub(['usd'], a, { stream: 'off' });
+    await expect.poll(() => a.statuses).toEqual(['polling']);
+    await settled();
+    expect(a.held).toEqual([true]);
+    await s.refresh();
+    await expect.poll(() => a.held).toEqual([true, false]);
+    expect(a.statuses).toEqual(['polling', 'polling']);
   });
 });
 

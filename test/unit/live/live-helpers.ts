@@ -36,6 +36,8 @@ export class HubRecorder {
   batches: Quote[][] = [];
   metas: QuotesMeta[] = [];
   statuses: ConnectionStatus[] = [];
+  /** Per status event, whether the quotes were still only a snapshot's (`held`). */
+  held: boolean[] = [];
   errors: PriceBoardError[] = [];
   missings: string[][] = [];
   recoveries = 0;
@@ -50,6 +52,7 @@ export class HubRecorder {
         return;
       case 'status':
         this.statuses.push(event.status);
+        this.held.push(event.held);
         return;
       case 'error':
         this.errors.push(event.error);
