@@ -31,24 +31,38 @@ export interface CspSources {
   widgets: Record<string, string[]>;
 }
 
+/**
+ * The attributes that give each style block a widget's render can carry: its own styles and its
+ * extras' (any board), and the board's columns' chunk's beside them (an extra column or `link`
+ * loads it: `board/columns.ts`). The chart area is never rendered on a server.
+ */
+const STYLE_VARIANTS: Readonly<Record<string, ReadonlyArray<ReadonlyArray<readonly [string, string]>>>> = {
+  'price-board': [[], [['columns', 'price,change-amount']]],
+};
+
 let sources: CspSources | undefined;
 
 /**
- * The sources of the running build. A widget's style block is its class's styles (the board's
- * with its extras), the same whatever the query and the quotes: one render of each tells them.
+ * The sources of the running build. A widget's style block is its class's styles and those of the
+ * chunks its render loads, the same whatever else the query and the quotes say: one render of each
+ * variant tells them.
  */
 export async function cspSources(): Promise<CspSources> {
   if (sources) return sources;
   await prepareRenderer();
   const widgets: Record<string, string[]> = {};
   for (const tag of Object.keys(RENDERED_WIDGETS)) {
-    const markup = renderWidget(tag, [], {
-      quotes: [],
-      status: 'error',
-      delaySeconds: 0,
-      error: new PriceBoardError('server', 'the style block alone'),
-    });
-    widgets[tag] = [...new Set(styleBlocks(markup).map(styleSource))];
+    const blocks = (STYLE_VARIANTS[tag] ?? [[]]).flatMap((attributes) =>
+      styleBlocks(
+        renderWidget(tag, attributes, {
+          quotes: [],
+          status: 'error',
+          delaySeconds: 0,
+          error: new PriceBoardError('server', 'the style block alone'),
+        }),
+      ),
+    );
+    widgets[tag] = [...new Set(blocks.map(styleSource))];
   }
   const all = [...new Set(Object.values(widgets).flat())];
   sources = { 'style-src': all.join(' '), widgets };
