@@ -11,6 +11,7 @@ import {
   CONVERTER_ATTRIBUTES,
   formatJalaliDate,
   isStale,
+  liveSymbolsOf,
   PriceBoardError,
   readSettings,
   TICKER_ATTRIBUTES,
@@ -38,6 +39,8 @@ export interface FragmentQuery {
   attributes: Array<[string, string]>;
   /** The symbols asked, as the element reads them. */
   symbols: string[];
+  /** The query's settings as the element reads them (`widget/settings.ts`). */
+  settings: Record<string, unknown>;
   /** Attribute names whose value is invalid (never their values). */
   invalid: string[];
 }
@@ -76,7 +79,7 @@ export function readQuery(table: Readonly<Record<string, AttributeSpec>>, params
     if (value === undefined || (fallback !== undefined && attributeText(value) === attributeText(fallback))) continue;
     attributes.push([spec.attribute, attributeText(value)]);
   }
-  return { attributes, symbols, invalid: read.invalid };
+  return { attributes, symbols, settings, invalid: read.invalid };
 }
 
 /**
@@ -87,6 +90,16 @@ export function readQuery(table: Readonly<Record<string, AttributeSpec>>, params
 export function renderVersion(held: HeldQuotes, now: Date): string {
   const stale = held.quotes.map((quote) => (isStale(quote, now) ? 1 : 0));
   return etagOf(JSON.stringify([held.quotes, held.unknown, formatJalaliDate(now), stale]));
+}
+
+/**
+ * The symbols `tag` follows for the query: its own, and those it reads without showing them (the
+ * board's bubble takes `ons` and `usd`, the converter `usd` for a dollar price), as the element
+ * itself subscribes to them. The snapshot holds them all, so the client taking over asks for none.
+ * Call after the widgets are loaded (`prepareRenderer`).
+ */
+export function followedSymbols(tag: string, query: FragmentQuery): string[] {
+  return liveSymbolsOf(tag, query.settings);
 }
 
 /** Nothing of the query's served symbols is held: the render shows the service's trouble. */

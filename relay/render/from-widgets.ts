@@ -21,6 +21,15 @@ export { isStale } from '../../src/model/quote';
 export { addedStyles } from '../../src/widget/add-styles';
 
 /**
+ * The symbols the element `tag` subscribes to with `settings` (its `liveSymbols`: its own and
+ * those a column or a conversion reads), asked of its class so that the relay follows the same rule.
+ */
+export function liveSymbolsOf(tag: string, settings: Record<string, unknown>): string[] {
+  const element = customElements.get(tag)?.prototype as { liveSymbols(settings: unknown): string[] } | undefined;
+  return element ? element.liveSymbols(settings) : (settings.symbols as string[]);
+}
+
+/**
  * The widgets registered with the DOM shim; the board's lazy parts loaded through the board's own
  * loaders (a board then takes them in its first update: status text, times, the extra columns) and
  * the date formatters ready. The chart area and the spark's line are not loaded: a render keeps the

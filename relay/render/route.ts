@@ -13,6 +13,7 @@ import { sendRaw } from '../http';
 import type { Metrics } from '../metrics';
 import {
   badQueryFragment,
+  followedSymbols,
   moduleScript,
   quotesMarkup,
   readQuery,
@@ -100,7 +101,16 @@ export async function renderElement(url: URL, tag: string, deps: FragmentDeps): 
     });
   /** The render with its snapshot (and JSON-LD) in light DOM. */
   const complete = (render: Render, at: string, quotes: string): string =>
-    withSnapshot(tag, render.markup, render.eventId, at, quotes, seo ? jsonLd(JSON.parse(quotes) as Quote[]) : '');
+    withSnapshot(
+      tag,
+      render.markup,
+      render.eventId,
+      at,
+      quotes,
+      seo ? jsonLd(shownOf(JSON.parse(quotes) as Quote[])) : '',
+    );
+  /** Of the snapshot's quotes, those the element shows (the JSON-LD says what the page shows). */
+  const shownOf = (quotes: Quote[]): Quote[] => quotes.filter((q) => query.symbols.includes(q.symbol));
   try {
     await prepareRenderer();
     if (query.invalid.length > 0) {
@@ -113,7 +123,7 @@ export async function renderElement(url: URL, tag: string, deps: FragmentDeps): 
       }));
       return { markup: bad.markup, etag: bad.etag, headers: { 'X-Price-Board-Invalid': invalid } };
     }
-    const held = await deps.held(query.symbols);
+    const held = await deps.held(followedSymbols(tag, query));
     const now = deps.now();
     if (!held || showsNothing(query, held)) {
       // Upstream trouble: the last good render, marked by its quotes' age.

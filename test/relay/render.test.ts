@@ -91,6 +91,25 @@ describe('GET /render/price-board', () => {
     expect(style).toContain('[data-status'); // the board's extras (the statuses' colours)
   });
 
+  it('holds in its snapshot the symbols a widget reads without showing them, so the client asks for none', async () => {
+    // The bubble reads `ons` and `usd`; the converter reads `usd` to convert a dollar price.
+    const board = await get(base, '/render/price-board?symbols=coin_emami,gold_18&columns=price,bubble&chart=none');
+    const boardQuotes = snapshotOf(board.body).data.quotes.map((q) => q.symbol);
+    expect(boardQuotes.sort()).toEqual(['coin_emami', 'gold_18', 'ons', 'usd']);
+    expect([...board.body.matchAll(/part="row"[^>]*data-symbol="(\w+)"/g)].map((m) => m[1])).toEqual([
+      'coin_emami',
+      'gold_18',
+    ]);
+    const coinRow = board.body.slice(board.body.indexOf('data-symbol="coin_emami"'));
+    expect(visibleText(/<div part="bubble"[^>]*>[\s\S]*?<\/div>/.exec(coinRow)![0])).toMatch(/[۰-۹]/);
+    const converter = await get(base, '/render/price-converter?symbols=ons');
+    expect(
+      snapshotOf(converter.body)
+        .data.quotes.map((q) => q.symbol)
+        .sort(),
+    ).toEqual(['ons', 'usd']);
+  });
+
   it('carries the quotes as a JSON snapshot that matches /v1/prices, with a stream event id', async () => {
     const answer = await get(base, '/render/price-board?symbols=usd,eur');
     const snapshot = snapshotOf(answer.body);
