@@ -7,28 +7,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { etagOf } from '../etag';
 import { readDistText } from '../static';
+import { isTruthyFlag, readWidget, WIDGET_TAGS } from './from-widgets';
 import { renderElement, sendRendered, type FragmentDeps } from './route';
 
-/**
- * `widget=` of the page, as src/embed/params.ts reads it (`WIDGET_TAGS`, `readWidget`: a test holds
- * the two alike): the relay takes src/ only through its `from-*` files.
- */
-export const EMBED_WIDGET_TAGS: Readonly<Record<string, string>> = {
-  board: 'price-board',
-  ticker: 'price-ticker',
-  converter: 'price-converter',
-};
-
-/** The tag the page's `widget=` names: the board for none or an unknown one. */
+/** The tag the page's `widget=` names, as the page reads it: the board for none or an unknown one. */
 export function embedTag(params: URLSearchParams): string {
-  const value = params.get('widget')?.trim().toLowerCase() ?? '';
-  return Object.hasOwn(EMBED_WIDGET_TAGS, value) ? EMBED_WIDGET_TAGS[value]! : 'price-board';
-}
-
-/** `transparent=` turns the page's background off as the page reads it (`isTruthyFlag`): `1`, `true`, `yes`, `on` or empty. */
-export function embedTransparent(params: URLSearchParams): boolean {
-  const value = params.get('transparent');
-  return value !== null && ['', '1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase());
+  return WIDGET_TAGS[readWidget(params)];
 }
 
 /**
@@ -50,7 +34,7 @@ export async function sendEmbedPage(
   const at = body.index + body[0].length;
   let html = page.text.slice(0, at) + rendered.markup + page.text.slice(at);
   // What the page's script would set on its root, set before the first paint (no flash of background).
-  if (embedTransparent(url.searchParams)) html = html.replace(/<html\b/, '<html data-transparent');
+  if (isTruthyFlag(url.searchParams.get('transparent'))) html = html.replace(/<html\b/, '<html data-transparent');
   // The page's validator and the render's: a new build or a new render is a new page.
   const etag = rendered.etag && `W/${etagOf(page.etag + rendered.etag)}`;
   sendRendered(req, res, rendered, html, etag);

@@ -19,6 +19,8 @@ export { formatJalaliDate } from '../../src/format/date';
 export { isStale } from '../../src/model/quote';
 
 export { addedStyles } from '../../src/widget/add-styles';
+// How embed.html reads its widget and its background, for the relay's rendered page.
+export { isTruthyFlag, readWidget, WIDGET_TAGS } from '../../src/embed/params';
 
 /**
  * The symbols the element `tag` subscribes to with `settings` (its `liveSymbols`: its own and

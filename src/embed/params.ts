@@ -91,7 +91,7 @@ function attributeFor(name: string, allowed: readonly string[]): string | undefi
 }
 
 /** `1`, `true`, `yes` and an empty value (`?transparent`) turn a flag on. */
-function isTruthyFlag(value: string | null | undefined): boolean {
+export function isTruthyFlag(value: string | null | undefined): boolean {
   if (value == null) return false;
   return ['', '1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase());
 }

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../relay/config';
 import type { Quote } from '../../relay/from-src';
-import { EMBED_WIDGET_TAGS, embedTag, embedTransparent } from '../../relay/render/embed-page';
-import { readEmbedParams, readWidget, WIDGET_TAGS } from '../../src/embed/params';
+import { embedTag } from '../../relay/render/embed-page';
+import { readWidget, WIDGET_TAGS } from '../../src/embed/params';
 import { PriceTicker } from '../../src/ticker/price-ticker';
 import { get, startPair, type Pair } from './helpers';
 
@@ -80,12 +80,6 @@ describe('embed.html from the relay', () => {
       '<html data-transparent lang="fa"',
     );
     expect((await get(pair.relay.url, '/embed.html?symbols=usd&transparent=0')).body).toContain('<html lang="fa"');
-    for (const value of ['1', 'YES', '', '0', 'no'])
-      expect(embedTransparent(new URLSearchParams({ transparent: value }))).toBe(
-        readEmbedParams(`?transparent=${value}`).transparent,
-      );
-    // The relay's table and the page's are one.
-    expect(EMBED_WIDGET_TAGS).toEqual(WIDGET_TAGS);
     for (const value of ['ticker', ' Converter ', 'x', ''])
       expect(embedTag(new URLSearchParams({ widget: value }))).toBe(WIDGET_TAGS[readWidget(`?widget=${value}`)]);
   });
