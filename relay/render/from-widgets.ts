@@ -3,7 +3,8 @@
  * is for the rest of the relay): the widgets' own templates render the fragments, never a second
  * copy of their markup. Loaded only when a fragment is first asked for: the widgets, their board
  * extras and the date formatters, all before the first render, since a render must never start
- * async work that can throw later (docs/spike-render.md 2.3).
+ * async work that can throw later: an async chunk failing after a render is an unhandled rejection,
+ * which ends a Node process.
  */
 export { html as staticHtml, unsafeStatic } from 'lit/static-html.js';
 export {
