@@ -1,7 +1,7 @@
 /**
  * Everything the relay's renderer takes from src/ and from Lit, in one place (as `../from-src.ts`
  * is for the rest of the relay): the widgets' own templates render the fragments, never a second
- * copy of their markup. Loaded only when a fragment is first asked for: the widgets, their board
+ * copy of their markup. Loaded when the relay starts (`routes.ts`): the widgets, their board
  * extras and the date formatters, all before the first render, since a render must never start
  * async work that can throw later: an async chunk failing after a render is an unhandled rejection,
  * which ends a Node process.
