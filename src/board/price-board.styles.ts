@@ -1,4 +1,4 @@
-import { css } from 'lit';
+import { css, unsafeCSS } from 'lit';
 import { blockWidth } from '../widget/block-width.styles';
 import { hostStyles, themed } from '../widget/theme.styles';
 import { textReset } from '../widget/text-reset.styles';
@@ -18,6 +18,10 @@ const headerHidden = css`
   overflow: hidden;
   clip-path: inset(50%);
 `;
+
+/** `--n` of the light form's tables of class `{prefix}1` … `{prefix}9` (templates.ts, `spans`). */
+const spanCounts = (prefix: string) =>
+  unsafeCSS(Array.from({ length: 9 }, (_, i) => `.${prefix}${i + 1}{--n:${i + 1}}`).join(''));
 
 export const styles = css`
   ${hostStyles}
@@ -122,6 +126,29 @@ export const styles = css`
   .rows .row:last-child {
     border-block-end: 0;
   }
+  /*
+   * The first paint's light form (templates.ts): the same tracks, sized once for the table rather
+   * than per row: the table is the grid, its row groups and rows take its tracks (subgrid, \`--n\`
+   * of them: the title and the cells shown), and only the header's cells hold the sizers. A row
+   * keeps its own box (border, selection, focus) and its own grid rows (the narrow layouts).
+   */
+  .light {
+    display: grid;
+    grid-template-columns: minmax(0, 1.5fr);
+    grid-auto-columns: minmax(max-content, 1fr);
+    align-content: start;
+  }
+  .light .rowgroup,
+  .light .row {
+    display: grid;
+    grid-template-columns: subgrid;
+    grid-column: span var(--n);
+  }
+  /* contained, a row would be a grid of its own (no subgrid) */
+  .light .row:nth-child(n) {
+    content-visibility: visible;
+  }
+  ${spanCounts('n')}
   .cell {
     padding: 6.4px 10px;
     white-space: nowrap;
@@ -270,6 +297,7 @@ export const styles = css`
    * screen readers.
    */
   @container price-board (width < 720px) {
+    ${spanCounts('m')}
     .chart-section,
     .chart-pending {
       --_chart-h: 220px;
@@ -300,13 +328,18 @@ export const styles = css`
     }
   }
   @container price-board (width < 600px) {
+    ${spanCounts('s')}
     .more {
       display: none;
     }
   }
   @container price-board (width < 440px) {
-    .row {
+    .row,
+    .light {
       grid-template-columns: minmax(0, 1fr) auto;
+    }
+    .light {
+      --n: 2;
     }
     .head .second {
       ${headerHidden}
@@ -336,7 +369,9 @@ export const styles = css`
    * follows the board's width (13 digits fit at 90 px).
    */
   @container price-board (width < 240px) {
-    .row {
+    .row,
+    .light,
+    .light :is(.rowgroup, .row) {
       display: block;
     }
     .cell {

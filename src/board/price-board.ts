@@ -259,7 +259,16 @@ export class PriceBoard extends PriceWidget {
     // Rows with data (or an error in their place) are on screen: the chart and the times may follow.
     if (this.#isLoading() && !this.settings.symbols.some((symbol) => this.live.get(symbol))) return;
     this.#extras?.rowsShown(); // else its arrival renders again
+    // Once they are painted, the table's full form (templates.ts, `light`): the same boxes.
+    if (this.#light === true)
+      this.#light = afterPaint(() => {
+        this.#light = false;
+        this.requestUpdate();
+      });
   }
+
+  /** The table's light form until the first rows are painted (then the wait for that paint's end). */
+  #light: boolean | (() => void) = true;
 
   /** The chart symbol the chart was last configured with. */
   #chartShown: string | undefined;
@@ -296,6 +305,7 @@ export class PriceBoard extends PriceWidget {
           flashOf: (symbol) => !!extras?.flash.on(symbol),
           onRowEvent: this.#onRowEvent,
           extra: this.#columns.extra,
+          light: this.#light !== false,
         })}
       </div>
       ${

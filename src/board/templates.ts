@@ -31,6 +31,12 @@ export interface TableState {
   onRowEvent(event: Event): void;
   /** The columns' own chunk (`extra-columns.ts`), once loaded: cells beyond today's, title links. */
   extra?: ExtraCells;
+  /**
+   * The first paint's light form: one grid for the table whose rows take its tracks (subgrid), the
+   * sizers (`data-w`) in the header only. The full form (a grid and sizers per row, each row laid
+   * out apart from the others during live updates) follows the first paint with the same boxes.
+   */
+  light?: boolean;
 }
 
 /**
@@ -187,8 +193,8 @@ function joinPieces(key: string, pieces: readonly Piece[]): TemplateResult {
 /** What a cell needs besides the row. */
 export interface CellContext {
   t: TableState;
-  /** The column's `data-w`. */
-  w: string | undefined;
+  /** The column's `data-w` (none in the light form's rows). */
+  w: string | undefined | typeof nothing;
   /** `cell` and the column's slot class. */
   cls: string;
 }
@@ -249,6 +255,19 @@ function renderRow(
   return joinPieces(key, [head, ...cells, piece`</div>`]);
 }
 
+/** The light form's rows' `data-w`s: none. */
+const LIGHT = {};
+
+/**
+ * The light form's classes that say how many tracks a row spans (`--n`, price-board.styles.ts): the
+ * title's and one per cell shown, all (`n`), below 720 px (`m`: no minor, the time under the title)
+ * and below 600 px (`s`: the lead and second only).
+ */
+function spans(columns: readonly Column[], slots: Record<string, string>): string {
+  const shown = (kept: string) => 1 + columns.filter((c) => kept.includes(slots[c]!)).length;
+  return `n${columns.length + 1} m${shown('lead second more')} s${shown('lead second')}`;
+}
+
 /**
  * The quotes table: ARIA table semantics over one CSS grid per row (the same columns in each),
  * one focusable row per symbol. Rows are rendered by position: a row's element keeps its place
@@ -274,10 +293,12 @@ export function renderTable(rows: readonly RowView[], t: TableState): TemplateRe
     return m;
   });
   const w = columnWidths(table, t, slots);
+  // The rows' widths: the column's own, or, in the light form, none (the header's hold for all).
+  const rowW = t.light ? LIGHT : w;
   // Per table, not per row: each column's cell context, and the row template's key.
-  const contexts = t.columns.map((c): CellContext => ({ t, w: w[c], cls: `cell ${slots[c]}` }));
+  const contexts = t.columns.map((c): CellContext => ({ t, w: t.light ? nothing : w[c], cls: `cell ${slots[c]}` }));
   const key = t.columns.join() + (t.extra ? '+' : '');
-  return html`<div class="table" role="table" aria-label="قیمت‌ها" aria-busy=${t.loading ? 'true' : 'false'}>
+  return html`<div class=${t.light ? `table light ${spans(t.columns, slots)}` : 'table'} role="table" aria-label="قیمت‌ها" aria-busy=${t.loading ? 'true' : 'false'}>
     <div class="rowgroup head" role="rowgroup">
       <div class="row" role="row">
         <div class="cell col-title" role="columnheader">نام</div>
@@ -290,8 +311,8 @@ export function renderTable(rows: readonly RowView[], t: TableState): TemplateRe
     <div class="rowgroup rows" role="rowgroup" @click=${t.onRowEvent} @keydown=${t.onRowEvent} @focusin=${t.onRowEvent}>
       ${rows.map((v, i) => {
         const m = rowsMade[i]!;
-        if (m.w !== w) {
-          m.w = w;
+        if (m.w !== rowW) {
+          m.w = rowW;
           m.row = renderRow(v, t, contexts, key, m.deps[1] as boolean); // the flash, as this render asked
         }
         return m.row;

@@ -1,0 +1,118 @@
+// The board's first paint is light (DESIGN.md §6): the table is one grid whose rows take its tracks,
+// the column sizers only in the header; a grid and sizers per row (what live updates want: a row
+// laid out apart from the others) come after that paint, and move nothing (no layout shift).
+import { fixture, html } from '@open-wc/testing-helpers';
+import { describe, expect, it } from 'vitest';
+import '../../src/price-board';
+import type { PriceBoard } from '../../src/price-board';
+import { base, newBoard, rows, shadow, until, useSandbox } from './helpers/board';
+
+const KEY = 'pro-key:light-form';
+
+useSandbox();
+
+/** What a frame shows of the table: its form, the rows' text, and the box of every row and cell. */
+interface Frame {
+  light: boolean;
+  text: string;
+  /** Each row's and cell's part (or class) and box: x, y, width, height. */
+  boxes: [string, number[]][];
+  /** Per-row sizers (`data-w` in the rows), and rows sized as grids of their own. */
+  rowSizers: number;
+  ownGrids: number;
+}
+
+function frameOf(el: PriceBoard): Frame | undefined {
+  const table = shadow(el).querySelector<HTMLElement>('.table');
+  const shown = rows(el);
+  if (!table || !shown.some((r) => /[۰-۹]/.test(r.querySelector('[part~="price"]')?.textContent ?? ''))) return;
+  const boxes = [...table.querySelectorAll<HTMLElement>('.row, .row > *')].map((e) => {
+    const r = e.getBoundingClientRect();
+    return [e.getAttribute('part') ?? e.className, [r.x, r.y, r.width, r.height]] as [string, number[]];
+  });
+  return {
+    light: table.classList.contains('light'),
+    text: shown.map((r) => r.textContent).join('|'),
+    boxes,
+    rowSizers: table.querySelectorAll('.rows [data-w]').length,
+    ownGrids: shown.filter((r) => {
+      const style = getComputedStyle(r);
+      return style.display === 'grid' && !style.gridTemplateColumns.startsWith('subgrid');
+    }).length,
+  };
+}
+
+/**
+ * A board in a `width` px box of a `dir` page, its table seen after each of its renders (its
+ * mutations, before any paint) from its first rows with prices until its table takes the full form:
+ * the first such state, the last one in the light form and the first in the full form.
+ */
+async function watchFirstPaint(
+  width: number,
+  dir: 'rtl' | 'ltr',
+  columns = 'price,change,high,low,time',
+): Promise<{ first: Frame; before: Frame | undefined; after: Frame }> {
+  const box = await fixture<HTMLDivElement>(html`<div dir=${dir}></div>`);
+  box.style.width = `${width}px`;
+  const el = newBoard({
+    'base-url': base(),
+    'api-key': `${KEY}-${width}-${dir}`,
+    stream: 'off',
+    chart: 'none',
+    columns,
+    symbols: 'usd,eur,gold_18,ons',
+  });
+  box.append(el);
+  let first: Frame | undefined;
+  let before: Frame | undefined;
+  let after: Frame | undefined;
+  const renders = new MutationObserver(() => {
+    const frame = after ? undefined : frameOf(el);
+    if (!frame) return;
+    first ??= frame;
+    if (frame.light) before = frame;
+    else after = frame;
+  });
+  renders.observe(shadow(el), { subtree: true, childList: true, attributes: true, characterData: true });
+  await until(() => after !== undefined, 'the table did not take its full form', 10_000);
+  renders.disconnect();
+  return { first: first!, before, after: after! };
+}
+
+describe('the first paint is light', () => {
+  for (const width of [300, 900]) {
+    it(`the first frame with prices has no per-row sizer and no row sized on its own (${width}px)`, async () => {
+      const { first, after } = await watchFirstPaint(width, 'rtl');
+      expect(first.light).toBe(true);
+      expect(first.rowSizers).toBe(0);
+      expect(first.ownGrids).toBe(0);
+      // and then the full form: a grid and sizers per row
+      expect(after.rowSizers).toBeGreaterThan(0);
+      expect(after.ownGrids).toBe(4);
+    });
+  }
+});
+
+describe('the switch to the full form moves nothing', () => {
+  const cases: [number, string][] = [
+    [200, 'price,change,high,low,time'],
+    [300, 'price,change,high,low,time'],
+    [420, 'price,change'],
+    [520, 'price,change,high,low,time'],
+    [650, 'price,change,change-amount,high,low,time'],
+    [900, 'price,change,high,low,time'],
+    [1200, 'price,change,time'],
+  ];
+  for (const [width, columns] of cases)
+    for (const dir of ['rtl', 'ltr'] as const)
+      it(`at ${width}px in a ${dir} page (${columns}): every row and cell keeps its box`, async () => {
+        const { before, after } = await watchFirstPaint(width, dir, columns);
+        expect(before, 'no render in the light form').toBeDefined();
+        // The same rows and text on both sides of the switch: what differs is the form only.
+        expect(after.text).toBe(before!.text);
+        expect(after.boxes.map(([name]) => name)).toEqual(before!.boxes.map(([name]) => name));
+        // The same boxes (a light row may end 1/64 px short: its tracks' sum, rounded).
+        const moved = after.boxes.filter(([, box], i) => box.some((v, j) => Math.abs(v - before!.boxes[i]![1][j]!) > 1 / 32));
+        expect(moved).toEqual([]);
+      });
+});
