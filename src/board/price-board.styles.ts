@@ -144,8 +144,9 @@ export const styles = css`
     grid-template-columns: subgrid;
     grid-column: span var(--n);
   }
-  /* contained, a row would be a grid of its own (no subgrid) */
+  /* contained (the extras' rows, those past the 20th), a row would be a grid of its own, no subgrid */
   .light .row:nth-child(n) {
+    contain: none;
     content-visibility: visible;
   }
   ${spanCounts('n')}
