@@ -90,19 +90,26 @@ export const styles = css`
   }
 
   /*
-   * The table: every row is a grid of its own with the same columns, so that a row can be laid
-   * out, styled and painted apart from the others (containment), and not at all while off screen
-   * (content-visibility). Columns still line up: a numeric cell's width comes from a hidden sizer
-   * (::before, no height) holding its column's widest value shape and header (data-w, the same in
-   * every row), so all rows resolve the same tracks. The title column may shrink to nothing
+   * The table (its full form, after the first paint; the light form's below): every row is a grid
+   * of its own with the same columns, so that a row can be laid out, styled and painted apart from
+   * the others (containment), and not at all while off screen (content-visibility). Columns still
+   * line up: a numeric cell's width comes from a hidden sizer (::before, no height) holding its
+   * column's widest value shape and header (data-w, the same in every row), so all rows resolve the
+   * same tracks. The title column may shrink to nothing
    * (minmax(0, ...)): a title from the service is text of any length, and a long unbreakable one
    * must never push the numbers out of their columns; it wraps anywhere, two lines at most.
    */
-  /* the title, then one track per cell of the columns shown (the \`columns\` attribute), whatever their number */
-  .row {
+  /*
+   * the title, then one track per cell of the columns shown (the \`columns\` attribute), whatever
+   * their number; the light form's table has the same tracks
+   */
+  .row,
+  .light {
     display: grid;
     grid-template-columns: minmax(0, 1.5fr);
     grid-auto-columns: minmax(max-content, 1fr);
+  }
+  .row {
     grid-auto-flow: column;
   }
   .rows .row {
@@ -132,12 +139,6 @@ export const styles = css`
    * of them: the title and the cells shown), and only the header's cells hold the sizers. A row
    * keeps its own box (border, selection, focus) and its own grid rows (the narrow layouts).
    */
-  .light {
-    display: grid;
-    grid-template-columns: minmax(0, 1.5fr);
-    grid-auto-columns: minmax(max-content, 1fr);
-    align-content: start;
-  }
   .light .rowgroup,
   .light .row {
     display: grid;
@@ -338,8 +339,6 @@ export const styles = css`
     .row,
     .light {
       grid-template-columns: minmax(0, 1fr) auto;
-    }
-    .light {
       --n: 2;
     }
     .head .second {
