@@ -269,8 +269,8 @@ function spans(columns: readonly Column[], slots: Record<string, string>): strin
 }
 
 /**
- * The quotes table: ARIA table semantics over one CSS grid per row (the same columns in each),
- * one focusable row per symbol. Rows are rendered by position: a row's element keeps its place
+ * The quotes table: ARIA table semantics over one CSS grid per row (the same columns in each; in
+ * the light form, one grid for the table), one focusable row per symbol. Rows are rendered by position: a row's element keeps its place
  * and takes the next values, so a frame of live updates writes only the cells that changed. The
  * column header stays in view while the rows scroll (`--price-board-max-height`).
  */
