@@ -136,19 +136,21 @@ export const styles = css`
   /*
    * The first paint's light form (templates.ts): the same tracks, sized once for the table rather
    * than per row: the table is the grid, its row groups and rows take its tracks (subgrid, \`--n\`
-   * of them: the title and the cells shown), and only the header's cells hold the sizers. A row
+   * of them: the title and the cells shown), and only the header's cells hold the sizers (and the
+   * rows past the 20th, which are painted only once on screen, as after the first paint). A row
    * keeps its own box (border, selection, focus) and its own grid rows (the narrow layouts).
    */
   .light .rowgroup,
   .light .row {
     display: grid;
-    grid-template-columns: subgrid;
     grid-column: span var(--n);
   }
-  /* contained (the extras' rows, those past the 20th), a row would be a grid of its own, no subgrid */
-  .light .row:nth-child(n) {
+  /* the first 20 rows (templates.ts, LIGHT_ROWS); those past them stay grids of their own, with sizers */
+  .light .rowgroup,
+  .light .row:nth-child(-n+20) {
+    grid-template-columns: subgrid;
+    /* contained (the extras' rows), a row would be a grid of its own, no subgrid */
     contain: none;
-    content-visibility: visible;
   }
   ${spanCounts('n')}
   .cell {

@@ -257,6 +257,11 @@ function renderRow(
 
 /** The light form's rows' `data-w`s: none. */
 const LIGHT = {};
+/**
+ * The light form's rows on the table's tracks: the first 20. Those past them are painted only once
+ * on screen (content-visibility, price-board.styles.ts), each then a grid of its own: with sizers.
+ */
+const LIGHT_ROWS = 20;
 
 /**
  * The light form's classes that say how many tracks a row spans (`--n`, price-board.styles.ts): the
@@ -293,10 +298,12 @@ export function renderTable(rows: readonly RowView[], t: TableState): TemplateRe
     return m;
   });
   const w = columnWidths(table, t, slots);
-  // The rows' widths: the column's own, or, in the light form, none (the header's hold for all).
-  const rowW = t.light ? LIGHT : w;
-  // Per table, not per row: each column's cell context, and the row template's key.
-  const contexts = t.columns.map((c): CellContext => ({ t, w: t.light ? nothing : w[c], cls: `cell ${slots[c]}` }));
+  // Per table, not per row: each column's cell context (in the light form's rows, with no width:
+  // the header's hold for all), and the row template's key.
+  const contexts = (light: boolean) =>
+    t.columns.map((c): CellContext => ({ t, w: light ? nothing : w[c], cls: `cell ${slots[c]}` }));
+  const full = contexts(false);
+  const light = t.light ? contexts(true) : full;
   const key = t.columns.join() + (t.extra ? '+' : '');
   return html`<div class=${t.light ? `table light ${spans(t.columns, slots)}` : 'table'} role="table" aria-label="قیمت‌ها" aria-busy=${t.loading ? 'true' : 'false'}>
     <div class="rowgroup head" role="rowgroup">
@@ -311,9 +318,10 @@ export function renderTable(rows: readonly RowView[], t: TableState): TemplateRe
     <div class="rowgroup rows" role="rowgroup" @click=${t.onRowEvent} @keydown=${t.onRowEvent} @focusin=${t.onRowEvent}>
       ${rows.map((v, i) => {
         const m = rowsMade[i]!;
-        if (m.w !== rowW) {
-          m.w = rowW;
-          m.row = renderRow(v, t, contexts, key, m.deps[1] as boolean); // the flash, as this render asked
+        const own = t.light && i < LIGHT_ROWS ? LIGHT : w;
+        if (m.w !== own) {
+          m.w = own;
+          m.row = renderRow(v, t, own === w ? full : light, key, m.deps[1] as boolean); // the flash, as this render asked
         }
         return m.row;
       })}

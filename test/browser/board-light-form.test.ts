@@ -2,7 +2,8 @@
 // the column sizers only in the header; a grid and sizers per row (what live updates want: a row
 // laid out apart from the others) come after that paint, and move nothing (no layout shift).
 import { fixture, html } from '@open-wc/testing-helpers';
-import { describe, expect, it } from 'vitest';
+import { page } from '@vitest/browser/context';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import '../../src/price-board';
 import type { PriceBoard } from '../../src/price-board';
 import { base, newBoard, rows, shadow, until, useSandbox } from './helpers/board';
@@ -15,9 +16,9 @@ useSandbox();
 interface Frame {
   light: boolean;
   text: string;
-  /** Each row's and cell's part (or class) and box: x, y, width, height. */
+  /** Each row's and cell's part (or class) and box: x, y, width, height (the header and the first 20 rows). */
   boxes: [string, number[]][];
-  /** Per-row sizers (`data-w` in the rows), and rows sized as grids of their own. */
+  /** Per-row sizers (`data-w` in the first 20 rows), and rows sized as grids of their own. */
   rowSizers: number;
   ownGrids: number;
 }
@@ -26,7 +27,10 @@ function frameOf(el: PriceBoard): Frame | undefined {
   const table = shadow(el).querySelector<HTMLElement>('.table');
   const shown = rows(el);
   if (!table || !shown.some((r) => /[۰-۹]/.test(r.querySelector('[part~="price"]')?.textContent ?? ''))) return;
-  const boxes = [...table.querySelectorAll<HTMLElement>('.row, .row > *')].map((e) => {
+  // The header and the first 20 rows: those past them are painted only once on screen, then with
+  // their real height in place of contain-intrinsic-size's (content-visibility), in either form.
+  const shownRows = '.head .row, .rows .row:nth-child(-n+20)';
+  const boxes = [...table.querySelectorAll<HTMLElement>(`:is(${shownRows}), :is(${shownRows}) > *`)].map((e) => {
     const r = e.getBoundingClientRect();
     return [e.getAttribute('part') ?? e.className, [r.x, r.y, r.width, r.height]] as [string, number[]];
   });
@@ -34,7 +38,7 @@ function frameOf(el: PriceBoard): Frame | undefined {
     light: table.classList.contains('light'),
     text: shown.map((r) => r.textContent).join('|'),
     boxes,
-    rowSizers: table.querySelectorAll('.rows [data-w]').length,
+    rowSizers: table.querySelectorAll('.rows .row:nth-child(-n+20) [data-w]').length,
     ownGrids: shown.filter((r) => {
       const style = getComputedStyle(r);
       return style.display === 'grid' && !style.gridTemplateColumns.startsWith('subgrid');
@@ -51,6 +55,7 @@ async function watchFirstPaint(
   width: number,
   dir: 'rtl' | 'ltr',
   columns = 'price,change,high,low,time',
+  symbols = 'usd,eur,gold_18,ons',
 ): Promise<{ first: Frame; before: Frame | undefined; after: Frame }> {
   const box = await fixture<HTMLDivElement>(html`<div dir=${dir}></div>`);
   box.style.width = `${width}px`;
@@ -60,7 +65,7 @@ async function watchFirstPaint(
     stream: 'off',
     chart: 'none',
     columns,
-    symbols: 'usd,eur,gold_18,ons',
+    symbols,
   });
   box.append(el);
   let first: Frame | undefined;
@@ -115,4 +120,26 @@ describe('the switch to the full form moves nothing', () => {
         const moved = after.boxes.filter(([, box], i) => box.some((v, j) => Math.abs(v - before!.boxes[i]![1][j]!) > 1 / 32));
         expect(moved).toEqual([]);
       });
+});
+
+describe('more than 20 rows', () => {
+  // Those past the 20th are painted only once on screen (content-visibility): grids of their own
+  // with sizers from the first render on, as after it; the first 20 on the table's tracks. A
+  // viewport tall enough for all of them.
+  beforeAll(() => page.viewport(1000, 1800));
+  afterAll(() => page.viewport(1000, 800));
+  const SYMBOLS =
+    'usd,eur,aed,gbp,try,cny,iqd,afn,cad,aud,chf,jpy,gold_18,gold_24,coin_emami,coin_bahar,coin_half,coin_quarter,coin_gerami,silver_999,silver_925,ons';
+  for (const width of [300, 900])
+    it(`at ${width}px, 22 rows: the first 20 light, and the switch moves none of them`, async () => {
+      const { first, before, after } = await watchFirstPaint(width, 'rtl', 'price,change,high,low,time', SYMBOLS);
+      expect(first.light).toBe(true);
+      expect(first.rowSizers).toBe(0);
+      expect(first.ownGrids).toBe(2);
+      expect(after.text).toBe(before!.text);
+      const moved = after.boxes.filter(([, box], i) =>
+        box.some((v, j) => Math.abs(v - before!.boxes[i]![1][j]!) > 1 / 32),
+      );
+      expect(moved).toEqual([]);
+    });
 });
