@@ -140,13 +140,15 @@ export const styles = css`
    * rows past the 20th, which are painted only once on screen, as after the first paint). A row
    * keeps its own box (border, selection, focus) and its own grid rows (the narrow layouts).
    */
-  .light .rowgroup,
-  .light .row {
+  .light > * {
     display: grid;
+  }
+  .light > *,
+  .light .row {
     grid-column: span var(--n);
   }
   /* the first 20 rows (templates.ts, LIGHT_ROWS); those past them stay grids of their own, with sizers */
-  .light .rowgroup,
+  .light > *,
   .light .row:nth-child(-n+20) {
     grid-template-columns: subgrid;
     /* contained (the extras' rows), a row would be a grid of its own, no subgrid */
@@ -373,7 +375,7 @@ export const styles = css`
   @container price-board (width < 240px) {
     .row,
     .light,
-    .light :is(.rowgroup, .row) {
+    .light > * {
       display: block;
     }
     .cell {

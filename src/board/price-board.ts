@@ -259,16 +259,7 @@ export class PriceBoard extends PriceWidget {
     // Rows with data (or an error in their place) are on screen: the chart and the times may follow.
     if (this.#isLoading() && !this.settings.symbols.some((symbol) => this.live.get(symbol))) return;
     this.#extras?.rowsShown(); // else its arrival renders again
-    // Once they are painted, the table's full form (templates.ts, `light`): the same boxes.
-    if (this.#light === true)
-      this.#light = afterPaint(() => {
-        this.#light = false;
-        this.requestUpdate();
-      });
   }
-
-  /** The table's light form until the first rows are painted (then the wait for that paint's end). */
-  #light: boolean | (() => void) = true;
 
   /** The chart symbol the chart was last configured with. */
   #chartShown: string | undefined;
@@ -305,7 +296,9 @@ export class PriceBoard extends PriceWidget {
           flashOf: (symbol) => !!extras?.flash.on(symbol),
           onRowEvent: this.#onRowEvent,
           extra: this.#columns.extra,
-          light: this.#light !== false,
+          // The light form in the first render (the relay's too), and until the extras come after
+          // its paint: then the full one, with the same boxes.
+          light: !extras || !this.hasUpdated,
         })}
       </div>
       ${

@@ -156,8 +156,8 @@ function columnWidths(table: Table, t: TableState, slots: Record<string, string>
  */
 interface Made {
   deps: unknown[];
-  /** The `data-w`s the template was made with. */
-  w?: object;
+  /** The `data-w`s the template was made with (`nothing`: the light form's, none). */
+  w?: object | typeof nothing;
   row?: TemplateResult;
 }
 const made = new WeakMap<RowView, Made>();
@@ -255,8 +255,6 @@ function renderRow(
   return joinPieces(key, [head, ...cells, piece`</div>`]);
 }
 
-/** The light form's rows' `data-w`s: none. */
-const LIGHT = {};
 /**
  * The light form's rows on the table's tracks: the first 20. Those past them are painted only once
  * on screen (content-visibility, price-board.styles.ts), each then a grid of its own: with sizers.
@@ -266,11 +264,11 @@ const LIGHT_ROWS = 20;
 /**
  * The light form's classes that say how many tracks a row spans (`--n`, price-board.styles.ts): the
  * title's and one per cell shown, all (`n`), below 720 px (`m`: no minor, the time under the title)
- * and below 600 px (`s`: the lead and second only).
+ * and below 600 px (`s`: the lead and the second, the more columns being there only beside both).
  */
 function spans(columns: readonly Column[], slots: Record<string, string>): string {
-  const shown = (kept: string) => 1 + columns.filter((c) => kept.includes(slots[c]!)).length;
-  return `n${columns.length + 1} m${shown('lead second more')} s${shown('lead second')}`;
+  const m = 1 + columns.filter((c) => !/minor|when/.test(slots[c]!)).length;
+  return `n${columns.length + 1} m${m} s${Math.min(m, 3)}`;
 }
 
 /**
@@ -303,7 +301,7 @@ export function renderTable(rows: readonly RowView[], t: TableState): TemplateRe
   const contexts = (light: boolean) =>
     t.columns.map((c): CellContext => ({ t, w: light ? nothing : w[c], cls: `cell ${slots[c]}` }));
   const full = contexts(false);
-  const light = t.light ? contexts(true) : full;
+  const light = contexts(true);
   const key = t.columns.join() + (t.extra ? '+' : '');
   return html`<div class=${t.light ? `table light ${spans(t.columns, slots)}` : 'table'} role="table" aria-label="قیمت‌ها" aria-busy=${t.loading ? 'true' : 'false'}>
     <div class="rowgroup head" role="rowgroup">
@@ -318,7 +316,7 @@ export function renderTable(rows: readonly RowView[], t: TableState): TemplateRe
     <div class="rowgroup rows" role="rowgroup" @click=${t.onRowEvent} @keydown=${t.onRowEvent} @focusin=${t.onRowEvent}>
       ${rows.map((v, i) => {
         const m = rowsMade[i]!;
-        const own = t.light && i < LIGHT_ROWS ? LIGHT : w;
+        const own = t.light && i < LIGHT_ROWS ? nothing : w;
         if (m.w !== own) {
           m.w = own;
           m.row = renderRow(v, t, own === w ? full : light, key, m.deps[1] as boolean); // the flash, as this render asked

@@ -6,7 +6,7 @@ import { page } from '@vitest/browser/context';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import '../../src/price-board';
 import type { PriceBoard } from '../../src/price-board';
-import { base, newBoard, rows, shadow, until, useSandbox } from './helpers/board';
+import { base, newBoard, relay, rows, shadow, until, useSandbox } from './helpers/board';
 
 const KEY = 'pro-key:light-form';
 
@@ -16,7 +16,10 @@ useSandbox();
 interface Frame {
   light: boolean;
   text: string;
-  /** Each row's and cell's part (or class) and box: x, y, width, height (the header and the first 20 rows). */
+  /**
+   * Each row's and cell's part (or class) and box in the table: x, y, width, height (the header and
+   * the first 20 rows). In the table's: the status line above it may change with the same render.
+   */
   boxes: [string, number[]][];
   /** Per-row sizers (`data-w` in the first 20 rows), and rows sized as grids of their own. */
   rowSizers: number;
@@ -32,7 +35,8 @@ function frameOf(el: PriceBoard): Frame | undefined {
   const shownRows = '.head .row, .rows .row:nth-child(-n+20)';
   const boxes = [...table.querySelectorAll<HTMLElement>(`:is(${shownRows}), :is(${shownRows}) > *`)].map((e) => {
     const r = e.getBoundingClientRect();
-    return [e.getAttribute('part') ?? e.className, [r.x, r.y, r.width, r.height]] as [string, number[]];
+    const { x, y } = table.getBoundingClientRect();
+    return [e.getAttribute('part') ?? e.className, [r.x - x, r.y - y, r.width, r.height]] as [string, number[]];
   });
   return {
     light: table.classList.contains('light'),
@@ -99,14 +103,16 @@ describe('the first paint is light', () => {
 });
 
 describe('the switch to the full form moves nothing', () => {
+  // No time column: the times may come with the extras, in the switch's render (the relay's board
+  // below has its extras from the first render on).
   const cases: [number, string][] = [
-    [200, 'price,change,high,low,time'],
-    [300, 'price,change,high,low,time'],
+    [200, 'price,change,high,low'],
+    [300, 'price,change,high,low'],
     [420, 'price,change'],
-    [520, 'price,change,high,low,time'],
-    [650, 'price,change,change-amount,high,low,time'],
-    [900, 'price,change,high,low,time'],
-    [1200, 'price,change,time'],
+    [520, 'price,change,high,low'],
+    [650, 'price,change,change-amount,high,low'],
+    [900, 'price,change,high,low'],
+    [1200, 'price,change'],
   ];
   for (const [width, columns] of cases)
     for (const dir of ['rtl', 'ltr'] as const)
@@ -132,7 +138,7 @@ describe('more than 20 rows', () => {
     'usd,eur,aed,gbp,try,cny,iqd,afn,cad,aud,chf,jpy,gold_18,gold_24,coin_emami,coin_bahar,coin_half,coin_quarter,coin_gerami,silver_999,silver_925,ons';
   for (const width of [300, 900])
     it(`at ${width}px, 22 rows: the first 20 light, and the switch moves none of them`, async () => {
-      const { first, before, after } = await watchFirstPaint(width, 'rtl', 'price,change,high,low,time', SYMBOLS);
+      const { first, before, after } = await watchFirstPaint(width, 'rtl', 'price,change,high,low', SYMBOLS);
       expect(first.light).toBe(true);
       expect(first.rowSizers).toBe(0);
       expect(first.ownGrids).toBe(2);
@@ -142,4 +148,36 @@ describe('more than 20 rows', () => {
       );
       expect(moved).toEqual([]);
     });
+});
+
+describe("the relay's board, taken over", () => {
+  // Rendered in the light form, which the client's first render keeps (its extras are there: the
+  // same text); the next render is the full form, of the same rows.
+  for (const width of [200, 300, 520, 900])
+    for (const dir of ['rtl', 'ltr'] as const)
+      it(`at ${width}px in a ${dir} page: the full form moves no row or cell of the rendered one`, async () => {
+        const res = await fetch(`${relay.url()}/render/price-board?symbols=usd,eur,gold_18,ons&chart=none&script=0`);
+        expect(res.status).toBe(200);
+        const box = await fixture<HTMLDivElement>(html`<div dir=${dir}></div>`);
+        box.style.width = `${width}px`;
+        const host = document.createElement('div');
+        host.setHTMLUnsafe(await res.text());
+        const el = host.querySelector('price-board') as PriceBoard;
+        el.setAttribute('base-url', relay.url());
+        el.setAttribute('stream', 'off');
+        box.append(host);
+        const rendered = frameOf(el)!;
+        expect(rendered.light).toBe(true);
+        await until(() => el.hasUpdated, 'no first update');
+        const first = frameOf(el)!;
+        el.requestUpdate();
+        await el.updateComplete;
+        const full = frameOf(el)!;
+        expect([first.light, full.light]).toEqual([true, false]);
+        expect([first.text, full.text]).toEqual([rendered.text, rendered.text]);
+        expect(first.boxes).toEqual(rendered.boxes);
+        const moved = full.boxes.filter(([, b], i) => b.some((v, j) => Math.abs(v - rendered.boxes[i]![1][j]!) > 1 / 32));
+        expect(moved).toEqual([]);
+        host.remove();
+      });
 });
