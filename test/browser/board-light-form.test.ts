@@ -123,7 +123,9 @@ describe('the switch to the full form moves nothing', () => {
         expect(after.text).toBe(before!.text);
         expect(after.boxes.map(([name]) => name)).toEqual(before!.boxes.map(([name]) => name));
         // The same boxes (a light row may end 1/64 px short: its tracks' sum, rounded).
-        const moved = after.boxes.filter(([, box], i) => box.some((v, j) => Math.abs(v - before!.boxes[i]![1][j]!) > 1 / 32));
+        const moved = after.boxes.filter(([, box], i) =>
+          box.some((v, j) => Math.abs(v - before!.boxes[i]![1][j]!) > 1 / 32),
+        );
         expect(moved).toEqual([]);
       });
 });
@@ -176,7 +178,9 @@ describe("the relay's board, taken over", () => {
         expect([first.light, full.light]).toEqual([true, false]);
         expect([first.text, full.text]).toEqual([rendered.text, rendered.text]);
         expect(first.boxes).toEqual(rendered.boxes);
-        const moved = full.boxes.filter(([, b], i) => b.some((v, j) => Math.abs(v - rendered.boxes[i]![1][j]!) > 1 / 32));
+        const moved = full.boxes.filter(([, b], i) =>
+          b.some((v, j) => Math.abs(v - rendered.boxes[i]![1][j]!) > 1 / 32),
+        );
         expect(moved).toEqual([]);
         host.remove();
       });
