@@ -1,4 +1,4 @@
-import { css } from 'lit';
+import { css, unsafeCSS } from 'lit';
 import { blockWidth } from '../widget/block-width.styles';
 import { hostStyles, themed } from '../widget/theme.styles';
 import { textReset } from '../widget/text-reset.styles';
@@ -18,6 +18,10 @@ const headerHidden = css`
   overflow: hidden;
   clip-path: inset(50%);
 `;
+
+/** `--n` of the light form's tables of class `{prefix}1` … `{prefix}9` (templates.ts, `spans`). */
+const spanCounts = (prefix: string) =>
+  unsafeCSS(Array.from({ length: 9 }, (_, i) => `.${prefix}${i + 1}{--n:${i + 1}}`).join(''));
 
 export const styles = css`
   ${hostStyles}
@@ -86,19 +90,26 @@ export const styles = css`
   }
 
   /*
-   * The table: every row is a grid of its own with the same columns, so that a row can be laid
-   * out, styled and painted apart from the others (containment), and not at all while off screen
-   * (content-visibility). Columns still line up: a numeric cell's width comes from a hidden sizer
-   * (::before, no height) holding its column's widest value shape and header (data-w, the same in
-   * every row), so all rows resolve the same tracks. The title column may shrink to nothing
+   * The table (its full form, after the first paint; the light form's below): every row is a grid
+   * of its own with the same columns, so that a row can be laid out, styled and painted apart from
+   * the others (containment), and not at all while off screen (content-visibility). Columns still
+   * line up: a numeric cell's width comes from a hidden sizer (::before, no height) holding its
+   * column's widest value shape and header (data-w, the same in every row), so all rows resolve the
+   * same tracks. The title column may shrink to nothing
    * (minmax(0, ...)): a title from the service is text of any length, and a long unbreakable one
    * must never push the numbers out of their columns; it wraps anywhere, two lines at most.
    */
-  /* the title, then one track per cell of the columns shown (the \`columns\` attribute), whatever their number */
-  .row {
+  /*
+   * the title, then one track per cell of the columns shown (the \`columns\` attribute), whatever
+   * their number; the light form's table has the same tracks
+   */
+  .row,
+  .light {
     display: grid;
     grid-template-columns: minmax(0, 1.5fr);
     grid-auto-columns: minmax(max-content, 1fr);
+  }
+  .row {
     grid-auto-flow: column;
   }
   .rows .row {
@@ -122,6 +133,28 @@ export const styles = css`
   .rows .row:last-child {
     border-block-end: 0;
   }
+  /*
+   * The first paint's light form (templates.ts): the same tracks, sized once for the table rather
+   * than per row: the table is the grid, its row groups and rows take its tracks (subgrid, \`--n\`
+   * of them: the title and the cells shown), and only the header's cells hold the sizers (and the
+   * rows past the 20th, which are painted only once on screen, as after the first paint). A row
+   * keeps its own box (border, selection, focus) and its own grid rows (the narrow layouts).
+   */
+  .light > * {
+    display: grid;
+  }
+  .light > *,
+  .light .row {
+    grid-column: span var(--n);
+  }
+  /* the first 20 rows (templates.ts, LIGHT_ROWS); those past them stay grids of their own, with sizers */
+  .light > *,
+  .light .row:nth-child(-n+20) {
+    grid-template-columns: subgrid;
+    /* contained (the extras' rows), a row would be a grid of its own, no subgrid */
+    contain: none;
+  }
+  ${spanCounts('n')}
   .cell {
     padding: 6.4px 10px;
     white-space: nowrap;
@@ -270,6 +303,7 @@ export const styles = css`
    * screen readers.
    */
   @container price-board (width < 720px) {
+    ${spanCounts('m')}
     .chart-section,
     .chart-pending {
       --_chart-h: 220px;
@@ -300,13 +334,16 @@ export const styles = css`
     }
   }
   @container price-board (width < 600px) {
+    ${spanCounts('s')}
     .more {
       display: none;
     }
   }
   @container price-board (width < 440px) {
-    .row {
+    .row,
+    .light {
       grid-template-columns: minmax(0, 1fr) auto;
+      --n: 2;
     }
     .head .second {
       ${headerHidden}
@@ -336,7 +373,9 @@ export const styles = css`
    * follows the board's width (13 digits fit at 90 px).
    */
   @container price-board (width < 240px) {
-    .row {
+    .row,
+    .light,
+    .light > * {
       display: block;
     }
     .cell {

@@ -289,6 +289,9 @@ export class PriceBoard extends PriceWidget {
           flashOf: (symbol) => !!extras?.flash.on(symbol),
           onRowEvent: this.#onRowEvent,
           extra: this.#columns.extra,
+          // The light form in the first render (the relay's too), and until the extras come after
+          // its paint: then the full one, with the same boxes.
+          light: !extras || !this.hasUpdated,
         })}
       </div>
       ${

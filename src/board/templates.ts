@@ -31,6 +31,12 @@ export interface TableState {
   onRowEvent(event: Event): void;
   /** The columns' own chunk (`extra-columns.ts`), once loaded: cells beyond today's, title links. */
   extra?: ExtraCells;
+  /**
+   * The first paint's light form: one grid for the table whose rows take its tracks (subgrid), the
+   * sizers (`data-w`) in the header only. The full form (a grid and sizers per row, each row laid
+   * out apart from the others during live updates) follows the first paint with the same boxes.
+   */
+  light?: boolean;
 }
 
 /**
@@ -150,8 +156,8 @@ function columnWidths(table: Table, t: TableState, slots: Record<string, string>
  */
 interface Made {
   deps: unknown[];
-  /** The `data-w`s the template was made with. */
-  w?: object;
+  /** The `data-w`s the template was made with (`nothing`: the light form's, none). */
+  w?: object | typeof nothing;
   row?: TemplateResult;
 }
 const made = new WeakMap<RowView, Made>();
@@ -187,8 +193,8 @@ function joinPieces(key: string, pieces: readonly Piece[]): TemplateResult {
 /** What a cell needs besides the row. */
 export interface CellContext {
   t: TableState;
-  /** The column's `data-w`. */
-  w: string | undefined;
+  /** The column's `data-w` (none in the light form's rows). */
+  w: string | undefined | typeof nothing;
   /** `cell` and the column's slot class. */
   cls: string;
 }
@@ -250,8 +256,24 @@ function renderRow(
 }
 
 /**
- * The quotes table: ARIA table semantics over one CSS grid per row (the same columns in each),
- * one focusable row per symbol. Rows are rendered by position: a row's element keeps its place
+ * The light form's rows on the table's tracks: the first 20. Those past them are painted only once
+ * on screen (content-visibility, price-board.styles.ts), each then a grid of its own: with sizers.
+ */
+const LIGHT_ROWS = 20;
+
+/**
+ * The light form's classes that say how many tracks a row spans (`--n`, price-board.styles.ts): the
+ * title's and one per cell shown, all (`n`), below 720 px (`m`: no minor, the time under the title)
+ * and below 600 px (`s`: the lead and the second, the more columns being there only beside both).
+ */
+function spans(columns: readonly Column[], slots: Record<string, string>): string {
+  const m = 1 + columns.filter((c) => !/minor|when/.test(slots[c]!)).length;
+  return `n${columns.length + 1} m${m} s${Math.min(m, 3)}`;
+}
+
+/**
+ * The quotes table: ARIA table semantics over one CSS grid per row (the same columns in each; in
+ * the light form, one grid for the table), one focusable row per symbol. Rows are rendered by position: a row's element keeps its place
  * and takes the next values, so a frame of live updates writes only the cells that changed. The
  * column header stays in view while the rows scroll (`--price-board-max-height`).
  */
@@ -274,10 +296,14 @@ export function renderTable(rows: readonly RowView[], t: TableState): TemplateRe
     return m;
   });
   const w = columnWidths(table, t, slots);
-  // Per table, not per row: each column's cell context, and the row template's key.
-  const contexts = t.columns.map((c): CellContext => ({ t, w: w[c], cls: `cell ${slots[c]}` }));
+  // Per table, not per row: each column's cell context (in the light form's rows, with no width:
+  // the header's hold for all), and the row template's key.
+  const contexts = (light: boolean) =>
+    t.columns.map((c): CellContext => ({ t, w: light ? nothing : w[c], cls: `cell ${slots[c]}` }));
+  const full = contexts(false);
+  const light = contexts(true);
   const key = t.columns.join() + (t.extra ? '+' : '');
-  return html`<div class="table" role="table" aria-label="قیمت‌ها" aria-busy=${t.loading ? 'true' : 'false'}>
+  return html`<div class=${t.light ? `table light ${spans(t.columns, slots)}` : 'table'} role="table" aria-label="قیمت‌ها" aria-busy=${t.loading ? 'true' : 'false'}>
     <div class="rowgroup head" role="rowgroup">
       <div class="row" role="row">
         <div class="cell col-title" role="columnheader">نام</div>
@@ -290,9 +316,10 @@ export function renderTable(rows: readonly RowView[], t: TableState): TemplateRe
     <div class="rowgroup rows" role="rowgroup" @click=${t.onRowEvent} @keydown=${t.onRowEvent} @focusin=${t.onRowEvent}>
       ${rows.map((v, i) => {
         const m = rowsMade[i]!;
-        if (m.w !== w) {
-          m.w = w;
-          m.row = renderRow(v, t, contexts, key, m.deps[1] as boolean); // the flash, as this render asked
+        const own = t.light && i < LIGHT_ROWS ? nothing : w;
+        if (m.w !== own) {
+          m.w = own;
+          m.row = renderRow(v, t, own === w ? full : light, key, m.deps[1] as boolean); // the flash, as this render asked
         }
         return m.row;
       })}

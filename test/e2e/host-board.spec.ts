@@ -7,7 +7,15 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, htmlPageFor, recordWarnings, sandboxBase, test, type Servers } from './support/fixtures';
-import { boardTag, HOST_LAYOUTS, HOSTILE_TEXT, measureBoards, SITE_TEXT } from './support/host-pages';
+import {
+  boardTag,
+  boxProblems,
+  HOST_LAYOUTS,
+  HOSTILE_TEXT,
+  measureBoards,
+  SITE_TEXT,
+  textStylesOf,
+} from './support/host-pages';
 import { axisLabels, cutLabels, recordAxisLabels } from '../support/axis-labels';
 
 const WIDTHS = [320, 390, 768, 1280];
@@ -90,34 +98,10 @@ for (const width of WIDTHS) {
       expect(fits, id).toBe(true);
     }
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-    for (const board of await measureBoards(page)) {
-      // Inside the viewport: the page is no wider (its scroll width misses an overflow on the side
-      // a page of this direction does not scroll to).
-      expect(board.left, `${board.id}: its left edge`).toBeGreaterThanOrEqual(-0.5);
-      expect(board.right, `${board.id}: its right edge`).toBeLessThanOrEqual(width + 0.5);
-      expect(board.width, `${board.id}: its box`).toBeLessThanOrEqual(board.container + 0.5);
-      // a usable size: the narrowest layout (280 px) where it fits; in columns, a grid or table
-      // track that a phone's page shares out, the narrowest one-column layout's (90 px: a `1fr 260px` grid at 390 px)
-      const shared = ['columns', 'grid', 'table', 'table-3'].includes(board.id);
-      const floor = Math.min(shared ? 90 : 280, board.container);
-      expect(board.width, `${board.id}: its box`).toBeGreaterThanOrEqual(floor - 0.5);
-      expect(board.problems, board.id).toEqual([]);
-    }
+    for (const board of await measureBoards(page)) expect(boxProblems(board, width), board.id).toEqual([]);
     // The page's inherited text styles stay out of the rows.
     const price = page.locator('#sidebar [part~="row"][data-symbol="usd"] [part~="price"]');
-    const style = await price.evaluate((el) => {
-      const s = getComputedStyle(el);
-      return [
-        s.letterSpacing,
-        s.wordSpacing,
-        s.textTransform,
-        s.whiteSpace,
-        s.fontStyle,
-        s.fontSize,
-        s.lineHeight,
-        s.direction,
-      ].join(' ');
-    });
+    const style = await textStylesOf(price);
     expect(style).toBe('normal 0px none nowrap normal 15px 22.5px rtl');
     expect(problems.all()).toEqual([]);
   });

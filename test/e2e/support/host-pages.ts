@@ -3,7 +3,7 @@
  * column, a table cell, in a 300 px sidebar, as an inline-block and in multi-column text, on a page
  * whose inherited text styles are hostile. Used by host-board.spec.ts and the screenshots.
  */
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 
 /** Text styles a page may hand down to everything inside it. */
 export const HOSTILE_TEXT = `
@@ -135,4 +135,40 @@ export function measureBoards(page: Page): Promise<BoardBox[]> {
     }
     return out;
   });
+}
+
+/** The text styles a page could hand down, as an element (a board's cell) has them, in one line. */
+export function textStylesOf(cell: Locator): Promise<string> {
+  return cell.evaluate((el) => {
+    const s = getComputedStyle(el);
+    return [
+      s.letterSpacing,
+      s.wordSpacing,
+      s.textTransform,
+      s.whiteSpace,
+      s.fontStyle,
+      s.fontSize,
+      s.lineHeight,
+      s.direction,
+    ].join(' ');
+  });
+}
+
+/**
+ * What is wrong with a board's box in a `width` px viewport, and inside it (`measureBoards`): inside
+ * the viewport (the page is no wider: its scroll width misses an overflow on the side a page of
+ * this direction does not scroll to), no wider than its container, and a usable size: the narrowest
+ * layout (280 px) where it fits; in columns, a grid or table track that a phone's page shares out,
+ * the narrowest one-column layout's (90 px: a `1fr 260px` grid at 390 px).
+ */
+export function boxProblems(board: BoardBox, width: number): string[] {
+  const shared = ['columns', 'grid', 'table', 'table-3'].includes(board.id);
+  const floor = Math.min(shared ? 90 : 280, board.container);
+  const problems = [
+    board.left < -0.5 && `its left edge at ${board.left}`,
+    board.right > width + 0.5 && `its right edge at ${board.right}`,
+    board.width > board.container + 0.5 && `${board.width} px wide in ${board.container} px`,
+    board.width < floor - 0.5 && `${board.width} px wide, under ${floor} px`,
+  ];
+  return [...problems.filter((p): p is string => !!p), ...board.problems];
 }
