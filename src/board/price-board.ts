@@ -248,6 +248,12 @@ export class PriceBoard extends PriceWidget {
     this.#columns.update(this.settings);
   }
 
+  protected override firstUpdated(): void {
+    // Its first render is light even with the extras there (a second board, or over the relay's
+    // render): the full form follows its paint, as it does the extras' arrival.
+    if (this.#extras) afterPaint(() => this.requestUpdate());
+  }
+
   protected override updated(): void {
     // Rows with data (or an error in their place) are on screen: the chart and the times may follow.
     if (this.#isLoading() && !this.settings.symbols.some((symbol) => this.live.get(symbol))) return;

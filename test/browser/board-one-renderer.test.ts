@@ -53,6 +53,21 @@ function shapeOf(root: ShadowRoot | null): string[] {
 }
 
 /**
+ * `lines` in either form of the table: the light form of the first paint (the relay's, the
+ * client's first render) and the full one that follows it differ only in the table's classes and
+ * the rows' own `data-w` (board-light-form.test shows the two lay out alike); the same otherwise.
+ */
+function formless(lines: string[]): string[] {
+  let inRows = false;
+  return lines.map((line) => {
+    if (line.includes('class="rowgroup rows"')) inRows = true;
+    let out = line.replace(/class="table[^"]*"/, 'class="table"');
+    if (inRows) out = out.replace(/ data-w="[^"]*"/, '');
+    return out;
+  });
+}
+
+/**
  * The client's board with the fragment's attributes, on the relay, fetching as any board does. Its
  * first request is fetched anew first: a page's cache keeps the relay's /v1/prices answers a while
  * (max-age, stale-while-revalidate), and an earlier board may have asked for the same symbols
@@ -77,14 +92,14 @@ const HELD_TEXT = /^ *"قیمت‌های [۰-۹]{2}:[۰-۹]{2} به وقت ته�
 async function compare(query: string): Promise<string[]> {
   await import('../../src/price-board');
   const server = await serverRoot(query);
-  const expected = shapeOf(server.root);
+  const expected = formless(shapeOf(server.root));
   const text = expected.findIndex((line) => line.includes('part="status"')) + 2; // after the dot
   const live = server.attributes.stream === 'off' ? 'بدون به‌روزرسانی خودکار' : 'زنده';
   const client = expected.map((line, i) =>
     i === text && HELD_TEXT.test(line) ? line.replace(/".*"/, `"${live}"`) : line,
   );
   const el = await clientBoard(server.attributes);
-  await expect.poll(() => shapeOf(el.shadowRoot), { timeout: 8000 }).toEqual(client);
+  await expect.poll(() => formless(shapeOf(el.shadowRoot)), { timeout: 8000 }).toEqual(client);
   return expected;
 }
 
