@@ -30,6 +30,8 @@ it('takes over with no layout shift: its items keep their widths from the render
   const rendered = serverItems.map((item) => item.getBoundingClientRect().width);
   expect(rendered.length).toBeGreaterThan(0);
 
+  // The query's attributes alone (and the page's base-url); the element reflects its settings once it updates.
+  expect(el.getAttributeNames()).toEqual(['symbols', 'base-url']);
   const shifts = watchLayoutShifts();
   await import('../../src/price-ticker'); // defines <price-ticker>: the element upgrades now
   await until(() => el.status === 'live', 'not live');
@@ -41,5 +43,6 @@ it('takes over with no layout shift: its items keep their widths from the render
   const first = tickerItems(el).slice(0, rendered.length);
   expect(first.map((item) => item.getBoundingClientRect().width)).toEqual(rendered);
   expect(shifts.inside(() => el.getBoundingClientRect())).toEqual([]);
+  expect([el.getAttribute('speed'), el.getAttribute('stream')]).toEqual(['40', 'auto']);
   shifts.stop();
 });
