@@ -85,6 +85,9 @@ export class ChartArea {
   #liveFrom = Infinity;
   #cancelLive: (() => void) | undefined;
   #creating = false;
+  /** The chart's first draw is painted (see {@link ChartSection.drawn}); its pending wait. */
+  #drawn = false;
+  #cancelDrawn: (() => void) | undefined;
   #themeDirty = false;
   /** The system's colour scheme, and printing (the board prints light): the chart takes the board's colours again. */
   readonly #media = ['(prefers-color-scheme:dark)', 'print'].map((query) => globalThis.matchMedia?.(query));
@@ -112,6 +115,7 @@ export class ChartArea {
       ...view,
       title: selected && !selected.loading ? selected.title : '…', // never the Latin id (DESIGN.md §9): a title is known with its first price
       days: view.status === 'ready' ? (view.shownDays ?? s.days) : s.days,
+      drawn: this.#drawn,
       onSpan: (event) => {
         const days = (event.target as Element | null)?.closest<HTMLElement>('button[data-days]')?.dataset.days;
         if (days) this.#host.days = Number(days) as HistoryDays;
@@ -336,6 +340,11 @@ export class ChartArea {
     this.#chart.setPriceFormatter(chartPriceFormatter(this.#settings));
     this.#chart.setData(this.#candles);
     this.#describe();
+    // lightweight-charts draws (and sizes its axes) in the next frame: shown after it is painted.
+    this.#cancelDrawn ??= afterPaint(() => {
+      this.#drawn = true;
+      this.#host.requestUpdate();
+    });
   }
 
   #describe(): void {
@@ -383,6 +392,9 @@ export class ChartArea {
 
   #destroyChart(): void {
     this.#dropLive();
+    this.#cancelDrawn?.();
+    this.#cancelDrawn = undefined;
+    this.#drawn = false;
     this.#chart?.destroy();
     this.#chart = undefined;
   }

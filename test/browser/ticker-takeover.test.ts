@@ -1,30 +1,18 @@
 // The client taking over a ticker the relay rendered (DESIGN.md §13): the fragment comes from the
 // test relay's `/render/price-ticker` (real HTTP) and is put in the page before <price-ticker> is
 // defined; then the element upgrades and renders its tape over the same place.
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { PriceTicker } from '../../src/price-ticker';
-import { nextPaint, relay, until, useSandbox } from './helpers/board';
+import { nextPaint, until, useSandbox } from './helpers/board';
 import { watchLayoutShifts } from './helpers/layout-shifts';
+import { renderedWidget, useRendered } from './helpers/rendered';
 import { tickerItems } from './helpers/widgets';
 
 useSandbox();
-const hosts: HTMLElement[] = [];
-afterEach(() => hosts.splice(0).forEach((host) => host.remove()));
+useRendered();
 
 it('takes over with no layout shift: its items keep their widths from the rendered tape on', async () => {
-  await relay.set([
-    { symbol: 'usd', price: '1023450' },
-    { symbol: 'eur', price: '1150000' },
-    { symbol: 'gold_18', price: '98765430' },
-  ]);
-  const res = await fetch(`${relay.url()}/render/price-ticker?symbols=usd,eur,gold_18&script=0`);
-  expect(res.status).toBe(200);
-  const host = document.createElement('div');
-  host.setHTMLUnsafe(await res.text());
-  const el = host.querySelector('price-ticker') as PriceTicker;
-  el.setAttribute('base-url', relay.url());
-  document.body.append(host);
-  hosts.push(host);
+  const el = await renderedWidget<PriceTicker>('price-ticker', 'symbols=usd,eur,gold_18&script=0');
   await nextPaint();
   const serverItems = tickerItems(el);
   const rendered = serverItems.map((item) => item.getBoundingClientRect().width);

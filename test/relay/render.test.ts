@@ -242,7 +242,7 @@ describe('the element’s open tag', () => {
       '/render/price-converter?symbols=usd&reverse&amount=2&unit=rial',
       '<price-converter symbols="usd" unit="rial" amount="2" reverse="">',
     ],
-  ]) {
+  ] as const) {
     it(`of ${path} is ${tag}`, async () => {
       const answer = await get(base, path);
       expect(answer.status).toBe(200);
