@@ -85,9 +85,6 @@ export class ChartArea {
   #liveFrom = Infinity;
   #cancelLive: (() => void) | undefined;
   #creating = false;
-  /** The chart's first draw is painted (see {@link ChartSection.drawn}); its pending wait. */
-  #drawn = false;
-  #cancelDrawn: (() => void) | undefined;
   #themeDirty = false;
   /** The system's colour scheme, and printing (the board prints light): the chart takes the board's colours again. */
   readonly #media = ['(prefers-color-scheme:dark)', 'print'].map((query) => globalThis.matchMedia?.(query));
@@ -115,7 +112,6 @@ export class ChartArea {
       ...view,
       title: selected && !selected.loading ? selected.title : '…', // never the Latin id (DESIGN.md §9): a title is known with its first price
       days: view.status === 'ready' ? (view.shownDays ?? s.days) : s.days,
-      drawn: this.#drawn,
       onSpan: (event) => {
         const days = (event.target as Element | null)?.closest<HTMLElement>('button[data-days]')?.dataset.days;
         if (days) this.#host.days = Number(days) as HistoryDays;
@@ -340,11 +336,8 @@ export class ChartArea {
     this.#chart.setPriceFormatter(chartPriceFormatter(this.#settings));
     this.#chart.setData(this.#candles);
     this.#describe();
-    // lightweight-charts draws (and sizes its axes) in the next frame: shown after it is painted.
-    this.#cancelDrawn ??= afterPaint(() => {
-      this.#drawn = true;
-      this.#host.requestUpdate();
-    });
+    // lightweight-charts draws in the next frame: the chart shows once that frame is painted.
+    afterPaint(() => this.#find('.chart-canvas')?.style.removeProperty('visibility'));
   }
 
   #describe(): void {
@@ -375,6 +368,11 @@ export class ChartArea {
           return;
         }
         this.#themeDirty = false;
+        // Hidden until its first draw is painted (#draw): lightweight-charts lays out its axes for
+        // the candles in the frame it draws them (the time axis from 10 to 28 px high, the plot
+        // moved under the legend), which no one should see move. (A property, not a style
+        // attribute: a strict CSP allows it.)
+        container.style.visibility = 'hidden';
         this.#chart = mod.createPriceChart({
           container,
           type: this.#settings!.mode === 'line' ? 'line' : 'candles',
@@ -392,9 +390,6 @@ export class ChartArea {
 
   #destroyChart(): void {
     this.#dropLive();
-    this.#cancelDrawn?.();
-    this.#cancelDrawn = undefined;
-    this.#drawn = false;
     this.#chart?.destroy();
     this.#chart = undefined;
   }

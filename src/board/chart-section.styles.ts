@@ -67,13 +67,6 @@ export const chartStyles = css`
   .chart-canvas {
     z-index: 0;
   }
-  /*
-   * Until its first draw is painted: lightweight-charts lays out its time axis for the candles in
-   * the frame it draws them (its row from 10 to 28 px, moving the plot's), which no one sees.
-   */
-  .chart-canvas:not([data-drawn]) {
-    visibility: hidden;
-  }
   /* the chart (price-chart.ts): the legend's line above the plot, which fills the rest */
   .chart-root {
     position: relative;

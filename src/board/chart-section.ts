@@ -13,8 +13,6 @@ export interface ChartSection extends Omit<ChartView, 'shownDays'> {
   title: string;
   /** The span shown (pressed button); the asked one until history arrives. */
   days: HistoryDays;
-  /** The chart has drawn its candles at their final layout: its canvas shows from then on. */
-  drawn: boolean;
   onSpan(event: Event): void;
 }
 
@@ -39,7 +37,7 @@ export function renderChart(c: ChartSection): TemplateResult {
       </div>
     </div>
     <figure part="chart" class="chart" data-status=${c.status}>
-      <div class="chart-canvas" ?data-drawn=${c.drawn}></div>
+      <div class="chart-canvas"></div>
       ${chartMessage(c)}
       <figcaption class="sr-only">${c.description || `نمودار قیمت ${c.title}`}</figcaption>
     </figure>
