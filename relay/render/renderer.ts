@@ -29,16 +29,34 @@ interface Seedable {
   };
 }
 
-/** The seed of the render running now: renders are synchronous, so one at a time. */
-let current: RenderSeed | undefined;
+/** The render running now (renders are synchronous, so one at a time): its element and seed. */
+let current: { tag: string; attributes: ReadonlyArray<readonly [string, string]>; seed: RenderSeed } | undefined;
 
 class WidgetRenderer extends LitElementRenderer {
+  /** The attributes the fragment was asked with (the query's, normalized), in their order. */
+  readonly #asked: ReadonlyArray<readonly [string, string]>;
+
+  // The fragment's element takes the query's attributes here rather than from the template: lit's
+  // renderer would leave a space in the open tag for each one it took from there.
+  constructor(tagName: string) {
+    super(tagName);
+    this.#asked = current?.tag === tagName ? current.attributes : [];
+    for (const [name, value] of this.#asked) this.setAttribute(name, value);
+  }
+
+  // The open tag holds the query's attributes alone, not those the element reflects once set up
+  // (every default, and an empty base-url: under Node it has no script address): a page or plugin
+  // can add its own, and the client reflects its settings at its first update, as on any page.
+  override renderAttributes(): string[] {
+    return [attributesText(this.#asked)];
+  }
+
   // The element is made and its attributes set, not yet updated: the one moment to seed it. The
   // element's own connectedCallback is not run (it would subscribe and fetch from this relay). Its
   // quotes are the snapshot a client taking the render over starts from, still held (the status
   // line says when they were read), as that client says until its stream is live.
   override connectedCallback(): void {
-    const seed = current;
+    const seed = current?.seed;
     if (seed) {
       const live = (this.element as unknown as Seedable).live;
       live.startFrom({ quotes: seed.quotes, meta: {}, eventId: '' });
@@ -78,9 +96,9 @@ export function escapeAttribute(value: string): string {
   return value.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** The open tag of `tag` with `attributes` (values escaped). */
-function openTag(tag: string, attributes: ReadonlyArray<readonly [string, string]>): string {
-  return `${tag}${attributes.map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`).join('')}`;
+/** ` name="value"` of each of `attributes` (values escaped). */
+function attributesText(attributes: ReadonlyArray<readonly [string, string]>): string {
+  return attributes.map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`).join('');
 }
 
 /**
@@ -88,7 +106,7 @@ function openTag(tag: string, attributes: ReadonlyArray<readonly [string, string
  * fetches and renders in the browser as it would without the relay's render).
  */
 export function bareElement(tag: string, attributes: ReadonlyArray<readonly [string, string]>): string {
-  return `<${openTag(tag, attributes)}></${tag}>`;
+  return `<${tag}${attributesText(attributes)}></${tag}>`;
 }
 
 /** `<tag attributes>` with its declarative shadow root rendered from `seed`. Call {@link prepareRenderer} first. */
@@ -97,10 +115,10 @@ export function renderWidget(
   attributes: ReadonlyArray<readonly [string, string]>,
   seed: RenderSeed,
 ): string {
-  current = seed;
+  current = { tag, attributes, seed };
   try {
     const markup = collectResultSync(
-      render(staticHtml`<${unsafeStatic(openTag(tag, attributes))}></${unsafeStatic(tag)}>`, {
+      render(staticHtml`<${unsafeStatic(tag)}></${unsafeStatic(tag)}>`, {
         elementRenderers: [WidgetRenderer],
       }),
     );

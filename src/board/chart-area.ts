@@ -336,6 +336,8 @@ export class ChartArea {
     this.#chart.setPriceFormatter(chartPriceFormatter(this.#settings));
     this.#chart.setData(this.#candles);
     this.#describe();
+    // lightweight-charts draws in the next frame: the chart shows once that frame is painted.
+    afterPaint(() => this.#find('.chart-canvas')?.style.removeProperty('visibility'));
   }
 
   #describe(): void {
@@ -366,6 +368,11 @@ export class ChartArea {
           return;
         }
         this.#themeDirty = false;
+        // Hidden until its first draw is painted (#draw): lightweight-charts lays out its axes for
+        // the candles in the frame it draws them (the time axis from 10 to 28 px high, the plot
+        // moved under the legend), which no one should see move. (A property, not a style
+        // attribute: a strict CSP allows it.)
+        container.style.visibility = 'hidden';
         this.#chart = mod.createPriceChart({
           container,
           type: this.#settings!.mode === 'line' ? 'line' : 'candles',

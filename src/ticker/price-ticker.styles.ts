@@ -56,12 +56,15 @@ export const styles = css`
     white-space: nowrap;
     border-inline-end: 1px solid var(--_border);
     /*
-     * Items off screen skip layout when their text changes (a long tape under heavy updates).
-     * Their placeholder height is one line of text (14px × 1.5), so an item never laid out
-     * does not make the tape taller (it was 32px: 44 px instead of 35 px once items left view).
+     * The size an item keeps while it skips layout: its own, once laid out (so only laid-out
+     * items skip: tape.ts, SIZED). The placeholder height is one line of text (14px × 1.5), so
+     * an item never laid out does not make the tape taller (it was 32px: 44 px, not 35 px).
      */
-    content-visibility: auto;
     contain-intrinsic-size: auto 160px auto 21px;
+  }
+  /* Items off screen skip layout when their text changes (a long tape under heavy updates). */
+  .sized [part~=item] {
+    content-visibility: auto;
   }
   [part~=item]:focus-visible {
     outline: 2px solid var(--_accent);
@@ -140,7 +143,7 @@ export const styles = css`
     .pause {
       display: none;
     }
-    [part~=item] {
+    .sized [part~=item] {
       content-visibility: visible;
     }
   }

@@ -15,6 +15,18 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 
 const REDUCED = '(prefers-reduced-motion: reduce)';
 
+/**
+ * The track's class once its items were laid out at their own width: only then do they skip
+ * layout off screen (`content-visibility: auto`). An item that never was laid out would take its
+ * placeholder width in its first frame, then its own: every item after it would move (a layout
+ * shift), for instance when the client renders over the relay's render with new nodes.
+ */
+const SIZED = 'sized';
+
+/** The items the track holds: the group's, in each copy. */
+const itemsOf = (track: HTMLElement): number =>
+  track.childElementCount * (track.firstElementChild?.childElementCount ?? 0);
+
 /** Where the tape lives in the host's shadow DOM. */
 export interface TapeParts {
   viewport(): HTMLElement | null | undefined;
@@ -42,6 +54,8 @@ export class Tape implements ReactiveController {
   /** Made at the first update (a server's render makes the element but never updates it in a DOM). */
   #resize: ResizeObserver | undefined;
   #observed: HTMLElement[] = [];
+  /** How many items the track held when it was last seen laid out (see {@link SIZED}). */
+  #laidOut = 0;
 
   readonly #host: ReactiveControllerHost;
   readonly #parts: TapeParts;
@@ -85,10 +99,17 @@ export class Tape implements ReactiveController {
     // New text may change the items' widths: the offset follows in this task, before any frame
     // shows the new layout (the resize observer would be one frame late).
     if (this.#animation) this.#measure();
-    const observe = [this.#parts.viewport(), this.#parts.group()].filter((el): el is HTMLElement => !!el);
+    const track = this.#parts.track();
+    // New items (more symbols or copies) are laid out once at their own width before they may skip.
+    if (track && itemsOf(track) > this.#laidOut) track.classList.remove(SIZED);
+    // The track too: new copies change its size alone.
+    const observe = [this.#parts.viewport(), this.#parts.group(), track].filter((el): el is HTMLElement => !!el);
     if (observe.length === this.#observed.length && observe.every((el, i) => el === this.#observed[i])) return;
     this.#resize?.disconnect();
-    this.#resize ??= new ResizeObserver(() => this.#measure());
+    this.#resize ??= new ResizeObserver(() => {
+      this.#sized();
+      this.#measure();
+    });
     for (const el of observe) this.#resize.observe(el);
     this.#observed = observe;
   }
@@ -132,6 +153,17 @@ export class Tape implements ReactiveController {
     this.#measure();
   };
 
+  /**
+   * After a layout (the resize observer's turn, when the browser has recorded each item's size):
+   * the items may skip layout from now on, off screen, keeping that size.
+   */
+  #sized(): void {
+    const track = this.#parts.track();
+    if (!track) return;
+    this.#laidOut = itemsOf(track);
+    track.classList.add(SIZED);
+  }
+
   #measure(): void {
     const viewport = this.#parts.viewport();
     const group = this.#parts.group();
@@ -143,7 +175,9 @@ export class Tape implements ReactiveController {
       this.copies = copies;
       this.#host.requestUpdate();
     }
-    if (width !== this.#width || !this.#animation) this.#restart(width, this.#offset() + this.#shift(viewport, group));
+    // A new track (the client's own nodes over the relay's render, or the tape back after an error) moves anew.
+    const moving = (this.#animation?.effect as KeyframeEffect | null | undefined)?.target === this.#parts.track();
+    if (width !== this.#width || !moving) this.#restart(width, this.#offset() + this.#shift(viewport, group));
   }
 
   /**

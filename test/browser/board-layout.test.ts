@@ -248,7 +248,8 @@ describe('chart area by container width', () => {
       await until(
         () =>
           part(el, 'chart')?.dataset.status === 'ready' &&
-          !!part(el, 'chart')!.querySelector('canvas') &&
+          // shown once its first draw is painted (chart-area.ts)
+          !!part(el, 'chart')!.querySelector('canvas')?.checkVisibility({ visibilityProperty: true }) &&
           JALALI_MONTHS.test(legend()?.textContent ?? ''),
         'the chart did not draw',
       );

@@ -1,37 +1,25 @@
 // The client taking over a board the relay rendered (DESIGN.md §13): the fragment comes from the
 // test relay's `/render/price-board` (real HTTP), is put in the page before <price-board> is
 // defined, as a page whose module script arrives after its HTML; then the element upgrades.
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { PriceBoard } from '../../src/price-board';
 import { base, collect, nextPaint, relay, sandbox, stopCollecting, useSandbox, watchFetch } from './helpers/board';
 import { FRESH_SNAPSHOT_MS } from '../../src/widget/rendered-snapshot';
 import { tehranTime } from '../helpers/tehran-time';
+import { renderedWidget, useRendered } from './helpers/rendered';
 
 useSandbox();
-const hosts: HTMLElement[] = [];
-afterEach(() => hosts.splice(0).forEach((host) => host.remove()));
-
-const LOADING = 'در حال دریافت قیمت‌ها…';
+useRendered();
 
 /** A fragment of the relay's, in the page (not yet upgraded unless <price-board> is defined). */
-async function renderedBoard(
+const renderedBoard = (
   query: string,
-  edit: (html: string) => string = (html) => html,
-  attributes: Record<string, string> = { 'base-url': relay.url() },
-  appended: (el: PriceBoard) => void = () => {},
-): Promise<PriceBoard> {
-  const res = await fetch(`${relay.url()}/render/price-board?${query}`);
-  expect(res.status).toBe(200);
-  const host = document.createElement('div');
-  host.setHTMLUnsafe(edit(await res.text()));
-  const el = host.querySelector('price-board') as PriceBoard;
-  // The element's address is the relay that served its script (here, the test relay), unless told.
-  for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
-  document.body.append(host);
-  appended(el);
-  hosts.push(host);
-  return el;
-}
+  edit?: (html: string) => string,
+  attributes?: Record<string, string>,
+  appended?: (el: PriceBoard) => void,
+): Promise<PriceBoard> => renderedWidget<PriceBoard>('price-board', query, edit, attributes, appended);
+
+const LOADING = 'در حال دریافت قیمت‌ها…';
 
 /** What the snapshot in the fragment says: its event id and quotes. */
 function snapshotOf(el: Element): {

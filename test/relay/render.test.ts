@@ -219,6 +219,41 @@ describe('GET /render/price-ticker and /render/price-converter', () => {
   }
 });
 
+describe('the element’s open tag', () => {
+  // What a page's server or a plugin adds its own attributes to: the query's, normalized (a default
+  // said or a key or address given is left out), never the settings the element reflects once set up.
+  for (const [path, tag] of [
+    [
+      '/render/price-board?symbols=usd,eur&chart=none&unit=toman&api-key=visitor-secret',
+      '<price-board symbols="usd,eur" chart="none">',
+    ],
+    [
+      '/render/price-board?density=compact&theme=dark&poll-interval=30&days=7',
+      '<price-board theme="dark" days="7" density="compact">',
+    ],
+    [
+      '/render/price-ticker?speed=80&symbols=usd,eur&base-url=https://evil.example&stream=auto',
+      '<price-ticker symbols="usd,eur" speed="80">',
+    ],
+    ['/render/price-ticker?symbols=usd', '<price-ticker symbols="usd">'],
+    [
+      '/render/price-converter?symbols=usd&reverse&amount=2&unit=rial',
+      '<price-converter symbols="usd" unit="rial" amount="2" reverse="">',
+    ],
+  ] as const) {
+    it(`of ${path} is ${tag}`, async () => {
+      const answer = await get(base, path);
+      expect(answer.status).toBe(200);
+      expect(answer.body.slice(0, answer.body.indexOf('<template'))).toBe(tag);
+    });
+  }
+
+  it('of a bad query holds its valid attributes alone', async () => {
+    const answer = await get(base, '/render/price-ticker?symbols=usd&theme=neon&unit=rial');
+    expect(answer.body.slice(0, answer.body.indexOf('<template'))).toBe('<price-ticker symbols="usd" unit="rial">');
+  });
+});
+
 describe('GET /render/price-board while upstream data is stale', () => {
   it('serves the held prices marked by Age and Warning: 110, still a 200 fragment', async () => {
     let skew = 0;
