@@ -236,7 +236,7 @@ export class PriceBoard extends PriceWidget {
       if (module) this.#extrasLoaded(module);
       await this.#extras?.clock.ready();
     }
-    super.scheduleUpdate();
+    await super.scheduleUpdate();
   }
 
   protected override willUpdate(changed: PropertyValues): void {

@@ -19,7 +19,6 @@ import { emptyRow, quoteRow, type RowContext, type RowView } from './row-view';
 import { emit, reportError } from './emit';
 import { DEFAULT_BASE_URL } from './module-origin';
 import { QuotesController } from './quotes-controller';
-import { renderedSnapshot } from './rendered-snapshot';
 import { startTogether } from '../live/start-batch';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the table's properties (interface below)
@@ -103,9 +102,27 @@ export abstract class PriceWidget extends LitElement {
     // Before Lit makes its render root: a shadow root already here is the relay's render (declarative).
     if (!this.renderRoot && this.shadowRoot) {
       this.#overServerRender = true;
-      const snapshot = renderedSnapshot(this);
-      if (snapshot) this.live.startFrom(snapshot);
+      // The snapshot's reader is a chunk that only a page with the relay's render loads: the widget
+      // starts (its quotes from the snapshot, or fetched without one) and updates once it is read.
+      this.#snapshotRead = import('./rendered-snapshot').then(
+        ({ renderedSnapshot }) => {
+          const snapshot = renderedSnapshot(this);
+          if (snapshot) this.live.startFrom(snapshot);
+        },
+        () => {}, // the quotes are fetched as usual
+      );
     }
+    const read = this.#snapshotRead;
+    if (read) void read.then(() => this.#start());
+    else this.#start();
+    super.connectedCallback();
+  }
+
+  /** Over the relay's render: its snapshot read, which the start and the first update wait for. */
+  #snapshotRead: Promise<void> | undefined;
+
+  #start(): void {
+    this.#snapshotRead = undefined;
     startTogether(() => {
       if (!this.isConnected) return;
       this.#readSettings();
@@ -114,7 +131,11 @@ export abstract class PriceWidget extends LitElement {
         this.started();
       };
     });
-    super.connectedCallback();
+  }
+
+  protected override scheduleUpdate(): void | Promise<unknown> {
+    const read = !this.hasUpdated && this.#snapshotRead;
+    return read ? read.then(() => super.scheduleUpdate()) : super.scheduleUpdate();
   }
 
   /**
