@@ -104,17 +104,13 @@ export abstract class PriceWidget extends LitElement {
       this.#overServerRender = true;
       // The snapshot's reader is a chunk that only a page with the relay's render loads: the widget
       // starts (its quotes from the snapshot, or fetched without one) and updates once it is read.
-      this.#snapshotRead = import('./rendered-snapshot').then(
-        ({ renderedSnapshot }) => {
-          const snapshot = renderedSnapshot(this);
-          if (snapshot) this.live.startFrom(snapshot);
-        },
-        () => {}, // the quotes are fetched as usual
-      );
-    }
-    const read = this.#snapshotRead;
-    if (read) void read.then(() => this.#start());
-    else this.#start();
+      this.#snapshotRead = import('./rendered-snapshot')
+        .then(
+          ({ startFromRender }) => startFromRender(this, this.live),
+          () => {}, // the quotes are fetched as usual
+        )
+        .then(() => this.#start());
+    } else if (!this.#snapshotRead) this.#start(); // else it starts once the snapshot is read
     super.connectedCallback();
   }
 
