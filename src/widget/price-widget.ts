@@ -130,7 +130,8 @@ export abstract class PriceWidget extends LitElement {
   }
 
   protected override scheduleUpdate(): void | Promise<unknown> {
-    const read = !this.hasUpdated && this.#snapshotRead;
+    // Set only until the start, which is before the first update.
+    const read = this.#snapshotRead;
     return read ? read.then(() => super.scheduleUpdate()) : super.scheduleUpdate();
   }
 
