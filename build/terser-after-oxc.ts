@@ -9,7 +9,7 @@ export async function terserIfSmaller(code: string): Promise<string> {
   const out = await terser(code, {
     module: true,
     ecma: 2020,
-    compress: { passes: 3 },
+    compress: { passes: 3, keep_fargs: false },
     mangle: false,
     format: { comments: /^# allFunctionsCalledOnLoad$/ },
   });
@@ -21,7 +21,8 @@ export async function terserIfSmaller(code: string): Promise<string> {
  * wrote, with its safe defaults (3 passes, names kept: oxc's are already short), and its output is
  * kept where it gzips smaller: 301 B gzip -9 off what a board loads at start, 62 B off the chart
  * (16 B off lightweight-charts' own candlestick build). Terser instead of oxc was larger (start
- * +540 B, chart +487 B). The V8 compile hint comment (`allFunctionsCalledOnLoad`) stays first.
+ * +540 B, chart +487 B). Unused function arguments go too (`keep_fargs: false`: no code
+ * here reads a function's `length`): 9 B off the start set. The V8 compile hint comment (`allFunctionsCalledOnLoad`) stays first.
  */
 export function terserAfterOxc(): Plugin {
   return {

@@ -18,11 +18,6 @@ export class Clock implements ReactiveController {
     host.addController(this);
   }
 
-  /** The current time; read once per render. */
-  now(): Date {
-    return new Date();
-  }
-
   /** The date formatters of the time cells, once prepared (see {@link rowsShown}). */
   dates(): DateFormat | undefined {
     return datesReady();

@@ -228,15 +228,17 @@ export class PriceBoard extends PriceWidget {
 
   /** The first render waits for the first answer, or the skeleton delay (see `render-gate.ts`). */
   protected override async scheduleUpdate(): Promise<void> {
-    if (!this.hasUpdated) await this.#renderGate.wait(!this.overServerRender);
-    // Over the relay's render, the first update shows what it shows (status text, times): the
-    // extras and the date formatters first, while the rendered rows stay on screen.
-    if (!this.hasUpdated && this.overServerRender) {
-      const module = await loadExtras().catch(() => undefined);
-      if (module) this.#extrasLoaded(module);
-      await this.#extras?.clock.ready();
+    if (!this.hasUpdated) {
+      await this.#renderGate.wait(!this.overServerRender);
+      // Over the relay's render, the first update shows what it shows (status text, times): the
+      // extras and the date formatters first, while the rendered rows stay on screen.
+      if (this.overServerRender) {
+        const module = await loadExtras().catch(() => undefined);
+        if (module) this.#extrasLoaded(module);
+        await this.#extras?.clock.ready();
+      }
     }
-    super.scheduleUpdate();
+    await super.scheduleUpdate();
   }
 
   protected override willUpdate(changed: PropertyValues): void {

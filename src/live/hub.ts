@@ -43,10 +43,15 @@ const hubs = pageGlobal('price-board/hubs/1', new Map<string, Hub>());
  * Subscriptions made in the same tick share one `/v1/prices` request and one stream.
  */
 export function subscribe(options: HubOptions, symbols: string[], listener: HubListener): Subscription {
+  return hubOf(options).subscribe(normalizeSymbols(symbols), listener, options.pollInterval);
+}
+
+/** The page's open hub of `options`' connection, made if there is none. */
+function hubOf(options: HubOptions): Hub {
   const connection = connectionOf(options);
   let hub = hubs.get(connection.key);
   if (!hub || hub.closed) hubs.set(connection.key, (hub = new Hub(connection, options)));
-  return hub.subscribe(normalizeSymbols(symbols), listener, options.pollInterval);
+  return hub;
 }
 
 /** Quotes the page already shows (the relay's render), with the stream event id they correspond to. */
@@ -61,10 +66,7 @@ export interface HeldSnapshot {
  * its symbols, and the stream resumes after its event id. Call before the first subscription.
  */
 export function startFrom(options: HubOptions, snapshot: HeldSnapshot): void {
-  const connection = connectionOf(options);
-  let hub = hubs.get(connection.key);
-  if (!hub || hub.closed) hubs.set(connection.key, (hub = new Hub(connection, options)));
-  hub.startFrom(snapshot);
+  hubOf(options).startFrom(snapshot);
 }
 
 /**

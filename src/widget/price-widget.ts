@@ -19,7 +19,6 @@ import { emptyRow, quoteRow, type RowContext, type RowView } from './row-view';
 import { emit, reportError } from './emit';
 import { DEFAULT_BASE_URL } from './module-origin';
 import { QuotesController } from './quotes-controller';
-import { renderedSnapshot } from './rendered-snapshot';
 import { startTogether } from '../live/start-batch';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the table's properties (interface below)
@@ -103,9 +102,23 @@ export abstract class PriceWidget extends LitElement {
     // Before Lit makes its render root: a shadow root already here is the relay's render (declarative).
     if (!this.renderRoot && this.shadowRoot) {
       this.#overServerRender = true;
-      const snapshot = renderedSnapshot(this);
-      if (snapshot) this.live.startFrom(snapshot);
-    }
+      // The snapshot's reader is a chunk that only a page with the relay's render loads: the widget
+      // starts (its quotes from the snapshot, or fetched without one) and updates once it is read.
+      this.#snapshotRead = import('./rendered-snapshot')
+        .then(
+          ({ startFromRender }) => startFromRender(this, this.live),
+          () => {}, // the quotes are fetched as usual
+        )
+        .then(() => this.#start());
+    } else if (!this.#snapshotRead) this.#start(); // else it starts once the snapshot is read
+    super.connectedCallback();
+  }
+
+  /** Over the relay's render: its snapshot read, which the start and the first update wait for. */
+  #snapshotRead: Promise<void> | undefined;
+
+  #start(): void {
+    this.#snapshotRead = undefined;
     startTogether(() => {
       if (!this.isConnected) return;
       this.#readSettings();
@@ -114,7 +127,12 @@ export abstract class PriceWidget extends LitElement {
         this.started();
       };
     });
-    super.connectedCallback();
+  }
+
+  protected override scheduleUpdate(): void | Promise<unknown> {
+    // Set only until the start, which is before the first update.
+    const read = this.#snapshotRead;
+    return read ? read.then(() => super.scheduleUpdate()) : super.scheduleUpdate();
   }
 
   /**

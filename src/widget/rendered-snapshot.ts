@@ -35,3 +35,9 @@ export function renderedSnapshot(element: HTMLElement, now = Date.now()): HeldSn
     return undefined; // not the relay's, or cut: the element fetches as usual
   }
 }
+
+/** Over the relay's render: `live` starts from `element`'s fresh snapshot, if it has one. */
+export function startFromRender(element: HTMLElement, live: { startFrom(snapshot: HeldSnapshot): void }): void {
+  const snapshot = renderedSnapshot(element);
+  if (snapshot) live.startFrom(snapshot);
+}
