@@ -6,6 +6,7 @@ import { page } from '@vitest/browser/context';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import '../../src/price-board';
 import type { PriceBoard } from '../../src/price-board';
+import { loadExtraColumns } from '../../src/board/columns';
 import { base, newBoard, relay, rows, shadow, until, useSandbox } from './helpers/board';
 
 const KEY = 'pro-key:light-form';
@@ -61,6 +62,8 @@ async function watchFirstPaint(
   columns = 'price,change,high,low,time',
   symbols = 'usd,eur,gold_18,ons',
 ): Promise<{ first: Frame; before: Frame | undefined; after: Frame }> {
+  // The extra columns' chunk loaded first: its cells come with the first render, not with the switch.
+  await loadExtraColumns();
   const box = await fixture<HTMLDivElement>(html`<div dir=${dir}></div>`);
   box.style.width = `${width}px`;
   const el = newBoard({
