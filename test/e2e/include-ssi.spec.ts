@@ -51,7 +51,7 @@ test.beforeAll(async () => {
     ['root /var/www/example;', `root ${root};`],
     ['/var/cache/nginx/price-board', join(dir, 'cache')],
   ]);
-  nginx = await startNginx(dir, conf, port);
+  nginx = await startNginx(dir, conf);
   site = `http://127.0.0.1:${port}`;
 });
 

@@ -3,9 +3,8 @@
 // test's own folder, listening where the block says. No test framework here: the relay's tests
 // (vitest) and the include specs (Playwright) start it alike.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, watch } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -27,23 +26,12 @@ export async function nginxFolder(): Promise<string> {
   return dir;
 }
 
-/** Whether something accepts connections on 127.0.0.1:`port`. */
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
 /**
  * Starts nginx in `dir` (from {@link nginxFolder}) with `site` (server blocks and what goes beside
- * them in the `http` block) listening on 127.0.0.1:`port`; resolves once that port accepts.
+ * them in the `http` block, each saying where it listens); resolves once nginx has written its pid
+ * file (its sockets are open).
  */
-export async function startNginx(dir: string, site: string, port: number, timeoutMs = 20_000): Promise<Nginx> {
+export async function startNginx(dir: string, site: string, timeoutMs = 20_000): Promise<Nginx> {
   const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
     .map((t) => `    ${t}_temp_path ${join(dir, t)};`)
     .join('\n');
@@ -77,13 +65,28 @@ ${site}
       await rm(dir, { recursive: true, force: true });
     },
   };
-  const deadline = Date.now() + timeoutMs;
-  while (!(await accepts(port))) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      await nginx.close();
-      throw new Error(`nginx did not start: ${log}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  // nginx writes its pid file once its listening sockets are open: that file is the sign it serves.
+  const pidFile = join(dir, 'nginx.pid');
+  const watcher = watch(dir);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`nginx did not start in ${timeoutMs} ms: ${log}`)), timeoutMs);
+      const done = (error?: Error) => {
+        clearTimeout(timer);
+        if (error) reject(error);
+        else resolve();
+      };
+      watcher.on('change', (_event, name) => {
+        if (name === 'nginx.pid' && existsSync(pidFile)) done();
+      });
+      child.once('exit', () => done(new Error(`nginx did not start: ${log}`)));
+      if (existsSync(pidFile)) done();
+    });
+  } catch (error) {
+    await nginx.close();
+    throw error;
+  } finally {
+    watcher.close();
   }
   return nginx;
 }

@@ -35,7 +35,7 @@ beforeAll(async () => {
     .replace('listen 80;', `listen 127.0.0.1:${port};`)
     .replace('/var/cache/nginx/price-relay', join(dir, 'cache'));
   expect(site).toContain(`127.0.0.1:${pair.relay.port}`);
-  nginx = await startNginx(dir, site, port);
+  nginx = await startNginx(dir, site);
   base = `http://127.0.0.1:${port}`;
   await until(async () => (await get(base, '/healthz').catch(() => undefined))?.status, 20_000);
 });
