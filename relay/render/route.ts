@@ -141,7 +141,8 @@ export async function renderElement(url: URL, tag: string, deps: FragmentDeps): 
       quotes: JSON.stringify(shown.quotes),
       markup: quotesMarkup(tag, query, shown),
     }));
-    const markup = complete({ ...render, eventId: shown.eventId }, shown.at, JSON.stringify(shown.quotes));
+    // The render's own quotes: the same as those held now, since its version holds them.
+    const markup = complete({ ...render, eventId: shown.eventId }, shown.at, render.quotes);
     return { markup, etag: render.etag, age: shown.ageSeconds, headers: {} };
   } catch (error) {
     // A page including this must still render: the bare element, which then fetches as usual.

@@ -100,7 +100,6 @@ export class ChartArea {
     this.#host = host;
     this.#latest = latest;
     this.#rowsPainted = new Promise((resolve) => (this.#releaseChart = resolve));
-    // Beside the board's styles (and its extras' and columns').
     addStyles(host, [chartStyles]);
     host.addController(this);
   }
