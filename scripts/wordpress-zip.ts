@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WIDGET_ATTRIBUTES, type AttributeSpec } from '../src/shared/attribute-table';
-import { zipArchive, type ZipEntry } from './zip-file';
+import { zipSync, type Zippable } from 'fflate';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PLUGIN_DIR = join(ROOT, 'wordpress');
@@ -77,8 +77,8 @@ function main(): void {
   for (const name of WIDGET_FILES) {
     if (!existsSync(join(DIST_DIR, name))) throw new Error(`dist/${name} is missing: run \`npm run build\` first`);
   }
-  const entries: ZipEntry[] = [];
-  const add = (name: string, data: Buffer) => entries.push({ name: `${SLUG}/${name}`, data });
+  const entries: Zippable = {};
+  const add = (name: string, data: Buffer) => (entries[`${SLUG}/${name}`] = data);
   for (const name of filesUnder(PLUGIN_DIR)) {
     if (name.startsWith(`dist/`)) continue;
     add(name, readFileSync(join(PLUGIN_DIR, name)));
@@ -90,9 +90,10 @@ function main(): void {
   }
   mkdirSync(OUT_DIR, { recursive: true });
   const out = join(OUT_DIR, `${SLUG}.zip`);
-  const zip = zipArchive(entries);
+  // A fixed moment: the same files make the same archive.
+  const zip = zipSync(entries, { level: 9, mtime: new Date(2026, 0, 1) });
   writeFileSync(out, zip);
-  console.log(`${relative(ROOT, out).split(sep).join('/')}: ${entries.length} files, ${zip.length} bytes`);
+  console.log(`${relative(ROOT, out).split(sep).join('/')}: ${Object.keys(entries).length} files, ${zip.length} bytes`);
 }
 
 main();
