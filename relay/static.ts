@@ -64,13 +64,22 @@ async function findFile(
 const fileEtag = (file: { size: number; mtimeMs: number }): string =>
   `W/"${file.size.toString(36)}-${Math.floor(file.mtimeMs).toString(36)}"`;
 
+/** The text of each page the relay fills in, by its real path, read again only when its validator changes. */
+const texts = new Map<string, { text: string; etag: string }>();
+
 /** The text of `pathname` in `root` with its validator (a page the relay fills in), or undefined. */
 export async function readDistText(
   pathname: string,
   root = DIST_DIR,
 ): Promise<{ text: string; etag: string } | undefined> {
   const file = await findFile(pathname, root);
-  return file && { text: await readFile(file.real, 'utf8'), etag: fileEtag(file) };
+  if (!file) return undefined;
+  const etag = fileEtag(file);
+  const known = texts.get(file.real);
+  if (known?.etag === etag) return known;
+  const read = { text: await readFile(file.real, 'utf8'), etag };
+  texts.set(file.real, read);
+  return read;
 }
 
 /** Serves `pathname` from `root`; false when there is no such file (the caller answers 404). */
