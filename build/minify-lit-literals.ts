@@ -1,29 +1,8 @@
 import type { Plugin } from 'vite';
+import { minifyCssText, minifyHtmlText } from './literal-text.ts';
 import { applyEdits, nameOf, walk, type Edit, type SyntaxNode } from './syntax-tree.ts';
 
 const NAME = 'price-board-minify-lit-literals';
-
-/** CSS text without comments and without the whitespace CSS ignores; quoted strings are kept as they are. */
-export function minifyCssText(text: string): string {
-  return text
-    .replace(/\/\*[\s\S]*?\*\//g, '')
-    .split(/('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")/)
-    .map((part, i) =>
-      i % 2
-        ? part
-        : part
-            .replace(/\s+/g, ' ')
-            .replace(/ ?([{};,>]) ?/g, '$1')
-            .replace(/: /g, ':')
-            .replace(/;}/g, '}'),
-    )
-    .join('');
-}
-
-/** HTML template text with each indentation run (whitespace holding a line break) cut to one space. */
-export function minifyHtmlText(text: string): string {
-  return text.replace(/[ \t]*\n\s*/g, ' ');
-}
 
 const MINIFY: Record<string, (text: string) => string> = { css: minifyCssText, html: minifyHtmlText };
 

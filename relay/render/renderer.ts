@@ -5,6 +5,7 @@
 import { LitElementRenderer, render } from '@lit-labs/ssr';
 import { collectResultSync } from '@lit-labs/ssr/lib/render-result.js';
 import type { Quote } from '../from-src';
+import { compactMarkup } from './compact-markup';
 import { addedStyles, loadWidgets, staticHtml, unsafeStatic, type PriceBoardError } from './from-widgets';
 
 /** What a widget renders from: the quotes the relay holds, or the failure it shows instead. */
@@ -122,9 +123,7 @@ export function renderWidget(
         elementRenderers: [WidgetRenderer],
       }),
     );
-    // The outer template's own markers: the element alone is the fragment (the client renders
-    // over its shadow root and never hydrates this template).
-    return markup.replace(/^<!--lit-part[^>]*-->/, '').replace(/<!--\/lit-part-->$/, '');
+    return compactMarkup(markup);
   } finally {
     current = undefined;
   }

@@ -6,6 +6,12 @@ import { css, unsafeCSS, type CSSResult } from 'lit';
  * background in both themes, including on the board's selected row tint and under the price flash.
  */
 
+/*
+ * The font stack: a Persian face where the system or page has one, then DejaVu Sans (most Linux
+ * systems have it, Persian letters and digits included) before the generic family. Without a named
+ * face that covers Persian, Chromium on Linux asks the system for a fallback font per character
+ * (88 requests to its browser process in the bench board's first layout, and their waits).
+ */
 const lightDefaults = css`
   --_bg: var(--price-board-bg, #ffffff);
   --_fg: var(--price-board-fg, #1b1f24);
@@ -14,7 +20,7 @@ const lightDefaults = css`
   --_up: var(--price-board-up, #0a7a3d);
   --_down: var(--price-board-down, #c0262d);
   --_accent: var(--price-board-accent, #1d5fc4);
-  --_font: var(--price-board-font, Vazirmatn, Vazir, Tahoma, 'Segoe UI', 'Noto Sans Arabic', 'Geeza Pro', sans-serif);
+  --_font: var(--price-board-font, Vazirmatn, Vazir, Tahoma, 'Segoe UI', 'Noto Sans Arabic', 'Geeza Pro', 'DejaVu Sans', sans-serif);
   color-scheme: light;
 `;
 

@@ -4,12 +4,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseAst, transformWithOxc } from 'vite';
 import { describe, expect, it } from 'vitest';
-import {
-  minifyCssText,
-  minifyHtmlText,
-  minifyLitLiterals,
-  minifyLitLiteralsIn,
-} from '../../../build/minify-lit-literals';
+import { minifyCssText, minifyHtmlText } from '../../../build/literal-text';
+import { minifyLitLiterals, minifyLitLiteralsIn } from '../../../build/minify-lit-literals';
 import { buildWith } from './build-with';
 
 const src = fileURLToPath(new URL('../../../src/', import.meta.url));
