@@ -68,7 +68,7 @@ const waitingForExtras = new Set<PriceBoard>();
  * @csspart chart - The chart of `chart-symbol`.
  * @csspart error - The current error, in a visitor's Persian words; `data-code`. Never a configuration mistake (but when no symbol is known).
  *
- * @cssprop [--price-board-font=Vazirmatn, Vazir, Tahoma, 'Segoe UI', system-ui, sans-serif] - Font family.
+ * @cssprop [--price-board-font=Vazirmatn, Vazir, Tahoma, Segoe UI, Noto Sans Arabic, Geeza Pro, DejaVu Sans, sans-serif] - Font family.
  * @cssprop [--price-board-bg=#ffffff] - Background (dark theme: #16191e).
  * @cssprop [--price-board-fg=#1b1f24] - Text colour (dark theme: #e6e9ee).
  * @cssprop [--price-board-muted=#59616e] - Secondary text (dark theme: #9ba4b2).

@@ -42,7 +42,7 @@ const NO_PRICE: Conversion = { ok: false, reason: 'no-price', message: '—' };
  * @csspart result - The result, with its unit; `data-state` is `ok`, `empty`, `invalid`, `waiting` or `no-price`.
  * @csspart error - The current connection error, in a visitor's Persian words; `data-code`. Never a configuration mistake (but when no symbol is known).
  *
- * @cssprop [--price-board-font=Vazirmatn, Vazir, Tahoma, 'Segoe UI', system-ui, sans-serif] - Font family.
+ * @cssprop [--price-board-font=Vazirmatn, Vazir, Tahoma, Segoe UI, Noto Sans Arabic, Geeza Pro, DejaVu Sans, sans-serif] - Font family.
  * @cssprop [--price-board-bg=#ffffff] - Background (dark theme: #16191e).
  * @cssprop [--price-board-fg=#1b1f24] - Text colour (dark theme: #e6e9ee).
  * @cssprop [--price-board-muted=#59616e] - Labels and notes (dark theme: #9ba4b2).

@@ -20,7 +20,7 @@ const lightDefaults = css`
   --_up: var(--price-board-up, #0a7a3d);
   --_down: var(--price-board-down, #c0262d);
   --_accent: var(--price-board-accent, #1d5fc4);
-  --_font: var(--price-board-font, Vazirmatn, Vazir, Tahoma, 'Segoe UI', 'Noto Sans Arabic', 'Geeza Pro', 'DejaVu Sans', sans-serif);
+  --_font: var(--price-board-font, Vazirmatn, Vazir, Tahoma, Segoe UI, Noto Sans Arabic, Geeza Pro, DejaVu Sans, sans-serif);
   color-scheme: light;
 `;
 
