@@ -14,7 +14,8 @@ export function minifyCssText(text: string): string {
         ? part
         : part
             .replace(/\s+/g, ' ')
-            .replace(/ ?([{};,>]) ?/g, '$1')
+            // `/` and `<` are delimiters (`font: 15px / 1.5`, `grid-row: 1 / span 2`, `(width < 720px)`)
+            .replace(/ ?([{};,>/<]) ?/g, '$1')
             .replace(/: /g, ':')
             .replace(/;}/g, '}'),
     )

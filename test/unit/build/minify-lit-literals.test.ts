@@ -21,6 +21,12 @@ describe('minifyCssText and minifyHtmlText', () => {
     );
   });
 
+  it('drops the spaces around the delimiters / and < (a range query, a shorthand), not before a (', () => {
+    expect(
+      minifyCssText('@container b (width < 720px) {\n  .a { grid-row: 1 / span 2; container: b / inline-size }\n}'),
+    ).toBe('@container b (width<720px){.a{grid-row:1/span 2;container:b/inline-size}}');
+  });
+
   it('cuts each indentation run of HTML to one space', () => {
     expect(minifyHtmlText('<div>\n    <span>a  b</span>\n  </div>')).toBe('<div> <span>a  b</span> </div>');
   });
