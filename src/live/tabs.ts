@@ -14,38 +14,15 @@ import {
   LiveStream,
   type ResumePoint,
   type Stream,
-  type StreamFailure,
   type StreamEvent,
   type StreamOptions,
   type StreamState,
 } from './stream';
+import { fromWire, toWire, type Message } from './tab-messages';
 import { TabLeadership, type ChannelLike, type LeadershipEvent, type TabsEnv } from './tab-leadership';
 
 // The chunk's one door: the name is asked for once the chunk is there (`shared-stream.ts`).
 export { tabsName } from './tab-leadership';
-
-/** A `PriceBoardError` as it crosses the channel (a structured clone loses its class). */
-type WireError = Pick<PriceBoardError, 'code' | 'message' | 'messageFa' | 'status' | 'retryAfterMs' | 'data'>;
-
-type Message =
-  | { t: 'hello'; from: string; symbols: string[]; reply?: true }
-  | { t: 'bye'; from: string }
-  | { t: 'kick'; from: string }
-  | { t: 'lead'; from: string }
-  | { t: 'beat'; from: string; state: StreamState; resume?: ResumePoint }
-  | { t: 'quotes'; from: string; to?: string; quotes: Quote[]; at?: string; resume?: ResumePoint }
-  | { t: 'error'; from: string; error: WireError; failure: StreamFailure }
-  | { t: 'unknown'; from: string; symbols: string[] }
-  | { t: 'stop'; from: string; error: WireError; gaveUp: boolean };
-
-function toWire(error: PriceBoardError): WireError {
-  // Its own fields (code, status, retryAfterMs, data), and the two an Error keeps elsewhere.
-  return { ...error, message: error.message, messageFa: error.messageFa };
-}
-
-function fromWire(wire: WireError): PriceBoardError {
-  return new PriceBoardError(wire.code, wire.message, wire);
-}
 
 /** Options of {@link TabStream}: a stream's, and where to meet the other tabs. */
 export interface TabStreamOptions extends StreamOptions {
