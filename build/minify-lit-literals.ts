@@ -27,7 +27,13 @@ export function minifyLitLiteralsIn(code: string, id: string): { code: string; m
     if (node.type !== 'TaggedTemplateExpression' || !tag || !(tag in MINIFY)) return;
     tagged.add(tag);
     const quasis = (node.quasi as { quasis: { start: number; end: number; value: { raw: string } }[] }).quasis;
-    for (const q of quasis) edits.push({ start: q.start, end: q.end, text: MINIFY[tag]!(q.value.raw) });
+    quasis.forEach((q, i) => {
+      let text = MINIFY[tag]!(q.value.raw);
+      // A sheet's (or a rule's) own edges: the literal that takes it in keeps its separators.
+      if (tag === 'css' && i === 0) text = text.trimStart();
+      if (tag === 'css' && i === quasis.length - 1) text = text.trimEnd();
+      edits.push({ start: q.start, end: q.end, text });
+    });
   });
   const missed = [...imported].filter((tag) => !tagged.has(tag));
   if (missed.length)

@@ -37,7 +37,14 @@ describe('minifyLitLiteralsIn', () => {
     const code =
       "import { css, html } from 'lit';\nconst s = css`\n  a {\n    color: red;\n  }\n`;\nconst t = html`\n  <b>${'x  y'}</b>\n`;";
     expect(minifyLitLiteralsIn(code, 'src/a.ts')?.code).toBe(
-      "import { css, html } from 'lit';\nconst s = css` a{color:red}`;\nconst t = html` <b>${'x  y'}</b> `;",
+      "import { css, html } from 'lit';\nconst s = css`a{color:red}`;\nconst t = html` <b>${'x  y'}</b> `;",
+    );
+  });
+
+  it("trims a css`` literal's own edges only, not the text beside its expressions", () => {
+    const code = "import { css } from 'lit';\nconst s = css`\n  a {\n    ${x}\n  }\n  ${y} b { color: red; }\n`;";
+    expect(minifyLitLiteralsIn(code, 'src/a.ts')?.code).toBe(
+      "import { css } from 'lit';\nconst s = css`a{${x}}${y} b{color:red}`;",
     );
   });
 
