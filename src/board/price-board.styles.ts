@@ -1,7 +1,8 @@
-import { css, unsafeCSS } from 'lit';
+import { css } from 'lit';
 import { blockWidth } from '../widget/block-width.styles';
 import { hostStyles, themed } from '../widget/theme.styles';
 import { textReset } from '../widget/text-reset.styles';
+import { spanCounts } from './narrow-layouts.styles';
 
 /*
  * Colours come from the shared theme (theme.styles.ts).
@@ -9,19 +10,6 @@ import { textReset } from '../widget/text-reset.styles';
  * What the first rows do not need (the live statuses' colours, the error box, hover, selection,
  * focus, missing rows) comes with the board's extras: board-controllers.styles.ts.
  */
-
-/** A column header the layout has no room for: out of sight, still read by screen readers. */
-const headerHidden = css`
-  position: absolute;
-  inline-size: 1px;
-  padding: 0;
-  overflow: hidden;
-  clip-path: inset(50%);
-`;
-
-/** `--n` of the light form's tables of class `{prefix}1` … `{prefix}9` (templates.ts, `spans`). */
-const spanCounts = (prefix: string) =>
-  unsafeCSS(Array.from({ length: 9 }, (_, i) => `.${prefix}${i + 1}{--n:${i + 1}}`).join(''));
 
 export const styles = css`
   ${hostStyles}
@@ -294,95 +282,6 @@ export const styles = css`
     padding: 32px 16px;
     color: var(--_muted);
     text-align: center;
-  }
-
-  /*
-   * The narrower layouts, by the slot of each column (templates.ts, slotsOf). Below 720 px: no
-   * minor columns (high, low), the time under the title; below 600 px: no more columns than the
-   * lead and second; below 440 px: the second under the lead. Headers of moved cells stay for
-   * screen readers.
-   */
-  @container price-board (width < 720px) {
-    ${spanCounts('m')}
-    .chart-section,
-    .chart-pending {
-      --_chart-h: 220px;
-    }
-    .rows .row:nth-child(n+21) {
-      contain-intrinsic-block-size: auto 56px;
-    }
-    .minor {
-      display: none;
-    }
-    .head .when {
-      ${headerHidden}
-    }
-    [part~=title] {
-      padding-block-end: 0;
-    }
-    .rows .when {
-      grid-column: 1;
-      grid-row: 2;
-      padding-block-start: 0;
-      font-size: 12px;
-    }
-    .rows .lead,
-    .rows .second,
-    .rows .more {
-      grid-row: 1 / span 2;
-      align-self: center;
-    }
-  }
-  @container price-board (width < 600px) {
-    ${spanCounts('s')}
-    .more {
-      display: none;
-    }
-  }
-  @container price-board (width < 440px) {
-    .row,
-    .light {
-      grid-template-columns: minmax(0, 1fr) auto;
-      --n: 2;
-    }
-    .head .second {
-      ${headerHidden}
-    }
-    .lead,
-    .second {
-      grid-column: 2;
-      text-align: end;
-    }
-    .rows .lead {
-      grid-row: 1;
-      align-self: end;
-      padding-block-end: 0;
-    }
-    .rows .second {
-      grid-row: 2;
-      align-self: start;
-      padding-block-start: 0;
-      font-size: 13px;
-    }
-  }
-  /*
-   * Narrower than a title beside a price (a 100-200 px column): the cells one under another, the
-   * price and the change under the title, then the time (the header: the name, then the price and
-   * its unit). A unit may go under its number; a number never breaks (digits and their separators
-   * hold together: ۱۰٬۰۰۴ / ۰۰۰ would read as two) and is never cut: below 120 px the text's size
-   * follows the board's width (13 digits fit at 90 px).
-   */
-  @container price-board (width < 240px) {
-    .row,
-    .light,
-    .light > * {
-      display: block;
-    }
-    .cell {
-      padding-inline: 6px;
-      white-space: normal;
-      font-size: min(1em, 12.5cqi);
-    }
   }
 
   /*

@@ -13,6 +13,7 @@ import { Columns, followed } from './columns';
 import { RenderGate } from './render-gate';
 import { clickedRow, selectRow } from './select-row';
 import { styles } from './price-board.styles';
+import { narrowLayouts } from './narrow-layouts.styles';
 import { isStale } from '../model/quote';
 import { dayOf, quoteRow, type RowContext } from '../widget/row-view';
 import { renderError } from '../widget/error-view';
@@ -81,7 +82,7 @@ const waitingForExtras = new Set<PriceBoard>();
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- typed by the interface below
 export class PriceBoard extends PriceWidget {
-  static override styles = styles;
+  static override styles = [styles, narrowLayouts];
 
   /**
    * The connection attributes and the board's own (`chart`, `chart-symbol`, `days`) are read into its settings.
