@@ -160,7 +160,9 @@ test.describe('dist/', () => {
     // for the stream tried again within a minute of an outage (transport.ts), the hubs shared by every copy of the data
     // layer (page-global.ts), the visitor words (configuration mistakes to the developer only, a skeleton for a title
     // not yet known) and the Persian font stack; 31,744 B with DejaVu Sans named in that stack before sans-serif (its
-    // family names unquoted, which paid for it).
+    // family names unquoted, which paid for it); 31,744 B with the board's container queries a sheet of their own
+    // (src/board/narrow-layouts.styles.ts), paid for by the CSS minifier's spaces around / and < and each css``
+    // literal's trimmed edges.
     expect(gzip).toBeLessThanOrEqual(31 * 1024);
   });
 
