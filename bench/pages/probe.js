@@ -177,11 +177,17 @@
     var want = cfg.rows || 1;
     if (cfg.takeover) followTakeover(host, root, t, want);
     var mo = new MutationObserver(check);
-    // A declarative root's rows are whole once the parser has left the element (the last row's
-    // later cells may come after its price): then the rows shown are those of a board's render.
+    // A declarative root streams in as the parser goes: its rows are whole once the parser has
+    // closed the last of them (the last row's later cells may come after its price), that is once
+    // the root's last node is past that row, or the parser has left the element. The parser may
+    // yield there and a frame paint the whole rows before it goes on to the element's end.
     var whole = cfg.takeover
       ? function () {
-          return host.nextSibling !== null || document.readyState !== 'loading';
+          if (host.nextSibling !== null || document.readyState !== 'loading') return true;
+          var rows = root.querySelectorAll('[part~="row"]');
+          var last = root.lastChild;
+          while (last && last.lastChild) last = last.lastChild;
+          return rows.length > 0 && last !== null && !rows[rows.length - 1].contains(last);
         }
       : function () {
           return true;
