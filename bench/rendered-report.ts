@@ -4,8 +4,9 @@
  * takeover until live, and the render endpoint's cost (./relay/render-cost.ts).
  */
 import type { RenderCostResults, SerialCost } from './relay/render-cost';
-import type { Row, Verdict } from './row';
-import { median, round, type Spread } from './util';
+import { iqr, ms, verdict } from './report-format';
+import type { Row } from './row';
+import { median, round } from './util';
 import type { VisitorResult } from './visitor';
 
 /** DESIGN.md §6: the rendered board's first paint against the floor, by added round trip. */
@@ -13,10 +14,7 @@ export const RENDERED_RATIO_TARGET = { network: 0.8, other: 1.0 };
 const targetOf = (v: VisitorResult) =>
   v.condition.latencyMs > 0 ? RENDERED_RATIO_TARGET.network : RENDERED_RATIO_TARGET.other;
 
-const ms = (x: number) => (Number.isNaN(x) ? 'n/a' : `${round(x, 1)} ms`);
-const iqr = (x: Spread) => `${ms(x.median)} (IQR ${round(x.q1, 0)}–${round(x.q3, 0)})`;
 const mb = (bytes: number) => `${round(bytes / 1024 / 1024, 1)} MB`;
-const verdict = (ok: boolean): Verdict => (ok ? 'met' : 'NOT met');
 /** The median of the figures there are (a load that never went live has none). */
 const medianOf = (xs: number[]) => median(xs.filter((x) => !Number.isNaN(x)));
 

@@ -1,4 +1,5 @@
 /** The relay section's rows (DESIGN.md §6, "Relay"), each beside its same-run baseline. */
+import { kb } from '../report-format';
 import type { Row } from '../row';
 import { round } from '../util';
 import type { BotnetResults } from './botnet';
@@ -14,8 +15,6 @@ export interface RelayResults {
   botnet?: BotnetResults;
   catalog?: CatalogResults;
 }
-
-const kb = (bytes: number) => `${round(bytes / 1024, 1)} KB`;
 
 /** A latency figure with how it was taken: every receipt of every client counts. */
 const latency = (l: Latency) =>
