@@ -169,8 +169,9 @@ export function renderedMethod(visitor: VisitorResult[] | undefined): string[] {
       'markup floor ("what a visitor sees", its place in the order rotating with them), same conditions, and compared with the same floor ' +
       'loads (target ≤ 0.8 × the floor at +150 ms, ≤ 1.0 × otherwise). Its root is declarative (the parser attaches it, no ' +
       '`attachShadow`), so the probe watches each `<price-board>` as parsed (a MutationObserver on the document) and then its ' +
-      'root as for a board: 10 `[part=row]` with digits in `[part=price]` and the parser past the element (its next sibling ' +
-      "parsed, or the document: the last row's later cells may be parsed after its price), the next frame, a " +
+      'root as for a board: 10 `[part=row]` with digits in `[part=price]` and the parser past the last row (a node after ' +
+      "it in the root, the element's next sibling, or the document parsed: the last row's later cells may be parsed after " +
+      'its price), the next frame, a ' +
       '`user-blocking` task. From the ' +
       "element parsed means from the probe's first sight of that root. Then, per load, until the board is **live** (its own first " +
       "render over the server's nodes, seen as the root emptied by `replaceChildren`, and its stream's response: the page's " +
