@@ -10,7 +10,9 @@
  * element's own. The relay's fragment is fetched within 1 s and kept a few seconds (APCu when
  * present, else a file in the temporary folder), so one request reaches the relay per widget and
  * query however many visitors come. When the relay is stopped, slow or refuses, the page gets the
- * bare element and its script: it then fetches its prices in the browser as usual.
+ * bare element and its script: it then fetches its prices in the browser as usual. A relay that
+ * did not answer (refused, or nothing whole within the timeout) is not asked again for the cache's
+ * seconds: the other widgets of the page, and the pages after it, get the bare element at once.
  */
 
 // The relay's address as this server reaches it (no trailing slash).
@@ -22,6 +24,8 @@ const PRICE_BOARD_TIMEOUT = 1.0;
 const PRICE_BOARD_CACHE_SECONDS = 5;
 // Where fragments are kept without APCu ('' : the system's temporary folder).
 const PRICE_BOARD_CACHE_DIR = '';
+// What is kept while the relay does not answer (beside its fragments, as one of them).
+const PRICE_BOARD_AWAY = PRICE_BOARD_RELAY . ' away';
 
 /** Writes the fragment of `$widget` with `$attributes` (or the bare element) into the page. */
 function price_board_include(string $widget, array $attributes): void
@@ -29,10 +33,13 @@ function price_board_include(string $widget, array $attributes): void
     $query = http_build_query($attributes, '', '&', PHP_QUERY_RFC3986);
     $url = PRICE_BOARD_RELAY . '/render/' . rawurlencode($widget) . '?' . $query;
     $fragment = price_board_cached($url);
-    if ($fragment === null) {
-        $fragment = price_board_fetch($url);
+    if ($fragment === null && price_board_cached(PRICE_BOARD_AWAY) === null) {
+        $away = false;
+        $fragment = price_board_fetch($url, $away);
         if ($fragment !== null) {
             price_board_keep($url, $fragment);
+        } elseif ($away) {
+            price_board_keep(PRICE_BOARD_AWAY, 'away');
         }
     }
     echo $fragment ?? price_board_bare($widget, $attributes);
@@ -56,8 +63,11 @@ function price_board_bare(string $widget, array $attributes): string
     return $html;
 }
 
-/** The relay's answer to `$url` when it is a 200 that came whole within the timeout, else null. */
-function price_board_fetch(string $url): ?string
+/**
+ * The relay's answer to `$url` when it is a 200 that came whole within the timeout, else null;
+ * `$away` true when the relay did not answer at all (refused, or nothing whole in time).
+ */
+function price_board_fetch(string $url, bool &$away): ?string
 {
     $deadline = microtime(true) + PRICE_BOARD_TIMEOUT;
     $context = stream_context_create(['http' => [
@@ -67,6 +77,8 @@ function price_board_fetch(string $url): ?string
     ]]);
     $stream = @fopen($url, 'rb', false, $context);
     if ($stream === false) {
+        // No answer; an HTTP error status is an answer (it opens, with ignore_errors).
+        $away = true;
         return null;
     }
     $headers = stream_get_meta_data($stream)['wrapper_data'] ?? [];
@@ -77,12 +89,14 @@ function price_board_fetch(string $url): ?string
         $left = $deadline - microtime(true);
         if ($left <= 0) {
             $ok = false;
+            $away = true;
             break;
         }
         stream_set_timeout($stream, (int) $left, (int) (($left - (int) $left) * 1e6));
         $chunk = fread($stream, 65536);
         if ($chunk === false || stream_get_meta_data($stream)['timed_out']) {
             $ok = false;
+            $away = true;
             break;
         }
         $body .= $chunk;

@@ -78,6 +78,19 @@ test.afterAll(async () => {
 
 const hostPage = (symbols: string) => `${php.url}/index.php?symbols=${symbols}`;
 
+/** The include's kept files whose text is `text` (a fragment, or what it keeps while the relay is away). */
+async function keptFiles(text: (kept: string) => boolean): Promise<string[]> {
+  const files = (await readdir(cacheDir)).map((name) => join(cacheDir, name));
+  const kept = [];
+  for (const file of files) if (text(await readFile(file, 'utf8'))) kept.push(file);
+  return kept;
+}
+
+// Each test starts with nothing kept: no fragment, and the relay not marked away.
+test.beforeEach(async () => {
+  for (const file of await keptFiles(() => true)) await rm(file, { force: true });
+});
+
 test.describe('JavaScript off', () => {
   test.use({ javaScriptEnabled: false });
 
@@ -129,6 +142,30 @@ test.describe('JavaScript off', () => {
       door.release();
     }
   });
+
+  test('a relay that did not answer is not asked again for the cache’s seconds: the next pages come with the bare board', async ({
+    page,
+  }) => {
+    door.hold();
+    try {
+      await page.goto(hostPage('usd,coin_emami'));
+      expect(door.held).toBe(1);
+      // Other symbols (nothing kept for them): the bare board, the relay not asked.
+      const next = await page.goto(hostPage('eur,gold_18'));
+      expect(await next!.text()).toContain('<price-board symbols="eur,gold_18" chart="none"></price-board>');
+      await expect(page.locator('#after')).toBeVisible();
+      expect(door.held).toBe(1);
+      // Older than the cache's seconds: the relay is asked again.
+      const away = await keptFiles((kept) => kept === 'away');
+      expect(away).toHaveLength(1);
+      const old = new Date(Date.now() - 60_000);
+      await utimes(away[0]!, old, old);
+      await page.goto(hostPage('eur,gold_18'));
+      expect(door.held).toBe(2);
+    } finally {
+      door.release();
+    }
+  });
 });
 
 test('a second page within the cache’s seconds is served without asking the relay; an older copy is asked again', async () => {
@@ -137,9 +174,7 @@ test('a second page within the cache’s seconds is served without asking the re
   expect(renders).toBe(1);
   const before = door.renders;
   // The kept copy made older than the cache's few seconds: the next page asks the relay again.
-  const files = (await readdir(cacheDir)).map((name) => join(cacheDir, name));
-  const kept = [];
-  for (const file of files) if (first.includes(await readFile(file, 'utf8'))) kept.push(file);
+  const kept = await keptFiles((text) => first.includes(text));
   expect(kept).toHaveLength(1);
   const old = new Date(Date.now() - 60_000);
   await utimes(kept[0]!, old, old);

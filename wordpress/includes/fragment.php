@@ -44,6 +44,11 @@ function price_board_fragment( $relay, $tag, $attributes ) {
 	if ( is_array( $kept ) && isset( $kept['html'] ) ) {
 		return (string) $kept['html'];
 	}
+	// A relay that did not answer a moment ago is not asked again: the page does not wait for it per widget.
+	$away = 'price_board_relay_away_' . md5( $relay );
+	if ( false !== get_transient( $away ) ) {
+		return '';
+	}
 	$answer = wp_remote_get(
 		$url,
 		array(
@@ -67,5 +72,9 @@ function price_board_fragment( $relay, $tag, $attributes ) {
 	}
 	// A failure is kept too: while the relay is down each page view does not wait a second for it.
 	set_transient( $transient, array( 'html' => $html ), PRICE_BOARD_FRAGMENT_SECONDS );
+	if ( is_wp_error( $answer ) ) {
+		// No answer at all (refused, or nothing within the timeout): none for the relay's other widgets either.
+		set_transient( $away, 1, PRICE_BOARD_FRAGMENT_SECONDS );
+	}
 	return $html;
 }
