@@ -70,11 +70,12 @@ function price_board_fragment( $relay, $tag, $attributes ) {
 		$why = is_wp_error( $answer ) ? $answer->get_error_message() : 'HTTP ' . wp_remote_retrieve_response_code( $answer ) . ', not a fragment';
 		error_log( sprintf( 'price-board: no fragment from %s (%s); the page shows the bare element.', $url, $why ) ); // phpcs:ignore WordPress.PHP.DevelopmentFunctions.error_log_error_log
 	}
-	// A failure is kept too: while the relay is down each page view does not wait a second for it.
-	set_transient( $transient, array( 'html' => $html ), PRICE_BOARD_FRAGMENT_SECONDS );
 	if ( is_wp_error( $answer ) ) {
-		// No answer at all (refused, or nothing within the timeout): none for the relay's other widgets either.
+		// No answer at all (refused, or nothing within the timeout): the relay's other widgets do not wait for it either.
 		set_transient( $away, 1, PRICE_BOARD_FRAGMENT_SECONDS );
+	} else {
+		// An answer that is no fragment is kept too: each page view does not ask again for it.
+		set_transient( $transient, array( 'html' => $html ), PRICE_BOARD_FRAGMENT_SECONDS );
 	}
 	return $html;
 }
