@@ -1,8 +1,8 @@
 /**
  * A widget's fragment (DESIGN.md §13): the element with the query's attributes, its declarative
  * shadow root rendered from the relay's quotes, and those quotes as a JSON snapshot in light DOM
- * (data, never executed) with the stream event id they correspond to. A bad query renders the
- * element showing the visitor's Persian words instead; the detail goes to the developer.
+ * (data, never executed) with the stream event id they correspond to. The query is read as the
+ * element reads its attributes: an invalid value is left at its default.
  */
 import type { HeldQuotes } from '../api';
 import { etagOf } from '../etag';
@@ -147,16 +147,4 @@ export function withSnapshot(
  */
 export function moduleScript(tag: string, base: string, params: URLSearchParams): string {
   return params.get('script') === '0' ? '' : `<script type="module" src="${base}/${tag}.js"></script>`;
-}
-
-/** The fragment of a bad query: the element, with its valid attributes, showing the visitor's words. */
-export function badQueryFragment(tag: string, query: FragmentQuery): string {
-  return renderWidget(tag, query.attributes, {
-    quotes: [],
-    status: 'error',
-    delaySeconds: 0,
-    // No rows: nothing the query named is shown, so no id stands where a visitor reads.
-    unknown: query.symbols,
-    error: new PriceBoardError('bad_request', `invalid attributes: ${query.invalid.join(', ')}`),
-  });
 }

@@ -1,8 +1,10 @@
 /**
  * `GET /render/{widget}?{attributes}` (DESIGN.md §13): a widget's first paint as HTML, rendered
  * from the quotes the relay holds, once per normalized query and change (`render-cache.ts`).
- * Always a 200 fragment with `Cache-Control`, an `ETag` and 304: a bad query or missing quotes show
- * the visitor's Persian words, upstream trouble the last good render marked stale, and a render
+ * Always a 200 fragment with `Cache-Control`, an `ETag` and 304. As the element does (DESIGN.md §9),
+ * an invalid attribute value renders with its default and an unknown symbol without its row, each
+ * said to the developer only (`X-Price-Board-Invalid`, `X-Price-Board-Unknown`); missing quotes
+ * show the visitor's Persian words, upstream trouble the last good render marked stale, and a render
  * that throws the bare element; never a 5xx page inside a host's HTML.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -12,8 +14,8 @@ import { etagOf } from '../etag';
 import { sendRaw } from '../http';
 import type { Metrics } from '../metrics';
 import {
-  badQueryFragment,
   followedSymbols,
+  type FragmentQuery,
   moduleScript,
   quotesMarkup,
   readQuery,
@@ -28,8 +30,6 @@ import { jsonLd } from './seo';
 import { bareElement, prepareRenderer } from './renderer';
 
 const HTML = { 'Content-Type': 'text/html; charset=utf-8' };
-/** The version of every bad query's render: it shows no quotes, so nothing makes it again. */
-const BAD_QUERY = 'bad-query';
 
 /** What answering fragments needs of the relay. */
 export interface FragmentDeps {
@@ -70,13 +70,18 @@ export interface RenderedElement {
   etag?: string;
   /** Seconds since its quotes were current, when stale. */
   age?: number;
-  /** The developer's detail (`X-Price-Board-Invalid`, `X-Price-Board-Render-Error`). */
+  /**
+   * The developer's detail: `X-Price-Board-Invalid` (attributes whose value fell back to its
+   * default, never their values), `X-Price-Board-Unknown` (symbols the service does not have),
+   * `X-Price-Board-Render-Error`.
+   */
   headers: Record<string, string>;
 }
 
 /**
- * Renders `tag` for the query of `url` from the render cache: a bad query shows the visitor's words,
- * upstream trouble the last good render marked stale, a render that throws the bare element.
+ * Renders `tag` for the query of `url` from the render cache: with the query's valid attributes (an
+ * invalid one is left at its default, as the element reads it), upstream trouble the last good
+ * render marked stale, a render that throws the bare element.
  * `seo=1` adds the quotes as JSON-LD beside the snapshot.
  */
 export async function renderElement(url: URL, tag: string, deps: FragmentDeps): Promise<RenderedElement> {
@@ -113,24 +118,15 @@ export async function renderElement(url: URL, tag: string, deps: FragmentDeps): 
   const shownOf = (quotes: Quote[]): Quote[] => quotes.filter((q) => query.symbols.includes(q.symbol));
   try {
     await prepareRenderer();
-    if (query.invalid.length > 0) {
-      // The developer's detail: which attributes (never their values), beside the visitor's words.
-      const invalid = query.invalid.join(',');
-      const bad = await renderOf(`${key}&invalid=${invalid}`, BAD_QUERY, deps.now(), () => ({
-        eventId: 0,
-        quotes: '[]',
-        markup: badQueryFragment(tag, query),
-      }));
-      return { markup: bad.markup, etag: bad.etag, headers: { 'X-Price-Board-Invalid': invalid } };
-    }
     const held = await deps.held(followedSymbols(tag, query));
     const now = deps.now();
+    const headers = developerDetail(query, held);
     if (!held || showsNothing(query, held)) {
       // Upstream trouble: the last good render, marked by its quotes' age.
       const last = await cache.last(key);
       if (last?.quotes !== undefined && last.quotes !== '[]') {
         const age = Math.max(0, Math.round((now - last.dataAt) / 1000));
-        return { markup: complete(last, new Date(now).toISOString(), last.quotes), etag: last.etag, age, headers: {} };
+        return { markup: complete(last, new Date(now).toISOString(), last.quotes), etag: last.etag, age, headers };
       }
     }
     const shown = held ?? { eventId: 0, at: new Date(now).toISOString(), quotes: [], unknown: [] };
@@ -143,7 +139,7 @@ export async function renderElement(url: URL, tag: string, deps: FragmentDeps): 
     }));
     // The render's own quotes: the same as those held now, since its version holds them.
     const markup = complete({ ...render, eventId: shown.eventId }, shown.at, render.quotes);
-    return { markup, etag: render.etag, age: shown.ageSeconds, headers: {} };
+    return { markup, etag: render.etag, age: shown.ageSeconds, headers };
   } catch (error) {
     // A page including this must still render: the bare element, which then fetches as usual.
     metrics.inc('relay_render_failures_total', 'Fragment renders that threw (answered with the bare element).', {
@@ -154,6 +150,19 @@ export async function renderElement(url: URL, tag: string, deps: FragmentDeps): 
       headers: { 'X-Price-Board-Render-Error': errorHeader(error) },
     };
   }
+}
+
+/**
+ * What the element would say to the developer of this query (DESIGN.md §9), as headers: the
+ * attributes whose value is invalid (never their values) and the query's symbols the service does
+ * not have. The visitor sees neither: the render uses the default, and no row for such a symbol.
+ */
+function developerDetail(query: FragmentQuery, held: HeldQuotes | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (query.invalid.length > 0) headers['X-Price-Board-Invalid'] = query.invalid.join(',');
+  const unknown = held?.unknown.filter((id) => query.symbols.includes(id)) ?? [];
+  if (unknown.length > 0) headers['X-Price-Board-Unknown'] = unknown.join(',');
+  return headers;
 }
 
 /** Sends `body` (a rendered element in its fragment or page) as `text/html`, cached as the render allows. */

@@ -106,10 +106,16 @@ test.describe('JavaScript off', () => {
     });
   }
 
-  test('a bad query leaves the page working, the board showing the visitors’ Persian words', async ({ page }) => {
-    await page.goto(await includePage('price-board', { symbols: 'usd', theme: 'purple' }));
-    await expect(page.locator('price-board [part~="error"]')).toHaveText(VISITOR_WORDS);
-    await expect(page.locator('price-board [part~="row"]')).toHaveCount(0);
+  test('invalid attribute values render as the element reads them: the defaults, with the prices (DESIGN.md §9)', async ({
+    page,
+  }) => {
+    await page.goto(await includePage('price-board', { symbols: 'usd,eur', theme: 'purple', days: '9999' }));
+    const rows = page.locator('price-board [part~="row"]');
+    await expect(rows).toHaveCount(2);
+    for (const price of await rows.locator('[part~="price"]').all()) await expect(price).toHaveText(/^[۰-۹٬]+$/);
+    // A configuration mistake is the developer's: the visitor reads prices, not the error words.
+    await expect(page.locator('price-board [part~="error"]')).toHaveCount(0);
+    await expect(page.locator('price-board')).not.toContainText(VISITOR_WORDS);
     await expect(page.locator('#after')).toBeVisible();
   });
 });
@@ -226,11 +232,15 @@ test('a relay slower than the include’s timeout leaves the bare board, which f
   );
 });
 
-test('with JavaScript, a bad query’s board still works: the page renders, the board shows its prices', async ({
+test('with JavaScript, a board of invalid attribute values goes live from its first frame as any other: no blank cell, no /v1/prices, no shift', async ({
   page,
 }) => {
-  await page.goto(await includePage('price-board', { symbols: 'usd', theme: 'purple' }));
+  const board = INCLUDED_WIDGETS.find((w) => w.tag === 'price-board')!;
+  const widget = { ...board, query: { ...board.query, theme: 'purple', columns: 'price,bogus' } };
+  const { frames, prices } = await openLive(page, await includePage(widget.tag, widget.query), widget);
+  const watched = await frames(true);
+  expect(blankFrames(watched, widget)).toEqual([]);
+  expect(watched.afterParsing).toEqual([]);
+  expect(prices()).toBe(0);
   await expect(page.locator('#after')).toBeVisible();
-  await expect(page.locator('price-board:defined')).toHaveCount(1);
-  await expect(page.locator('price-board [part~="row"][data-symbol="usd"] [part~="price"]')).toHaveText(/^[۰-۹٬]+$/);
 });

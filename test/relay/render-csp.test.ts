@@ -1,7 +1,7 @@
 // The fragments under a strict Content-Security-Policy (DESIGN.md §13), over real HTTP: no
 // `style=""` attribute, no inline script that executes (the JSON scripts are data), and the sha256
 // of every `<style>` block a fragment can carry published at GET /render/csp, for all three widgets,
-// both themes, with and without the board's extras, a bad query and `seo=1`.
+// both themes, with and without the board's extras, invalid values and `seo=1`.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { get, startPair, type Pair } from './helpers';
@@ -17,7 +17,7 @@ interface Published {
   widgets: Record<string, string[]>;
 }
 
-/** The queries of each widget: themes, units, densities, extras (chart, spark, link), a bad one, seo. */
+/** The queries of each widget: themes, units, densities, extras (chart, spark, link), invalid values, seo. */
 const QUERIES: Record<string, string[]> = {
   'price-board': [
     'symbols=usd,eur,gold_18',

@@ -1,6 +1,6 @@
 // embed.html from the relay over real HTTP (DESIGN.md §13): the built page with its widget rendered
-// in its body (declarative shadow root, Persian prices, snapshot), cached like a fragment; a bad query
-// shows the visitor's words, a failed render the bare element, an address past its limit the page as
+// in its body (declarative shadow root, Persian prices, snapshot), cached like a fragment; an invalid value
+// renders with its default, a failed render the bare element, an address past its limit the page as
 // built (files are not visits). And INCLUDERS: a site's server fetching fragments for all its
 // visitors is not limited as one visitor, for /render/ and the page only.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -84,10 +84,12 @@ describe('embed.html from the relay', () => {
       expect(embedTag(new URLSearchParams({ widget: value }))).toBe(WIDGET_TAGS[readWidget(`?widget=${value}`)]);
   });
 
-  it('shows the visitor’s Persian words for a bad query, and the bare element when the render fails', async () => {
+  it('renders an invalid value with its default, naming it to the developer only, and the bare element when the render fails', async () => {
     const bad = await get(pair.relay.url, '/embed.html?symbols=usd&chart=bogus');
     expect([bad.status, bad.headers['x-price-board-invalid']]).toEqual([200, 'chart']);
-    expect(bad.body).toContain('قیمت‌ها فعلاً در دسترس نیست.');
+    expect(bad.body).toContain('دلار آمریکا');
+    expect(bad.body).not.toContain('قیمت‌ها فعلاً در دسترس نیست.');
+    expect(bad.body).not.toContain('bogus');
     // Test-only seam, as render.test's: the ticker's own template throws for this render.
     const render = Object.getOwnPropertyDescriptor(PriceTicker.prototype, 'render')!;
     Object.defineProperty(PriceTicker.prototype, 'render', {

@@ -35,6 +35,13 @@ function visibleText(body: string): string {
     .replace(/<[^>]*>/g, ' ');
 }
 
+/** A fragment's declarative shadow root: what a visitor's browser paints of it. */
+function shadowOf(body: string): string {
+  const m = /<template shadowrootmode="open">[\s\S]*<\/template>/.exec(body.replace(/ shadowroot="open"/, ''));
+  expect(m, 'a declarative shadow root').not.toBeNull();
+  return m![0];
+}
+
 /** A metric's value from the relay's /metrics (0 when it has no sample yet). */
 async function metric(relay: string, name: string, labels = ''): Promise<number> {
   const text = (await get(relay, '/metrics')).body;
@@ -132,18 +139,34 @@ describe('GET /render/price-board', () => {
     expect(other.headers.etag).not.toBe(etag);
   });
 
-  it('renders a bad query as a 200 fragment in Persian visitor words, naming the attribute to the developer only', async () => {
+  it('renders invalid attribute values as the element reads them, its defaults, naming the attributes to the developer only', async () => {
     const answer = await get(base, '/render/price-board?symbols=usd&poll-interval=1&chart=bogusvalue');
     expect(answer.status).toBe(200);
     expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(answer.headers['x-price-board-invalid']).toBe('poll-interval,chart');
-    expect(answer.body).toContain('shadowrootmode="open"');
+    // The same render as the query without them (DESIGN.md §9: the widget works with the default).
+    const plain = await get(base, '/render/price-board?symbols=usd');
+    expect(plain.headers['x-price-board-invalid']).toBeUndefined();
+    expect(shadowOf(answer.body)).toBe(shadowOf(plain.body));
     const text = visibleText(answer.body).replace(/\s+/g, ' ').trim();
-    expect(text).toContain('قیمت‌ها فعلاً در دسترس نیست.');
+    expect(text).toContain('دلار آمریکا');
+    expect(text).not.toContain('قیمت‌ها فعلاً در دسترس نیست.');
     expect(text).not.toMatch(/[A-Za-z]/);
     // The bad values are not echoed into the host's page.
     expect(answer.body).not.toContain('bogusvalue');
-    expect(answer.body).not.toContain('<script type="application/json">');
+    expect(answer.body).toContain('<script type="application/json">');
+  });
+
+  it('leaves out the row of a symbol the service does not have, naming it to the developer only', async () => {
+    const answer = await get(base, '/render/price-board?symbols=usd,nosuch,eur&chart=none');
+    expect(answer.status).toBe(200);
+    expect(answer.headers['x-price-board-unknown']).toBe('nosuch');
+    const rows = [...answer.body.matchAll(/data-symbol="([^"]+)"/g)].map((m) => m[1]);
+    expect(rows).toEqual(['usd', 'eur']);
+    expect(visibleText(answer.body)).not.toContain('nosuch');
+    expect(
+      (await get(base, '/render/price-board?symbols=usd,eur&chart=none')).headers['x-price-board-unknown'],
+    ).toBeUndefined();
   });
 
   it('renders a quote’s title holding markup as text', async () => {
@@ -182,7 +205,7 @@ describe('GET /render/price-board', () => {
       expect(bare.body).not.toContain('<script type="module"');
       expect(bare.body.endsWith(`</${tag}>`)).toBe(true);
     }
-    // A bad query's element still gets its script: it shows the visitor's words and its error event.
+    // An invalid value's element still gets its script.
     expect((await get(base, '/render/price-board?theme=neon')).body).toContain('src="/price-board.js"');
     const other = await startPair({ PUBLIC_URL: 'https://prices.example.com/relay/' });
     try {
@@ -248,7 +271,7 @@ describe('the element’s open tag', () => {
     });
   }
 
-  it('of a bad query holds its valid attributes alone', async () => {
+  it('of invalid attribute values holds the valid attributes alone', async () => {
     const answer = await get(base, '/render/price-ticker?symbols=usd&theme=neon&unit=rial');
     expect(answer.body.slice(0, answer.body.indexOf('<template'))).toBe('<price-ticker symbols="usd" unit="rial">');
   });
