@@ -1,6 +1,7 @@
 /**
  * Errors for people: a page of the relay's (`embed.html` in an iframe, `/`) or any navigation gets
- * its refusals as a small Persian page (DESIGN.md §7.1), never the JSON body a widget reads.
+ * its refusals as a small Persian page (DESIGN.md §7.1), never the JSON body a widget reads; a
+ * fragment's (`/render/...`, put in a host's page by its server) gets no body at all.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ERROR_MESSAGES } from './from-src';
@@ -48,4 +49,29 @@ export function sendErrorPage(
     ...headers,
   });
   res.end(body); // node sends no body to a HEAD
+}
+
+/**
+ * An error answering a fragment's path (`/render/{widget}`: a 429, a widget the relay does not
+ * render, a relay shutting down) with no body: a site's server puts whatever body it gets into its
+ * page (nginx SSI includes a 404's or a 429's body as it comes), and visitors must not read an
+ * error there. An empty answer is what an include treats as failed (nginx takes its `stub`, the
+ * recipes keep the bare element); the developer's detail is in `X-Price-Board-Error`.
+ */
+export function sendFragmentError(
+  res: ServerResponse,
+  status: number,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(status, {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'Content-Length': '0',
+    'X-Price-Board-Error': `${code}: ${message}`.replace(/[^\x20-\x7e]+/g, ' ').slice(0, 200),
+    ...headers,
+  });
+  res.end();
 }

@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RelayApi } from './api';
 import type { RelayConfig } from './config';
-import { sendErrorPage, wantsPage } from './error-page';
+import { sendErrorPage, sendFragmentError, wantsPage } from './error-page';
 import { requestTarget, sendError, sendPreflight } from './http';
 import type { Metrics } from './metrics';
 import {
@@ -71,10 +71,14 @@ export function routes(deps: RoutesDeps): (req: IncomingMessage, res: ServerResp
     const originAllowed = applyCors(req, res, config.allowedOrigins);
     const url = requestTarget(req.url);
     const path = url?.pathname;
+    // A fragment's error has no body, whoever asks: a site's server includes it in a page (nginx
+    // passes on the visitor's headers, a navigation's among them).
     const fail = (status: number, code: string, message: string, headers: Record<string, string> = {}): void =>
-      wantsPage(req, path)
-        ? sendErrorPage(res, status, code, headers)
-        : sendError(res, status, code, message, {}, headers);
+      path?.startsWith('/render/') && path !== CSP_PATH
+        ? sendFragmentError(res, status, code, message, headers)
+        : wantsPage(req, path)
+          ? sendErrorPage(res, status, code, headers)
+          : sendError(res, status, code, message, {}, headers);
     const tooMany = (waitMs: number, reason: string): void => {
       metrics.inc('relay_refused_total', 'Downstream requests refused, by reason.', { reason });
       fail(429, 'rate_limited', 'too many requests from this address', {

@@ -4,7 +4,7 @@
  * only their ports and folders changed. nginx reaches the relay through a door the test can stop
  * or hold (support/relay-door.ts); pages are opened in Chromium with JavaScript off and on.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { freePort } from '../helpers/cluster-processes';
 import { nginxFolder, startNginx, type Nginx } from '../helpers/nginx';
@@ -105,6 +105,22 @@ test.describe('JavaScript off', () => {
       await expect(page.locator('#after')).toBeVisible();
     });
   }
+
+  test('an include the relay refuses (a widget it does not render) gets its stub: no error text in the page', async ({
+    page,
+  }) => {
+    // A typo in the widget's name: nginx puts any body the relay answers into the page.
+    const url = await includePage('price-board', { symbols: 'usd' });
+    const file = join(nginx.dir, 'site', url.slice(url.lastIndexOf('/') + 1));
+    const html = (await readFile(file, 'utf8')).replace('"/render/price-board?', '"/render/price-bord?');
+    await writeFile(file, html, { mode: 0o644 });
+    await page.goto(url);
+    await expect(page.locator('#after')).toBeVisible();
+    // The stub: the bare element, which (with JavaScript) fetches as usual.
+    await expect(page.locator('price-board')).toHaveCount(1);
+    await expect(page.locator('body')).not.toContainText('not_found');
+    await expect(page.locator('body')).not.toContainText('{');
+  });
 
   test('invalid attribute values render as the element reads them: the defaults, with the prices (DESIGN.md §9)', async ({
     page,

@@ -121,8 +121,13 @@ describe('INCLUDERS', () => {
       // Past CLIENT_RPM's window: the includer's fragments and pages are all served.
       expect(new Set(await statuses('127.0.50.7', '/render/price-board?symbols=usd', 40))).toEqual(new Set([200]));
       expect(new Set(await statuses('127.0.50.7', '/embed.html?symbols=usd', 10))).toEqual(new Set([200]));
-      // Another address is one visitor.
+      // Another address is one visitor: past its limit, a fragment is a 429 with no body, which a
+      // site's server including it treats as failed (nginx SSI would put a body in the page).
       expect(await statuses('127.0.51.7', '/render/price-board?symbols=usd', 40)).toContain(429);
+      const refused = await get(limited.relay.url, '/render/price-board?symbols=usd', { from: '127.0.51.7' });
+      expect([refused.status, refused.body]).toEqual([429, '']);
+      expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+      expect(refused.headers['x-price-board-error']).toMatch(/^rate_limited/);
       // The includer's API calls still count.
       expect(await statuses('127.0.50.7', '/v1/prices?symbols=usd', 40)).toContain(429);
     } finally {

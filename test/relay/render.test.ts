@@ -220,8 +220,14 @@ describe('GET /render/price-board', () => {
     expect(() => readConfig({ PUBLIC_URL: 'https://prices.example.com/?x=1' })).toThrow(/PUBLIC_URL/);
   });
 
-  it('is a 404 for a widget it does not render', async () => {
-    expect((await get(base, '/render/price-chart?symbols=usd')).status).toBe(404);
+  it('is a 404 with no body for a widget it does not render: a host page including it gets nothing to show', async () => {
+    const answer = await get(base, '/render/price-chart?symbols=usd');
+    expect([answer.status, answer.body, answer.headers['content-type']]).toEqual([404, '', 'text/html; charset=utf-8']);
+    // The developer's detail.
+    expect(answer.headers['x-price-board-error']).toMatch(/^not_found: no such path: \/render\/price-chart/);
+    // Even asked as a navigation: nginx passes a visitor's headers on to the page's includes.
+    const navigated = await get(base, '/render/price-chart', { headers: { 'Sec-Fetch-Dest': 'document' } });
+    expect([navigated.status, navigated.body]).toEqual([404, '']);
   });
 });
 
