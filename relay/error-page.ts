@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ERROR_MESSAGES } from './from-src';
-import { header } from './http';
+import { detailHeader, header } from './http';
 
 /**
  * Whether an error answer goes to a person rather than a script: a page of the relay's (`/`,
@@ -70,7 +70,7 @@ export function sendFragmentError(
     'Content-Type': 'text/html; charset=utf-8',
     'Cache-Control': 'no-store',
     'Content-Length': '0',
-    'X-Price-Board-Error': `${code}: ${message}`.replace(/[^\x20-\x7e]+/g, ' ').slice(0, 200),
+    'X-Price-Board-Error': detailHeader(`${code}: ${message}`),
     ...headers,
   });
   res.end();

@@ -69,6 +69,11 @@ export function requestTarget(target: string | undefined): URL | undefined {
   }
 }
 
+/** `text` as one header value for the developer: printable ASCII, at most 200 characters. */
+export function detailHeader(text: string): string {
+  return text.replace(/[^\x20-\x7e]+/g, ' ').slice(0, 200);
+}
+
 /** A header that may only appear once, as a string. */
 export function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];

@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CACHING, sendCacheable } from '../api-answers';
 import type { HeldQuotes } from '../api';
 import { etagOf } from '../etag';
-import { sendRaw } from '../http';
+import { detailHeader, sendRaw } from '../http';
 import type { Metrics } from '../metrics';
 import {
   followedSymbols,
@@ -54,10 +54,9 @@ export function watchRenderCache(metrics: Metrics, cache: RenderCache): void {
   metrics.gauge('relay_render_cache_max_bytes', 'The fragment render cache’s byte bound.', () => cache.maxBytes);
 }
 
-/** The error of a failed render as one header line: printable ASCII, short (the developer's detail). */
+/** The error of a failed render as one header line (the developer's detail). */
 function errorHeader(error: unknown): string {
-  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return text.replace(/[^\x20-\x7e]+/g, ' ').slice(0, 200);
+  return detailHeader(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 }
 
 /**
