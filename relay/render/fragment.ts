@@ -110,7 +110,7 @@ export function showsNothing(query: FragmentQuery, held: HeldQuotes): boolean {
 /** The markup of `tag` showing `held` (the relay's quotes of the query's symbols), without its snapshot. */
 export function quotesMarkup(tag: string, query: FragmentQuery, held: HeldQuotes): string {
   const failing = showsNothing(query, held);
-  return renderWidget(tag, query.attributes, {
+  return renderWidget(tag, servedAttributes(query, held), {
     quotes: held.quotes,
     status: failing ? 'error' : 'live',
     delaySeconds: 0,
@@ -118,6 +118,17 @@ export function quotesMarkup(tag: string, query: FragmentQuery, held: HeldQuotes
     // Nothing held yet: the visitors read the service's trouble, as the client would say it.
     error: failing ? new PriceBoardError('server', 'no quotes held yet') : undefined,
   });
+}
+
+/**
+ * The query's attributes, its `symbols` without those the service does not have: the element
+ * taking over asks nothing for them (DESIGN.md §9: a configuration mistake is the developer's, told
+ * in `X-Price-Board-Unknown`). Unchanged when none is served: the element says so as it would.
+ */
+function servedAttributes(query: FragmentQuery, held: HeldQuotes): Array<[string, string]> {
+  const served = query.symbols.filter((id) => !held.unknown.includes(id));
+  if (served.length === 0 || served.length === query.symbols.length) return query.attributes;
+  return query.attributes.map(([name, value]) => (name === 'symbols' ? [name, served.join(',')] : [name, value]));
 }
 
 /**

@@ -148,3 +148,36 @@ test('a fragment inserted server-side shows its prices under a strict CSP of the
   expect(problems.cspViolations).toEqual([]);
   expect(problems.all()).toEqual([]);
 });
+
+test('a fragment with a symbol the service does not have goes live asking nothing for it', async ({
+  page,
+  servers,
+  problems,
+}) => {
+  const fragment = await (
+    await fetch(`${relay.url}/render/price-board?symbols=usd,nosuchcoin,eur&chart=none&script=0`)
+  ).text();
+  const prices: string[] = [];
+  const streams: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname === '/v1/prices') prices.push(request.url());
+    if (url.pathname === '/v1/stream') streams.push(url.searchParams.get('symbols') ?? '');
+  });
+  const url = servers.site.page(
+    '/unknown-fragment.html',
+    htmlPage(fragment, `<script type="module" src="${relay.url}/price-board.js"></script>`),
+  );
+  await page.goto(url);
+  await expect(page.locator('price-board [part~="status"]')).toHaveAttribute('data-status', 'live');
+  await setPrice('usd', '11223340');
+  await expect(priceCell(page, 'usd')).toContainText(persianGrouped('1122334'));
+  expect(await rows(page).evaluateAll((els) => els.map((el) => el.getAttribute('data-symbol')))).toEqual([
+    'usd',
+    'eur',
+  ]);
+  expect(prices).toEqual([]);
+  expect(streams).toHaveLength(1);
+  expect(streams[0]!.split(',')).not.toContain('nosuchcoin');
+  expect(problems.all()).toEqual([]);
+});

@@ -164,9 +164,11 @@ describe('GET /render/price-board', () => {
     const rows = [...answer.body.matchAll(/data-symbol="([^"]+)"/g)].map((m) => m[1]);
     expect(rows).toEqual(['usd', 'eur']);
     expect(visibleText(answer.body)).not.toContain('nosuch');
-    expect(
-      (await get(base, '/render/price-board?symbols=usd,eur&chart=none')).headers['x-price-board-unknown'],
-    ).toBeUndefined();
+    // Nor does the element have it: taking over, it asks nothing for it.
+    expect(answer.body).toMatch(/<price-board symbols="usd,eur"/);
+    expect(answer.body).not.toContain('nosuch');
+    const known = await get(base, '/render/price-board?symbols=usd,eur&chart=none');
+    expect(known.headers['x-price-board-unknown']).toBeUndefined();
   });
 
   it('renders a quote’s title holding markup as text', async () => {
