@@ -16,6 +16,12 @@ const ENTRIES: Record<string, string> = {
   'price-converter': 'src/price-converter.ts',
 };
 
+/**
+ * The script of the relay's rendered fragments (`dist/assets/takeover.js?price-board`): it loads the
+ * widget's module once the page has painted (src/embed/takeover.ts). Script-tag build only.
+ */
+const TAKEOVER = 'src/embed/takeover.ts';
+
 /** What the npm build leaves to the app's bundler, so that one copy of each serves the whole app. */
 const DEPENDENCIES = /^(lit|lit-html|lit-element|@lit\/reactive-element|lightweight-charts)(\/|$)/;
 
@@ -87,7 +93,7 @@ function scriptTagBuild(): BuildEnvironmentOptions {
     license: { fileName: 'THIRD-PARTY-LICENSES.md' },
     rolldownOptions: {
       ...QUIET_CHECKS,
-      input: { index: 'index.html', 'embed-page': 'embed.html', ...ENTRIES },
+      input: { index: 'index.html', 'embed-page': 'embed.html', ...ENTRIES, takeover: TAKEOVER },
       // dist/price-board.js holds the element's code itself, so a script-tag embed loads one
       // file before the element upgrades (not a re-export of a hashed chunk: one more round trip).
       // The pages (demo, embed.html) and the lazy chunks import what they share with it from
@@ -96,7 +102,14 @@ function scriptTagBuild(): BuildEnvironmentOptions {
       preserveEntrySignatures: 'allow-extension',
       output: {
         // The public scripts keep stable names; everything else is content-hashed.
-        entryFileNames: (chunk) => (chunk.name in ENTRIES ? '[name].js' : 'assets/[name]-[hash].js'),
+        // The fragments' script keeps a stable name among the chunks (a site passing `/assets/` to
+        // the relay passes it too).
+        entryFileNames: (chunk) =>
+          chunk.name in ENTRIES
+            ? '[name].js'
+            : chunk.name === 'takeover'
+              ? 'assets/takeover.js'
+              : 'assets/[name]-[hash].js',
         // V8's explicit compile hint: a public script's every function runs on load (the element,
         // its first render), so V8 compiles them with the script, off the main thread while it
         // streams in, not one at a time on the main thread as each is first called.

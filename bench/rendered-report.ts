@@ -164,7 +164,8 @@ export function renderedMethod(visitor: VisitorResult[] | undefined): string[] {
       "relay's answer fetched **once per page load** (no cache; 1 s timeout, as the PHP recipe): the page's time includes the " +
       "relay's answer (a render-cache hit after the first), and the snapshot is never older than the load, so a `/v1/prices` " +
       'request would be a fault of the takeover, not an old snapshot (a site caching the fragment a few seconds, as the docs ' +
-      'advise, serves the same HTML a little sooner). The fragment ends with its module script from the relay; the element ' +
+      'advise, serves the same HTML a little sooner). The fragment ends with its module preloaded from the relay and run by ' +
+      "the relay's `assets/takeover.js` once the page has painted; the element " +
       'has no `base-url`, so its service is the relay that served it. The page is loaded in the same rounds as the board, the floor and the ' +
       'markup floor ("what a visitor sees", its place in the order rotating with them), same conditions, and compared with the same floor ' +
       'loads (target ≤ 0.8 × the floor at +150 ms, ≤ 1.0 × otherwise). Its root is declarative (the parser attaches it, no ' +

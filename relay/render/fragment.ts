@@ -152,10 +152,15 @@ export function withSnapshot(
 }
 
 /**
- * The element's module script after its markup (unless the query says `script=0`: the page loads
- * it itself, or wants the rendered rows alone). From the relay's public address, so the element's
- * default `base-url` is the relay; `base` empty: root-relative (the page's server proxies the relay).
+ * The element's module after its markup (unless the query says `script=0`: the page loads it
+ * itself, or wants the rendered rows alone). Over a render, preloaded and run by `assets/takeover.js`
+ * (src/embed/takeover.ts) once the page has painted: the rendered rows paint without waiting for
+ * the module's evaluation. A bare element (`rendered` false: the render failed) has nothing to
+ * paint before it: its module directly. From the relay's public address, so the element's default
+ * `base-url` is the relay; `base` empty: root-relative (the page's server proxies the relay).
  */
-export function moduleScript(tag: string, base: string, params: URLSearchParams): string {
-  return params.get('script') === '0' ? '' : `<script type="module" src="${base}/${tag}.js"></script>`;
+export function moduleScript(tag: string, base: string, params: URLSearchParams, rendered: boolean): string {
+  if (params.get('script') === '0') return '';
+  if (!rendered) return `<script type="module" src="${base}/${tag}.js"></script>`;
+  return `<link rel="modulepreload" href="${base}/${tag}.js"><script type="module" src="${base}/assets/takeover.js?${tag}"></script>`;
 }

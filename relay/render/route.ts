@@ -187,5 +187,7 @@ export async function sendFragment(
   deps: FragmentDeps,
 ): Promise<void> {
   const rendered = await renderElement(url, tag, deps);
-  sendRendered(req, res, rendered, rendered.markup + moduleScript(tag, deps.scriptBase, url.searchParams));
+  // A render without a validator is the bare element of a failed one.
+  const script = moduleScript(tag, deps.scriptBase, url.searchParams, rendered.etag !== undefined);
+  sendRendered(req, res, rendered, rendered.markup + script);
 }

@@ -3,11 +3,14 @@
  * - the relay's `embed.html` in an iframe shows prices with JavaScript disabled, and with it the
  *   board takes over its render and goes live with no `/v1/prices` request, posting its height;
  * - a fragment inserted server-side into a page with a strict CSP (style-src only the hashes the
- *   relay publishes at /render/csp) shows its prices with no violation, before and after going live.
+ *   relay publishes at /render/csp) shows its prices with no violation, before and after going live;
+ * - a fragment as served, with its own script: a frame shows its rows before the widget's module
+ *   runs (takeover.js), which then takes them over.
  */
 import type { Relay } from '../../relay/server';
 import type { StartedSandbox } from '../../sandbox/server';
 import { expect, htmlPage, persianGrouped, priceCell, rows, test, type Servers } from './support/fixtures';
+import { freePort } from '../helpers/cluster-processes';
 import { startRelayOnSandbox, type RelayOnSandbox } from './support/servers';
 
 let started: RelayOnSandbox;
@@ -31,7 +34,12 @@ async function tomanPrices(symbols: string): Promise<Map<string, string>> {
 
 /** Sets a price on the relay's upstream market (pushed to its stream). */
 async function setPrice(symbol: string, price: string): Promise<void> {
-  await fetch(`${sandbox.url}/__sandbox/market`, {
+  await setPriceOn(sandbox, symbol, price);
+}
+
+/** Sets a price on the market of `on`. */
+async function setPriceOn(on: StartedSandbox, symbol: string, price: string): Promise<void> {
+  await fetch(`${on.url}/__sandbox/market`, {
     method: 'POST',
     body: JSON.stringify({ set: [{ symbol, price }] }),
   });
@@ -180,4 +188,61 @@ test('a fragment with a symbol the service does not have goes live asking nothin
   expect(streams).toHaveLength(1);
   expect(streams[0]!.split(',')).not.toContain('nosuchcoin');
   expect(problems.all()).toEqual([]);
+});
+
+test('a fragment with its own script paints its rows before the widget’s module runs, which then takes over and goes live', async ({
+  page,
+  servers,
+  problems,
+}) => {
+  // A relay whose public address is its own: the fragment's script and preload point at it.
+  const port = await freePort();
+  const own = await startRelayOnSandbox('basic-key:e2e-relay-render-takeover', {
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+  });
+  try {
+    const fragment = await (await fetch(`${own.relay.url}/render/price-board?symbols=usd,eur&chart=none`)).text();
+    const sources = (await (await fetch(`${own.relay.url}/render/csp`)).json()) as { 'style-src': string };
+    const policy = [
+      "default-src 'none'",
+      `script-src ${own.relay.url}`,
+      `style-src ${sources['style-src']}`,
+      `connect-src ${own.relay.url}`,
+      "base-uri 'none'",
+    ].join('; ');
+    const prices: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/v1/prices') prices.push(request.url());
+    });
+    // Each animation frame's callbacks run before that frame is rendered: one that finds the rows
+    // parsed and the element not yet defined is followed by a frame showing them before the module ran.
+    await page.addInitScript(() => {
+      const frames: Array<{ rows: number; defined: boolean }> = [];
+      (window as unknown as { __frames: typeof frames }).__frames = frames;
+      const tick = () => {
+        const rows = document.querySelector('price-board')?.shadowRoot?.querySelectorAll('[part~="row"]').length ?? 0;
+        frames.push({ rows, defined: customElements.get('price-board') !== undefined });
+        if (!frames.some((f) => f.defined)) requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    });
+    const url = servers.site.page('/takeover-fragment.html', htmlPage(fragment), { 'Content-Security-Policy': policy });
+    // A visitor's second page: the module is cached, ready before the rows are parsed.
+    await page.goto(url);
+    await expect(page.locator('price-board [part~="status"]')).toHaveAttribute('data-status', 'live');
+    await page.goto(url);
+    await expect(page.locator('price-board [part~="status"]')).toHaveAttribute('data-status', 'live');
+    await setPriceOn(own.sandbox, 'eur', '23456780');
+    await expect(priceCell(page, 'eur')).toContainText(persianGrouped('2345678'));
+    const frames = await page.evaluate(
+      () => (window as unknown as { __frames: Array<{ rows: number; defined: boolean }> }).__frames,
+    );
+    expect(frames.filter((f) => f.rows === 2 && !f.defined).length).toBeGreaterThan(0);
+    expect(prices).toEqual([]);
+    expect(problems.cspViolations).toEqual([]);
+    expect(problems.all()).toEqual([]);
+  } finally {
+    await own.close();
+  }
 });

@@ -112,7 +112,7 @@ describe('seo=1', () => {
     expect(scripts).toEqual([
       '<script type="application/json">',
       '<script type="application/ld+json">',
-      '<script type="module" src="/price-board.js">',
+      '<script type="module" src="/assets/takeover.js?price-board">',
     ]);
     expect(body).not.toContain('<!--دلار');
     expect(jsonLdOf(body)[0]!['@graph'][0]!.name).toBe(title);

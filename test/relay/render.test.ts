@@ -199,21 +199,26 @@ describe('GET /render/price-board', () => {
     expect(answer.body).not.toContain('evil.example');
   });
 
-  it('ends with the element’s module script, root-relative without PUBLIC_URL, none with script=0', async () => {
+  it('ends with the element’s module, preloaded and run after the first paint, root-relative without PUBLIC_URL, none with script=0', async () => {
     for (const tag of ['price-board', 'price-ticker', 'price-converter']) {
       const answer = await get(base, `/render/${tag}?symbols=usd`);
-      expect(answer.body.endsWith(`</${tag}><script type="module" src="/${tag}.js"></script>`)).toBe(true);
+      expect(
+        answer.body.endsWith(
+          `</${tag}><link rel="modulepreload" href="/${tag}.js"><script type="module" src="/assets/takeover.js?${tag}"></script>`,
+        ),
+      ).toBe(true);
       const bare = await get(base, `/render/${tag}?symbols=usd&script=0`);
       expect(bare.body).not.toContain('<script type="module"');
+      expect(bare.body).not.toContain('modulepreload');
       expect(bare.body.endsWith(`</${tag}>`)).toBe(true);
     }
     // An invalid value's element still gets its script.
-    expect((await get(base, '/render/price-board?theme=neon')).body).toContain('src="/price-board.js"');
+    expect((await get(base, '/render/price-board?theme=neon')).body).toContain('src="/assets/takeover.js?price-board"');
     const other = await startPair({ PUBLIC_URL: 'https://prices.example.com/relay/' });
     try {
       const answer = await get(other.relay.url, '/render/price-ticker?symbols=usd');
       expect(answer.body).toContain(
-        '<script type="module" src="https://prices.example.com/relay/price-ticker.js"></script>',
+        '<link rel="modulepreload" href="https://prices.example.com/relay/price-ticker.js"><script type="module" src="https://prices.example.com/relay/assets/takeover.js?price-ticker"></script>',
       );
     } finally {
       await other.close();
