@@ -12,7 +12,10 @@ import {
 import { chromiumPath, CHROMIUM_ARGS } from '../scripts/chromium.mjs';
 
 const PAGES = resolve(import.meta.dirname, 'pages');
-const PROBE = readFileSync(resolve(PAGES, 'probe.js'), 'utf8');
+/** The in-page probe: its core (probe.js) and the pieces that use it, in one init script. */
+const PROBE = ['probe.js', 'probe-chart.js', 'probe-live.js', 'probe-memory.js']
+  .map((file) => readFileSync(resolve(PAGES, file), 'utf8'))
+  .join('\n');
 const TIMERS = readFileSync(resolve(PAGES, 'timers.js'), 'utf8');
 
 export async function launchBrowser(): Promise<Browser> {
