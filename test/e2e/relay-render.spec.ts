@@ -5,7 +5,8 @@
  * - a fragment inserted server-side into a page with a strict CSP (style-src only the hashes the
  *   relay publishes at /render/csp) shows its prices with no violation, before and after going live;
  * - a fragment as served, with its own script: a frame shows its rows before the widget's module
- *   runs (takeover.js), which then takes them over.
+ *   runs (takeover.js), which then takes them over; on a hidden page takeover.js loads the module at
+ *   once, and a query naming no widget is said in the console.
  */
 import type { Relay } from '../../relay/server';
 import type { StartedSandbox } from '../../sandbox/server';
@@ -245,4 +246,35 @@ test('a fragment with its own script paints its rows before the widget’s modul
   } finally {
     await own.close();
   }
+});
+
+test('takeover.js loads the widget’s module at once on a hidden page, and says so when its query names no widget', async ({
+  page,
+  servers,
+  problems,
+}) => {
+  // A page in a background tab: hidden, and it renders no frame (its animation frames never come).
+  await page.addInitScript(() => {
+    Object.defineProperty(document, 'visibilityState', { get: () => 'hidden' });
+    window.requestAnimationFrame = () => 0;
+  });
+  const url = servers.site.page(
+    '/takeover-hidden.html',
+    htmlPage(`<script type="module" src="${relay.url}/assets/takeover.js?price-ticker"></script>`),
+  );
+  await page.goto(url);
+  await page.waitForFunction(() => customElements.get('price-ticker') !== undefined, undefined, {
+    polling: 50,
+    timeout: 10_000,
+  });
+  expect(problems.all()).toEqual([]);
+
+  await page.goto(
+    servers.site.page(
+      '/takeover-nothing.html',
+      htmlPage(`<script type="module" src="${relay.url}/assets/takeover.js?price-bord"></script>`),
+    ),
+  );
+  await expect.poll(() => problems.consoleErrors.join('\n')).toContain('takeover.js names no widget ("?price-bord")');
+  expect(await page.evaluate(() => customElements.get('price-board'))).toBeUndefined();
 });
