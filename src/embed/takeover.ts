@@ -6,6 +6,8 @@
  * them over. The fragment preloads the module beside it (`<link rel="modulepreload">`), so nothing
  * waits on the network after that paint. Tiny on purpose: nothing of the element's.
  */
+// The tags of `WIDGET_TAGS` (src/embed/params.ts), written out: importing them would make this
+// entry and the embed page share a chunk, one more file to fetch before the module.
 const WIDGETS: readonly string[] = ['price-board', 'price-ticker', 'price-converter'];
 
 // Its own address, in a variable: Vite rewrites `new URL(x, import.meta.url)` as an asset's.

@@ -46,6 +46,22 @@ async function setPriceOn(on: StartedSandbox, symbol: string, price: string): Pr
   });
 }
 
+/**
+ * A strict Content-Security-Policy for a page including the fragments of the relay at `relayUrl`:
+ * scripts, connections and fonts from the relay only, styles only the hashes it publishes.
+ */
+async function strictPolicy(relayUrl: string): Promise<string> {
+  const sources = (await (await fetch(`${relayUrl}/render/csp`)).json()) as { 'style-src': string };
+  return [
+    "default-src 'none'",
+    `script-src ${relayUrl}`,
+    `style-src ${sources['style-src']}`,
+    `connect-src ${relayUrl}`,
+    `font-src ${relayUrl}`,
+    "base-uri 'none'",
+  ].join('; ');
+}
+
 /** A page of the site holding the relay's iframe page of two symbols. */
 function framePage(servers: Servers, path: string): string {
   const src = `${relay.url}/embed.html?symbols=usd,eur&amp;chart=none`;
@@ -120,15 +136,7 @@ test('a fragment inserted server-side shows its prices under a strict CSP of the
   servers,
   problems,
 }) => {
-  const sources = (await (await fetch(`${relay.url}/render/csp`)).json()) as { 'style-src': string };
-  const policy = [
-    "default-src 'none'",
-    `script-src ${relay.url}`,
-    `style-src ${sources['style-src']}`,
-    `connect-src ${relay.url}`,
-    `font-src ${relay.url}`,
-    "base-uri 'none'",
-  ].join('; ');
+  const policy = await strictPolicy(relay.url);
   // The site's server includes the fragments (script=0: the page loads the modules from the relay).
   const include = async (path: string): Promise<string> => (await fetch(`${relay.url}${path}&script=0`)).text();
   const board = await include('/render/price-board?symbols=usd,eur&chart=none&theme=dark');
@@ -204,14 +212,7 @@ test('a fragment with its own script paints its rows before the widget’s modul
   });
   try {
     const fragment = await (await fetch(`${own.relay.url}/render/price-board?symbols=usd,eur&chart=none`)).text();
-    const sources = (await (await fetch(`${own.relay.url}/render/csp`)).json()) as { 'style-src': string };
-    const policy = [
-      "default-src 'none'",
-      `script-src ${own.relay.url}`,
-      `style-src ${sources['style-src']}`,
-      `connect-src ${own.relay.url}`,
-      "base-uri 'none'",
-    ].join('; ');
+    const policy = await strictPolicy(own.relay.url);
     const prices: string[] = [];
     page.on('request', (request) => {
       if (new URL(request.url()).pathname === '/v1/prices') prices.push(request.url());

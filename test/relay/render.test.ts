@@ -163,12 +163,15 @@ describe('GET /render/price-board', () => {
     expect(answer.headers['x-price-board-unknown']).toBe('nosuch');
     const rows = [...answer.body.matchAll(/data-symbol="([^"]+)"/g)].map((m) => m[1]);
     expect(rows).toEqual(['usd', 'eur']);
-    expect(visibleText(answer.body)).not.toContain('nosuch');
-    // Nor does the element have it: taking over, it asks nothing for it.
+    // Nowhere in the fragment, the element's symbols included: taking over, it asks nothing for it.
     expect(answer.body).toMatch(/<price-board symbols="usd,eur"/);
     expect(answer.body).not.toContain('nosuch');
     const known = await get(base, '/render/price-board?symbols=usd,eur&chart=none');
     expect(known.headers['x-price-board-unknown']).toBeUndefined();
+    // None served: the element keeps the symbols as written, and says so itself as it would.
+    const none = await get(base, '/render/price-board?symbols=nosuch&chart=none');
+    expect(none.headers['x-price-board-unknown']).toBe('nosuch');
+    expect(none.body).toMatch(/<price-board symbols="nosuch"/);
   });
 
   it('renders a quote’s title holding markup as text', async () => {
