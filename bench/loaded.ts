@@ -8,7 +8,7 @@ import type { Browser } from 'playwright';
 import { boardUrl, js, newPage, pageErrors } from './browser';
 import { PAINT_SYMBOLS } from './paint';
 import type { BenchServer } from './server';
-import { sizeOf, type GraphSize } from './size';
+import { sizeOf, type GraphSize } from './module-graph';
 import { sleep, until } from './util';
 import { resolve } from 'node:path';
 

@@ -9,7 +9,7 @@ import type { Browser, CDPSession, Page } from 'playwright';
 import { js, newPage, pageErrors, perfMetrics } from './browser';
 import { pushLoad, type LoadOptions } from './live';
 import type { BenchServer } from './server';
-import { measureEntry, sizeOf, type GraphSize } from './size';
+import { measureEntry, sizeOf, type GraphSize } from './module-graph';
 import { quotesOf, sleep, until, type SandboxStats } from './util';
 
 export interface WidgetSizes {
