@@ -9,6 +9,8 @@ export const chartStyles = css`
     border-block-start: 1px solid var(--_border);
     margin-block-start: 4px;
     padding: 8px 12px 0;
+    /* in either density (a compact board's is its table's): as tall as the room kept for it (.chart-pending) */
+    line-height: 1.5;
   }
   /* one line: the span buttons whole, the title cut short (the chart's room keeps one line for it) */
   .chart-bar {

@@ -39,9 +39,14 @@ const styles = css`
   [part~=title] a:focus-visible {
     text-decoration: underline;
   }
-  /* as wide with its line as before it came (the rows' tracks stay the same) */
+  /*
+   * as wide and as tall with its line as before it came (the rows' tracks and heights stay the
+   * same: a compact row's line is lower than the spark's)
+   */
   [part~=spark] {
-    min-inline-size: calc(64px + 20px);
+    box-sizing: content-box;
+    min-inline-size: 64px;
+    min-block-size: 20px;
   }
   [part~=spark] svg {
     display: block;

@@ -47,7 +47,8 @@ export const styles = css`
     container: price-board / inline-size;
     padding: 8px 0;
     overflow: hidden;
-    /* px, not rem: a page's root font size is the page's business */
+    /* px, not rem: a page's root font size is the page's business; --_pad: the density's cell padding */
+    --_pad: 6.4px;
     font: 15px/1.5 var(--_font);
   }
 
@@ -114,9 +115,19 @@ export const styles = css`
     outline: 2px solid var(--_accent);
     outline-offset: -2px;
   }
+  /*
+   * Until it is first laid out on screen, a row is a line of its cells (its border aside): as tall
+   * as it then is, so that nothing moves (in the first frame of new rows, before the browser knows
+   * which are on screen, or as the page scrolls).
+   */
   .rows .row:nth-child(n+21) {
     content-visibility: auto;
-    contain-intrinsic-block-size: auto 37px; /* a row: 36px, and its 1px border */
+    contain-intrinsic-block-size: auto calc(1lh + 2 * var(--_pad));
+    /*
+     * In the light form's table these span its tracks: a spanning item's max-content (a title on
+     * one line) would widen the numbers' tracks and leave the title's none; they size their own.
+     */
+    contain: inline-size;
   }
   .rows .row:last-child {
     border-block-end: 0;
@@ -144,7 +155,7 @@ export const styles = css`
   }
   ${spanCounts('n')}
   .cell {
-    padding: 6.4px 10px;
+    padding: var(--_pad) 10px;
     white-space: nowrap;
     font-variant-numeric: tabular-nums;
   }
@@ -193,9 +204,10 @@ export const styles = css`
   /* compact: a dense table for 20–40 symbols */
   [data-density=compact] {
     line-height: 1.25;
+    --_pad: 2px;
   }
   [data-density=compact] .cell {
-    padding: 2px 8px;
+    padding-inline: 8px;
   }
 
   /* The clamp is visual: the whole title stays in the text, so assistive technology reads it. */
@@ -272,7 +284,10 @@ export const styles = css`
   }
   .chart-pending {
     box-sizing: content-box;
-    /* the section's top padding (8px), its bar (one line of span buttons: 19.5 + 1.6 + 2px) and its gap (6px), then the chart */
+    /*
+     * the section's top padding (8px), its bar (one line of span buttons: 19.5 + 1.6 + 2px, in
+     * either density: chart-section.styles.ts) and its gap (6px), then the chart
+     */
     block-size: calc(37.1px + var(--_chart-h));
     margin-block-start: 4px;
     border-block-start: 1px solid var(--_border);

@@ -16,7 +16,8 @@ import type {
   TimeMark,
   TimeScalePoint,
 } from 'lightweight-charts';
-import { formatJalaliDate, formatTime, tehranParts } from '../format/date';
+import { formatJalaliDate, formatTime } from '../format/date';
+import { tehranParts } from '../format/tehran-parts';
 import { tehranOffsetSeconds } from '../format/tehran-offset';
 import { dateTimeFormat } from '../format/intl-cache';
 import { toPersianDigits } from '../format/number';

@@ -8,18 +8,6 @@ import { dateTimeFormat, relativeTimeFormat } from './intl-cache';
 /** Iran's time zone, in which every date and time here is read. */
 export const TIME_ZONE = 'Asia/Tehran';
 
-/** A moment in Tehran, Jalali calendar. `weekday`: 0 = Sunday … 6 = Saturday (as `Date#getDay`). */
-export interface TehranParts {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  weekday: number;
-}
-
-const WEEKDAYS: Readonly<Record<string, number>> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6 };
-
 /**
  * The date formatting of a row's time cell, handed over once its formatters are built (the first
  * costs tens of milliseconds of ICU set-up, so the board builds them after its first rows).
@@ -70,27 +58,4 @@ export function formatRelative(d: Date, now: Date): string {
   if (seconds < 3600) return rtf.format(-Math.floor(seconds / 60), 'minute');
   if (seconds < 86_400) return rtf.format(-Math.floor(seconds / 3600), 'hour');
   return rtf.format(-Math.floor(seconds / 86_400), 'day');
-}
-
-/** Numeric Jalali date and time of `d` in Tehran. */
-export function tehranParts(d: Date): TehranParts {
-  const parts = dateTimeFormat('en-US-u-ca-persian-nu-latn', {
-    timeZone: TIME_ZONE,
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    hourCycle: 'h23',
-    weekday: 'short',
-  }).formatToParts(d);
-  const out: TehranParts = { year: 0, month: 0, day: 0, hour: 0, minute: 0, weekday: 0 };
-  for (const { type, value } of parts) {
-    // The persian calendar's year may come with an era ("1405 AP"): parseInt stops at the digits.
-    if (type === 'weekday') out.weekday = WEEKDAYS[value] ?? 0;
-    else if (type === 'year' || type === 'month' || type === 'day' || type === 'minute')
-      out[type] = parseInt(value, 10);
-    else if (type === 'hour') out.hour = parseInt(value, 10) % 24;
-  }
-  return out;
 }

@@ -159,8 +159,13 @@ export abstract class PriceWidget extends LitElement {
 
   protected override update(changed: PropertyValues): void {
     // The server's nodes go and the client's come in one task: no frame shows neither, and the
-    // rows keep their height (Lit does not hydrate: it would cost the start set about 2 KB).
-    if (this.#overServerRender) (this.renderRoot as ShadowRoot).replaceChildren();
+    // rows keep their height (Lit does not hydrate: it would cost the start set about 2 KB). Its
+    // styles stay: they hold its chunks' rules (the spark's room, the statuses' colours) until the
+    // chunks are loaded here too (the same rules).
+    if (this.#overServerRender) {
+      const root = this.renderRoot as ShadowRoot;
+      root.replaceChildren(...root.querySelectorAll('style'));
+    }
     this.#overServerRender = false;
     super.update(changed);
   }

@@ -5,7 +5,7 @@ import { userEvent } from 'vitest/browser';
 import { defaultHorzScaleBehavior } from 'lightweight-charts';
 import type { Mutable, TickMarkWeightValue, TimeScalePoint, UTCTimestamp } from 'lightweight-charts';
 import type { Candle } from '../../src/shared/types';
-import { tehranParts } from '../../src/format/date';
+import { tehranParts } from '../../src/format/tehran-parts';
 import { formatAxisNumber } from '../../src/format/axis-number';
 import {
   DAY_MARK,

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { formatJalaliDate, formatRelative, formatTime, formatUpdated, tehranParts } from '../../../src/format/date';
+import { formatJalaliDate, formatRelative, formatTime, formatUpdated } from '../../../src/format/date';
+import { tehranParts } from '../../../src/format/tehran-parts';
 import { tehranOffsetSeconds } from '../../../src/format/tehran-offset';
 
 const LATIN_DIGIT = /[0-9]/;

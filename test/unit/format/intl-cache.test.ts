@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatJalaliDate, formatRelative, formatTime, formatUpdated, tehranParts } from '../../../src/format/date';
+import { formatJalaliDate, formatRelative, formatTime, formatUpdated } from '../../../src/format/date';
+import { tehranParts } from '../../../src/format/tehran-parts';
 import { tehranOffsetSeconds } from '../../../src/format/tehran-offset';
 import { formatAxisNumber } from '../../../src/format/axis-number';
 import { formatDecimal } from '../../../src/format/number';
