@@ -292,6 +292,12 @@ export const styles = css`
     margin-block-start: 4px;
     border-block-start: 1px solid var(--_border);
   }
+  /* a page read without scripts (the relay's render) never gets a chart: no empty box under the rows */
+  @media (scripting: none) {
+    .chart-pending {
+      display: none;
+    }
+  }
   .chart-pending p {
     margin: 0;
     padding: 32px 16px;

@@ -91,6 +91,42 @@ test('the relay’s embed.html in a frame of another origin shows prices with Ja
   }
 });
 
+test('with JavaScript disabled a board with a chart shows no empty chart box under its rows; with it, the room is there', async ({
+  browser,
+  servers,
+}) => {
+  const fragment = await (await fetch(`${relay.url}/render/price-board?symbols=usd,eur&script=0`)).text();
+  expect(fragment).toContain('chart-pending');
+  const url = servers.site.page('/chart-nojs.html', htmlPage(`${fragment}<p id="below">زیر تابلو</p>`));
+  const below = async (javaScriptEnabled: boolean) => {
+    const context = await browser.newContext({ javaScriptEnabled, locale: 'fa-IR', timezoneId: 'Asia/Tehran' });
+    try {
+      const page = await context.newPage();
+      await page.goto(url);
+      await expect(rows(page)).toHaveCount(2);
+      const pending = page.locator('price-board .chart-pending');
+      await expect(pending).toHaveCount(1);
+      return {
+        pending: await pending.isVisible(),
+        boardBottom: await page.locator('price-board').evaluate((el) => el.getBoundingClientRect().bottom),
+        rowsBottom: await rows(page)
+          .last()
+          .evaluate((el) => el.getBoundingClientRect().bottom),
+      };
+    } finally {
+      await context.close();
+    }
+  };
+  const off = await below(false);
+  expect(off.pending).toBe(false);
+  // The board ends under its rows (its status line, its padding and border): no 300 px box.
+  expect(off.boardBottom - off.rowsBottom).toBeLessThan(30);
+  // A page that runs scripts keeps the chart's room from the first frame (the element is not defined here).
+  const on = await below(true);
+  expect(on.pending).toBe(true);
+  expect(on.boardBottom - on.rowsBottom).toBeGreaterThan(200);
+});
+
 test('with JavaScript the framed board goes live from its render with no /v1/prices request, posting its height', async ({
   page,
   servers,
