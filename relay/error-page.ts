@@ -51,6 +51,18 @@ export function sendErrorPage(
   res.end(body); // node sends no body to a HEAD
 }
 
+/** The published CSP hashes (`render/csp.ts`): JSON for a script, not a fragment. */
+export const CSP_PATH = '/render/csp';
+
+/**
+ * Whether a request target (raw: a malformed one too, or one node could not read in full) names a
+ * fragment's path, `/render` or under it: a site's server puts its answer in a page, whatever it is.
+ */
+export function isFragmentTarget(target: string): boolean {
+  const path = target.replace(/^https?:\/\/[^/?#]*/i, '').split(/[?#]/, 1)[0]!;
+  return /^\/render(\/|$)/.test(path) && path !== CSP_PATH;
+}
+
 /**
  * An error answering a fragment's path (`/render/{widget}`: a 429, a widget the relay does not
  * render, a relay shutting down) with no body: a site's server puts whatever body it gets into its

@@ -19,6 +19,17 @@ const CLIENT_ERROR_STATUS: Record<string, [number, string]> = {
   HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'bad_request'],
 };
 
+/**
+ * Whether a request node could not read is known to be for the API (`/v1/`): the bytes it failed on
+ * begin with its request line, naming a `/v1/` path. Only then is the refusal in the service's JSON
+ * shape; otherwise (a fragment's path, or a request line not seen: a long one arrives in pieces)
+ * it has no body.
+ */
+function readsApi(error: NodeJS.ErrnoException & { rawPacket?: Buffer }): boolean {
+  const start = error.rawPacket?.subarray(0, 64).toString('latin1') ?? '';
+  return /^[A-Z]+ (https?:\/\/[^/?# ]*)?\/v1([/? ]|$)/i.test(start);
+}
+
 export interface ListenerOptions {
   config: RelayConfig;
   handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -70,12 +81,19 @@ export async function listen(options: ListenerOptions): Promise<Listener> {
     if (!special) malformed.note({ example: error.code });
     void (address ? limiter.take(address) : Promise.resolve(0)).then((wait) => {
       const [status, code] = special ?? (wait > 0 ? [429, 'rate_limited'] : [400, 'bad_request']);
-      const body = JSON.stringify({ error: { code, message: 'the request could not be read' } });
+      const message = 'the request could not be read';
       const cors = config.allowedOrigins ? '' : 'Access-Control-Allow-Origin: *\r\n';
       const retry = wait > 0 ? `Retry-After: ${Math.ceil(wait / 1000)}\r\n` : '';
+      const head = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${cors}${retry}Connection: close\r\n`;
+      if (!readsApi(error)) {
+        // Perhaps a fragment (a huge query: 431), which a site's server would put in its page as it
+        // comes: no body, as every fragment refusal (`sendFragmentError`).
+        const detail = `X-Price-Board-Error: ${code}: ${message}\r\n`;
+        return void socket.end(`${head}Content-Type: text/html; charset=utf-8\r\nContent-Length: 0\r\n${detail}\r\n`);
+      }
+      const body = JSON.stringify({ error: { code, message } });
       socket.end(
-        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-          `Content-Length: ${Buffer.byteLength(body)}\r\n${cors}${retry}Connection: close\r\n\r\n${body}`,
+        `${head}Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
       );
     });
   });

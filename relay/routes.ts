@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RelayApi } from './api';
 import type { RelayConfig } from './config';
-import { sendErrorPage, sendFragmentError, wantsPage } from './error-page';
+import { isFragmentTarget, sendErrorPage, sendFragmentError, wantsPage } from './error-page';
 import { requestTarget, sendError, sendPreflight } from './http';
 import type { Metrics } from './metrics';
 import {
@@ -74,7 +74,7 @@ export function routes(deps: RoutesDeps): (req: IncomingMessage, res: ServerResp
     // A fragment's error has no body, whoever asks: a site's server includes it in a page (nginx
     // passes on the visitor's headers, a navigation's among them).
     const fail = (status: number, code: string, message: string, headers: Record<string, string> = {}): void =>
-      path?.startsWith('/render/') && path !== CSP_PATH
+      isFragmentTarget(req.url ?? '')
         ? sendFragmentError(res, status, code, message, headers)
         : wantsPage(req, path)
           ? sendErrorPage(res, status, code, headers)

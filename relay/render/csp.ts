@@ -13,7 +13,7 @@ import { RENDERED_WIDGETS } from './fragment';
 import { prepareRenderer, renderWidget } from './renderer';
 
 /** The path of the published sources. */
-export const CSP_PATH = '/render/csp';
+export { CSP_PATH } from '../error-page';
 
 /** The CSP source of a `<style>` element's text: `'sha256-BASE64'`. */
 export function styleSource(text: string): string {

@@ -5,7 +5,6 @@
  * and leaves it in place (src/embed/host.ts), and the element takes over from the snapshot.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { etagOf } from '../etag';
 import { readDistText } from '../static';
 import { isTruthyFlag, readWidget, WIDGET_TAGS } from './from-widgets';
 import { renderElement, sendRendered, type FragmentDeps } from './route';
@@ -35,8 +34,6 @@ export async function sendEmbedPage(
   let html = page.text.slice(0, at) + rendered.markup + page.text.slice(at);
   // What the page's script would set on its root, set before the first paint (no flash of background).
   if (isTruthyFlag(url.searchParams.get('transparent'))) html = html.replace(/<html\b/, '<html data-transparent');
-  // The page's validator and the render's: a new build or a new render is a new page.
-  const etag = rendered.etag && `W/${etagOf(page.etag + rendered.etag)}`;
-  sendRendered(req, res, rendered, html, etag);
+  sendRendered(req, res, rendered, html);
   return true;
 }

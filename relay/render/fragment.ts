@@ -2,7 +2,7 @@
  * A widget's fragment (DESIGN.md §13): the element with the query's attributes, its declarative
  * shadow root rendered from the relay's quotes, and those quotes as a JSON snapshot in light DOM
  * (data, never executed) with the stream event id they correspond to. The query is read as the
- * element reads its attributes: an invalid value is left at its default.
+ * element reads its attributes (`query.ts`).
  */
 import type { HeldQuotes } from '../api';
 import { etagOf } from '../etag';
@@ -13,10 +13,10 @@ import {
   isStale,
   liveSymbolsOf,
   PriceBoardError,
-  readSettings,
   TICKER_ATTRIBUTES,
   type AttributeSpec,
 } from './from-widgets';
+import type { FragmentQuery } from './query';
 import { renderWidget } from './renderer';
 
 /** The widgets a fragment renders, by the path's name, with their attribute tables. */
@@ -25,62 +25,6 @@ export const RENDERED_WIDGETS: Readonly<Record<string, Readonly<Record<string, A
   'price-ticker': TICKER_ATTRIBUTES,
   'price-converter': CONVERTER_ATTRIBUTES,
 };
-
-/** Longest value read from the query (as the embed page's); a longer one is not a setting. */
-const MAX_VALUE_LENGTH = 2000;
-
-/** The query, read against a widget's table. */
-export interface FragmentQuery {
-  /**
-   * `[attribute, value]` in the table's order, each value as the element reads it and none equal
-   * to its default: what the element is rendered with, and the render cache's key, so queries the
-   * element reads alike are one entry.
-   */
-  attributes: Array<[string, string]>;
-  /** The symbols asked, as the element reads them. */
-  symbols: string[];
-  /** The query's settings as the element reads them (`widget/settings.ts`). */
-  settings: Record<string, unknown>;
-  /** Attribute names whose value is invalid (never their values). */
-  invalid: string[];
-}
-
-/** A setting as attribute text: a list joined by commas, a number in its shortest form. */
-function attributeText(value: unknown): string {
-  return Array.isArray(value) ? value.join(',') : String(value);
-}
-
-/**
- * The query's attributes of `table`, validated and normalized as the element reads them. The key
- * and the service address are never taken: the relay holds the key, and the element's address is
- * the relay that served its script.
- */
-export function readQuery(table: Readonly<Record<string, AttributeSpec>>, params: URLSearchParams): FragmentQuery {
-  const byProperty: Record<string, string> = {};
-  for (const [property, spec] of Object.entries(table)) {
-    if (spec.kind === 'key' || spec.kind === 'base-url') continue;
-    const value = params.get(spec.attribute);
-    if (value !== null && value.length <= MAX_VALUE_LENGTH) byProperty[property] = value;
-  }
-  const read = readSettings(table, byProperty, '');
-  const settings = read.settings as Record<string, unknown>;
-  const symbols = settings.symbols as string[];
-  const attributes: Array<[string, string]> = [];
-  for (const [property, spec] of Object.entries(table)) {
-    if (!(property in byProperty) || read.invalid.includes(spec.attribute)) continue;
-    // A flag is its presence, whatever its value.
-    if (spec.kind === 'flag') {
-      attributes.push([spec.attribute, '']);
-      continue;
-    }
-    const value = settings[property];
-    // The chart symbol's default is the first symbol.
-    const fallback = spec.kind === 'symbol' ? symbols[0] : spec.default;
-    if (value === undefined || (fallback !== undefined && attributeText(value) === attributeText(fallback))) continue;
-    attributes.push([spec.attribute, attributeText(value)]);
-  }
-  return { attributes, symbols, settings, invalid: read.invalid };
-}
 
 /**
  * What the fragment of `held` is made from besides the query: the quotes shown, the ids not served
@@ -110,9 +54,11 @@ export function showsNothing(query: FragmentQuery, held: HeldQuotes): boolean {
 /** The markup of `tag` showing `held` (the relay's quotes of the query's symbols), without its snapshot. */
 export function quotesMarkup(tag: string, query: FragmentQuery, held: HeldQuotes): string {
   const failing = showsNothing(query, held);
+  // Every symbol it follows unknown: the status the client settles in once told so (it follows nothing).
+  const idle = held.unknown.length > 0 && held.unknown.length === followedSymbols(tag, query).length;
   return renderWidget(tag, servedAttributes(query, held), {
     quotes: held.quotes,
-    status: failing ? 'error' : 'live',
+    status: failing ? 'error' : idle ? 'polling' : 'live',
     delaySeconds: 0,
     unknown: held.unknown,
     // Nothing held yet: the visitors read the service's trouble, as the client would say it.
@@ -121,30 +67,54 @@ export function quotesMarkup(tag: string, query: FragmentQuery, held: HeldQuotes
 }
 
 /**
- * The query's attributes, its `symbols` without those the service does not have: the element
- * taking over asks nothing for them (DESIGN.md §9: a configuration mistake is the developer's, told
- * in `X-Price-Board-Unknown`). Unchanged when none is served: the element says so as it would.
+ * The symbols the element is given: the query's without those the service does not have (DESIGN.md
+ * §9: a configuration mistake is the developer's, told in `X-Price-Board-Unknown`), or all of them
+ * when none is served (without any, it would show its default symbols): it then says so itself, as
+ * it would, asking nothing for them ({@link unknownFollowed}).
  */
-function servedAttributes(query: FragmentQuery, held: HeldQuotes): Array<[string, string]> {
+function elementSymbols(query: FragmentQuery, held: HeldQuotes): string[] {
   const served = query.symbols.filter((id) => !held.unknown.includes(id));
-  if (served.length === 0 || served.length === query.symbols.length) return query.attributes;
-  return query.attributes.map(([name, value]) => (name === 'symbols' ? [name, served.join(',')] : [name, value]));
+  return served.length === 0 ? query.symbols : served;
+}
+
+/**
+ * The ids the service does not have that the element taking over still follows (its symbols when
+ * none is served, or a symbol it reads without showing it): the snapshot names them, so that the
+ * client asks nothing for them (`live/hub.ts` `startFrom`).
+ */
+export function unknownFollowed(query: FragmentQuery, held: HeldQuotes): string[] {
+  const kept = elementSymbols(query, held);
+  return held.unknown.filter((id) => kept.includes(id) || !query.symbols.includes(id));
+}
+
+/** The query's attributes, its `symbols` those of {@link elementSymbols}. */
+function servedAttributes(query: FragmentQuery, held: HeldQuotes): Array<[string, string]> {
+  const symbols = elementSymbols(query, held);
+  if (symbols.length === query.symbols.length) return query.attributes;
+  return query.attributes.map(([name, value]) => (name === 'symbols' ? [name, symbols.join(',')] : [name, value]));
+}
+
+/** What a fragment's snapshot holds: `/v1/prices`'s answer as the relay would give it now. */
+export interface Snapshot {
+  /** The stream event id the quotes correspond to. */
+  eventId: number;
+  /** The answer's moment (ISO). */
+  at: string;
+  /** The quotes, as JSON. */
+  quotes: string;
+  /** Ids the element follows that the service does not have ({@link unknownFollowed}). */
+  unknown: readonly string[];
 }
 
 /**
  * `markup` with its snapshot in light DOM: data, never executed (no `<` in it that could end the
- * script or open a comment), the quotes (`quotes`, JSON) with the stream event id they correspond
- * to and the answer's moment `at`; then `more` (the `seo=1` JSON-LD).
+ * script or open a comment): `{ event_id, unknown?, data: { at, delay_seconds, quotes } }`; then
+ * `more` (the `seo=1` JSON-LD).
  */
-export function withSnapshot(
-  tag: string,
-  markup: string,
-  eventId: number,
-  at: string,
-  quotes: string,
-  more = '',
-): string {
-  const json = `{"event_id":${JSON.stringify(String(eventId))},"data":{"at":${JSON.stringify(at)},"delay_seconds":0,"quotes":${quotes}}}`;
+export function withSnapshot(tag: string, markup: string, snapshot: Snapshot, more = ''): string {
+  const { eventId, at, quotes, unknown } = snapshot;
+  const ids = unknown.length > 0 ? `"unknown":${JSON.stringify(unknown)},` : '';
+  const json = `{"event_id":${JSON.stringify(String(eventId))},${ids}"data":{"at":${JSON.stringify(at)},"delay_seconds":0,"quotes":${quotes}}}`;
   // After the render, not a part of it: a part's marker hashes its content, so the same quotes at
   // another `at` would change the markup beside the snapshot too.
   const end = markup.lastIndexOf(`</${tag}>`);

@@ -13,7 +13,7 @@ export {
   TICKER_ATTRIBUTES,
   type AttributeSpec,
 } from '../../src/shared/attribute-table';
-export { readSettings } from '../../src/widget/settings';
+export { readSettings, splitSymbols } from '../../src/widget/settings';
 export { PriceBoardError } from '../../src/shared/errors';
 // What a render reads of the clock: the Tehran day (a quote's time or date) and each quote's staleness.
 export { formatJalaliDate } from '../../src/format/date';

@@ -14,7 +14,6 @@ export const RENDER_CACHE_BYTES = 8 * 1024 * 1024;
 export interface Render {
   /** What the render was made from (the quotes shown, the clock's day): a new version is a new render. */
   version: string;
-  etag: string;
   /** The stream event id its quotes correspond to. */
   eventId: number;
   /** Its quotes as JSON: the snapshot of a last good render served later. */
@@ -29,19 +28,19 @@ type Made = Omit<Render, 'version' | 'dataAt'>;
 
 /** A render as the cache's body: its fields a line each, the markup last (no other holds a newline). */
 function encode(render: Render): string {
-  return [render.version, render.etag, render.eventId, render.quotes, render.markup].join('\n');
+  return [render.version, render.eventId, render.quotes, render.markup].join('\n');
 }
 
 function decode(body: string, dataAt: number): Render {
   const lines: string[] = [];
   let from = 0;
-  for (let i = 0; i < 4; i++) {
+  for (let i = 0; i < 3; i++) {
     const end = body.indexOf('\n', from);
     lines.push(body.slice(from, end));
     from = end + 1;
   }
-  const [version, etag, eventId, quotes] = lines as [string, string, string, string];
-  return { version, etag, eventId: Number(eventId), quotes, markup: body.slice(from), dataAt };
+  const [version, eventId, quotes] = lines as [string, string, string];
+  return { version, eventId: Number(eventId), quotes, markup: body.slice(from), dataAt };
 }
 
 export class RenderCache {

@@ -11,7 +11,7 @@ import { addedStyles, loadWidgets, staticHtml, unsafeStatic, type PriceBoardErro
 /** What a widget renders from: the quotes the relay holds, or the failure it shows instead. */
 export interface RenderSeed {
   quotes: readonly Quote[];
-  status: 'live' | 'error';
+  status: 'live' | 'polling' | 'error';
   delaySeconds: number;
   /** Symbols the relay does not serve (left out of the rows, as the client does). */
   unknown?: readonly string[];
@@ -22,7 +22,7 @@ export interface RenderSeed {
 interface Seedable {
   live: {
     startFrom(snapshot: { quotes: readonly Quote[]; meta: object; eventId: string }): void;
-    status: RenderSeed['status'] | 'polling';
+    status: RenderSeed['status'];
     held: boolean;
     delaySeconds: number;
     error: PriceBoardError | undefined;

@@ -15,15 +15,16 @@ import { detailHeader, sendRaw } from '../http';
 import type { Metrics } from '../metrics';
 import {
   followedSymbols,
-  type FragmentQuery,
   moduleScript,
   quotesMarkup,
-  readQuery,
   RENDERED_WIDGETS,
   renderVersion,
   showsNothing,
+  unknownFollowed,
   withSnapshot,
+  type Snapshot,
 } from './fragment';
+import { namedPieces, readQuery, type FragmentQuery } from './query';
 import type { Quote } from '../from-src';
 import type { Render, RenderCache } from './render-cache';
 import { jsonLd } from './seo';
@@ -65,13 +66,14 @@ function errorHeader(error: unknown): string {
  */
 export interface RenderedElement {
   markup: string;
-  /** The render's validator; undefined: not to be kept by any cache (a failed render). */
-  etag?: string;
+  /** False: not to be kept by any cache (a failed render's bare element). */
+  cacheable: boolean;
   /** Seconds since its quotes were current, when stale. */
   age?: number;
   /**
-   * The developer's detail: `X-Price-Board-Invalid` (attributes whose value fell back to its
-   * default, never their values), `X-Price-Board-Unknown` (symbols the service does not have),
+   * The developer's detail: `X-Price-Board-Invalid` (attributes whose value is invalid or too long,
+   * never their values), `X-Price-Board-Invalid-Symbols` (the pieces of `symbols` that are no id,
+   * which the element leaves out), `X-Price-Board-Unknown` (symbols the service does not have),
    * `X-Price-Board-Render-Error`.
    */
   headers: Record<string, string>;
@@ -93,26 +95,17 @@ export async function renderElement(url: URL, tag: string, deps: FragmentDeps): 
     cacheKey: string,
     version: string,
     dataAt: number,
-    make: () => Omit<Render, 'version' | 'dataAt' | 'etag'>,
+    make: () => Omit<Render, 'version' | 'dataAt'>,
   ) =>
     cache.render(cacheKey, version, dataAt, () => {
       metrics.inc('relay_renders_total', 'Fragments rendered (each normalized query once per change).', {
         widget: tag,
       });
-      const made = make();
-      // Weak: the snapshot's moment differs per answer of the same render.
-      return { ...made, etag: `W/${etagOf(made.markup)}` };
+      return make();
     });
   /** The render with its snapshot (and JSON-LD) in light DOM. */
-  const complete = (render: Render, at: string, quotes: string): string =>
-    withSnapshot(
-      tag,
-      render.markup,
-      render.eventId,
-      at,
-      quotes,
-      seo ? jsonLd(shownOf(JSON.parse(quotes) as Quote[])) : '',
-    );
+  const complete = (render: Render, snapshot: Snapshot): string =>
+    withSnapshot(tag, render.markup, snapshot, seo ? jsonLd(shownOf(JSON.parse(snapshot.quotes) as Quote[])) : '');
   /** Of the snapshot's quotes, those the element shows (the JSON-LD says what the page shows). */
   const shownOf = (quotes: Quote[]): Quote[] => quotes.filter((q) => query.symbols.includes(q.symbol));
   try {
@@ -125,7 +118,9 @@ export async function renderElement(url: URL, tag: string, deps: FragmentDeps): 
       const last = await cache.last(key);
       if (last?.quotes !== undefined && last.quotes !== '[]') {
         const age = Math.max(0, Math.round((now - last.dataAt) / 1000));
-        return { markup: complete(last, new Date(now).toISOString(), last.quotes), etag: last.etag, age, headers };
+        const at = new Date(now).toISOString();
+        const snapshot = { eventId: last.eventId, at, quotes: last.quotes, unknown: [] };
+        return { markup: complete(last, snapshot), cacheable: true, age, headers };
       }
     }
     const shown = held ?? { eventId: 0, at: new Date(now).toISOString(), quotes: [], unknown: [] };
@@ -137,8 +132,9 @@ export async function renderElement(url: URL, tag: string, deps: FragmentDeps): 
       markup: quotesMarkup(tag, query, shown),
     }));
     // The render's own quotes: the same as those held now, since its version holds them.
-    const markup = complete({ ...render, eventId: shown.eventId }, shown.at, render.quotes);
-    return { markup, etag: render.etag, age: shown.ageSeconds, headers };
+    const unknown = unknownFollowed(query, shown);
+    const markup = complete(render, { eventId: shown.eventId, at: shown.at, quotes: render.quotes, unknown });
+    return { markup, cacheable: true, age: shown.ageSeconds, headers };
   } catch (error) {
     // A page including this must still render: the bare element, which then fetches as usual.
     metrics.inc('relay_render_failures_total', 'Fragment renders that threw (answered with the bare element).', {
@@ -146,6 +142,7 @@ export async function renderElement(url: URL, tag: string, deps: FragmentDeps): 
     });
     return {
       markup: bareElement(tag, query.attributes),
+      cacheable: false,
       headers: { 'X-Price-Board-Render-Error': errorHeader(error) },
     };
   }
@@ -159,23 +156,22 @@ export async function renderElement(url: URL, tag: string, deps: FragmentDeps): 
 function developerDetail(query: FragmentQuery, held: HeldQuotes | undefined): Record<string, string> {
   const headers: Record<string, string> = {};
   if (query.invalid.length > 0) headers['X-Price-Board-Invalid'] = query.invalid.join(',');
+  if (query.rejectedSymbols.length > 0) headers['X-Price-Board-Invalid-Symbols'] = namedPieces(query.rejectedSymbols);
   const unknown = held?.unknown.filter((id) => query.symbols.includes(id)) ?? [];
   if (unknown.length > 0) headers['X-Price-Board-Unknown'] = unknown.join(',');
   return headers;
 }
 
-/** Sends `body` (a rendered element in its fragment or page) as `text/html`, cached as the render allows. */
-export function sendRendered(
-  req: IncomingMessage,
-  res: ServerResponse,
-  rendered: RenderedElement,
-  body: string,
-  etag = rendered.etag,
-): void {
+/**
+ * Sends `body` (a rendered element in its fragment or page) as `text/html`, cached as the render
+ * allows. Its ETag is the body's own: a new snapshot (another moment or event id) is a new body, so
+ * a cache revalidating a fragment never keeps one past its freshness; only the same bytes get a 304.
+ */
+export function sendRendered(req: IncomingMessage, res: ServerResponse, rendered: RenderedElement, body: string): void {
   const headers = { ...HTML, ...rendered.headers };
   // A failed render is not kept by any cache (`no-store`): the next request renders again.
-  if (etag === undefined) return sendRaw(res, 200, body, headers);
-  sendCacheable(req, res, body, CACHING.render, rendered.age, etag, headers);
+  if (!rendered.cacheable) return sendRaw(res, 200, body, headers);
+  sendCacheable(req, res, body, CACHING.render, rendered.age, etagOf(body), headers);
 }
 
 /** Answers a fragment of `tag`: the element, then its module script unless `script=0`. */
@@ -187,7 +183,7 @@ export async function sendFragment(
   deps: FragmentDeps,
 ): Promise<void> {
   const rendered = await renderElement(url, tag, deps);
-  // A render without a validator is the bare element of a failed one.
-  const script = moduleScript(tag, deps.scriptBase, url.searchParams, rendered.etag !== undefined);
+  // A render not to be cached is the bare element of a failed one.
+  const script = moduleScript(tag, deps.scriptBase, url.searchParams, rendered.cacheable);
   sendRendered(req, res, rendered, rendered.markup + script);
 }

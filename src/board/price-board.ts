@@ -267,7 +267,8 @@ export class PriceBoard extends PriceWidget {
   #chartShown: string | undefined;
 
   #configureChart(): void {
-    if (!this.#extras) return;
+    // No symbol the service knows (the relay's snapshot can say so before any request): no chart, no history asked.
+    if (!this.#extras || this.knownSymbols().length === 0) return;
     this.#chartShown = this.#chartSymbol();
     this.#extras.chart.configure({ ...this.settings, chartSymbol: this.#chartShown });
   }

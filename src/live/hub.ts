@@ -59,6 +59,8 @@ export interface HeldSnapshot {
   quotes: readonly Quote[];
   meta: QuotesMeta;
   eventId: string;
+  /** Ids the relay that rendered it does not serve: never asked for; their subscribers are told. */
+  unknown?: readonly string[];
 }
 
 /**
@@ -143,6 +145,9 @@ export class Hub {
 
   /** See {@link startFrom}. */
   startFrom(snapshot: HeldSnapshot): void {
+    // The relay's answer for ids it does not serve, as a 404 would be: never asked for.
+    for (const s of snapshot.unknown ?? []) this.#unknown.add(s);
+    if (snapshot.unknown?.length) this.#state.hasData = true;
     if (snapshot.quotes.length === 0) return;
     this.#meta = { ...this.#meta, ...snapshot.meta };
     this.#store.apply([...snapshot.quotes]);

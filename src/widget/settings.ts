@@ -37,20 +37,28 @@ const isUnset = (raw: unknown): raw is null | undefined => raw === null || raw =
 const isBlank = (raw: unknown): boolean => isUnset(raw) || String(raw).trim() === '';
 const DEFAULT_SYMBOLS = CONNECTION_ATTRIBUTES.symbols.default.split(',');
 
-/** Comma-separated ids: trimmed, lower-cased, order kept, duplicates and empty pieces dropped. */
-function parseSymbols(raw: unknown): Parsed<string[]> {
-  if (isUnset(raw)) return ok(DEFAULT_SYMBOLS);
-  const text = Array.isArray(raw) ? raw.join(',') : String(raw);
-  const seen = new Set<string>();
-  let invalid = false;
+/**
+ * A `symbols` value's pieces: the ids (trimmed, lower-cased, order kept, duplicates and empty
+ * pieces dropped) and the pieces that are no id (trimmed), which the element leaves out.
+ */
+export function splitSymbols(text: string): { ids: string[]; rejected: string[] } {
+  const ids = new Set<string>();
+  const rejected: string[] = [];
   for (const piece of text.split(',')) {
     const id = piece.trim().toLowerCase();
     if (id === '') continue;
-    if (SYMBOL_ID.test(id)) seen.add(id);
-    else invalid = true;
+    if (SYMBOL_ID.test(id)) ids.add(id);
+    else rejected.push(piece.trim());
   }
-  if (seen.size === 0) return bad(DEFAULT_SYMBOLS);
-  return { value: [...seen], invalid };
+  return { ids: [...ids], rejected };
+}
+
+/** Comma-separated ids ({@link splitSymbols}); none at all: the default symbols. */
+function parseSymbols(raw: unknown): Parsed<string[]> {
+  if (isUnset(raw)) return ok(DEFAULT_SYMBOLS);
+  const { ids, rejected } = splitSymbols(Array.isArray(raw) ? raw.join(',') : String(raw));
+  if (ids.length === 0) return bad(DEFAULT_SYMBOLS);
+  return { value: ids, invalid: rejected.length > 0 };
 }
 
 /** A number from a number or its text; `NaN` for anything else. */

@@ -58,10 +58,8 @@ describe('embed.html from the relay', () => {
       expect(answer.body).toContain(quote.title);
       expect(answer.body).toContain(persian(quote.price_toman));
     }
-    const again = await get(pair.relay.url, '/embed.html?symbols=usd,eur&chart=none', {
-      headers: { 'If-None-Match': answer.headers.etag! },
-    });
-    expect(again.status).toBe(304);
+    // Its validator is the page's own (a 304 for the same bytes: render-etag.test.ts).
+    expect(answer.headers.etag).toMatch(/^"[^"]+"$/);
   });
 
   it('renders the widget that widget= names and transparent=1, as the page reads them', async () => {
