@@ -146,6 +146,15 @@ export const styles = css`
   .light .row {
     grid-column: span var(--n);
   }
+  /*
+   * Those past them are laid out from the first paint on, as the first 20 (they are new elements:
+   * in place of content-visibility's guess of a row's height, which a compact or two-line row is
+   * not, in the frame before the browser knows which are on screen); the full form's rows, the same
+   * elements, are then skipped off screen at the height they had (its \`auto\`).
+   */
+  .light .row {
+    content-visibility: visible;
+  }
   /* the first 20 rows (templates.ts, LIGHT_ROWS); those past them stay grids of their own, with sizers */
   .light > *,
   .light .row:nth-child(-n+20) {

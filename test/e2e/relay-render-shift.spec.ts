@@ -56,14 +56,18 @@ function boxes(): Box[] {
 }
 
 /**
- * Records `boxes()` as the first frame that shows the paragraph under the board (the whole
- * fragment parsed) is painted: in the first task after that frame.
+ * Records `boxes()` as the first frame that shows the paragraph under the board and `count` rows
+ * with prices (the whole fragment parsed; a client-only board's first answer rendered) is painted:
+ * in the first task after that frame.
  */
-async function watchFirstBoxes(page: Page): Promise<() => Promise<Box[]>> {
+async function watchFirstBoxes(page: Page, count: number): Promise<() => Promise<Box[]>> {
   await page.addInitScript(`(() => {
     const boxes = ${boxes.toString()};
+    const priced = () =>
+      [...(document.querySelector('price-board')?.shadowRoot?.querySelectorAll('[part~="row"] [part~="price"]') ?? [])]
+        .filter((cell) => /[۰-۹]/.test(cell.textContent)).length;
     const tick = () => {
-      if (!document.getElementById('below')) return requestAnimationFrame(tick);
+      if (!document.getElementById('below') || priced() < ${count}) return requestAnimationFrame(tick);
       const channel = new MessageChannel();
       channel.port1.onmessage = () => (window.__firstBoxes = boxes());
       channel.port2.postMessage(0);
@@ -73,20 +77,26 @@ async function watchFirstBoxes(page: Page): Promise<() => Promise<Box[]>> {
   return () => page.evaluate(() => (window as unknown as { __firstBoxes: Box[] }).__firstBoxes);
 }
 
-/** The boxes of `now` more than half a pixel away from where `first` had them, said. */
+/** The boxes of `now` more than half a pixel away from where `first` had them (by what they are), said. */
 function moved(first: Box[], now: Box[]): string[] {
   const say = (b: Box | undefined) =>
     b ? `${b.x.toFixed(2)},${b.y.toFixed(2)} ${b.width.toFixed(2)}×${b.height.toFixed(2)}` : 'none';
   const far = (a: Box, b: Box | undefined) =>
     !b || (['x', 'y', 'width', 'height'] as const).some((k) => Math.abs(a[k] - b[k]) > 0.5);
+  const later = new Map(now.map((b) => [b.what, b]));
+  const earlier = new Set(first.map((a) => a.what));
   return [
-    ...first.filter((a, i) => far(a, now[i])).map((a, i) => `${a.what}: ${say(a)} → ${say(now[i])}`),
-    ...now.slice(first.length).map((b) => `${b.what}: none → ${say(b)}`),
+    ...first.filter((a) => far(a, later.get(a.what))).map((a) => `${a.what}: ${say(a)} → ${say(later.get(a.what))}`),
+    ...now.filter((b) => !earlier.has(b.what)).map((b) => `${b.what}: none → ${say(b)}`),
   ];
 }
 
-for (const { query, width } of CASES) {
-  test(`at ${width}px, ${query}: nothing moves from the rendered first paint until its sparks and chart are drawn`, async ({
+for (const { query, width, clientOnly } of [
+  ...CASES,
+  // The same light form, rendered by the element itself (no relay render): its first paint with prices.
+  ...CASES.filter((c) => c.query.includes(MANY)).map((c) => ({ ...c, clientOnly: true })),
+] as Array<{ query: string; width: number; clientOnly?: boolean }>) {
+  test(`at ${width}px, ${query}${clientOnly ? ', client-only' : ''}: nothing moves from the first paint until its sparks and chart are drawn`, async ({
     page,
     servers,
     problems,
@@ -94,14 +104,18 @@ for (const { query, width } of CASES) {
     // A relay of its own: the history the sparks and chart ask for is never another test's budget.
     const started = await startRelayOnSandbox('enterprise-key:e2e-relay-render-shift', { PLAN: 'enterprise' });
     try {
-      const fragment = await (await fetch(`${started.relay.url}/render/price-board?${query}&script=0`)).text();
-      expect(fragment).toContain('shadowrootmode');
+      const params = new URLSearchParams(query);
+      const symbols = params.get('symbols')!.split(',');
+      const fragment = clientOnly
+        ? `<price-board ${[...params].map(([name, value]) => `${name}="${value}"`).join(' ')}></price-board>`
+        : await (await fetch(`${started.relay.url}/render/price-board?${query}&script=0`)).text();
+      if (!clientOnly) expect(fragment).toContain('shadowrootmode');
       await page.setViewportSize({ width, height: 900 });
       const frames = await watchFirstFrames(page, [BOARD]);
-      const firstBoxes = await watchFirstBoxes(page);
+      const firstBoxes = await watchFirstBoxes(page, symbols.length);
       await page.goto(
         servers.site.page(
-          `/shift-${width}-${encodeURIComponent(query)}.html`,
+          `/shift-${width}-${clientOnly ? 'client-' : ''}${encodeURIComponent(query)}.html`,
           htmlPage(
             `${fragment}<p id="below">زیر تابلو</p>`,
             `<script type="module" src="${started.relay.url}/price-board.js"></script>`,
@@ -110,16 +124,16 @@ for (const { query, width } of CASES) {
       );
       const board = page.locator('price-board');
       await expect(board).toHaveJSProperty('status', 'live');
-      const params = new URLSearchParams(query);
       if (params.get('columns')?.includes('spark'))
-        await expect(board.locator('[part~="spark"] svg')).toHaveCount(params.get('symbols')!.split(',').length);
+        await expect(board.locator('[part~="spark"] svg')).toHaveCount(symbols.length);
       if (params.get('chart') !== 'none') await expect(board.locator('[part~="chart"] canvas').first()).toBeVisible();
       // The frame after the last drawing is laid out.
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       const first = await firstBoxes();
       expect(first.length).toBeGreaterThan(1);
       expect(moved(first, await page.evaluate(boxes))).toEqual([]);
-      expect((await frames(true)).afterParsing).toEqual([]);
+      // A client-only board's rows come after parsing, as its first answer: from their frame on.
+      if (!clientOnly) expect((await frames(true)).afterParsing).toEqual([]);
       expect(problems.all()).toEqual([]);
     } finally {
       await started.close();
