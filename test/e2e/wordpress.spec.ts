@@ -1,21 +1,19 @@
 /**
  * The WordPress plugin in a real WordPress (Debian's 6.1, MariaDB, `php -S`), installed from the
  * built zip and set to a relay over the sandbox: the shortcodes' and blocks' prices are in the
- * served HTML, the widgets go live in Chromium, an author saves a block, the editor previews a
- * block with its settings, the settings page tests addresses in Persian and saves key mode, the
- * cache plugins' exclusion filters hold, and a post still renders when the relay is down. Also:
- * docs/wordpress.md lists the shortcodes' attributes as the attribute table has them.
+ * served HTML, the widgets go live in Chromium, an author saves a block, the settings page tests
+ * addresses in Persian and saves key mode, the cache plugins' exclusion filters hold, and a post
+ * still renders when the relay is down. Also: docs/wordpress.md lists the shortcodes' attributes as
+ * the attribute table has them. The block editor: wordpress-editor.spec.ts.
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Page } from '@playwright/test';
 import { WIDGET_ATTRIBUTES } from '../../src/shared/attribute-table';
 import { expect, persianGrouped, priceCell, test } from './support/fixtures';
-import { startRelayOnSandbox, type RelayOnSandbox } from './support/servers';
-import { startWordPress, type WordPressPost, type WordPressSite } from './support/wordpress';
-
-const WIDGETS = ['price-board', 'price-ticker', 'price-converter'] as const;
+import type { RelayOnSandbox } from './support/servers';
+import type { WordPressPost, WordPressSite } from './support/wordpress';
+import { WIDGETS, elementIn, logIn, servedHtml, startWordPressOnRelay } from './support/wordpress-pages';
 
 const POSTS: Record<string, WordPressPost> = {
   shortcodes: {
@@ -65,28 +63,9 @@ async function relayHolds(symbol: string, price: string): Promise<void> {
     .toBe(price);
 }
 
-/** The served HTML of a page, as a search engine or a link preview reads it (no script run). */
-async function servedHtml(url: string): Promise<string> {
-  const answer = await fetch(url);
-  expect(answer.status).toBe(200);
-  return answer.text();
-}
-
-/** The markup of the first `<tag>` in `html`, from its opening tag to its end. */
-function elementIn(html: string, tag: string): string {
-  const start = html.indexOf(`<${tag} `);
-  expect(start, `<${tag}> in the page`).toBeGreaterThanOrEqual(0);
-  return html.slice(start, html.indexOf(`</${tag}>`, start) + tag.length + 3);
-}
-
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  started = await startRelayOnSandbox('basic-key:e2e-wordpress');
-  await setPrices([{ symbol: 'usd', price: '12345670' }]);
-  // The relay in this process loads its renderer (the widgets' TypeScript, compiled on import) on
-  // its first fragment: seconds here, beyond the plugin's 1 s wait. A deployed relay is built.
-  for (const tag of WIDGETS) expect((await fetch(`${started.relay.url}/render/${tag}?script=0`)).status).toBe(200);
-  site = await startWordPress({ settings: { mode: 'relay', relay_url: started.relay.url }, posts: POSTS });
+  ({ started, site } = await startWordPressOnRelay('basic-key:e2e-wordpress', POSTS));
 });
 
 test.afterAll(async () => {
@@ -158,17 +137,8 @@ test('an author (no unfiltered_html) saves a post with a block through the REST 
   expect(board).toContain(persianGrouped('2468000'));
 });
 
-/** Logs the administrator in. */
-async function logIn(page: Page): Promise<void> {
-  await page.goto(`${site.url}/wp-login.php`);
-  await page.locator('#user_login').fill('admin');
-  await page.locator('#user_pass').fill(site.adminPassword);
-  await page.locator('#wp-submit').click();
-  await page.waitForURL(/wp-admin/);
-}
-
 test('the settings page tests the address typed and answers in Persian', async ({ page }) => {
-  await logIn(page);
+  await logIn(page, site);
   await page.goto(`${site.url}/wp-admin/options-general.php?page=price-board`);
   const address = page.locator('#price-board-relay_url');
   const result = page.locator('#price-board-test-result');
@@ -199,36 +169,6 @@ test('the settings page tests the address typed and answers in Persian', async (
     silent.closeAllConnections();
     await new Promise((done) => silent.close(done));
   }
-});
-
-test("the block editor shows a block's attributes in its sidebar and the element itself as a live preview", async ({
-  page,
-}) => {
-  await logIn(page);
-  await page.goto(`${site.url}/wp-admin/post.php?post=${site.posts.blocks}&action=edit`);
-  const preview = page.locator('.block-editor-block-list__layout price-board');
-  await expect(priceCell(preview, 'usd')).toHaveText(/[۰-۹]{3}/);
-  // The block's attributes are the element's, from the attribute table, without the site's own.
-  const names = await page.evaluate(() =>
-    Object.keys(
-      (
-        window as unknown as { wp: { blocks: { getBlockType(name: string): { attributes: object } } } }
-      ).wp.blocks.getBlockType('price-board/price-board').attributes,
-    ),
-  );
-  expect(names).toEqual(expect.arrayContaining(['symbols', 'columns', 'days', 'density', 'link', 'theme', 'unit']));
-  expect(names).not.toContain('api-key');
-  expect(names).not.toContain('base-url');
-  // The editor's welcome guide, shown on a user's first visit, covers the content.
-  const guide = page.locator('.edit-post-welcome-guide');
-  await guide.waitFor();
-  await page.keyboard.press('Escape');
-  await expect(guide).toBeHidden();
-  await page.locator('.wp-block[data-type="price-board/price-board"]').click();
-  const columns = page.locator('.block-editor-block-inspector').getByLabel('columns');
-  await expect(columns).toHaveValue('');
-  await columns.fill('price,high');
-  await expect(preview).toHaveAttribute('columns', 'price,high');
 });
 
 test("the cache plugins' exclusion filters leave out the widgets' folder or script handles", () => {
@@ -264,7 +204,7 @@ test('key mode, saved on the settings page: the service answers the test, and po
   page,
 }) => {
   const key = 'pro-key:e2e-wordpress';
-  await logIn(page);
+  await logIn(page, site);
   await page.goto(`${site.url}/wp-admin/options-general.php?page=price-board`);
   await page.locator('input[name="price_board_settings[mode]"][value="key"]').check();
   await page.locator('#price-board-service_url').fill(started.sandbox.url);
