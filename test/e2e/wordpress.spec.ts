@@ -1,14 +1,16 @@
 /**
  * The WordPress plugin in a real WordPress (Debian's 6.1, MariaDB, `php -S`), installed from the
  * built zip and set to a relay over the sandbox: the shortcodes' and blocks' prices are in the
- * served HTML, the widgets go live in Chromium, an author saves a block, the settings page tests
- * addresses in Persian and saves key mode, the cache plugins' exclusion filters hold, and a post
- * still renders when the relay is down. Also: docs/wordpress.md lists the shortcodes' attributes as
- * the attribute table has them. The block editor: wordpress-editor.spec.ts.
+ * served HTML, the widgets go live in Chromium, an author saves a block, a shortcode's stored
+ * `&amp;` reaches the element as `&`, a site with no address set shows visitors nothing, the
+ * settings page tests addresses in Persian and saves key mode, the cache plugins' exclusion
+ * filters hold, and a post still renders when the relay is down. Also: docs/wordpress.md lists the
+ * shortcodes' attributes as the attribute table has them. The block editor: wordpress-editor.spec.ts.
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Page } from '@playwright/test';
 import { WIDGET_ATTRIBUTES } from '../../src/shared/attribute-table';
 import { expect, persianGrouped, priceCell, test } from './support/fixtures';
 import type { RelayOnSandbox } from './support/servers';
@@ -32,6 +34,12 @@ const POSTS: Record<string, WordPressPost> = {
     ].join('\n\n'),
   },
   plain: { type: 'page', title: 'plain', content: '<p>no widget here</p>' },
+  // As WordPress stores a shortcode's `&` (the Paragraph block, the classic editor, kses).
+  link: {
+    type: 'post',
+    title: 'link',
+    content: '[price_board symbols="usd" chart="none" link="https://example.com/p?s={symbol}&amp;x=1"]',
+  },
   relayDown: {
     type: 'post',
     title: 'relay down',
@@ -135,6 +143,89 @@ test('an author (no unfiltered_html) saves a post with a block through the REST 
   expect(board).toMatch(/ symbols="eur,usd"/);
   expect(board).toMatch(/ columns="price,change"/);
   expect(board).toContain(persianGrouped('2468000'));
+});
+
+/** Each board's `usd` title link in the page at `url`, once its rows are there. */
+async function expectLinks(page: Page, url: string, boards: number): Promise<void> {
+  await page.goto(url);
+  const board = page.locator('price-board');
+  await expect(board).toHaveCount(boards);
+  for (let n = 0; n < boards; n += 1) {
+    await expect(board.nth(n)).toHaveAttribute('link', 'https://example.com/p?s={symbol}&x=1');
+    const title = board.nth(n).locator('[data-symbol="usd"] [part~="title"] a');
+    await expect(title).toHaveAttribute('href', 'https://example.com/p?s=usd&x=1');
+  }
+}
+
+test("an attribute's `&`, stored by WordPress as `&amp;`, reaches the element as `&` (a shortcode as stored, and an author's shortcode and block through kses)", async ({
+  page,
+}) => {
+  await expectLinks(page, site.postUrl('link'), 1);
+  const link = 'https://example.com/p?s={symbol}&x=1';
+  const answer = await fetch(`${site.url}/?rest_route=/wp/v2/posts&context=edit`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      Authorization: `Basic ${Buffer.from(`author:${site.authorPassword}`).toString('base64')}`,
+    },
+    body: JSON.stringify({
+      title: 'links by the author',
+      status: 'publish',
+      content: [
+        `<!-- wp:paragraph --><p>[price_board symbols="usd" chart="none" link="${link}"]</p><!-- /wp:paragraph -->`,
+        `<!-- wp:price-board/price-board ${JSON.stringify({ symbols: 'usd', chart: 'none', link })} /-->`,
+      ].join('\n\n'),
+    }),
+  });
+  expect(answer.status).toBe(201);
+  const saved = (await answer.json()) as { link: string; content: { raw: string } };
+  // kses wrote the `&` as `&amp;`, in the shortcode's text and in the block's attribute alike
+  // (`\u0026` is how a block comment writes `&`): what the plugin has to read back.
+  expect(saved.content.raw).toContain('link="https://example.com/p?s={symbol}&amp;x=1"');
+  expect(saved.content.raw).toContain('"link":"https://example.com/p?s={symbol}\\u0026amp;x=1"');
+  await expectLinks(page, saved.link, 2);
+  // Where the plugin writes the element itself (no fragment), a value is escaped once: text that
+  // reads `&amp;` once decoded (stored `&amp;amp;`) stays that text.
+  expect(
+    site.php(
+      `echo price_board_attribute_text( price_board_element_attributes( 'price-board', array( 'link' => '/p?a=1&amp;amp;b=2' ) ) );`,
+    ),
+  ).toBe(' link="/p?a=1&amp;amp;b=2"');
+});
+
+test('with no relay or service set, visitors get nothing of a widget and an administrator gets a Persian notice pointing at the settings', async ({
+  page,
+}) => {
+  site.php(`delete_option( 'price_board_settings' );`);
+  try {
+    // A visitor: no element (it would ask WordPress itself for prices), no script, no notice.
+    const html = await servedHtml(site.postUrl('shortcodes'));
+    for (const tag of WIDGETS) expect(html).not.toContain(`<${tag}`);
+    expect(html).not.toContain('/plugins/price-board/');
+    expect(html).not.toContain('price-board-unconfigured');
+    // An author cannot set the address: nothing either.
+    await logIn(page, site, 'author');
+    await page.goto(site.postUrl('blocks'));
+    await expect(page.locator('#wpadminbar')).toBeVisible();
+    await expect(page.locator('.price-board-unconfigured')).toHaveCount(0);
+    // An administrator: a notice in place of each widget, with the settings page's address.
+    await page.context().clearCookies();
+    await logIn(page, site);
+    await page.goto(site.postUrl('shortcodes'));
+    const notices = page.locator('.price-board-unconfigured');
+    await expect(notices).toHaveCount(3);
+    await expect(notices.first()).toContainText('تنظیمات ← تابلوی قیمت');
+    await expect(notices.first().locator('a')).toHaveAttribute(
+      'href',
+      `${site.url}/wp-admin/options-general.php?page=price-board`,
+    );
+    await expect(page.locator(WIDGETS.join(', '))).toHaveCount(0);
+    await expect(page.locator('script[src*="/plugins/price-board/"]')).toHaveCount(0);
+  } finally {
+    site.php(
+      `update_option( 'price_board_settings', array( 'mode' => 'relay', 'relay_url' => '${started.relay.url}' ) );`,
+    );
+  }
 });
 
 test('the settings page tests the address typed and answers in Persian', async ({ page }) => {
