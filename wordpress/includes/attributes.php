@@ -70,6 +70,22 @@ function price_board_flag_on( $value ) {
 }
 
 /**
+ * The site's defaults (settings page) for what a widget leaves empty: theme and unit, those set.
+ * The server's rendering and the editor's preview both take them from here.
+ *
+ * @return array<string, string>
+ */
+function price_board_site_defaults() {
+	$settings = price_board_settings();
+	return array_filter(
+		array(
+			'theme' => (string) $settings['theme'],
+			'unit'  => (string) $settings['unit'],
+		)
+	);
+}
+
+/**
  * A value as the author wrote it. WordPress keeps a post as HTML, so what an author types as `&`
  * is stored as `&amp;` by the block editor's Paragraph, the classic editor and kses (an author
  * without `unfiltered_html`, for a shortcode's text and a block's attributes alike): the value is
@@ -94,7 +110,7 @@ function price_board_author_value( $value ) {
  * @return array<string, string>
  */
 function price_board_element_attributes( $tag, $given ) {
-	$settings = price_board_settings();
+	$defaults = price_board_site_defaults();
 	$given    = is_array( $given ) ? $given : array();
 	foreach ( $given as $name => $value ) {
 		// `[price_converter reverse]`: WordPress hands a bare word over as a positional value.
@@ -113,8 +129,8 @@ function price_board_element_attributes( $tag, $given ) {
 			continue;
 		}
 		$value = isset( $given[ $name ] ) && ! is_array( $given[ $name ] ) ? price_board_author_value( $given[ $name ] ) : '';
-		if ( '' === $value && in_array( $name, array( 'theme', 'unit' ), true ) ) {
-			$value = (string) $settings[ $name ];
+		if ( '' === $value && isset( $defaults[ $name ] ) ) {
+			$value = $defaults[ $name ];
 		}
 		if ( '' !== $value ) {
 			$attributes[ $name ] = $value;
