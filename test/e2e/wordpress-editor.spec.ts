@@ -9,18 +9,17 @@ import type { Page } from '@playwright/test';
 import { expect, priceCell, test } from './support/fixtures';
 import type { RelayOnSandbox } from './support/servers';
 import type { WordPressPost, WordPressSite } from './support/wordpress';
-import { elementIn, logIn, openEditor, servedHtml, startWordPressOnRelay } from './support/wordpress-pages';
+import {
+  BLOCKS_PAGE,
+  elementIn,
+  logIn,
+  openEditor,
+  servedHtml,
+  startWordPressOnRelay,
+} from './support/wordpress-pages';
 
 const POSTS: Record<string, WordPressPost> = {
-  blocks: {
-    type: 'page',
-    title: 'blocks',
-    content: [
-      '<!-- wp:price-board/price-board {"symbols":"usd,eur","chart":"none"} /-->',
-      '<!-- wp:price-board/price-ticker {"symbols":"usd,coin_emami"} /-->',
-      '<!-- wp:price-board/price-converter {"symbols":"usd","amount":"2","reverse":false} /-->',
-    ].join('\n\n'),
-  },
+  blocks: BLOCKS_PAGE,
   // Theme and unit left to the site.
   board: {
     type: 'post',

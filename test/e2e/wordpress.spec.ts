@@ -15,7 +15,7 @@ import { WIDGET_ATTRIBUTES } from '../../src/shared/attribute-table';
 import { expect, persianGrouped, priceCell, test } from './support/fixtures';
 import type { RelayOnSandbox } from './support/servers';
 import type { WordPressPost, WordPressSite } from './support/wordpress';
-import { WIDGETS, elementIn, logIn, servedHtml, startWordPressOnRelay } from './support/wordpress-pages';
+import { BLOCKS_PAGE, WIDGETS, elementIn, logIn, servedHtml, startWordPressOnRelay } from './support/wordpress-pages';
 
 const POSTS: Record<string, WordPressPost> = {
   shortcodes: {
@@ -24,15 +24,7 @@ const POSTS: Record<string, WordPressPost> = {
     content:
       '[price_board symbols="usd,eur,gold_18" chart="none"]\n\n[price_ticker symbols="usd,coin_emami"]\n\n[price_converter symbols="usd" amount="2"]',
   },
-  blocks: {
-    type: 'page',
-    title: 'blocks',
-    content: [
-      '<!-- wp:price-board/price-board {"symbols":"usd,eur","chart":"none"} /-->',
-      '<!-- wp:price-board/price-ticker {"symbols":"usd,coin_emami"} /-->',
-      '<!-- wp:price-board/price-converter {"symbols":"usd","amount":"2","reverse":false} /-->',
-    ].join('\n\n'),
-  },
+  blocks: BLOCKS_PAGE,
   plain: { type: 'page', title: 'plain', content: '<p>no widget here</p>' },
   // As WordPress stores a shortcode's `&` (the Paragraph block, the classic editor, kses).
   link: {
@@ -122,23 +114,30 @@ test('in Chromium the rendered widgets go live on the next price change', async 
   expect(problems.all().filter((problem) => !problem.includes('/favicon.ico'))).toEqual([]);
 });
 
-test('an author (no unfiltered_html) saves a post with a block through the REST API, and it renders with prices', async () => {
-  await setPrices([{ symbol: 'usd', price: '24680000' }]);
-  await relayHolds('usd', '24680000');
-  const answer = await fetch(`${site.url}/?rest_route=/wp/v2/posts`, {
+/**
+ * Publishes a post as the author (no unfiltered_html: WordPress runs kses on it) through the REST
+ * API: its address and its content as stored.
+ */
+async function publishAsAuthor(title: string, content: string): Promise<{ link: string; content: { raw: string } }> {
+  const answer = await fetch(`${site.url}/?rest_route=/wp/v2/posts&context=edit`, {
     method: 'POST',
     headers: {
       'Content-Type': 'application/json',
       Authorization: `Basic ${Buffer.from(`author:${site.authorPassword}`).toString('base64')}`,
     },
-    body: JSON.stringify({
-      title: 'by the author',
-      status: 'publish',
-      content: '<!-- wp:price-board/price-board {"symbols":"eur,usd","chart":"none","columns":"price,change"} /-->',
-    }),
+    body: JSON.stringify({ title, status: 'publish', content }),
   });
   expect(answer.status).toBe(201);
-  const saved = (await answer.json()) as { link: string; content: { raw?: string } };
+  return (await answer.json()) as { link: string; content: { raw: string } };
+}
+
+test('an author (no unfiltered_html) saves a post with a block through the REST API, and it renders with prices', async () => {
+  await setPrices([{ symbol: 'usd', price: '24680000' }]);
+  await relayHolds('usd', '24680000');
+  const saved = await publishAsAuthor(
+    'by the author',
+    '<!-- wp:price-board/price-board {"symbols":"eur,usd","chart":"none","columns":"price,change"} /-->',
+  );
   const board = elementIn(await servedHtml(saved.link), 'price-board');
   expect(board).toMatch(/ symbols="eur,usd"/);
   expect(board).toMatch(/ columns="price,change"/);
@@ -162,23 +161,13 @@ test("an attribute's `&`, stored by WordPress as `&amp;`, reaches the element as
 }) => {
   await expectLinks(page, site.postUrl('link'), 1);
   const link = 'https://example.com/p?s={symbol}&x=1';
-  const answer = await fetch(`${site.url}/?rest_route=/wp/v2/posts&context=edit`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      Authorization: `Basic ${Buffer.from(`author:${site.authorPassword}`).toString('base64')}`,
-    },
-    body: JSON.stringify({
-      title: 'links by the author',
-      status: 'publish',
-      content: [
-        `<!-- wp:paragraph --><p>[price_board symbols="usd" chart="none" link="${link}"]</p><!-- /wp:paragraph -->`,
-        `<!-- wp:price-board/price-board ${JSON.stringify({ symbols: 'usd', chart: 'none', link })} /-->`,
-      ].join('\n\n'),
-    }),
-  });
-  expect(answer.status).toBe(201);
-  const saved = (await answer.json()) as { link: string; content: { raw: string } };
+  const saved = await publishAsAuthor(
+    'links by the author',
+    [
+      `<!-- wp:paragraph --><p>[price_board symbols="usd" chart="none" link="${link}"]</p><!-- /wp:paragraph -->`,
+      `<!-- wp:price-board/price-board ${JSON.stringify({ symbols: 'usd', chart: 'none', link })} /-->`,
+    ].join('\n\n'),
+  );
   // kses wrote the `&` as `&amp;`, in the shortcode's text and in the block's attribute alike
   // (`\u0026` is how a block comment writes `&`): what the plugin has to read back.
   expect(saved.content.raw).toContain('link="https://example.com/p?s={symbol}&amp;x=1"');

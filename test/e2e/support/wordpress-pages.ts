@@ -10,6 +10,17 @@ import { startWordPress, type WordPressPost, type WordPressSite } from './wordpr
 
 export const WIDGETS = ['price-board', 'price-ticker', 'price-converter'] as const;
 
+/** A page with each widget's block, as the block editor saves them. */
+export const BLOCKS_PAGE: WordPressPost = {
+  type: 'page',
+  title: 'blocks',
+  content: [
+    '<!-- wp:price-board/price-board {"symbols":"usd,eur","chart":"none"} /-->',
+    '<!-- wp:price-board/price-ticker {"symbols":"usd,coin_emami"} /-->',
+    '<!-- wp:price-board/price-converter {"symbols":"usd","amount":"2","reverse":false} /-->',
+  ].join('\n\n'),
+};
+
 /**
  * A relay over the sandbox (with `usd` at 1,234,567 toman) and a WordPress set to it, with `posts`.
  * The relay in this process loads its renderer (the widgets' TypeScript, compiled on import) on
