@@ -1,10 +1,11 @@
 /**
  * The WordPress plugin in a real WordPress (Debian's 6.1, MariaDB, `php -S`), installed from the
  * built zip and set to a relay over the sandbox: the shortcodes' and blocks' prices are in the
- * served HTML, the widgets go live in Chromium, an author saves a block, the editor previews a
- * block with its settings, the settings page tests addresses in Persian and saves key mode, the
- * cache plugins' exclusion filters hold, and a post still renders when the relay is down. Also:
- * docs/wordpress.md lists the shortcodes' attributes as the attribute table has them.
+ * served HTML, the widgets go live in Chromium, an author saves a block, a shortcode's stored
+ * `&amp;` reaches the element as `&`, a site with no address set shows visitors nothing, the
+ * settings page tests addresses in Persian and saves key mode, the cache plugins' exclusion
+ * filters hold, and a post still renders when the relay is down. Also: docs/wordpress.md lists the
+ * shortcodes' attributes as the attribute table has them. The block editor: wordpress-editor.spec.ts.
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -12,10 +13,9 @@ import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
 import { WIDGET_ATTRIBUTES } from '../../src/shared/attribute-table';
 import { expect, persianGrouped, priceCell, test } from './support/fixtures';
-import { startRelayOnSandbox, type RelayOnSandbox } from './support/servers';
-import { startWordPress, type WordPressPost, type WordPressSite } from './support/wordpress';
-
-const WIDGETS = ['price-board', 'price-ticker', 'price-converter'] as const;
+import type { RelayOnSandbox } from './support/servers';
+import type { WordPressPost, WordPressSite } from './support/wordpress';
+import { BLOCKS_PAGE, WIDGETS, elementIn, logIn, servedHtml, startWordPressOnRelay } from './support/wordpress-pages';
 
 const POSTS: Record<string, WordPressPost> = {
   shortcodes: {
@@ -24,16 +24,14 @@ const POSTS: Record<string, WordPressPost> = {
     content:
       '[price_board symbols="usd,eur,gold_18" chart="none"]\n\n[price_ticker symbols="usd,coin_emami"]\n\n[price_converter symbols="usd" amount="2"]',
   },
-  blocks: {
-    type: 'page',
-    title: 'blocks',
-    content: [
-      '<!-- wp:price-board/price-board {"symbols":"usd,eur","chart":"none"} /-->',
-      '<!-- wp:price-board/price-ticker {"symbols":"usd,coin_emami"} /-->',
-      '<!-- wp:price-board/price-converter {"symbols":"usd","amount":"2","reverse":false} /-->',
-    ].join('\n\n'),
-  },
+  blocks: BLOCKS_PAGE,
   plain: { type: 'page', title: 'plain', content: '<p>no widget here</p>' },
+  // As WordPress stores a shortcode's `&` (the Paragraph block, the classic editor, kses).
+  link: {
+    type: 'post',
+    title: 'link',
+    content: '[price_board symbols="usd" chart="none" link="https://example.com/p?s={symbol}&amp;x=1"]',
+  },
   relayDown: {
     type: 'post',
     title: 'relay down',
@@ -65,28 +63,9 @@ async function relayHolds(symbol: string, price: string): Promise<void> {
     .toBe(price);
 }
 
-/** The served HTML of a page, as a search engine or a link preview reads it (no script run). */
-async function servedHtml(url: string): Promise<string> {
-  const answer = await fetch(url);
-  expect(answer.status).toBe(200);
-  return answer.text();
-}
-
-/** The markup of the first `<tag>` in `html`, from its opening tag to its end. */
-function elementIn(html: string, tag: string): string {
-  const start = html.indexOf(`<${tag} `);
-  expect(start, `<${tag}> in the page`).toBeGreaterThanOrEqual(0);
-  return html.slice(start, html.indexOf(`</${tag}>`, start) + tag.length + 3);
-}
-
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  started = await startRelayOnSandbox('basic-key:e2e-wordpress');
-  await setPrices([{ symbol: 'usd', price: '12345670' }]);
-  // The relay in this process loads its renderer (the widgets' TypeScript, compiled on import) on
-  // its first fragment: seconds here, beyond the plugin's 1 s wait. A deployed relay is built.
-  for (const tag of WIDGETS) expect((await fetch(`${started.relay.url}/render/${tag}?script=0`)).status).toBe(200);
-  site = await startWordPress({ settings: { mode: 'relay', relay_url: started.relay.url }, posts: POSTS });
+  ({ started, site } = await startWordPressOnRelay('basic-key:e2e-wordpress', POSTS));
 });
 
 test.afterAll(async () => {
@@ -135,40 +114,111 @@ test('in Chromium the rendered widgets go live on the next price change', async 
   expect(problems.all().filter((problem) => !problem.includes('/favicon.ico'))).toEqual([]);
 });
 
-test('an author (no unfiltered_html) saves a post with a block through the REST API, and it renders with prices', async () => {
-  await setPrices([{ symbol: 'usd', price: '24680000' }]);
-  await relayHolds('usd', '24680000');
-  const answer = await fetch(`${site.url}/?rest_route=/wp/v2/posts`, {
+/**
+ * Publishes a post as the author (no unfiltered_html: WordPress runs kses on it) through the REST
+ * API: its address and its content as stored.
+ */
+async function publishAsAuthor(title: string, content: string): Promise<{ link: string; content: { raw: string } }> {
+  const answer = await fetch(`${site.url}/?rest_route=/wp/v2/posts&context=edit`, {
     method: 'POST',
     headers: {
       'Content-Type': 'application/json',
       Authorization: `Basic ${Buffer.from(`author:${site.authorPassword}`).toString('base64')}`,
     },
-    body: JSON.stringify({
-      title: 'by the author',
-      status: 'publish',
-      content: '<!-- wp:price-board/price-board {"symbols":"eur,usd","chart":"none","columns":"price,change"} /-->',
-    }),
+    body: JSON.stringify({ title, status: 'publish', content }),
   });
   expect(answer.status).toBe(201);
-  const saved = (await answer.json()) as { link: string; content: { raw?: string } };
+  return (await answer.json()) as { link: string; content: { raw: string } };
+}
+
+test('an author (no unfiltered_html) saves a post with a block through the REST API, and it renders with prices', async () => {
+  await setPrices([{ symbol: 'usd', price: '24680000' }]);
+  await relayHolds('usd', '24680000');
+  const saved = await publishAsAuthor(
+    'by the author',
+    '<!-- wp:price-board/price-board {"symbols":"eur,usd","chart":"none","columns":"price,change"} /-->',
+  );
   const board = elementIn(await servedHtml(saved.link), 'price-board');
   expect(board).toMatch(/ symbols="eur,usd"/);
   expect(board).toMatch(/ columns="price,change"/);
   expect(board).toContain(persianGrouped('2468000'));
 });
 
-/** Logs the administrator in. */
-async function logIn(page: Page): Promise<void> {
-  await page.goto(`${site.url}/wp-login.php`);
-  await page.locator('#user_login').fill('admin');
-  await page.locator('#user_pass').fill(site.adminPassword);
-  await page.locator('#wp-submit').click();
-  await page.waitForURL(/wp-admin/);
+/** Each board's `usd` title link in the page at `url`, once its rows are there. */
+async function expectLinks(page: Page, url: string, boards: number): Promise<void> {
+  await page.goto(url);
+  const board = page.locator('price-board');
+  await expect(board).toHaveCount(boards);
+  for (let n = 0; n < boards; n += 1) {
+    await expect(board.nth(n)).toHaveAttribute('link', 'https://example.com/p?s={symbol}&x=1');
+    const title = board.nth(n).locator('[data-symbol="usd"] [part~="title"] a');
+    await expect(title).toHaveAttribute('href', 'https://example.com/p?s=usd&x=1');
+  }
 }
 
+test("an attribute's `&`, stored by WordPress as `&amp;`, reaches the element as `&` (a shortcode as stored, and an author's shortcode and block through kses)", async ({
+  page,
+}) => {
+  await expectLinks(page, site.postUrl('link'), 1);
+  const link = 'https://example.com/p?s={symbol}&x=1';
+  const saved = await publishAsAuthor(
+    'links by the author',
+    [
+      `<!-- wp:paragraph --><p>[price_board symbols="usd" chart="none" link="${link}"]</p><!-- /wp:paragraph -->`,
+      `<!-- wp:price-board/price-board ${JSON.stringify({ symbols: 'usd', chart: 'none', link })} /-->`,
+    ].join('\n\n'),
+  );
+  // kses wrote the `&` as `&amp;`, in the shortcode's text and in the block's attribute alike
+  // (`\u0026` is how a block comment writes `&`): what the plugin has to read back.
+  expect(saved.content.raw).toContain('link="https://example.com/p?s={symbol}&amp;x=1"');
+  expect(saved.content.raw).toContain('"link":"https://example.com/p?s={symbol}\\u0026amp;x=1"');
+  await expectLinks(page, saved.link, 2);
+  // Where the plugin writes the element itself (no fragment), a value is escaped once: text that
+  // reads `&amp;` once decoded (stored `&amp;amp;`) stays that text.
+  expect(
+    site.php(
+      `echo price_board_attribute_text( price_board_element_attributes( 'price-board', array( 'link' => '/p?a=1&amp;amp;b=2' ) ) );`,
+    ),
+  ).toBe(' link="/p?a=1&amp;amp;b=2"');
+});
+
+test('with no relay or service set, visitors get nothing of a widget and an administrator gets a Persian notice pointing at the settings', async ({
+  page,
+}) => {
+  site.php(`delete_option( 'price_board_settings' );`);
+  try {
+    // A visitor: no element (it would ask WordPress itself for prices), no script, no notice.
+    const html = await servedHtml(site.postUrl('shortcodes'));
+    for (const tag of WIDGETS) expect(html).not.toContain(`<${tag}`);
+    expect(html).not.toContain('/plugins/price-board/');
+    expect(html).not.toContain('price-board-unconfigured');
+    // An author cannot set the address: nothing either.
+    await logIn(page, site, 'author');
+    await page.goto(site.postUrl('blocks'));
+    await expect(page.locator('#wpadminbar')).toBeVisible();
+    await expect(page.locator('.price-board-unconfigured')).toHaveCount(0);
+    // An administrator: a notice in place of each widget, with the settings page's address.
+    await page.context().clearCookies();
+    await logIn(page, site);
+    await page.goto(site.postUrl('shortcodes'));
+    const notices = page.locator('.price-board-unconfigured');
+    await expect(notices).toHaveCount(3);
+    await expect(notices.first()).toContainText('تنظیمات ← تابلوی قیمت');
+    await expect(notices.first().locator('a')).toHaveAttribute(
+      'href',
+      `${site.url}/wp-admin/options-general.php?page=price-board`,
+    );
+    await expect(page.locator(WIDGETS.join(', '))).toHaveCount(0);
+    await expect(page.locator('script[src*="/plugins/price-board/"]')).toHaveCount(0);
+  } finally {
+    site.php(
+      `update_option( 'price_board_settings', array( 'mode' => 'relay', 'relay_url' => '${started.relay.url}' ) );`,
+    );
+  }
+});
+
 test('the settings page tests the address typed and answers in Persian', async ({ page }) => {
-  await logIn(page);
+  await logIn(page, site);
   await page.goto(`${site.url}/wp-admin/options-general.php?page=price-board`);
   const address = page.locator('#price-board-relay_url');
   const result = page.locator('#price-board-test-result');
@@ -199,36 +249,6 @@ test('the settings page tests the address typed and answers in Persian', async (
     silent.closeAllConnections();
     await new Promise((done) => silent.close(done));
   }
-});
-
-test("the block editor shows a block's attributes in its sidebar and the element itself as a live preview", async ({
-  page,
-}) => {
-  await logIn(page);
-  await page.goto(`${site.url}/wp-admin/post.php?post=${site.posts.blocks}&action=edit`);
-  const preview = page.locator('.block-editor-block-list__layout price-board');
-  await expect(priceCell(preview, 'usd')).toHaveText(/[۰-۹]{3}/);
-  // The block's attributes are the element's, from the attribute table, without the site's own.
-  const names = await page.evaluate(() =>
-    Object.keys(
-      (
-        window as unknown as { wp: { blocks: { getBlockType(name: string): { attributes: object } } } }
-      ).wp.blocks.getBlockType('price-board/price-board').attributes,
-    ),
-  );
-  expect(names).toEqual(expect.arrayContaining(['symbols', 'columns', 'days', 'density', 'link', 'theme', 'unit']));
-  expect(names).not.toContain('api-key');
-  expect(names).not.toContain('base-url');
-  // The editor's welcome guide, shown on a user's first visit, covers the content.
-  const guide = page.locator('.edit-post-welcome-guide');
-  await guide.waitFor();
-  await page.keyboard.press('Escape');
-  await expect(guide).toBeHidden();
-  await page.locator('.wp-block[data-type="price-board/price-board"]').click();
-  const columns = page.locator('.block-editor-block-inspector').getByLabel('columns');
-  await expect(columns).toHaveValue('');
-  await columns.fill('price,high');
-  await expect(preview).toHaveAttribute('columns', 'price,high');
 });
 
 test("the cache plugins' exclusion filters leave out the widgets' folder or script handles", () => {
@@ -264,7 +284,7 @@ test('key mode, saved on the settings page: the service answers the test, and po
   page,
 }) => {
   const key = 'pro-key:e2e-wordpress';
-  await logIn(page);
+  await logIn(page, site);
   await page.goto(`${site.url}/wp-admin/options-general.php?page=price-board`);
   await page.locator('input[name="price_board_settings[mode]"][value="key"]').check();
   await page.locator('#price-board-service_url').fill(started.sandbox.url);

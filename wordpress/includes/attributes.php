@@ -70,16 +70,47 @@ function price_board_flag_on( $value ) {
 }
 
 /**
+ * The site's defaults (settings page) for what a widget leaves empty: theme and unit, those set.
+ * The server's rendering and the editor's preview both take them from here.
+ *
+ * @return array<string, string>
+ */
+function price_board_site_defaults() {
+	$settings = price_board_settings();
+	return array_filter(
+		array(
+			'theme' => (string) $settings['theme'],
+			'unit'  => (string) $settings['unit'],
+		)
+	);
+}
+
+/**
+ * A value as the author wrote it. WordPress keeps a post as HTML, so what an author types as `&`
+ * is stored as `&amp;` by the block editor's Paragraph, the classic editor and kses (an author
+ * without `unfiltered_html`, for a shortcode's text and a block's attributes alike): the value is
+ * decoded here, once, and escaped once where it is written out ({@see price_board_attribute_text},
+ * and the relay's own escaping for a fragment).
+ *
+ * @param mixed $value A shortcode's or block's value.
+ * @return string
+ */
+function price_board_author_value( $value ) {
+	return trim( html_entity_decode( (string) $value, ENT_QUOTES | ENT_HTML5, 'UTF-8' ) );
+}
+
+/**
  * The element's attributes from what an author gave (shortcode attributes or block attributes),
  * with the site's defaults for theme and unit: `[ name => value ]`, a flag's value ''. Values are
- * text, validated by the element itself (and by the relay for a fragment); unknown names dropped.
+ * text (decoded: {@see price_board_author_value}), validated by the element itself (and by the
+ * relay for a fragment); unknown names dropped.
  *
  * @param string              $tag   The element.
  * @param array<mixed, mixed> $given Names to values; a shortcode's bare word (`reverse`) is a value under a number.
  * @return array<string, string>
  */
 function price_board_element_attributes( $tag, $given ) {
-	$settings = price_board_settings();
+	$defaults = price_board_site_defaults();
 	$given    = is_array( $given ) ? $given : array();
 	foreach ( $given as $name => $value ) {
 		// `[price_converter reverse]`: WordPress hands a bare word over as a positional value.
@@ -91,14 +122,15 @@ function price_board_element_attributes( $tag, $given ) {
 	foreach ( price_board_author_attributes( $tag ) as $spec ) {
 		$name = $spec['attribute'];
 		if ( 'flag' === $spec['kind'] ) {
-			if ( array_key_exists( $name, $given ) && ( '' === $given[ $name ] || price_board_flag_on( $given[ $name ] ) ) ) {
+			$given_value = $given[ $name ] ?? null;
+			if ( null !== $given_value && price_board_flag_on( is_bool( $given_value ) ? $given_value : price_board_author_value( $given_value ) ) ) {
 				$attributes[ $name ] = '';
 			}
 			continue;
 		}
-		$value = isset( $given[ $name ] ) && ! is_array( $given[ $name ] ) ? trim( (string) $given[ $name ] ) : '';
-		if ( '' === $value && in_array( $name, array( 'theme', 'unit' ), true ) ) {
-			$value = (string) $settings[ $name ];
+		$value = isset( $given[ $name ] ) && ! is_array( $given[ $name ] ) ? price_board_author_value( $given[ $name ] ) : '';
+		if ( '' === $value && isset( $defaults[ $name ] ) ) {
+			$value = $defaults[ $name ];
 		}
 		if ( '' !== $value ) {
 			$attributes[ $name ] = $value;

@@ -55,25 +55,31 @@ add_action(
 
 /**
  * The editor's side: each block's sidebar controls (from the attribute table) and a live preview
- * by the element itself, so its module is loaded in the editor too.
+ * by the element itself, so its module is loaded in the editor too. The preview gets what the
+ * server gives a published widget: the site's address and key, and its defaults for theme and
+ * unit (an attribute the block leaves empty). With no address set, the editor says so in place
+ * of the preview, as the published post shows nothing.
  */
 add_action(
 	'enqueue_block_editor_assets',
 	static function () {
+		$source  = price_board_source();
 		$widgets = array();
 		foreach ( PRICE_BOARD_WIDGETS as $tag ) {
 			$widgets[ $tag ] = price_board_author_attributes( $tag );
-			price_board_enqueue_widget( $tag );
+			if ( '' !== $source['base_url'] ) {
+				price_board_enqueue_widget( $tag );
+			}
 		}
-		$source = price_board_source();
 		$config = array(
-			'widgets' => $widgets,
-			'site'    => array_filter(
+			'widgets'  => $widgets,
+			'site'     => (object) array_filter(
 				array(
 					'base-url' => $source['base_url'],
 					'api-key'  => $source['api_key'],
 				)
 			),
+			'defaults' => (object) price_board_site_defaults(),
 		);
 		wp_add_inline_script( 'price-board-blocks-editor', 'window.priceBoardBlocks = ' . wp_json_encode( $config ) . ';', 'before' );
 	}

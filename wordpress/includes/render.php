@@ -2,7 +2,8 @@
 /**
  * One widget's HTML, for a shortcode and a block alike: the relay's rendered fragment (prices in
  * the page's HTML) or, without one, the bare element; either way with the site's address (and, in
- * key mode, its key) and the element's module enqueued.
+ * key mode, its key) and the element's module enqueued. Before the site has an address, nothing
+ * (a notice for whoever can set one).
  *
  * @package PriceBoard
  */
@@ -10,17 +11,37 @@
 defined( 'ABSPATH' ) || exit;
 
 /**
- * ` name="value"` for each attribute (a flag bare).
+ * ` name="value"` for each attribute (a flag bare). Each value is escaped once, `&` included:
+ * esc_attr() leaves what looks like an entity as it is, so a value that holds `&amp;` as text
+ * would reach the element as `&`.
  *
- * @param array<string, string> $attributes Names to values.
+ * @param array<string, string> $attributes Names to values (decoded text).
  * @return string
  */
 function price_board_attribute_text( $attributes ) {
 	$text = '';
 	foreach ( $attributes as $name => $value ) {
-		$text .= '' === $value ? ' ' . $name : sprintf( ' %s="%s"', $name, esc_attr( $value ) );
+		$text .= '' === $value ? ' ' . $name : sprintf( ' %s="%s"', $name, htmlspecialchars( $value, ENT_QUOTES | ENT_SUBSTITUTE, 'UTF-8' ) );
 	}
 	return $text;
+}
+
+/**
+ * What a visitor gets where a widget is placed before the site has said where its prices come
+ * from (no relay or service address): nothing, rather than an element that asks WordPress itself
+ * for prices and shows an error. Someone who can set the address sees a short notice that says
+ * where.
+ *
+ * @return string
+ */
+function price_board_unconfigured() {
+	if ( ! current_user_can( 'manage_options' ) ) {
+		return '';
+	}
+	return sprintf(
+		'<p class="price-board-unconfigured" dir="rtl" lang="fa">تابلوی قیمت هنوز منبع قیمت ندارد: نشانی رله یا سرویس را در <a href="%s">تنظیمات ← تابلوی قیمت</a> بنویسید. (این پیام را فقط مدیران سایت می‌بینند.)</p>',
+		esc_url( admin_url( 'options-general.php?page=price-board' ) )
+	);
 }
 
 /**
@@ -32,13 +53,13 @@ function price_board_attribute_text( $attributes ) {
  * @return string
  */
 function price_board_render( $tag, $attributes ) {
-	price_board_enqueue_widget( $tag );
 	$source = price_board_source();
-	// The element's address: the fragment does not carry it (the relay cannot know where the page loads the script from).
-	$site = array();
-	if ( '' !== $source['base_url'] ) {
-		$site['base-url'] = $source['base_url'];
+	if ( '' === $source['base_url'] ) {
+		return price_board_unconfigured();
 	}
+	price_board_enqueue_widget( $tag );
+	// The element's address: the fragment does not carry it (the relay cannot know where the page loads the script from).
+	$site = array( 'base-url' => $source['base_url'] );
 	if ( '' !== $source['api_key'] ) {
 		$site['api-key'] = $source['api_key'];
 	}
