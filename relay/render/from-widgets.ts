@@ -16,7 +16,9 @@ export {
 export { readSettings, splitSymbols } from '../../src/widget/settings';
 export { PriceBoardError } from '../../src/shared/errors';
 // What a render reads of the clock: the Tehran day (a quote's time or date) and each quote's staleness.
-export { formatJalaliDate } from '../../src/format/date';
+export { formatJalaliDate, formatTime, formatUpdated } from '../../src/format/date';
+// The words a board's status line says of when its rendered prices were read.
+export { heldText, tehranMoment } from '../../src/board/status-text';
 export { isStale } from '../../src/model/quote';
 
 export { addedStyles } from '../../src/widget/add-styles';

@@ -27,6 +27,7 @@ import {
 import { namedPieces, readQuery, type FragmentQuery } from './query';
 import type { Quote } from '../from-src';
 import type { Render, RenderCache } from './render-cache';
+import { readNote } from './read-note';
 import { jsonLd } from './seo';
 import { bareElement, prepareRenderer } from './renderer';
 
@@ -103,9 +104,16 @@ export async function renderElement(url: URL, tag: string, deps: FragmentDeps): 
       });
       return make();
     });
-  /** The render with its snapshot (and JSON-LD) in light DOM. */
-  const complete = (render: Render, snapshot: Snapshot): string =>
-    withSnapshot(tag, render.markup, snapshot, seo ? jsonLd(shownOf(JSON.parse(snapshot.quotes) as Quote[])) : '');
+  /**
+   * The render with its snapshot (and JSON-LD) in light DOM; after a ticker or converter, when its
+   * prices were read, for a page without scripts (the board's status line says it).
+   */
+  const complete = (render: Render, snapshot: Snapshot): string => {
+    const noted = tag !== 'price-board';
+    const quotes = seo || noted ? (JSON.parse(snapshot.quotes) as Quote[]) : [];
+    const markup = withSnapshot(tag, render.markup, snapshot, seo ? jsonLd(shownOf(quotes)) : '');
+    return noted ? markup + readNote(quotes, query.symbols) : markup;
+  };
   /** Of the snapshot's quotes, those the element shows (the JSON-LD says what the page shows). */
   const shownOf = (quotes: Quote[]): Quote[] => quotes.filter((q) => query.symbols.includes(q.symbol));
   try {

@@ -49,7 +49,7 @@ export function statusText(
   else if (closedAt !== undefined && working) {
     text = closedAt ? `بازار بسته · آخرین تغییر ${closedAt}` : 'بازار بسته';
   } else if (heldAt && working) {
-    text = `قیمت‌های ${heldAt} به وقت تهران`;
+    text = heldText(heldAt);
   } else if (status === 'polling') {
     // stream="off": one answer, then only refresh(); the hub calls that idle state 'polling'.
     text = stream === 'off' ? 'بدون به‌روزرسانی خودکار' : `به‌روزرسانی هر ${fa(pollInterval)} ثانیه`;
@@ -57,8 +57,11 @@ export function statusText(
   return delaySeconds > 0 ? `${text} · با ${fa(delaySeconds)} ثانیه تأخیر` : text;
 }
 
+/** When the prices shown were read (`heldAt`, a {@link tehranMoment}): the relay's render's words. */
+export const heldText = (heldAt: string): string => `قیمت‌های ${heldAt} به وقت تهران`;
+
 /** When `at` was, in Tehran: its time, after its Jalali date when that is not `now`'s. */
-function tehranMoment(at: Date, now: Date, dates: DateFormat): string {
+export function tehranMoment(at: Date, now: Date, dates: DateFormat): string {
   const time = dates.formatTime(at);
   return dates.formatJalaliDate(at) === dates.formatJalaliDate(now)
     ? time

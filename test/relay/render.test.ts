@@ -201,16 +201,18 @@ describe('GET /render/price-board', () => {
 
   it('ends with the element’s module, preloaded and run after the first paint, root-relative without PUBLIC_URL, none with script=0', async () => {
     for (const tag of ['price-board', 'price-ticker', 'price-converter']) {
+      // The ticker's and converter's when-read note comes between (below).
+      const element = new RegExp(`</${tag}>(<noscript>.*</noscript>)?`);
       const answer = await get(base, `/render/${tag}?symbols=usd`);
-      expect(
-        answer.body.endsWith(
-          `</${tag}><link rel="modulepreload" href="/${tag}.js"><script type="module" src="/assets/takeover.js?${tag}"></script>`,
+      expect(answer.body).toMatch(
+        new RegExp(
+          `${element.source}<link rel="modulepreload" href="/${tag}.js"><script type="module" src="/assets/takeover.js\\?${tag}"></script>$`,
         ),
-      ).toBe(true);
+      );
       const bare = await get(base, `/render/${tag}?symbols=usd&script=0`);
       expect(bare.body).not.toContain('<script type="module"');
       expect(bare.body).not.toContain('modulepreload');
-      expect(bare.body.endsWith(`</${tag}>`)).toBe(true);
+      expect(bare.body).toMatch(new RegExp(`${element.source}$`));
     }
     // An invalid value's element still gets its script.
     expect((await get(base, '/render/price-board?theme=neon')).body).toContain('src="/assets/takeover.js?price-board"');
@@ -252,7 +254,21 @@ describe('GET /render/price-ticker and /render/price-converter', () => {
       expect(visibleText(answer.body)).toContain(persian(usd.price_toman));
       expect(snapshotOf(answer.body).data.quotes).toEqual(prices.data.quotes);
     });
+
+    it(`says after <${tag}>, for a page without scripts, when its prices were read (the latest change shown, Tehran time)`, async () => {
+      const answer = await get(base, `/render/${tag}?symbols=usd,eur`);
+      const prices = JSON.parse((await get(base, '/v1/prices?symbols=usd,eur')).body) as { data: { quotes: Quote[] } };
+      const readAt = Math.max(...prices.data.quotes.map((q) => Date.parse(q.updated_at)));
+      // The sandbox's quotes changed today: the time alone, as the board's status line says it.
+      expect(answer.body).toContain(
+        `</${tag}><noscript><span lang="fa" dir="rtl">قیمت‌های ${tehranTime(readAt)} به وقت تهران</span></noscript>`,
+      );
+    });
   }
+
+  it('the board says it in its status line: no note after it', async () => {
+    expect((await get(base, '/render/price-board?symbols=usd,eur')).body).not.toContain('<noscript>');
+  });
 });
 
 describe('the element’s open tag', () => {
