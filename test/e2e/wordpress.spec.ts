@@ -2,7 +2,8 @@
  * The WordPress plugin in a real WordPress (Debian's 6.1, MariaDB, `php -S`), installed from the
  * built zip and set to a relay over the sandbox: the shortcodes' and blocks' prices are in the
  * served HTML, the widgets go live in Chromium, an author saves a block, a shortcode's stored
- * `&amp;` reaches the element as `&`, a site with no address set shows visitors nothing, the
+ * `&amp;` reaches the element as `&`, an author sees the mistakes in a widget's attributes (a
+ * visitor does not), a site with no address set shows visitors nothing, the
  * settings page tests addresses in Persian and saves key mode, the cache plugins' exclusion
  * filters hold, and a post still renders when the relay is down. Also: docs/wordpress.md lists the
  * shortcodes' attributes as the attribute table has them. The block editor: wordpress-editor.spec.ts.
@@ -31,6 +32,12 @@ const POSTS: Record<string, WordPressPost> = {
     type: 'post',
     title: 'link',
     content: '[price_board symbols="usd" chart="none" link="https://example.com/p?s={symbol}&amp;x=1"]',
+  },
+  // An author's mistakes: a symbol the service does not have, a piece that is no symbol, a bad value.
+  mistakes: {
+    type: 'post',
+    title: 'mistakes',
+    content: '[price_board symbols="usd,nosuch,gold-18" theme="purple" chart="none"]',
   },
   relayDown: {
     type: 'post',
@@ -180,6 +187,25 @@ test("an attribute's `&`, stored by WordPress as `&amp;`, reaches the element as
       `echo price_board_attribute_text( price_board_element_attributes( 'price-board', array( 'link' => '/p?a=1&amp;amp;b=2' ) ) );`,
     ),
   ).toBe(' link="/p?a=1&amp;amp;b=2"');
+});
+
+test('the mistakes in a widget’s attributes are shown under it to its authors, in Persian, never to visitors', async ({
+  page,
+}) => {
+  // A visitor: the board of what could be read (usd, the default theme), and no word of the mistakes.
+  const html = await servedHtml(site.postUrl('mistakes'));
+  expect(elementIn(html, 'price-board')).toMatch(/^<price-board [^>]*symbols="usd"/);
+  expect(html).not.toContain('price-board-mistakes');
+  // Its author: the board, then what was wrong, each named.
+  await logIn(page, site, 'author');
+  await page.goto(site.postUrl('mistakes'));
+  const notice = page.locator('price-board + .price-board-mistakes');
+  await expect(notice).toBeVisible();
+  await expect(notice.locator('li')).toHaveText([
+    'این نمادها در سرویس قیمت نیستند: nosuch',
+    'این‌ها در symbols نماد نیستند و کنار گذاشته شدند: gold-18',
+    'مقدار این ویژگی‌ها نامعتبر است و مقدار پیش‌فرض به کار رفت: theme',
+  ]);
 });
 
 test('with no relay or service set, visitors get nothing of a widget and an administrator gets a Persian notice pointing at the settings', async ({

@@ -63,11 +63,30 @@ function price_board_render( $tag, $attributes ) {
 	if ( '' !== $source['api_key'] ) {
 		$site['api-key'] = $source['api_key'];
 	}
-	$fragment = $source['fragments'] ? price_board_fragment( $source['base_url'], $tag, $attributes ) : '';
-	if ( '' === $fragment ) {
-		return '<' . $tag . price_board_attribute_text( array_merge( $site, $attributes ) ) . '></' . $tag . '>';
+	$fragment = $source['fragments'] ? price_board_fragment( $source['base_url'], $tag, $attributes ) : array(
+		'html'     => '',
+		'mistakes' => array(),
+	);
+	$notice   = price_board_mistakes_notice( $fragment['mistakes'] );
+	if ( '' === $fragment['html'] ) {
+		return '<' . $tag . price_board_attribute_text( array_merge( $site, $attributes ) ) . '></' . $tag . '>' . $notice;
 	}
-	return price_board_with_site_attributes( $fragment, $tag, $site );
+	return price_board_with_site_attributes( $fragment['html'], $tag, $site ) . $notice;
+}
+
+/**
+ * The mistakes in a widget's attributes, shown under it to someone who can edit posts (the author
+ * who placed it), never to visitors: the element tells only the browser's console.
+ *
+ * @param string[] $mistakes In Persian ({@see price_board_fragment_mistakes}).
+ * @return string
+ */
+function price_board_mistakes_notice( $mistakes ) {
+	if ( ! $mistakes || ! current_user_can( 'edit_posts' ) ) {
+		return '';
+	}
+	$items = implode( '', array_map( fn( $m ) => '<li>' . htmlspecialchars( $m, ENT_QUOTES, 'UTF-8' ) . '</li>', $mistakes ) );
+	return '<div class="price-board-mistakes" dir="rtl" lang="fa"><p>تنظیمات این ابزار قیمت اشتباه دارد (این پیام را فقط نویسندگان سایت می‌بینند):</p><ul>' . $items . '</ul></div>';
 }
 
 /**
