@@ -59,6 +59,7 @@ it('takes over a fresh render: the same rows and height in every frame, no /v1/p
   const el = await renderedBoard('symbols=usd,eur&chart=none');
   const rendered = el.shadowRoot!;
   expect(rendered.querySelectorAll('[part~="row"]').length).toBe(2);
+  const relayBoard = rendered.querySelector('.board');
   const snapshot = snapshotOf(el);
   expect(Date.now() - Date.parse(snapshot.data.at)).toBeLessThan(FRESH_SNAPSHOT_MS);
 
@@ -83,7 +84,11 @@ it('takes over a fresh render: the same rows and height in every frame, no /v1/p
   expect(frames.filter((f) => f.includes(LOADING))).toEqual([]);
   expect(sent.filter((path) => path.startsWith('/v1/prices'))).toEqual([]);
   expect(streamHeaders[0]?.get('Last-Event-ID')).toBe(snapshot.event_id);
-  expect(el.shadowRoot!.querySelectorAll('style').length).toBe(0); // the rendered <style> gave way to the adopted sheets
+  // Its own render in place of the relay's nodes, with its adopted sheets; the rendered <style> stays
+  // beside them (it holds the chunks' rules until those chunks load here too: the same rules).
+  expect(el.shadowRoot!.querySelector('.board')).not.toBe(relayBoard);
+  expect(el.shadowRoot!.adoptedStyleSheets.length).toBeGreaterThan(0);
+  expect([...el.shadowRoot!.children].filter((c) => c.localName === 'style')).toHaveLength(1);
 });
 
 it('an old snapshot (past the freshness) stays on screen until the prices answer, which it asks for', async () => {
@@ -153,6 +158,7 @@ it('says when the rendered prices were read, as the render does, in every frame 
   const { el, frames } = await overSlowStream('pro-key:takeover-read-at');
   const statusText = () => el.shadowRoot?.querySelector('[part~="status"]')?.textContent?.trim();
   const rendered = statusText();
+  const relayBoard = el.shadowRoot?.querySelector('.board');
   const { data } = snapshotOf(el);
   // The relay's words: the latest change of the prices shown, in Tehran, in Persian digits.
   const time = tehranTime(Math.max(...data.quotes.map((q) => Date.parse(q.updated_at))));
@@ -160,7 +166,7 @@ it('says when the rendered prices were read, as the render does, in every frame 
 
   // The client's own first render says the same (the stream is not live yet).
   await expect.poll(() => (el as unknown as { hasUpdated: boolean }).hasUpdated).toBe(true);
-  expect(el.shadowRoot!.querySelectorAll('style').length).toBe(0); // its own render, not the relay's
+  expect(el.shadowRoot!.querySelector('.board')).not.toBe(relayBoard); // its own render, not the relay's
   expect(statusText()).toBe(rendered);
   await expect.poll(() => statusText(), { timeout: 8000 }).toBe('زنده');
   await nextPaint();
