@@ -5,7 +5,7 @@ import { readConfig } from '../../relay/config';
 import type { Quote } from '../../relay/from-src';
 import type { RequestEntry } from '../../sandbox/stats';
 import { startRelay, type Relay, type RelayOptions } from '../../relay/server';
-import { SseRecord, start, until, type StartedSandbox } from '../sandbox/helpers';
+import { control, SseRecord, start, until, type StartedSandbox } from '../sandbox/helpers';
 
 export { control, until } from '../sandbox/helpers';
 
@@ -171,4 +171,17 @@ export function quote(symbol: string, minute: number): Quote {
     low: '1',
     updated_at: new Date(Date.UTC(2026, 10, 23, 8, minute)).toISOString(),
   };
+}
+
+/**
+ * Pushes `quote`, changed now, through the sandbox at `sandboxUrl`'s stream as the quotes event
+ * `id`, as an upstream change comes: the relay holds it next.
+ */
+export async function pushQuote(sandboxUrl: string, id: string, quote: Quote): Promise<void> {
+  const now = new Date().toISOString();
+  await control(sandboxUrl, 'push', {
+    event: 'quotes',
+    id,
+    data: JSON.stringify({ at: now, quotes: [{ ...quote, updated_at: now }] }),
+  });
 }

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Quote } from '../../relay/from-src';
-import { control, get, startPair, until, type Pair } from './helpers';
+import { get, pushQuote, startPair, until, type Pair } from './helpers';
 
 let pair: Pair;
 let dist: string;
@@ -59,14 +59,7 @@ describe('a fragment’s ETag', () => {
     const eur = snapshotOf((await get(pair.relay.url, '/render/price-board?symbols=eur&chart=none')).body).data
       .quotes[0]!;
     const price = String(BigInt(eur.price_toman) + 1234n);
-    await control(pair.sandbox.url, 'push', {
-      event: 'quotes',
-      id: '9300',
-      data: JSON.stringify({
-        at: new Date().toISOString(),
-        quotes: [{ ...eur, price: `${price}0`, price_toman: price, updated_at: new Date().toISOString() }],
-      }),
-    });
+    await pushQuote(pair.sandbox.url, '9300', { ...eur, price: `${price}0`, price_toman: price });
     const next = await until(async () => {
       const answer = await revalidate(path, first.headers.etag!);
       return answer.status === 200 ? answer : undefined;

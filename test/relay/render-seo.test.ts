@@ -4,7 +4,7 @@
 // holding `</script>` stays inside the data.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Quote } from '../../relay/from-src';
-import { control, get, startPair, until, type Pair } from './helpers';
+import { get, pushQuote, startPair, until, type Pair } from './helpers';
 
 let pair: Pair;
 let base = '';
@@ -95,14 +95,7 @@ describe('seo=1', () => {
   it('keeps a title holding </script> inside the data', async () => {
     const [usd] = await pricesOf('usd');
     const title = '</script><script>alert(1)</script><!--دلار';
-    await control(pair.sandbox.url, 'push', {
-      event: 'quotes',
-      id: '9100',
-      data: JSON.stringify({
-        at: new Date().toISOString(),
-        quotes: [{ ...usd!, title, updated_at: new Date().toISOString() }],
-      }),
-    });
+    await pushQuote(pair.sandbox.url, '9100', { ...usd!, title });
     const body = await until(async () => {
       const answer = await get(base, '/render/price-board?symbols=usd&seo=1');
       return answer.body.includes('alert(1)') ? answer.body : undefined;

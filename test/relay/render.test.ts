@@ -7,7 +7,7 @@ import { RelayApi } from '../../relay/api';
 import { readConfig } from '../../relay/config';
 import { ERROR_MESSAGES, type Quote } from '../../relay/from-src';
 import { PriceTicker } from '../../src/ticker/price-ticker';
-import { control, get, inWaves, startPair, until, type Pair } from './helpers';
+import { control, get, inWaves, pushQuote, startPair, until, type Pair } from './helpers';
 import { tehranTime } from '../helpers/tehran-time';
 
 let pair: Pair;
@@ -175,12 +175,7 @@ describe('GET /render/price-board', () => {
     await get(base, '/render/price-board?symbols=usd');
     const prices = JSON.parse((await get(base, '/v1/prices?symbols=usd')).body) as { data: { quotes: Quote[] } };
     const markup = '<img src=x onerror=alert(1)>دلار';
-    const quote = { ...prices.data.quotes[0]!, title: markup, updated_at: new Date().toISOString() };
-    await control(pair.sandbox.url, 'push', {
-      event: 'quotes',
-      id: '9000',
-      data: JSON.stringify({ at: new Date().toISOString(), quotes: [quote] }),
-    });
+    await pushQuote(pair.sandbox.url, '9000', { ...prices.data.quotes[0]!, title: markup });
     const body = await until(async () => {
       const answer = await get(base, '/render/price-board?symbols=usd&chart=none');
       return answer.body.includes('onerror') ? answer.body : undefined;
@@ -355,14 +350,7 @@ describe('the render cache', () => {
     // A new usd price, pushed through the sandbox's stream: one more render, whoever asks.
     const usd = snapshotOf(answers[0]!.body).data.quotes.find((q) => q.symbol === 'usd')!;
     const price = String(BigInt(usd.price_toman) + 1234n);
-    await control(pair.sandbox.url, 'push', {
-      event: 'quotes',
-      id: '9100',
-      data: JSON.stringify({
-        at: new Date().toISOString(),
-        quotes: [{ ...usd, price: `${price}0`, price_toman: price, updated_at: new Date().toISOString() }],
-      }),
-    });
+    await pushQuote(pair.sandbox.url, '9100', { ...usd, price: `${price}0`, price_toman: price });
     await until(async () => {
       const answer = await get(base, spellings[1]!);
       return answer.body.includes(persian(price)) || undefined;
