@@ -33,7 +33,12 @@ export const narrowLayouts = css`
   }
   /* two lines: the title's, then the time's (12px, 0.8 of it) under it (below 440 px the change's, 13px, is 1.5px more) */
   .rows .row:nth-child(n+21) {
-    contain-intrinsic-block-size: auto calc(1.8lh + 2 * var(--_pad));
+    contain-intrinsic-block-size: auto 54px;
+  }
+  @supports (height: 1lh) {
+    .rows .row:nth-child(n+21) {
+      contain-intrinsic-block-size: auto calc(1.8lh + 2 * var(--_pad));
+    }
   }
   .minor {
     display: none;

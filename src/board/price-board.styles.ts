@@ -118,16 +118,22 @@ export const styles = css`
   /*
    * Until it is first laid out on screen, a row is a line of its cells (its border aside): as tall
    * as it then is, so that nothing moves (in the first frame of new rows, before the browser knows
-   * which are on screen, or as the page scrolls).
+   * which are on screen, or as the page scrolls). Where \`lh\` is unknown, a comfortable row's 36px
+   * (behind @supports: with var() in it, the value would not fall back but be dropped).
    */
   .rows .row:nth-child(n+21) {
     content-visibility: auto;
-    contain-intrinsic-block-size: auto calc(1lh + 2 * var(--_pad));
+    contain-intrinsic-block-size: auto 36px;
     /*
      * In the light form's table these span its tracks: a spanning item's max-content (a title on
      * one line) would widen the numbers' tracks and leave the title's none; they size their own.
      */
     contain: inline-size;
+  }
+  @supports (height: 1lh) {
+    .rows .row:nth-child(n+21) {
+      contain-intrinsic-block-size: auto calc(1lh + 2 * var(--_pad));
+    }
   }
   .rows .row:last-child {
     border-block-end: 0;
@@ -145,15 +151,6 @@ export const styles = css`
   .light > *,
   .light .row {
     grid-column: span var(--n);
-  }
-  /*
-   * Those past them are laid out from the first paint on, as the first 20 (they are new elements:
-   * in place of content-visibility's guess of a row's height, which a compact or two-line row is
-   * not, in the frame before the browser knows which are on screen); the full form's rows, the same
-   * elements, are then skipped off screen at the height they had (its \`auto\`).
-   */
-  .light .row {
-    content-visibility: visible;
   }
   /* the first 20 rows (templates.ts, LIGHT_ROWS); those past them stay grids of their own, with sizers */
   .light > *,

@@ -160,8 +160,8 @@ export abstract class PriceWidget extends LitElement {
   protected override update(changed: PropertyValues): void {
     // The server's nodes go and the client's come in one task: no frame shows neither, and the
     // rows keep their height (Lit does not hydrate: it would cost the start set about 2 KB). Its
-    // styles stay: they hold its chunks' rules (the spark's room, the statuses' colours) until the
-    // chunks are loaded here too (the same rules).
+    // styles stay, for the element's life: they hold its chunks' rules (the spark's room, the
+    // statuses' colours) while those chunks load here, and then repeat the adopted sheets' rules.
     if (this.#overServerRender) {
       const root = this.renderRoot as ShadowRoot;
       root.replaceChildren(...root.querySelectorAll('style'));

@@ -38,7 +38,8 @@ function price_board_fragment_url( $relay, $tag, $attributes ) {
  */
 function price_board_fragment_mistakes( $answer ) {
 	$header   = function ( $name ) use ( $answer ) {
-		$value = (string) wp_remote_retrieve_header( $answer, $name );
+		// A header sent twice comes as an array of its values.
+		$value = implode( ',', (array) wp_remote_retrieve_header( $answer, $name ) );
 		return '' === $value ? array() : explode( ',', $value );
 	};
 	$mistakes = array();
