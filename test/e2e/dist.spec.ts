@@ -162,10 +162,10 @@ test.describe('dist/', () => {
     // not yet known) and the Persian font stack; 31,744 B with DejaVu Sans named in that stack before sans-serif (its
     // family names unquoted, which paid for it); 31,744 B with the board's container queries a sheet of their own
     // (src/board/narrow-layouts.styles.ts), paid for by the CSS minifier's spaces around / and < and each css``
-    // literal's trimmed edges; 31,665 B with the Jalali parts of a moment (format/tehran-parts.ts), which only the
+    // literal's trimmed edges; 31,690 B with the Jalali parts of a moment (format/tehran-parts.ts), which only the
     // chart's time scale reads, out of the board's extras (-205 B), which paid for the light form's rows past the
-    // 20th sizing their own tracks and laid out from the first paint, the rows' room kept in either density until
-    // they are laid out, the relay's styles kept over its render until the chunks' come (src/widget/price-widget.ts),
+    // 20th sizing their own tracks, the rows' room kept in either density until
+    // they are laid out (behind @supports for lh), the relay's styles kept over its render (src/widget/price-widget.ts),
     // no chart room on a page without scripts, and the relay's snapshot naming the ids it does not serve.
     expect(gzip).toBeLessThanOrEqual(31 * 1024);
   });
